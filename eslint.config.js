@@ -1,0 +1,55 @@
+// ESLint flat config: type-aware typescript-eslint rules; src/domain stays free of I/O, HTTP and validation libraries.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'node_modules/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'test/support/*.cjs'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*', 'express', 'express-*', 'zod', 'nanoid', 'commander', '../http/*', '../infra/*', '../cli/*', '../config/*'], message: 'src/domain is pure: inject what it needs through ports.ts' }] },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Read time from deps.clock' },
+        { object: 'Math', property: 'random', message: 'Draw randomness from deps.ids' },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['test/support/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', process: 'readonly' } },
+  },
+  {
+    files: ['bin/*.js'],
+    languageOptions: { globals: { process: 'readonly' } },
+  },
+);

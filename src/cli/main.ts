@@ -1,0 +1,137 @@
+/** The command line: `token-sim [options]`. No side effects on import; bin/token-sim.js calls main(). */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { ConfigError } from '../config/fixtures.js';
+import type { LogFormat, Profile, SimulatorOptions } from '../config/options.js';
+import { startSimulator, type RunningSimulator } from '../simulator.js';
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  exit: (code: number) => void;
+  /** Registers a handler for SIGINT and SIGTERM. */
+  onStopSignal: (handler: (signal: string) => void) => void;
+}
+
+export const processIo: CliIo = {
+  out: (line) => void process.stdout.write(`${line}\n`),
+  err: (line) => void process.stderr.write(`${line}\n`),
+  exit: (code) => process.exit(code),
+  onStopSignal(handler) {
+    process.once('SIGINT', handler);
+    process.once('SIGTERM', handler);
+  },
+};
+
+/** Exit code for bad options and start-up failures. */
+export const USAGE_ERROR = 2;
+/** How long a stop waits for in-flight requests before cutting connections. */
+const DRAIN_MS = 10_000;
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('must be a whole number from 0 to 65535');
+  return port;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+interface CliOptions {
+  port: number;
+  host: string;
+  profile: Profile;
+  tokenLifetime?: string;
+  tokenExtension?: string;
+  now?: string;
+  frozen?: boolean;
+  seed?: string;
+  fixtures?: string;
+  user?: string[];
+  vendor: string;
+  baseUrl?: string;
+  log: LogFormat;
+}
+
+export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
+  return {
+    port: o.port,
+    host: o.host,
+    profile: o.profile,
+    vendor: o.vendor,
+    log: o.log,
+    frozen: o.frozen ?? false,
+    ...(o.tokenLifetime !== undefined && { tokenLifetime: o.tokenLifetime }),
+    ...(o.tokenExtension !== undefined && { tokenExtension: o.tokenExtension }),
+    ...(o.now !== undefined && { now: o.now }),
+    ...(o.seed !== undefined && { seed: o.seed }),
+    ...(o.fixtures !== undefined && { fixtures: o.fixtures }),
+    ...(o.user !== undefined && { users: o.user }),
+    ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
+  };
+}
+
+export function createProgram(io: CliIo, run: (options: SimulatorOptions) => Promise<void>): Command {
+  const program = new Command('token-sim')
+    .description('An in-memory simulator of a payment token vault and card-on-file sale API, with a virtual clock.')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.out(s.trimEnd()),
+      writeErr: (s) => io.err(s.trimEnd()),
+      outputError: (s, write) => write(`token-sim: ${s.replace(/^error: /, '').trim()}`),
+    })
+    .addOption(new Option('-p, --port <n>', 'port; 0 picks a free one').default(8080).argParser(portNumber))
+    .addOption(new Option('--host <addr>', 'bind address').default('127.0.0.1'))
+    .addOption(new Option('--profile <profile>', 'token lifetime profile').choices(['try', 'live']).default('try'))
+    .option('--token-lifetime <duration>', 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)')
+    .option('--token-extension <duration>', 'ISO 8601 duration overriding the extension on use')
+    .option('--now <date-time>', 'start the virtual clock at this ISO 8601 date-time (default: real time)')
+    .option('--frozen', 'the clock moves only when told to')
+    .option('--seed <string>', 'deterministic ids, refs and codes')
+    .option('--fixtures <file>', 'credentials, entities and BIN table (default: fixtures/default.json)')
+    .option('--user <name:password>', 'add a credential; repeatable', collect)
+    .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
+    .option('--base-url <url>', 'base of generated links (default: from the Host header)')
+    .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
+    .action(async (options: CliOptions) => run(toSimulatorOptions(options)));
+  return program;
+}
+
+function describeStartError(err: unknown, options: SimulatorOptions): string {
+  if (err instanceof ConfigError) return err.message;
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${options.host ?? '127.0.0.1'}:${options.port ?? 8080}`;
+  if (code === 'EADDRINUSE') return `port ${options.port} is already in use on ${options.host}`;
+  if (code === 'EACCES') return `no permission to listen on ${where}`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `cannot bind to ${where}: no such address`;
+  return `cannot start: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** Runs the CLI with arguments (without `node` and the script). */
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<void> {
+  let sim: RunningSimulator | undefined;
+  const program = createProgram(io, async (options) => {
+    try {
+      sim = await startSimulator(options, { writeErr: io.err });
+    } catch (err) {
+      io.err(`token-sim: ${describeStartError(err, options)}`);
+      io.exit(USAGE_ERROR);
+      return;
+    }
+    const running = sim;
+    io.out(`token-sim listening on ${running.url}`);
+    io.onStopSignal(() => {
+      const force = setTimeout(() => running.server.closeAllConnections(), DRAIN_MS);
+      force.unref();
+      void running.close().then(() => io.exit(0));
+    });
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      io.exit(err.exitCode === 0 ? 0 : USAGE_ERROR);
+      return;
+    }
+    io.err(`token-sim: ${err instanceof Error ? err.message : String(err)}`);
+    io.exit(USAGE_ERROR);
+  }
+}

@@ -1,0 +1,77 @@
+/** Fixtures: credentials with their merchant entities, entity configuration and the BIN table. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
+import { toFieldProblems, toJsonPath } from '../http/validation.js';
+
+const entityName = z.string().min(1, 'must not be empty');
+
+export const fixturesSchema = z.object({
+  credentials: z
+    .array(
+      z.object({
+        username: z.string().min(1, 'must not be empty').regex(/^[^:]*$/, 'must not contain a colon'),
+        password: z.string(),
+        entities: z.array(entityName).min(1, 'must name at least one entity'),
+      }),
+    )
+    .min(1, 'must hold at least one credential'),
+  entities: z.record(
+    z.string(),
+    z.object({
+      currencies: z.array(z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code')),
+      networks: z.array(z.string().min(1, 'must not be empty')),
+    }),
+  ),
+  bins: z.array(
+    z.object({
+      prefix: z
+        .string()
+        .regex(/^(\d{1,8})(-\d{1,8})?$/, 'must be up to 8 leading digits, or a range of them like 2221-2720')
+        .refine((p) => {
+          const [from = '', to] = p.split('-');
+          return to === undefined || (to.length === from.length && from <= to);
+        }, 'must be a range of digit strings of one length, low to high'),
+      network: z.string().min(1, 'must not be empty'),
+      countryCode: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter upper-case country code'),
+      fundingType: z.string().min(1, 'must not be empty'),
+    }),
+  ),
+});
+
+export type Fixtures = z.output<typeof fixturesSchema>;
+
+export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates fixtures, listing every problem with its JSONPath. */
+export function parseFixtures(data: unknown, source: string): Fixtures {
+  const result = fixturesSchema.safeParse(data, { reportInput: true });
+  if (result.success) return result.data;
+  const problems = toFieldProblems(result.error.issues, 'fixtures')
+    .map((p) => `${toJsonPath(p.path ?? [])}: ${p.message}`)
+    .join('; ');
+  throw new ConfigError(`invalid fixtures ${source}: ${problems}`);
+}
+
+export function loadFixturesFile(path: string): Fixtures {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read fixtures ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`fixtures ${path} is not valid JSON`);
+  }
+  return parseFixtures(data, path);
+}

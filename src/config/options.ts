@@ -1,0 +1,127 @@
+/** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
+import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
+import { ConfigError, DEFAULT_FIXTURES_PATH, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
+
+export type Profile = 'try' | 'live';
+export type LogFormat = 'pretty' | 'json' | 'silent';
+
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  profile?: Profile;
+  /** ISO 8601 duration overriding the profile's token lifetime. */
+  tokenLifetime?: string;
+  /** ISO 8601 duration overriding the profile's extension on use. */
+  tokenExtension?: string;
+  /** Where the virtual clock starts (ISO 8601 date-time, epoch ms or Date); real time by default. */
+  now?: string | number | Date;
+  /** The clock moves only when told to. */
+  frozen?: boolean;
+  /** Deterministic ids, refs and codes. */
+  seed?: string;
+  /** A fixtures file path, or the fixtures themselves. */
+  fixtures?: string | Fixtures;
+  /** Extra credentials `name:password` (entity `default`). */
+  users?: readonly string[];
+  /** Replaces `service` in the media types. */
+  vendor?: string;
+  /** Base of generated links; from the Host header when absent. */
+  baseUrl?: string;
+  /** Request log on stderr; the library defaults to `silent`, the CLI to `pretty`. */
+  log?: LogFormat;
+}
+
+export interface Credential {
+  password: string;
+  entities: ReadonlySet<string>;
+}
+
+export interface SimulatorConfig {
+  port: number;
+  host: string;
+  profile: Profile;
+  lifetime: Duration;
+  extension: Duration;
+  start: number | undefined;
+  frozen: boolean;
+  seed: string | undefined;
+  vendor: string;
+  baseUrl: string | undefined;
+  log: LogFormat;
+  credentials: ReadonlyMap<string, Credential>;
+  fixtures: Fixtures;
+}
+
+const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
+  try: { lifetime: 'P7D', extension: 'P7D' },
+  live: { lifetime: 'P4Y', extension: 'P4Y' },
+};
+
+function durationOption(name: string, text: string): Duration {
+  const d = parseDuration(text);
+  if (!d || !isPositiveDuration(d)) throw new ConfigError(`${name} must be a positive ISO 8601 duration such as P7D, got '${text}'`);
+  return d;
+}
+
+/** Accepts ISO 8601 date-times with a zone (or a date alone, read as UTC midnight), epoch ms and Dates. */
+export function parseInstant(value: string | number | Date): number | undefined {
+  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/i.test(value.trim())) return undefined;
+  const ms = Date.parse(value.trim());
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
+  const credentials = new Map<string, Credential>();
+  for (const c of fixtures.credentials) credentials.set(c.username, { password: c.password, entities: new Set(c.entities) });
+  for (const user of users) {
+    const colon = user.indexOf(':');
+    if (colon < 1) throw new ConfigError(`--user must be name:password, got '${user}'`);
+    credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']) });
+  }
+  return credentials;
+}
+
+export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
+  const profile = options.profile ?? 'try';
+  if (!(profile in PROFILES)) throw new ConfigError(`--profile must be try or live, got '${String(profile)}'`);
+  const port = options.port ?? 8080;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0 to 65535, got '${port}'`);
+  let start: number | undefined;
+  if (options.now !== undefined) {
+    start = parseInstant(options.now);
+    if (start === undefined) throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(options.now)}'`);
+  }
+  const vendor = options.vendor ?? 'service';
+  if (!/^[a-z0-9][a-z0-9.-]*$/i.test(vendor)) throw new ConfigError(`--vendor must be letters, digits, dots or dashes, got '${vendor}'`);
+  let baseUrl: string | undefined;
+  if (options.baseUrl !== undefined) {
+    if (!URL.canParse(options.baseUrl) || !/^https?:/i.test(options.baseUrl)) {
+      throw new ConfigError(`--base-url must be an http(s) URL, got '${options.baseUrl}'`);
+    }
+    baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+  const log = options.log ?? 'silent';
+  if (!['pretty', 'json', 'silent'].includes(log)) throw new ConfigError(`--log must be pretty, json or silent, got '${log}'`);
+  const fixtures =
+    typeof options.fixtures === 'object'
+      ? parseFixtures(options.fixtures, 'object')
+      : loadFixturesFile(options.fixtures ?? DEFAULT_FIXTURES_PATH);
+  const defaults = PROFILES[profile];
+  return {
+    port,
+    host: options.host ?? '127.0.0.1',
+    profile,
+    lifetime: durationOption('--token-lifetime', options.tokenLifetime ?? defaults.lifetime),
+    extension: durationOption('--token-extension', options.tokenExtension ?? defaults.extension),
+    start,
+    frozen: options.frozen ?? false,
+    seed: options.seed,
+    vendor,
+    baseUrl,
+    log,
+    credentials: resolveCredentials(fixtures, options.users ?? []),
+    fixtures,
+  };
+}

@@ -1,0 +1,49 @@
+/** ISO 8601 durations (PnYnMnWnDTnHnMnS) and calendar-correct addition in UTC. Pure. */
+export interface Duration {
+  years: number;
+  months: number;
+  weeks: number;
+  days: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+}
+
+const DURATION =
+  /^P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/;
+
+/** Parses an ISO 8601 duration; `undefined` when the text is not one. */
+export function parseDuration(text: string): Duration | undefined {
+  const m = DURATION.exec(text.trim().toUpperCase());
+  if (!m) return undefined;
+  const num = (i: number): number => Number((m[i] ?? '0').replace(',', '.'));
+  return { years: num(1), months: num(2), weeks: num(3), days: num(4), hours: num(5), minutes: num(6), seconds: num(7) };
+}
+
+function daysInMonth(year: number, monthIndex: number): number {
+  return new Date(Date.UTC(year, monthIndex + 1, 0)).getUTCDate();
+}
+
+/**
+ * Adds a duration to an epoch-millisecond instant. Years and months move the calendar date in UTC and
+ * clamp to the month's last day (31 January + P1M = 28 or 29 February); the rest is exact time.
+ */
+export function addDuration(epochMs: number, d: Duration): number {
+  let t = epochMs;
+  if (d.years !== 0 || d.months !== 0) {
+    const date = new Date(epochMs);
+    const totalMonths = date.getUTCMonth() + d.months + 12 * d.years;
+    const year = date.getUTCFullYear() + Math.floor(totalMonths / 12);
+    const month = ((totalMonths % 12) + 12) % 12;
+    const day = Math.min(date.getUTCDate(), daysInMonth(year, month));
+    const msOfDay = epochMs - Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+    t = Date.UTC(year, month, day) + msOfDay;
+  }
+  const exactMs = ((((d.weeks * 7 + d.days) * 24 + d.hours) * 60 + d.minutes) * 60 + d.seconds) * 1000;
+  return t + Math.round(exactMs);
+}
+
+/** True when adding the duration moves time forward. */
+export function isPositiveDuration(d: Duration): boolean {
+  return addDuration(0, d) > 0;
+}

@@ -1,0 +1,132 @@
+/** The token and its rules: identity of a card, conflicts field by field, expiry and extension. */
+import { addDuration, type Duration } from './duration.js';
+
+export interface CardExpiryDate {
+  month: number;
+  year: number;
+}
+
+export interface BillingAddress {
+  address1: string;
+  address2?: string;
+  address3?: string;
+  postalCode: string;
+  city: string;
+  state?: string;
+  countryCode: string;
+}
+
+export interface StoredCard {
+  number: string;
+  holderName: string;
+  expiryDate: CardExpiryDate;
+  billingAddress?: BillingAddress;
+  network: string;
+  countryCode: string;
+  fundingType: string;
+}
+
+/** Values submitted in a conflicting create that differ from the stored ones. */
+export interface ConflictingValues {
+  cardHolderName?: string;
+  cardExpiryDate?: CardExpiryDate;
+  billingAddress?: BillingAddress;
+  schemeTransactionReference?: string;
+}
+
+export interface PendingConflict {
+  values: ConflictingValues;
+  expiresAt: number;
+}
+
+export interface Token {
+  tenant: string;
+  tokenId: string;
+  entity: string;
+  namespace?: string;
+  description: string;
+  card: StoredCard;
+  schemeTransactionReference?: string;
+  createdAt: number;
+  expiresAt: number;
+  /** Initial expiry minus creation time; the half-life rule compares against half of it. */
+  lifetimeMs: number;
+  pendingConflict?: PendingConflict;
+}
+
+/** What a create request says about the card, as the vault compares it with a stored token. */
+export interface SubmittedCard {
+  cardHolderName: string;
+  cardExpiryDate: CardExpiryDate;
+  billingAddress?: BillingAddress;
+  schemeTransactionReference?: string;
+}
+
+/** (merchant entity, namespace or none, card number); tokens are looked up per tenant. */
+export function cardIdentity(entity: string, namespace: string | undefined, cardNumber: string): string {
+  return `${entity}\u0000${namespace ?? ''}\u0000${cardNumber}`;
+}
+
+/** (merchant entity, namespace): the group limited to 16 live tokens. */
+export function namespaceKey(entity: string, namespace: string): string {
+  return `${entity}\u0000${namespace}`;
+}
+
+const ADDRESS_FIELDS = ['address1', 'address2', 'address3', 'postalCode', 'city', 'state', 'countryCode'] as const;
+
+export function sameBillingAddress(a: BillingAddress | undefined, b: BillingAddress | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return ADDRESS_FIELDS.every((f) => a[f] === b[f]);
+}
+
+/**
+ * The submitted values that differ from the stored token. Billing address and scheme transaction
+ * reference count only when the request carries them; description and expiry never conflict.
+ */
+export function findConflicts(token: Token, submitted: SubmittedCard): ConflictingValues | undefined {
+  const found: ConflictingValues = {};
+  let any = false;
+  if (submitted.cardHolderName !== token.card.holderName) {
+    found.cardHolderName = submitted.cardHolderName;
+    any = true;
+  }
+  const stored = token.card.expiryDate;
+  if (submitted.cardExpiryDate.month !== stored.month || submitted.cardExpiryDate.year !== stored.year) {
+    found.cardExpiryDate = { ...submitted.cardExpiryDate };
+    any = true;
+  }
+  if (submitted.billingAddress && !sameBillingAddress(submitted.billingAddress, token.card.billingAddress)) {
+    found.billingAddress = { ...submitted.billingAddress };
+    any = true;
+  }
+  const str = submitted.schemeTransactionReference;
+  if (str !== undefined && str !== token.schemeTransactionReference) {
+    found.schemeTransactionReference = str;
+    any = true;
+  }
+  return any ? found : undefined;
+}
+
+/** Writes conflicting values into the token (the `tokens:conflicts` resolution). */
+export function applyConflictingValues(token: Token, values: ConflictingValues): void {
+  if (values.cardHolderName !== undefined) token.card.holderName = values.cardHolderName;
+  if (values.cardExpiryDate !== undefined) token.card.expiryDate = { ...values.cardExpiryDate };
+  if (values.billingAddress !== undefined) token.card.billingAddress = { ...values.billingAddress };
+  if (values.schemeTransactionReference !== undefined) {
+    token.schemeTransactionReference = values.schemeTransactionReference;
+  }
+}
+
+/** A token is gone at and after its expiry instant. */
+export function isExpired(token: Token, now: number): boolean {
+  return now >= token.expiresAt;
+}
+
+/**
+ * The half-life rule: a use extends the expiry by `extension` when less than half of the token's
+ * lifetime remains. Returns the new expiry (unchanged when more than half remains).
+ */
+export function expiryAfterUse(token: Token, now: number, extension: Duration): number {
+  const remaining = token.expiresAt - now;
+  return remaining < token.lifetimeMs / 2 ? addDuration(token.expiresAt, extension) : token.expiresAt;
+}

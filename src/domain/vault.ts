@@ -1,0 +1,238 @@
+/** The vault: create, read, update and delete tokens by the service's rules, on an injected clock. */
+import { lastFourDigits, type BinTable } from './card.js';
+import { addDuration, type Duration } from './duration.js';
+import { VaultError, fieldError } from './errors.js';
+import type { Clock, Ids, Store } from './ports.js';
+import {
+  applyConflictingValues,
+  cardIdentity,
+  expiryAfterUse,
+  findConflicts,
+  isExpired,
+  namespaceKey,
+  type BillingAddress,
+  type CardExpiryDate,
+  type Token,
+} from './token.js';
+
+export interface VaultPolicy {
+  /** Default lifetime of a new token (Try: P7D, Live: P4Y). */
+  lifetime: Duration;
+  /** What a use adds to the expiry once less than half of the lifetime remains. */
+  extension: Duration;
+  /** How long the `tokens:conflicts` resolution stays open after a 409. */
+  conflictWindowMs: number;
+  /** Live tokens allowed per (tenant, entity, namespace). */
+  namespaceLimit: number;
+}
+
+export interface VaultDeps {
+  clock: Clock;
+  ids: Ids;
+  store: Store;
+  binTable: BinTable;
+  policy: VaultPolicy;
+  isEntityConfigured(tenant: string, entity: string): boolean;
+}
+
+export interface CreateTokenInput {
+  entity: string;
+  namespace?: string;
+  description?: string;
+  /** Requested expiry instant (epoch ms); the profile's lifetime applies when absent. */
+  expiresAt?: number;
+  schemeTransactionReference?: string;
+  card: {
+    number: string;
+    holderName: string;
+    expiryDate: CardExpiryDate;
+    billingAddress?: BillingAddress;
+  };
+}
+
+export type CreateOutcome = 'created' | 'existing' | 'conflict';
+
+export interface CreateResult {
+  outcome: CreateOutcome;
+  token: Token;
+}
+
+export type TokenUpdate =
+  | { field: 'description'; value: string }
+  | { field: 'cardHolderName'; value: string }
+  | { field: 'cardExpiryDate'; value: CardExpiryDate }
+  | { field: 'billingAddress'; value: BillingAddress }
+  | { field: 'schemeTransactionReference'; value: string };
+
+export type TokenField = TokenUpdate['field'];
+
+export interface Vault {
+  create(tenant: string, input: CreateTokenInput): CreateResult;
+  /** A use: extends the expiry by the half-life rule. */
+  get(tenant: string, tokenId: string): Token;
+  /** The token while its pending conflict is open (a use). */
+  getConflict(tenant: string, tokenId: string): Token;
+  update(tenant: string, tokenId: string, update: TokenUpdate): void;
+  resolveConflict(tenant: string, tokenId: string): void;
+  delete(tenant: string, tokenId: string): void;
+  list(tenant: string): Token[];
+}
+
+function notFound(): VaultError {
+  return new VaultError('resourceNotFound', 'The token does not exist, has expired or was deleted');
+}
+
+export function createVault(deps: VaultDeps): Vault {
+  const { clock, ids, store, policy } = deps;
+
+  /** The live token, or undefined; an expired token is dropped from the store on sight. */
+  function live(tenant: string, token: Token | undefined, now: number): Token | undefined {
+    if (token === undefined) return undefined;
+    if (!isExpired(token, now)) return token;
+    store.remove(tenant, token.tokenId);
+    return undefined;
+  }
+
+  function requireLive(tenant: string, tokenId: string, now: number): Token {
+    const token = live(tenant, store.get(tenant, tokenId), now);
+    if (!token) throw notFound();
+    return token;
+  }
+
+  function use(token: Token, now: number): void {
+    token.expiresAt = expiryAfterUse(token, now, policy.extension);
+  }
+
+  function openConflict(token: Token, now: number): Token {
+    const conflict = token.pendingConflict;
+    if (!conflict || now >= conflict.expiresAt) throw notFound();
+    return token;
+  }
+
+  function liveMembers(tenant: string, key: string, now: number): number {
+    let count = 0;
+    for (const id of store.namespaceMembers(tenant, key)) {
+      if (live(tenant, store.get(tenant, id), now)) count++;
+    }
+    return count;
+  }
+
+  function newTokenId(tenant: string): string {
+    let id = ids.tokenId(tenant);
+    while (store.get(tenant, id)) id = ids.tokenId(tenant);
+    return id;
+  }
+
+  return {
+    create(tenant, input) {
+      const now = clock.now();
+      if (input.expiresAt !== undefined && input.expiresAt <= now) {
+        throw fieldError('fieldHasInvalidValue', ['tokenExpiryDateTime'], 'tokenExpiryDateTime must be in the future');
+      }
+      if (!deps.isEntityConfigured(tenant, input.entity)) {
+        throw new VaultError('entityIsNotConfigured', `The merchant entity '${input.entity}' is not configured for these credentials`);
+      }
+      const identity = cardIdentity(input.entity, input.namespace, input.card.number);
+      const existing = live(tenant, store.findByIdentity(tenant, identity), now);
+      if (existing) {
+        const conflicts = findConflicts(existing, {
+          cardHolderName: input.card.holderName,
+          cardExpiryDate: input.card.expiryDate,
+          ...(input.card.billingAddress && { billingAddress: input.card.billingAddress }),
+          ...(input.schemeTransactionReference !== undefined && { schemeTransactionReference: input.schemeTransactionReference }),
+        });
+        if (!conflicts) return { outcome: 'existing', token: existing };
+        existing.pendingConflict = { values: conflicts, expiresAt: now + policy.conflictWindowMs };
+        return { outcome: 'conflict', token: existing };
+      }
+      if (input.namespace !== undefined) {
+        if (liveMembers(tenant, namespaceKey(input.entity, input.namespace), now) >= policy.namespaceLimit) {
+          throw new VaultError(
+            'tooManyTokensForNamespace',
+            `The namespace '${input.namespace}' already holds ${policy.namespaceLimit} tokens`,
+          );
+        }
+      }
+      const expiresAt = input.expiresAt ?? addDuration(now, policy.lifetime);
+      const profile = deps.binTable.lookup(input.card.number);
+      const token: Token = {
+        tenant,
+        tokenId: newTokenId(tenant),
+        entity: input.entity,
+        ...(input.namespace !== undefined && { namespace: input.namespace }),
+        description: input.description ?? `Card ending ${lastFourDigits(input.card.number)}`,
+        card: {
+          number: input.card.number,
+          holderName: input.card.holderName,
+          expiryDate: { ...input.card.expiryDate },
+          ...(input.card.billingAddress && { billingAddress: { ...input.card.billingAddress } }),
+          ...profile,
+        },
+        ...(input.schemeTransactionReference !== undefined && {
+          schemeTransactionReference: input.schemeTransactionReference,
+        }),
+        createdAt: now,
+        expiresAt,
+        lifetimeMs: expiresAt - now,
+      };
+      store.insert(token);
+      return { outcome: 'created', token };
+    },
+
+    get(tenant, tokenId) {
+      const now = clock.now();
+      const token = requireLive(tenant, tokenId, now);
+      use(token, now);
+      return token;
+    },
+
+    getConflict(tenant, tokenId) {
+      const now = clock.now();
+      const token = openConflict(requireLive(tenant, tokenId, now), now);
+      use(token, now);
+      return token;
+    },
+
+    update(tenant, tokenId, update) {
+      const now = clock.now();
+      const token = requireLive(tenant, tokenId, now);
+      switch (update.field) {
+        case 'description':
+          token.description = update.value;
+          break;
+        case 'cardHolderName':
+          token.card.holderName = update.value;
+          break;
+        case 'cardExpiryDate':
+          token.card.expiryDate = { ...update.value };
+          break;
+        case 'billingAddress':
+          token.card.billingAddress = { ...update.value };
+          break;
+        case 'schemeTransactionReference':
+          token.schemeTransactionReference = update.value;
+          break;
+      }
+      use(token, now);
+    },
+
+    resolveConflict(tenant, tokenId) {
+      const now = clock.now();
+      const token = openConflict(requireLive(tenant, tokenId, now), now);
+      applyConflictingValues(token, token.pendingConflict?.values ?? {});
+      delete token.pendingConflict;
+      use(token, now);
+    },
+
+    delete(tenant, tokenId) {
+      const now = clock.now();
+      requireLive(tenant, tokenId, now);
+      store.remove(tenant, tokenId);
+    },
+
+    list(tenant) {
+      const now = clock.now();
+      return store.list(tenant).filter((t) => live(tenant, t, now) !== undefined);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** The Express app of one simulator: built from its dependencies, never listening by itself. */
+import express, { type Express, type Request, type RequestHandler } from 'express';
+import basicAuth from 'express-basic-auth';
+import type { SimulatorConfig } from '../config/options.js';
+import { VaultError } from '../domain/errors.js';
+import type { Vault } from '../domain/vault.js';
+import type { VirtualClock } from '../infra/clock.js';
+import type { IdSource } from '../infra/ids.js';
+import type { RefCodec } from '../infra/refs.js';
+import { createControlRoutes } from './control-routes.js';
+import { createErrorHandler } from './errors.js';
+import { mediaTypesFor } from './media.js';
+import { createRequestLog, type LogWrite } from './request-log.js';
+import { endpointNotFound } from './routing.js';
+import { createTokenRoutes } from './tokens-routes.js';
+
+export interface AppDeps {
+  config: SimulatorConfig;
+  clock: VirtualClock;
+  vault: Vault;
+  refs: RefCodec;
+  ids: IdSource;
+  logWrite: LogWrite;
+  reportUnexpected: (err: unknown) => void;
+}
+
+const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Every response carries a Correlation-Id: the client's own when it sent a sane one, else a new one. */
+function correlationIds(ids: IdSource): RequestHandler {
+  return (req, res, next) => {
+    const given = req.headers['correlation-id'];
+    const id = typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : ids.correlationId();
+    res.set('Correlation-Id', id);
+    next();
+  };
+}
+
+function authentication(config: SimulatorConfig): RequestHandler {
+  const users: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, credential] of config.credentials) users[name] = credential.password;
+  return basicAuth({
+    users,
+    challenge: true,
+    realm: 'token-sim',
+    // express-basic-auth sets WWW-Authenticate, then asks for the body: throwing here hands the 401 to
+    // the one error renderer, so it gets the standard body and media type like every other error.
+    unauthorizedResponse: () => {
+      throw new VaultError('accessDenied', 'The credentials are missing, malformed or wrong');
+    },
+  });
+}
+
+export function buildApp(deps: AppDeps): Express {
+  const { config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(correlationIds(deps.ids));
+  app.use((_req, res, next) => {
+    res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
+    next();
+  });
+  const log = createRequestLog(config.log, deps.logWrite);
+  if (log) app.use(log);
+
+  const media = mediaTypesFor(config.vendor);
+  const tenantOf = (req: Request): string => (req as Request & { auth: { user: string } }).auth.user;
+  const baseUrlOf = (req: Request): string => config.baseUrl ?? `http://${req.headers.host ?? `${config.host}:${config.port}`}`;
+
+  app.use(createControlRoutes({ clock: deps.clock }));
+  app.use(
+    createTokenRoutes({
+      vault: deps.vault,
+      refs: deps.refs,
+      tokenMediaType: media.token,
+      authenticate: authentication(config),
+      tenantOf,
+      baseUrlOf,
+    }),
+  );
+  app.use(endpointNotFound);
+  app.use(createErrorHandler(deps.reportUnexpected));
+  return app;
+}

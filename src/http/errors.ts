@@ -1,0 +1,90 @@
+/** The one place that turns errors into a status and the standard error body. */
+import type { ErrorRequestHandler, Response } from 'express';
+import { VaultError, type ErrorCode } from '../domain/errors.js';
+import { sendJson } from './send.js';
+import { toJsonPath } from './validation.js';
+
+const STATUS: Record<ErrorCode, number> = {
+  accessDenied: 401,
+  headerIsMissing: 400,
+  headerHasInvalidValue: 400,
+  bodyIsEmpty: 400,
+  bodyIsNotJson: 400,
+  bodyIsTooLarge: 413,
+  bodyDoesNotMatchSchema: 400,
+  urlContainsInvalidValue: 400,
+  endpointNotFound: 404,
+  methodNotAllowed: 405,
+  resourceNotFound: 404,
+  entityIsNotConfigured: 400,
+  tooManyTokensForNamespace: 403,
+  internalErrorOccurred: 500,
+  serviceUnavailable: 503,
+};
+
+export interface ErrorBody {
+  errorName: ErrorCode;
+  message: string;
+  headerName?: string;
+  validationErrors?: { errorName: string; message: string; jsonPath?: string }[];
+}
+
+export function statusOf(error: VaultError): number {
+  return error.details.status ?? STATUS[error.code];
+}
+
+export function errorBody(error: VaultError): ErrorBody {
+  const body: ErrorBody = { errorName: error.code, message: error.message };
+  const { headerName, validationErrors } = error.details;
+  if (headerName !== undefined) body.headerName = headerName;
+  if (validationErrors) {
+    body.validationErrors = validationErrors.map((p) => ({
+      errorName: p.errorName,
+      message: p.message,
+      ...(p.path && { jsonPath: toJsonPath(p.path) }),
+    }));
+  }
+  return body;
+}
+
+export function sendError(res: Response, error: VaultError): void {
+  sendJson(res, statusOf(error), errorBody(error));
+}
+
+/** What body-parser's errors mean in the API's vocabulary. */
+function fromParserError(err: { type?: unknown; status?: unknown }): VaultError | undefined {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new VaultError('bodyIsTooLarge', 'The request body must not exceed 1 MiB');
+    case 'encoding.unsupported':
+      return new VaultError('headerHasInvalidValue', 'The Content-Encoding is not supported', {
+        headerName: 'Content-Encoding',
+        status: 415,
+      });
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new VaultError('bodyIsNotJson', 'The request body was not received whole');
+    default:
+      return undefined;
+  }
+}
+
+export function createErrorHandler(reportUnexpected: (err: unknown) => void): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
+    let error: VaultError;
+    if (err instanceof VaultError) error = err;
+    else {
+      const parsed = typeof err === 'object' && err !== null ? fromParserError(err) : undefined;
+      if (parsed) error = parsed;
+      else {
+        reportUnexpected(err);
+        error = new VaultError('internalErrorOccurred', 'An unexpected error occurred in the simulator');
+      }
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    sendError(res, error);
+  };
+}

@@ -1,0 +1,78 @@
+/** Media types of the simulated API and the Accept / Content-Type checks shared by every endpoint. */
+import type { RequestHandler } from 'express';
+import { VaultError } from '../domain/errors.js';
+
+export interface MediaTypes {
+  token: string;
+  saleRequest: string;
+  saleResponse: string;
+}
+
+export function mediaTypesFor(vendor: string): MediaTypes {
+  return {
+    token: `application/vnd.${vendor}.tokens-v1.hal+json`,
+    saleRequest: `application/vnd.${vendor}.payments-v5+json`,
+    saleResponse: `application/vnd.${vendor}.payments-v5.hal+json`,
+  };
+}
+
+/** `Application/JSON; charset=utf-8` → `application/json`. */
+export function essence(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const semicolon = value.indexOf(';');
+  return (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** True when an Accept header lists one of `allowed`, `*\/*` or `application/*` with a non-zero q. */
+export function acceptsOneOf(accept: string, allowed: readonly string[]): boolean {
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';');
+    const name = type.trim().toLowerCase();
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    if (q !== undefined && Number(q.slice(2)) === 0) continue;
+    if (name === '*/*' || name === 'application/*' || allowed.includes(name)) return true;
+  }
+  return false;
+}
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+export interface HeaderRules {
+  /** The media type a request body must have; omit for requests without a body. */
+  contentType?: string;
+  /** Media types the client may ask for in Accept. */
+  accept: readonly string[];
+}
+
+/** Content-Type (with a body): missing → 400, other → 415; then Accept: missing → 400, other → 406. */
+export function checkHeaders(rules: HeaderRules): RequestHandler {
+  return (req, _res, next) => {
+    const contentType = req.headers['content-type'];
+    if (rules.contentType !== undefined) {
+      if (contentType === undefined) {
+        if (hasBody(req.headers)) {
+          throw new VaultError('headerIsMissing', 'The Content-Type header is required', { headerName: 'Content-Type' });
+        }
+      } else if (essence(contentType) !== rules.contentType) {
+        throw new VaultError('headerHasInvalidValue', `Content-Type must be ${rules.contentType}`, {
+          headerName: 'Content-Type',
+          status: 415,
+        });
+      }
+    }
+    const accept = req.headers.accept;
+    if (accept === undefined || accept.trim() === '') {
+      throw new VaultError('headerIsMissing', 'The Accept header is required', { headerName: 'Accept' });
+    }
+    if (!acceptsOneOf(accept, rules.accept)) {
+      throw new VaultError('headerHasInvalidValue', `Accept must allow ${rules.accept.join(' or ')}`, {
+        headerName: 'Accept',
+        status: 406,
+      });
+    }
+    next();
+  };
+}

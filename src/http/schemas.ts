@@ -1,0 +1,94 @@
+/** zod schemas of the token API's wire format. Messages are the rule; validation.ts prefixes the field. */
+import * as z from 'zod';
+import { passesLuhn } from '../domain/card.js';
+
+const between = (min: number, max: number): string => `must be between ${min} and ${max} characters`;
+
+/** A string of min..max characters (messages name both bounds, as the spec's limits do). */
+function text(min: number, max: number): z.ZodString {
+  return z.string().min(min, between(min, max)).max(max, between(min, max));
+}
+
+function textUpTo(max: number): z.ZodString {
+  return z.string().max(max, `must be at most ${max} characters`);
+}
+
+/** An integer within bounds. Every numeric field of the API is an integer. */
+function integer(min: number | undefined, max: number): z.ZodNumber {
+  const range = min === undefined ? `at most ${max}` : `between ${min} and ${max}`;
+  const base = z.int().max(max, `must be ${range}`);
+  return min === undefined ? base : base.min(min, `must be ${range}`);
+}
+
+/** A string that must be one of the listed values: a wrong type is fieldMustBeString, else fieldHasInvalidValue. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T): z.ZodType<T[number]> {
+  const allowed = new Set<string>(values);
+  return z.string().refine((v) => allowed.has(v), {
+    error: `must be ${values.map((v) => `'${v}'`).join(' or ')}`,
+    params: { errorName: 'fieldHasInvalidValue' },
+  });
+}
+
+const countryCode = z
+  .string()
+  .length(2, 'must be exactly 2 characters')
+  .regex(/^[A-Z]*$/, 'must be upper-case letters');
+
+export const description = text(1, 255).regex(/^[^&<]*$/, 'must not contain & or <');
+export const cardHolderName = text(1, 255);
+export const schemeTransactionReference = text(1, 56).regex(/^[a-zA-Z0-9 ]*$/, 'must hold only letters, digits and spaces');
+
+export const cardNumber = text(10, 19)
+  .regex(/^[0-9]*$/, 'must hold only digits')
+  .refine(passesLuhn, { error: 'must pass the Luhn check', params: { errorName: 'panFailedLuhnCheck' } });
+
+export const billingAddress = z.object({
+  address1: text(1, 80),
+  address2: textUpTo(80).optional(),
+  address3: textUpTo(80).optional(),
+  postalCode: text(1, 15),
+  city: text(1, 50),
+  state: text(1, 30).optional(),
+  countryCode,
+});
+
+export const createCardExpiryDate = z.object({ month: integer(1, 12), year: integer(1, 9999) });
+/** On update the spec bounds the year only from above. */
+export const updateCardExpiryDate = z.object({ month: integer(1, 12), year: integer(undefined, 9999) });
+
+export const namespace = text(1, 64).regex(/^(?!_)[^\s&<]*$/, 'must not start with an underscore or contain spaces, & or <');
+
+export const createTokenBody = z.object({
+  paymentInstrument: z.object({
+    type: oneOf(['card/front']),
+    cardHolderName,
+    cardNumber,
+    cardExpiryDate: createCardExpiryDate,
+    billingAddress: billingAddress.optional(),
+  }),
+  merchant: z.object({ entity: z.string().min(1, 'must not be empty') }),
+  description: description.optional(),
+  tokenExpiryDateTime: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' }).optional(),
+  namespace: namespace.optional(),
+  schemeTransactionReference: schemeTransactionReference.optional(),
+});
+
+export type CreateTokenBody = z.output<typeof createTokenBody>;
+
+/** PUT bodies per field link: bare values, except the two objects. */
+export const updateBodies = {
+  description,
+  cardHolderName,
+  cardExpiryDate: updateCardExpiryDate,
+  billingAddress,
+  schemeTransactionReference,
+} as const;
+
+export const clockAdvanceBody = z.object({
+  by: z.union([z.string(), z.number()], { error: 'must be an ISO 8601 duration or a number of milliseconds' }),
+});
+
+export const clockSetBody = z.object({
+  now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' }),
+  frozen: z.boolean().optional(),
+});

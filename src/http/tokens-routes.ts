@@ -1,0 +1,155 @@
+/** The token service: POST /tokens and GET/PUT/DELETE /tokens/{ref}. Thin: parse, call the vault, present. */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { VaultError } from '../domain/errors.js';
+import type { CreateOutcome, CreateTokenInput, TokenUpdate, Vault } from '../domain/vault.js';
+import type { BillingAddress, Token } from '../domain/token.js';
+import type { RefCodec, RefPurpose, TokenRef } from '../infra/refs.js';
+import { jsonBody, readRawBody } from './body.js';
+import { checkHeaders } from './media.js';
+import { presentToken, tokenHref, type LinkContext, type TokenView } from './present.js';
+import { createTokenBody, updateBodies, type CreateTokenBody } from './schemas.js';
+import { parseBody } from './validation.js';
+import { methodNotAllowed } from './routing.js';
+import { sendJson } from './send.js';
+
+export interface TokenRoutesDeps {
+  vault: Vault;
+  refs: RefCodec;
+  tokenMediaType: string;
+  authenticate: RequestHandler;
+  tenantOf: (req: Request) => string;
+  baseUrlOf: (req: Request) => string;
+}
+
+const CREATE_STATUS: Record<CreateOutcome, number> = { created: 201, existing: 200, conflict: 409 };
+
+type WireAddress = NonNullable<CreateTokenBody['paymentInstrument']['billingAddress']>;
+
+/** zod's optional keys may hold `undefined`; the domain's may only be absent. */
+function toBillingAddress(a: WireAddress): BillingAddress {
+  return {
+    address1: a.address1,
+    ...(a.address2 !== undefined && { address2: a.address2 }),
+    ...(a.address3 !== undefined && { address3: a.address3 }),
+    postalCode: a.postalCode,
+    city: a.city,
+    ...(a.state !== undefined && { state: a.state }),
+    countryCode: a.countryCode,
+  };
+}
+
+function toCreateInput(body: CreateTokenBody): CreateTokenInput {
+  const pi = body.paymentInstrument;
+  return {
+    entity: body.merchant.entity,
+    ...(body.namespace !== undefined && { namespace: body.namespace }),
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.tokenExpiryDateTime !== undefined && { expiresAt: Date.parse(body.tokenExpiryDateTime) }),
+    ...(body.schemeTransactionReference !== undefined && { schemeTransactionReference: body.schemeTransactionReference }),
+    card: {
+      number: pi.cardNumber,
+      holderName: pi.cardHolderName,
+      expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
+      ...(pi.billingAddress && { billingAddress: toBillingAddress(pi.billingAddress) }),
+    },
+  };
+}
+
+/** The PUT body for a per-field ref, validated against that field's shape (`$` is the body). */
+function toUpdate(field: Exclude<RefPurpose, 'token' | 'conflicts'>, body: unknown): TokenUpdate {
+  switch (field) {
+    case 'cardExpiryDate': {
+      const { month, year } = parseBody(updateBodies.cardExpiryDate, body, field);
+      return { field, value: { month, year } };
+    }
+    case 'billingAddress':
+      return { field, value: toBillingAddress(parseBody(updateBodies.billingAddress, body, field)) };
+    default:
+      return { field, value: parseBody(updateBodies[field], body, field) };
+  }
+}
+
+export function createTokenRoutes(deps: TokenRoutesDeps): Router {
+  const { vault, refs, tenantOf } = deps;
+  const router = Router();
+  const readHeaders = checkHeaders({ accept: [deps.tokenMediaType] });
+  const writeHeaders = checkHeaders({ accept: [deps.tokenMediaType], contentType: deps.tokenMediaType });
+
+  const link = (req: Request): LinkContext => ({ baseUrl: deps.baseUrlOf(req), refs });
+
+
+  /** The decrypted ref of the URL: undecryptable → 400; another tenant's → 404. */
+  function refOf(req: Request): TokenRef {
+    const ref = refs.decode(String(req.params.ref));
+    if (!ref) {
+      throw new VaultError('urlContainsInvalidValue', 'The URL holds an invalid token reference', {
+        validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'tokenId is not a valid token reference' }],
+      });
+    }
+    return ref;
+  }
+
+  function ownedBy(req: Request, ref: TokenRef): string {
+    const tenant = tenantOf(req);
+    if (ref.tenant !== tenant) {
+      throw new VaultError('resourceNotFound', 'The token does not exist, has expired or was deleted');
+    }
+    return tenant;
+  }
+
+  /** A method the ref's link does not offer: 405 with the methods it does. */
+  function rejectMethod(res: Response, allow: string): never {
+    res.set('Allow', allow);
+    throw new VaultError('methodNotAllowed', `This token link allows ${allow} only`);
+  }
+
+  router
+    .route('/tokens')
+    .post(deps.authenticate, writeHeaders, readRawBody, (req, res) => {
+      const input = toCreateInput(parseBody(createTokenBody, jsonBody(req)));
+      const { outcome, token } = vault.create(tenantOf(req), input);
+      const ctx = link(req);
+      const view: TokenView =
+        outcome === 'conflict' && token.pendingConflict ? { conflict: token.pendingConflict } : { created: outcome === 'created' };
+      res.set({ Location: tokenHref(ctx, token), Accept: deps.tokenMediaType });
+      sendJson(res, CREATE_STATUS[outcome], presentToken(token, ctx, view), deps.tokenMediaType);
+    })
+    .all(methodNotAllowed('POST'));
+
+  router.all('/tokens/network', (_req, _res) => {
+    throw new VaultError('endpointNotFound', 'Network tokens are not simulated by token-sim');
+  });
+
+  router
+    .route('/tokens/:ref')
+    .get(deps.authenticate, readHeaders, (req, res) => {
+      const ref = refOf(req);
+      if (ref.purpose !== 'token' && ref.purpose !== 'conflicts') rejectMethod(res, 'PUT');
+      const tenant = ownedBy(req, ref);
+      const token: Token =
+        ref.purpose === 'conflicts' ? vault.getConflict(tenant, ref.tokenId) : vault.get(tenant, ref.tokenId);
+      const conflict = ref.purpose === 'conflicts' ? token.pendingConflict : undefined;
+      const view: TokenView = conflict ? { retrieved: true, conflict } : { retrieved: true };
+      sendJson(res, 200, presentToken(token, link(req), view), deps.tokenMediaType);
+    })
+    .put(deps.authenticate, writeHeaders, readRawBody, (req, res) => {
+      const ref = refOf(req);
+      if (ref.purpose === 'token') rejectMethod(res, 'GET, DELETE');
+      if (ref.purpose === 'conflicts') {
+        vault.resolveConflict(ownedBy(req, ref), ref.tokenId);
+      } else {
+        const update = toUpdate(ref.purpose, jsonBody(req));
+        vault.update(ownedBy(req, ref), ref.tokenId, update);
+      }
+      res.status(204).end();
+    })
+    .delete(deps.authenticate, readHeaders, (req, res) => {
+      const ref = refOf(req);
+      if (ref.purpose !== 'token') rejectMethod(res, ref.purpose === 'conflicts' ? 'GET, PUT' : 'PUT');
+      vault.delete(ownedBy(req, ref), ref.tokenId);
+      res.status(204).end();
+    })
+    .all(methodNotAllowed('GET, PUT, DELETE'));
+
+  return router;
+}

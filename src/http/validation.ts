@@ -1,0 +1,99 @@
+/** zod issues → the spec's validation items {errorName, message, jsonPath}. */
+import type * as z from 'zod';
+import { VaultError, type FieldErrorName, type FieldPath, type FieldProblem } from '../domain/errors.js';
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** ['paymentInstrument', 'cardNumber'] → `$.paymentInstrument.cardNumber`; [] → `$`; ['items', 0] → `$.items[0]`. */
+export function toJsonPath(path: FieldPath): string {
+  let out = '$';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (IDENTIFIER.test(segment)) out += `.${segment}`;
+    else out += `['${segment.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+  }
+  return out;
+}
+
+const TYPE_ERRORS: Record<string, FieldErrorName> = {
+  string: 'fieldMustBeString',
+  // Every numeric field of both APIs is an integer, so a non-number and a non-integral number alike
+  // are reported as fieldMustBeInteger.
+  number: 'fieldMustBeInteger',
+  int: 'fieldMustBeInteger',
+  boolean: 'fieldMustBeBoolean',
+  object: 'fieldMustBeObject',
+  array: 'fieldMustBeArray',
+};
+
+const TYPE_WORDS: Partial<Record<FieldErrorName, string>> = {
+  fieldMustBeString: 'a string',
+  fieldMustBeInteger: 'an integer',
+  fieldMustBeBoolean: 'a boolean',
+  fieldMustBeObject: 'a JSON object',
+  fieldMustBeArray: 'an array',
+};
+
+function errorNameOf(issue: z.core.$ZodIssue): FieldErrorName {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (!('input' in issue) || issue.input === undefined) return 'fieldIsMissing';
+      if (issue.input === null) return 'fieldIsNull';
+      return TYPE_ERRORS[issue.expected] ?? 'fieldHasInvalidValue';
+    case 'too_small':
+      return issue.origin === 'string' ? 'stringIsTooShort' : 'integerIsTooSmall';
+    case 'too_big':
+      return issue.origin === 'string' ? 'stringIsTooLong' : 'integerIsTooLarge';
+    case 'invalid_format':
+      return issue.format === 'datetime' ? 'dateHasInvalidFormat' : 'stringFailedRegexCheck';
+    case 'custom': {
+      const named = (issue.params as { errorName?: FieldErrorName } | undefined)?.errorName;
+      return named ?? 'fieldHasInvalidValue';
+    }
+    default:
+      return 'fieldHasInvalidValue';
+  }
+}
+
+function messageOf(errorName: FieldErrorName, issue: z.core.$ZodIssue, label: string): string {
+  switch (errorName) {
+    case 'fieldIsMissing':
+      return `${label} is required`;
+    case 'fieldIsNull':
+      return `${label} must not be null`;
+    case 'fieldMustBeString':
+    case 'fieldMustBeInteger':
+    case 'fieldMustBeBoolean':
+    case 'fieldMustBeObject':
+    case 'fieldMustBeArray':
+      return `${label} must be ${TYPE_WORDS[errorName]}`;
+    default:
+      return `${label} ${issue.message}`;
+  }
+}
+
+/** One problem per offending field (the first rule it breaks), in the order zod found them. */
+export function toFieldProblems(issues: readonly z.core.$ZodIssue[], rootLabel: string): FieldProblem[] {
+  const seen = new Set<string>();
+  const problems: FieldProblem[] = [];
+  for (const issue of issues) {
+    const path = issue.path.map((s) => (typeof s === 'number' ? s : String(s)));
+    const key = toJsonPath(path);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const last = path.findLast((s) => typeof s === 'string');
+    const label = typeof last === 'string' ? last : rootLabel;
+    const errorName = errorNameOf(issue);
+    problems.push({ errorName, message: messageOf(errorName, issue, label), path });
+  }
+  return problems;
+}
+
+/** Parses a JSON value with a schema; throws bodyDoesNotMatchSchema listing every offending field. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, rootLabel = 'body'): z.output<S> {
+  const result = schema.safeParse(body, { reportInput: true });
+  if (result.success) return result.data;
+  throw new VaultError('bodyDoesNotMatchSchema', 'The request body does not match the schema', {
+    validationErrors: toFieldProblems(result.error.issues, rootLabel),
+  });
+}

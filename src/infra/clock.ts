@@ -1,0 +1,50 @@
+/** The virtual clock: real time plus an offset, or frozen; moved by advance() and set(). */
+import type { Clock } from '../domain/ports.js';
+
+export interface VirtualClock extends Clock {
+  now(): number;
+  readonly frozen: boolean;
+  /** Moves forward by a non-negative number of milliseconds. */
+  advance(ms: number): number;
+  /** Sets the time (backwards too); `frozen` keeps or changes the mode. */
+  set(epochMs: number, frozen?: boolean): number;
+}
+
+export interface ClockOptions {
+  /** Where the virtual clock starts; real time when absent. */
+  start?: number;
+  frozen?: boolean;
+  /** The real time source (injectable for tests). */
+  realNow?: () => number;
+}
+
+export function createVirtualClock(options: ClockOptions = {}): VirtualClock {
+  const realNow = options.realNow ?? Date.now;
+  let frozen = options.frozen ?? false;
+  // Following real time: now = realNow() + offset. Frozen: now = pinned.
+  let pinned = options.start ?? realNow();
+  let offset = pinned - realNow();
+
+  const now = (): number => (frozen ? pinned : realNow() + offset);
+  const pin = (epochMs: number, nextFrozen: boolean): number => {
+    frozen = nextFrozen;
+    pinned = epochMs;
+    offset = epochMs - realNow();
+    return epochMs;
+  };
+
+  return {
+    now,
+    get frozen() {
+      return frozen;
+    },
+    advance(ms) {
+      if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError('advance takes a non-negative finite number of milliseconds');
+      return pin(now() + ms, frozen);
+    },
+    set(epochMs, nextFrozen = frozen) {
+      if (!Number.isFinite(epochMs)) throw new RangeError('set takes a finite instant');
+      return pin(epochMs, nextFrozen);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/** Test helpers: a seeded, frozen simulator and a small client that speaks the token API through supertest. */
+import request from 'supertest';
+import type { Response } from 'supertest';
+import type { SimulatorOptions } from '../../src/config/options.js';
+import { createSimulator, type Simulator } from '../../src/simulator.js';
+
+export const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
+export const START = '2030-01-01T00:00:00.000Z';
+export const HOST = 'token-sim.test';
+
+export function testSimulator(options: SimulatorOptions = {}): Simulator {
+  return createSimulator({ seed: 'test', now: START, frozen: true, ...options }, { writeErr: () => undefined });
+}
+
+export interface CardBody {
+  [key: string]: unknown;
+}
+
+/** A valid create body; `overrides` replace top-level fields, `card` replaces paymentInstrument fields. */
+export function createBody(card: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): CardBody {
+  return {
+    paymentInstrument: {
+      type: 'card/front',
+      cardHolderName: 'Sherlock Holmes',
+      cardNumber: '4444333322221111',
+      cardExpiryDate: { month: 5, year: 2035 },
+      ...card,
+    },
+    merchant: { entity: 'default' },
+    ...overrides,
+  };
+}
+
+export const ADDRESS = { address1: '221B Baker Street', postalCode: 'NW1 6XE', city: 'London', countryCode: 'GB' };
+
+/** The path of an absolute href (supertest talks to the app, not to the href's host). */
+export const pathOf = (href: string): string => new URL(href).pathname;
+
+export function client(sim: Simulator, user = 'merchant', password = 'secret') {
+  const agent = request(sim.app);
+  // A fixed Host, so that hrefs (built from it) are the same across supertest's per-request servers.
+  const auth = <T extends request.Test>(t: T): T => t.auth(user, password).set('Accept', TOKEN_TYPE).set('Host', HOST);
+  return {
+    create: (body: unknown): Promise<Response> =>
+      auth(agent.post('/tokens')).set('Content-Type', TOKEN_TYPE).send(JSON.stringify(body)),
+    get: (href: string): Promise<Response> => auth(agent.get(pathOf(href))),
+    put: (href: string, body?: unknown): Promise<Response> => {
+      const t = auth(agent.put(pathOf(href))).set('Content-Type', TOKEN_TYPE);
+      return body === undefined ? t : t.send(JSON.stringify(body));
+    },
+    delete: (href: string): Promise<Response> => auth(agent.delete(pathOf(href))),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+/** Creates a token and returns its representation's links by name. */
+export async function createToken(api: Client, body: unknown = createBody()): Promise<Record<string, string>> {
+  const res = await api.create(body);
+  if (res.status !== 201) throw new Error(`expected 201, got ${res.status}: ${res.text}`);
+  const links = (res.body as { _links: Record<string, { href: string }> })._links;
+  return Object.fromEntries(Object.entries(links).filter(([k]) => k !== 'curies').map(([k, v]) => [k, v.href]));
+}
