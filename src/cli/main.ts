@@ -117,12 +117,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       return;
     }
     const running = sim;
-    io.out(`token-sim listening on ${running.url}`);
     io.onStopSignal(() => {
       const force = setTimeout(() => running.server.closeAllConnections(), DRAIN_MS);
       force.unref();
       void running.close().then(() => io.exit(0));
     });
+    io.out(`token-sim listening on ${running.url}`);
   });
   try {
     await program.parseAsync([...argv], { from: 'user' });

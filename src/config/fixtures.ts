@@ -52,9 +52,9 @@ export class ConfigError extends Error {
 
 /** Validates fixtures, listing every problem with its JSONPath. */
 export function parseFixtures(data: unknown, source: string): Fixtures {
-  const result = fixturesSchema.safeParse(data, { reportInput: true });
+  const result = fixturesSchema.safeParse(data);
   if (result.success) return result.data;
-  const problems = toFieldProblems(result.error.issues, 'fixtures')
+  const problems = toFieldProblems(result.error.issues, data, 'fixtures')
     .map((p) => `${toJsonPath(p.path ?? [])}: ${p.message}`)
     .join('; ');
   throw new ConfigError(`invalid fixtures ${source}: ${problems}`);

@@ -51,8 +51,14 @@ export function sendError(res: Response, error: VaultError): void {
   sendJson(res, statusOf(error), errorBody(error));
 }
 
-/** What body-parser's errors mean in the API's vocabulary. */
-function fromParserError(err: { type?: unknown; status?: unknown }): VaultError | undefined {
+/** What Express's and body-parser's errors mean in the API's vocabulary. */
+function fromFrameworkError(err: { type?: unknown; status?: unknown }): VaultError | undefined {
+  // The router could not percent-decode a path parameter.
+  if (err instanceof URIError) {
+    return new VaultError('urlContainsInvalidValue', 'The URL holds an invalid percent-encoding', {
+      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'The path is not valid percent-encoded UTF-8' }],
+    });
+  }
   switch (err.type) {
     case 'entity.too.large':
       return new VaultError('bodyIsTooLarge', 'The request body must not exceed 1 MiB');
@@ -74,7 +80,7 @@ export function createErrorHandler(reportUnexpected: (err: unknown) => void): Er
     let error: VaultError;
     if (err instanceof VaultError) error = err;
     else {
-      const parsed = typeof err === 'object' && err !== null ? fromParserError(err) : undefined;
+      const parsed = typeof err === 'object' && err !== null ? fromFrameworkError(err) : undefined;
       if (parsed) error = parsed;
       else {
         reportUnexpected(err);

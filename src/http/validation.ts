@@ -34,11 +34,23 @@ const TYPE_WORDS: Partial<Record<FieldErrorName, string>> = {
   fieldMustBeArray: 'an array',
 };
 
-function errorNameOf(issue: z.core.$ZodIssue): FieldErrorName {
+/** The value at a path of the parsed body; undefined when absent. */
+function valueAt(root: unknown, path: FieldPath): unknown {
+  let value = root;
+  for (const segment of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, segment)) return undefined;
+    value = (value as Record<string | number, unknown>)[segment];
+  }
+  return value;
+}
+
+function errorNameOf(issue: z.core.$ZodIssue, value: unknown): FieldErrorName {
+  if (issue.code === 'invalid_type' || issue.code === 'invalid_union') {
+    if (value === undefined) return 'fieldIsMissing';
+    if (value === null) return 'fieldIsNull';
+  }
   switch (issue.code) {
     case 'invalid_type':
-      if (!('input' in issue) || issue.input === undefined) return 'fieldIsMissing';
-      if (issue.input === null) return 'fieldIsNull';
       return TYPE_ERRORS[issue.expected] ?? 'fieldHasInvalidValue';
     case 'too_small':
       return issue.origin === 'string' ? 'stringIsTooShort' : 'integerIsTooSmall';
@@ -73,7 +85,7 @@ function messageOf(errorName: FieldErrorName, issue: z.core.$ZodIssue, label: st
 }
 
 /** One problem per offending field (the first rule it breaks), in the order zod found them. */
-export function toFieldProblems(issues: readonly z.core.$ZodIssue[], rootLabel: string): FieldProblem[] {
+export function toFieldProblems(issues: readonly z.core.$ZodIssue[], root: unknown, rootLabel: string): FieldProblem[] {
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
   for (const issue of issues) {
@@ -83,7 +95,7 @@ export function toFieldProblems(issues: readonly z.core.$ZodIssue[], rootLabel: 
     seen.add(key);
     const last = path.findLast((s) => typeof s === 'string');
     const label = typeof last === 'string' ? last : rootLabel;
-    const errorName = errorNameOf(issue);
+    const errorName = errorNameOf(issue, valueAt(root, path));
     problems.push({ errorName, message: messageOf(errorName, issue, label), path });
   }
   return problems;
@@ -91,9 +103,9 @@ export function toFieldProblems(issues: readonly z.core.$ZodIssue[], rootLabel: 
 
 /** Parses a JSON value with a schema; throws bodyDoesNotMatchSchema listing every offending field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, rootLabel = 'body'): z.output<S> {
-  const result = schema.safeParse(body, { reportInput: true });
+  const result = schema.safeParse(body);
   if (result.success) return result.data;
   throw new VaultError('bodyDoesNotMatchSchema', 'The request body does not match the schema', {
-    validationErrors: toFieldProblems(result.error.issues, rootLabel),
+    validationErrors: toFieldProblems(result.error.issues, body, rootLabel),
   });
 }
