@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from './config/options.js';
+import { resolveConfig, toEpochMs, type SimulatorConfig, type SimulatorOptions } from './config/options.js';
+import { formatInstant } from './domain/instant.js';
 import { createBinTable } from './domain/card.js';
 import { parseDuration, addDuration } from './domain/duration.js';
 import { createVault, type Vault } from './domain/vault.js';
@@ -42,7 +43,7 @@ export interface SimulatorIo {
 const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.write(`${line}\n`) };
 
 function clockFacade(clock: VirtualClock): SimulatorClock {
-  const iso = (ms: number): string => new Date(ms).toISOString();
+  const iso = formatInstant;
   return {
     now: () => iso(clock.now()),
     advance(by) {
@@ -53,8 +54,8 @@ function clockFacade(clock: VirtualClock): SimulatorClock {
       return iso(clock.advance(ms));
     },
     set(now, frozen) {
-      const ms = now instanceof Date ? now.getTime() : typeof now === 'number' ? now : Date.parse(now);
-      if (!Number.isFinite(ms)) throw new RangeError(`set takes an ISO 8601 date-time, got '${String(now)}'`);
+      const ms = toEpochMs(now);
+      if (ms === undefined) throw new RangeError(`set takes an ISO 8601 date-time, got '${String(now)}'`);
       return iso(clock.set(ms, frozen));
     },
   };

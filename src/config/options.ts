@@ -1,5 +1,6 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
 import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
+import { parseInstant } from '../domain/instant.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
 
 export type Profile = 'try' | 'live';
@@ -63,13 +64,11 @@ function durationOption(name: string, text: string): Duration {
   return d;
 }
 
-/** Accepts ISO 8601 date-times with a zone (or a date alone, read as UTC midnight), epoch ms and Dates. */
-export function parseInstant(value: string | number | Date): number | undefined {
+/** An instant given as ISO 8601 text (see parseInstant), epoch milliseconds or a Date. */
+export function toEpochMs(value: string | number | Date): number | undefined {
   if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/i.test(value.trim())) return undefined;
-  const ms = Date.parse(value.trim());
-  return Number.isFinite(ms) ? ms : undefined;
+  return parseInstant(value);
 }
 
 function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
@@ -90,7 +89,7 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0 to 65535, got '${port}'`);
   let start: number | undefined;
   if (options.now !== undefined) {
-    start = parseInstant(options.now);
+    start = toEpochMs(options.now);
     if (start === undefined) throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(options.now)}'`);
   }
   const vendor = options.vendor ?? 'service';

@@ -2,9 +2,9 @@
 import { Router } from 'express';
 import { addDuration, parseDuration } from '../domain/duration.js';
 import { fieldError } from '../domain/errors.js';
+import { formatInstant, parseInstant } from '../domain/instant.js';
 import type { VirtualClock } from '../infra/clock.js';
 import { jsonBody, readRawBody } from './body.js';
-import { formatInstant } from './present.js';
 import { methodNotAllowed } from './routing.js';
 import { sendJson } from './send.js';
 import { clockAdvanceBody, clockSetBody } from './schemas.js';
@@ -25,7 +25,7 @@ export function createControlRoutes({ clock }: ControlRoutesDeps): Router {
     .get((_req, res) => sendJson(res, 200, clockView()))
     .put(readRawBody, (req, res) => {
       const body = parseBody(clockSetBody, jsonBody(req));
-      clock.set(Date.parse(body.now), body.frozen);
+      clock.set(parseInstant(body.now) ?? Number.NaN, body.frozen);
       sendJson(res, 200, clockView());
     })
     .all(methodNotAllowed('GET, PUT'));

@@ -51,28 +51,15 @@ export function sendError(res: Response, error: VaultError): void {
   sendJson(res, statusOf(error), errorBody(error));
 }
 
-/** What Express's and body-parser's errors mean in the API's vocabulary. */
-function fromFrameworkError(err: { type?: unknown; status?: unknown }): VaultError | undefined {
+/** What Express's own errors mean in the API's vocabulary (body errors are mapped in body.ts). */
+function fromFrameworkError(err: unknown): VaultError | undefined {
   // The router could not percent-decode a path parameter.
   if (err instanceof URIError) {
     return new VaultError('urlContainsInvalidValue', 'The URL holds an invalid percent-encoding', {
       validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'The path is not valid percent-encoded UTF-8' }],
     });
   }
-  switch (err.type) {
-    case 'entity.too.large':
-      return new VaultError('bodyIsTooLarge', 'The request body must not exceed 1 MiB');
-    case 'encoding.unsupported':
-      return new VaultError('headerHasInvalidValue', 'The Content-Encoding is not supported', {
-        headerName: 'Content-Encoding',
-        status: 415,
-      });
-    case 'request.aborted':
-    case 'request.size.invalid':
-      return new VaultError('bodyIsNotJson', 'The request body was not received whole');
-    default:
-      return undefined;
-  }
+  return undefined;
 }
 
 export function createErrorHandler(reportUnexpected: (err: unknown) => void): ErrorRequestHandler {
@@ -80,7 +67,7 @@ export function createErrorHandler(reportUnexpected: (err: unknown) => void): Er
     let error: VaultError;
     if (err instanceof VaultError) error = err;
     else {
-      const parsed = typeof err === 'object' && err !== null ? fromFrameworkError(err) : undefined;
+      const parsed = fromFrameworkError(err);
       if (parsed) error = parsed;
       else {
         reportUnexpected(err);

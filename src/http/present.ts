@@ -1,17 +1,12 @@
 /** Domain → wire: masked card, ISO dates, HAL links with opaque refs. */
 import { lastFourDigits, maskCardNumber } from '../domain/card.js';
+import { formatInstant } from '../domain/instant.js';
 import type { PendingConflict, Token } from '../domain/token.js';
 import type { RefCodec, RefPurpose } from '../infra/refs.js';
 
 export interface LinkContext {
   baseUrl: string;
   refs: RefCodec;
-}
-
-/** ISO 8601 in UTC, without a `.000` when the instant has no milliseconds. */
-export function formatInstant(epochMs: number): string {
-  const iso = new Date(epochMs).toISOString();
-  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
 }
 
 export function tokenHref(ctx: LinkContext, token: Token, purpose: RefPurpose = 'token'): string {

@@ -1,6 +1,7 @@
 /** zod schemas of the token API's wire format. Messages are the rule; validation.ts prefixes the field. */
 import * as z from 'zod';
 import { passesLuhn } from '../domain/card.js';
+import { parseInstant } from '../domain/instant.js';
 
 const between = (min: number, max: number): string => `must be between ${min} and ${max} characters`;
 
@@ -89,6 +90,9 @@ export const clockAdvanceBody = z.object({
 });
 
 export const clockSetBody = z.object({
-  now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' }),
+  now: z.string().refine((v) => parseInstant(v) !== undefined, {
+    error: 'must be an ISO 8601 date-time with a time zone, or a date',
+    params: { errorName: 'dateHasInvalidFormat' },
+  }),
   frozen: z.boolean().optional(),
 });

@@ -78,7 +78,10 @@ export function createTokenRoutes(deps: TokenRoutesDeps): Router {
   const link = (req: Request): LinkContext => ({ baseUrl: deps.baseUrlOf(req), refs });
 
 
-  /** The decrypted ref of the URL: undecryptable → 400; another tenant's → 404. */
+  /**
+   * The decrypted ref of the URL, with the caller's tenant: undecryptable → 400; another tenant's → 404
+   * (before any method check, so a foreign ref reveals nothing about what it points to).
+   */
   function refOf(req: Request): TokenRef {
     const ref = refs.decode(String(req.params.ref));
     if (!ref) {
@@ -86,15 +89,10 @@ export function createTokenRoutes(deps: TokenRoutesDeps): Router {
         validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'tokenId is not a valid token reference' }],
       });
     }
-    return ref;
-  }
-
-  function ownedBy(req: Request, ref: TokenRef): string {
-    const tenant = tenantOf(req);
-    if (ref.tenant !== tenant) {
+    if (ref.tenant !== tenantOf(req)) {
       throw new VaultError('resourceNotFound', 'The token does not exist, has expired or was deleted');
     }
-    return tenant;
+    return ref;
   }
 
   /** A method the ref's link does not offer: 405 with the methods it does. */
@@ -125,7 +123,7 @@ export function createTokenRoutes(deps: TokenRoutesDeps): Router {
     .get(deps.authenticate, readHeaders, (req, res) => {
       const ref = refOf(req);
       if (ref.purpose !== 'token' && ref.purpose !== 'conflicts') rejectMethod(res, 'PUT');
-      const tenant = ownedBy(req, ref);
+      const { tenant } = ref;
       const token: Token =
         ref.purpose === 'conflicts' ? vault.getConflict(tenant, ref.tokenId) : vault.get(tenant, ref.tokenId);
       const conflict = ref.purpose === 'conflicts' ? token.pendingConflict : undefined;
@@ -136,17 +134,17 @@ export function createTokenRoutes(deps: TokenRoutesDeps): Router {
       const ref = refOf(req);
       if (ref.purpose === 'token') rejectMethod(res, 'GET, DELETE');
       if (ref.purpose === 'conflicts') {
-        vault.resolveConflict(ownedBy(req, ref), ref.tokenId);
+        vault.resolveConflict(ref.tenant, ref.tokenId);
       } else {
         const update = toUpdate(ref.purpose, jsonBody(req));
-        vault.update(ownedBy(req, ref), ref.tokenId, update);
+        vault.update(ref.tenant, ref.tokenId, update);
       }
       res.status(204).end();
     })
     .delete(deps.authenticate, readHeaders, (req, res) => {
       const ref = refOf(req);
       if (ref.purpose !== 'token') rejectMethod(res, ref.purpose === 'conflicts' ? 'GET, PUT' : 'PUT');
-      vault.delete(ownedBy(req, ref), ref.tokenId);
+      vault.delete(ref.tenant, ref.tokenId);
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, PUT, DELETE'));

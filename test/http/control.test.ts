@@ -33,7 +33,7 @@ describe('/_sim control API', () => {
     expect(res.status).toBe(400);
     expect(res.body.errorName).toBe('bodyDoesNotMatchSchema');
     expect(res.body.validationErrors[0]).toMatchObject({ errorName, jsonPath });
-    expect(sim.clock.now()).toBe('2030-01-01T00:00:00.000Z');
+    expect(sim.clock.now()).toBe('2030-01-01T00:00:00Z');
   });
 
   it('sets the time, backwards too, and can unfreeze it', async () => {
@@ -43,6 +43,18 @@ describe('/_sim control API', () => {
     expect(res.body.frozen).toBe(false);
     expect(Date.parse(res.body.now)).toBeGreaterThanOrEqual(Date.parse('2029-06-01T10:00:00Z'));
     expect(Date.parse(sim.clock.now())).toBeLessThan(Date.parse('2029-06-01T10:01:00Z'));
+  });
+
+  it('sets the time from a date alone, as UTC midnight', async () => {
+    const res = await request(testSimulator().app).put('/_sim/clock').send({ now: '2031-02-03' });
+    expect(res.body).toEqual({ now: '2031-02-03T00:00:00Z', frozen: true });
+  });
+
+  it('moves the library clock with the same formats as the HTTP clock', () => {
+    const sim = testSimulator();
+    expect(sim.clock.advance('P8D')).toBe('2030-01-09T00:00:00Z');
+    expect(sim.clock.set('2031-01-01')).toBe('2031-01-01T00:00:00Z');
+    expect(() => sim.clock.advance('-P1D')).toThrow(RangeError);
   });
 
   it('refuses a set without a valid date-time', async () => {

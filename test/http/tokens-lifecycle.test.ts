@@ -42,6 +42,10 @@ describe('GET /tokens/{ref}', () => {
     expect(res.status).toBe(404);
     expect(res.body.errorName).toBe('resourceNotFound');
     expect((await client(sim, 'other', 'pw').delete(href)).status).toBe(404);
+    const fieldHref = (await client(sim).get(href)).body._links['tokens:description'].href as string;
+    const foreignGet = await client(sim, 'other', 'pw').get(fieldHref);
+    expect(foreignGet.status).toBe(404);
+    expect(foreignGet.body.errorName).toBe('resourceNotFound');
     expect((await client(sim).get(href)).status).toBe(200);
   });
 

@@ -177,6 +177,41 @@ describe('body errors', () => {
     expect(res.body.errorName).toBe('bodyIsTooLarge');
   });
 
+  it.each(['gzip', 'br', 'deflate'])('answers 400 bodyIsNotJson for a body that is not really %s-encoded', async (coding) => {
+    const res = await post().set('Content-Encoding', coding).send(JSON.stringify(createBody()));
+    expect(res.status).toBe(400);
+    expect(res.body.errorName).toBe('bodyIsNotJson');
+  });
+
+  it('answers 415 for an unknown Content-Encoding', async () => {
+    const res = await post().set('Content-Encoding', 'snappy').send(JSON.stringify(createBody()));
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ errorName: 'headerHasInvalidValue', headerName: 'Content-Encoding' });
+  });
+
+  it('reads a body that really is gzip-encoded', async () => {
+    // supertest re-encodes Buffer bodies, so this one goes through a real socket on loopback.
+    const { gzipSync } = await import('node:zlib');
+    const server = sim.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/tokens`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`,
+          Accept: TOKEN_TYPE,
+          'Content-Type': TOKEN_TYPE,
+          'Content-Encoding': 'gzip',
+        },
+        body: gzipSync(JSON.stringify(createBody({ cardNumber: '4012888888881881' }))),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      server.close();
+    }
+  });
+
   it('answers 400 bodyIsEmpty for a per-field PUT without a body', async () => {
     const api = client(sim);
     const links = await createToken(api, createBody({ cardNumber: '4111111111111111' }));
