@@ -7,7 +7,9 @@ import { resolveConfig, toEpochMs, type SimulatorConfig, type SimulatorOptions }
 import { formatInstant } from './domain/instant.js';
 import { createBinTable } from './domain/card.js';
 import { parseDuration, addDuration } from './domain/duration.js';
+import { createSales } from './domain/sale.js';
 import { createVault, type Vault } from './domain/vault.js';
+import { createMerchants } from './config/merchants.js';
 import { buildApp } from './http/app.js';
 import { createVirtualClock, type VirtualClock } from './infra/clock.js';
 import { createIdSource } from './infra/ids.js';
@@ -70,23 +72,27 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   });
   const ids = createIdSource(secrets.key('ids'));
   const refs = createRefCodec(secrets);
+  const merchants = createMerchants(config);
+  const binTable = createBinTable(config.fixtures.bins);
   const vault = createVault({
     clock: virtualClock,
     ids,
     store: createMemoryStore(),
-    binTable: createBinTable(config.fixtures.bins),
+    binTable,
     policy: {
       lifetime: config.lifetime,
       extension: config.extension,
       conflictWindowMs: CONFLICT_WINDOW_MS,
       namespaceLimit: NAMESPACE_LIMIT,
     },
-    isEntityConfigured: (tenant, entity) => config.credentials.get(tenant)?.entities.has(entity) ?? false,
+    merchants,
   });
+  const sales = createSales({ clock: virtualClock, ids, vault, merchants, binTable });
   const app = buildApp({
     config,
     clock: virtualClock,
     vault,
+    sales,
     refs,
     ids,
     logWrite: io.writeErr,

@@ -71,6 +71,17 @@ export function toEpochMs(value: string | number | Date): number | undefined {
   return parseInstant(value);
 }
 
+/** Every entity a credential names must be configured in `entities`. */
+function checkEntitiesExist(credentials: ReadonlyMap<string, Credential>, fixtures: Fixtures): void {
+  for (const [username, credential] of credentials) {
+    for (const entity of credential.entities) {
+      if (!Object.hasOwn(fixtures.entities, entity)) {
+        throw new ConfigError(`credential '${username}' names the entity '${entity}', which the fixtures' entities do not configure`);
+      }
+    }
+  }
+}
+
 function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
   const credentials = new Map<string, Credential>();
   for (const c of fixtures.credentials) credentials.set(c.username, { password: c.password, entities: new Set(c.entities) });
@@ -108,6 +119,8 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
       ? parseFixtures(options.fixtures, 'object')
       : loadFixturesFile(options.fixtures ?? DEFAULT_FIXTURES_PATH);
   const defaults = PROFILES[profile];
+  const credentials = resolveCredentials(fixtures, options.users ?? []);
+  checkEntitiesExist(credentials, fixtures);
   return {
     port,
     host: options.host ?? '127.0.0.1',
@@ -120,7 +133,7 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     vendor,
     baseUrl,
     log,
-    credentials: resolveCredentials(fixtures, options.users ?? []),
+    credentials,
     fixtures,
   };
 }

@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'resourceNotFound'
   | 'entityIsNotConfigured'
   | 'tooManyTokensForNamespace'
+  | 'currencyIsNotSupported'
+  | 'paymentInstrumentIsNotSupported'
+  | 'underlyingPaymentInstrumentHasExpired'
   | 'internalErrorOccurred'
   | 'serviceUnavailable';
 

@@ -9,6 +9,23 @@ export interface Clock {
 export interface Ids {
   /** A new token id for the tenant: 19 digits starting with 99. Deterministic under a seed. */
   tokenId(tenant: string): string;
+  /** A sale's issuer authorization code: 6 upper-case letters and digits. */
+  authorizationCode(tenant: string): string;
+  /** A sale's scheme reference. */
+  schemeReference(tenant: string): string;
+  /** The card's payment account reference: 29 characters, always the same for one card number. */
+  paymentAccountReference(cardNumber: string): string;
+}
+
+/** How a merchant entity is configured. */
+export interface EntityConfiguration {
+  currencies: ReadonlySet<string>;
+  networks: ReadonlySet<string>;
+}
+
+export interface Merchants {
+  /** The entity's configuration when the tenant's credential may use it; undefined otherwise. */
+  entityFor(tenant: string, entity: string): EntityConfiguration | undefined;
 }
 
 /** Token storage, partitioned by tenant. Indexes are the store's business; rules are the vault's. */

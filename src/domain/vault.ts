@@ -2,7 +2,7 @@
 import { lastFourDigits, type BinTable } from './card.js';
 import { addDuration, type Duration } from './duration.js';
 import { VaultError, fieldError } from './errors.js';
-import type { Clock, Ids, Store } from './ports.js';
+import type { Clock, Ids, Merchants, Store } from './ports.js';
 import {
   applyConflictingValues,
   cardIdentity,
@@ -32,7 +32,7 @@ export interface VaultDeps {
   store: Store;
   binTable: BinTable;
   policy: VaultPolicy;
-  isEntityConfigured(tenant: string, entity: string): boolean;
+  merchants: Merchants;
 }
 
 export interface CreateTokenInput {
@@ -70,6 +70,8 @@ export interface Vault {
   create(tenant: string, input: CreateTokenInput): CreateResult;
   /** A use: extends the expiry by the half-life rule. */
   get(tenant: string, tokenId: string): Token;
+  /** The live token without using it, or undefined. */
+  peek(tenant: string, tokenId: string): Token | undefined;
   /** The token while its pending conflict is open (a use). */
   getConflict(tenant: string, tokenId: string): Token;
   update(tenant: string, tokenId: string, update: TokenUpdate): void;
@@ -129,7 +131,7 @@ export function createVault(deps: VaultDeps): Vault {
       if (input.expiresAt !== undefined && input.expiresAt <= now) {
         throw fieldError('fieldHasInvalidValue', ['tokenExpiryDateTime'], 'tokenExpiryDateTime must be in the future');
       }
-      if (!deps.isEntityConfigured(tenant, input.entity)) {
+      if (!deps.merchants.entityFor(tenant, input.entity)) {
         throw new VaultError('entityIsNotConfigured', `The merchant entity '${input.entity}' is not configured for these credentials`);
       }
       const identity = cardIdentity(input.entity, input.namespace, input.card.number);
@@ -184,6 +186,10 @@ export function createVault(deps: VaultDeps): Vault {
       const token = requireLive(tenant, tokenId, now);
       use(token, now);
       return token;
+    },
+
+    peek(tenant, tokenId) {
+      return live(tenant, store.get(tenant, tokenId), clock.now());
     },
 
     getConflict(tenant, tokenId) {

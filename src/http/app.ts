@@ -3,6 +3,7 @@ import express, { type Express, type Request, type RequestHandler } from 'expres
 import basicAuth from 'express-basic-auth';
 import type { SimulatorConfig } from '../config/options.js';
 import { VaultError } from '../domain/errors.js';
+import type { Sales } from '../domain/sale.js';
 import type { Vault } from '../domain/vault.js';
 import type { VirtualClock } from '../infra/clock.js';
 import type { IdSource } from '../infra/ids.js';
@@ -12,12 +13,14 @@ import { createErrorHandler } from './errors.js';
 import { mediaTypesFor } from './media.js';
 import { createRequestLog, type LogWrite } from './request-log.js';
 import { endpointNotFound } from './routing.js';
+import { createSaleRoutes } from './sale-routes.js';
 import { createTokenRoutes } from './tokens-routes.js';
 
 export interface AppDeps {
   config: SimulatorConfig;
   clock: VirtualClock;
   vault: Vault;
+  sales: Sales;
   refs: RefCodec;
   ids: IdSource;
   logWrite: LogWrite;
@@ -70,17 +73,10 @@ export function buildApp(deps: AppDeps): Express {
   const tenantOf = (req: Request): string => (req as Request & { auth: { user: string } }).auth.user;
   const baseUrlOf = (req: Request): string => config.baseUrl ?? `http://${req.headers.host ?? `${config.host}:${config.port}`}`;
 
+  const authenticate = authentication(config);
   app.use(createControlRoutes({ clock: deps.clock }));
-  app.use(
-    createTokenRoutes({
-      vault: deps.vault,
-      refs: deps.refs,
-      tokenMediaType: media.token,
-      authenticate: authentication(config),
-      tenantOf,
-      baseUrlOf,
-    }),
-  );
+  app.use(createTokenRoutes({ vault: deps.vault, refs: deps.refs, tokenMediaType: media.token, authenticate, tenantOf, baseUrlOf }));
+  app.use(createSaleRoutes({ sales: deps.sales, refs: deps.refs, media, authenticate, tenantOf }));
   app.use(endpointNotFound);
   app.use(createErrorHandler(deps.reportUnexpected));
   return app;

@@ -18,6 +18,9 @@ const STATUS: Record<ErrorCode, number> = {
   resourceNotFound: 404,
   entityIsNotConfigured: 400,
   tooManyTokensForNamespace: 403,
+  currencyIsNotSupported: 400,
+  paymentInstrumentIsNotSupported: 400,
+  underlyingPaymentInstrumentHasExpired: 400,
   internalErrorOccurred: 500,
   serviceUnavailable: 503,
 };

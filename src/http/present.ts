@@ -1,6 +1,7 @@
 /** Domain → wire: masked card, ISO dates, HAL links with opaque refs. */
 import { lastFourDigits, maskCardNumber } from '../domain/card.js';
 import { formatInstant } from '../domain/instant.js';
+import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
 import type { RefCodec, RefPurpose } from '../infra/refs.js';
 
@@ -73,5 +74,28 @@ export function presentToken(token: Token, ctx: LinkContext, view: TokenView = {
     },
     ...(view.conflict && { conflicts: presentConflicts(view.conflict) }),
     _links: links,
+  };
+}
+
+/** The 201 body of a sale: masked card, issuer and scheme references, risk factors, refusal. */
+export function presentSale(result: SaleResult): Record<string, unknown> {
+  const { card } = result;
+  return {
+    outcome: result.outcome,
+    ...(result.authorizationCode !== undefined && { issuer: { authorizationCode: result.authorizationCode } }),
+    scheme: { reference: result.schemeReference },
+    paymentInstrument: {
+      type: 'card/plain+masked',
+      card: {
+        number: { bin: card.number.slice(0, 6), last4Digits: lastFourDigits(card.number) },
+        paymentAccountReference: card.paymentAccountReference,
+        countryCode: card.countryCode,
+        fundingType: card.fundingType,
+        brand: card.network.toLowerCase(),
+        expiryDate: { month: card.expiryDate.month, year: card.expiryDate.year },
+      },
+    },
+    ...(result.riskFactors.length > 0 && { riskFactors: result.riskFactors }),
+    ...(result.refusal && { refusalCode: result.refusal.code, refusalDescription: result.refusal.description }),
   };
 }

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { passesLuhn } from '../domain/card.js';
 import { parseInstant } from '../domain/instant.js';
+import type { BillingAddress } from '../domain/token.js';
 
 const between = (min: number, max: number): string => `must be between ${min} and ${max} characters`;
 
@@ -52,6 +53,19 @@ export const billingAddress = z.object({
   state: text(1, 30).optional(),
   countryCode,
 });
+
+/** zod's optional keys may hold `undefined`; the domain's may only be absent. */
+export function toBillingAddress(a: z.output<typeof billingAddress>): BillingAddress {
+  return {
+    address1: a.address1,
+    ...(a.address2 !== undefined && { address2: a.address2 }),
+    ...(a.address3 !== undefined && { address3: a.address3 }),
+    postalCode: a.postalCode,
+    city: a.city,
+    ...(a.state !== undefined && { state: a.state }),
+    countryCode: a.countryCode,
+  };
+}
 
 export const createCardExpiryDate = z.object({ month: integer(1, 12), year: integer(1, 9999) });
 /** On update the spec bounds the year only from above. */

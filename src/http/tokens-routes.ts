@@ -2,12 +2,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { VaultError } from '../domain/errors.js';
 import type { CreateOutcome, CreateTokenInput, TokenUpdate, Vault } from '../domain/vault.js';
-import type { BillingAddress, Token } from '../domain/token.js';
+import type { Token } from '../domain/token.js';
 import type { RefCodec, RefPurpose, TokenRef } from '../infra/refs.js';
 import { jsonBody, readRawBody } from './body.js';
 import { checkHeaders } from './media.js';
 import { presentToken, tokenHref, type LinkContext, type TokenView } from './present.js';
-import { createTokenBody, updateBodies, type CreateTokenBody } from './schemas.js';
+import { createTokenBody, toBillingAddress, updateBodies, type CreateTokenBody } from './schemas.js';
 import { parseBody } from './validation.js';
 import { methodNotAllowed } from './routing.js';
 import { sendJson } from './send.js';
@@ -22,21 +22,6 @@ export interface TokenRoutesDeps {
 }
 
 const CREATE_STATUS: Record<CreateOutcome, number> = { created: 201, existing: 200, conflict: 409 };
-
-type WireAddress = NonNullable<CreateTokenBody['paymentInstrument']['billingAddress']>;
-
-/** zod's optional keys may hold `undefined`; the domain's may only be absent. */
-function toBillingAddress(a: WireAddress): BillingAddress {
-  return {
-    address1: a.address1,
-    ...(a.address2 !== undefined && { address2: a.address2 }),
-    ...(a.address3 !== undefined && { address3: a.address3 }),
-    postalCode: a.postalCode,
-    city: a.city,
-    ...(a.state !== undefined && { state: a.state }),
-    countryCode: a.countryCode,
-  };
-}
 
 function toCreateInput(body: CreateTokenBody): CreateTokenInput {
   const pi = body.paymentInstrument;

@@ -8,6 +8,7 @@ import { customRandom } from 'nanoid';
 import type { Ids } from '../domain/ports.js';
 
 const DIGITS = '0123456789';
+const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 export interface IdSource extends Ids {
   correlationId(): string;
@@ -20,10 +21,8 @@ export interface IdSource extends Ids {
 export function createIdSource(key: Buffer): IdSource {
   const counters = new Map<string, number>();
 
-  /** A byte source for one draw of a stream; nanoid asks it for as many bytes as it needs. */
-  function bytesFor(stream: string): (size: number) => Uint8Array {
-    const n = counters.get(stream) ?? 0;
-    counters.set(stream, n + 1);
+  /** The bytes of draw n of a stream; nanoid asks for as many as it needs. */
+  function bytesOf(stream: string, n: number): (size: number) => Uint8Array {
     let block = 0;
     return (size) => {
       const out = new Uint8Array(size);
@@ -38,10 +37,21 @@ export function createIdSource(key: Buffer): IdSource {
     };
   }
 
-  const draw = (stream: string, alphabet: string, size: number): string => customRandom(alphabet, size, bytesFor(stream))();
+  /** The next draw of a counted stream. */
+  function draw(stream: string, alphabet: string, size: number): string {
+    const n = counters.get(stream) ?? 0;
+    counters.set(stream, n + 1);
+    return customRandom(alphabet, size, bytesOf(stream, n))();
+  }
+
+  /** A value that depends only on the key and the stream name: the same every time. */
+  const fixed = (stream: string, alphabet: string, size: number): string => customRandom(alphabet, size, bytesOf(stream, 0))();
 
   return {
     tokenId: (tenant) => `99${draw(`tokenId:${tenant}`, DIGITS, 17)}`,
+    authorizationCode: (tenant) => draw(`authorizationCode:${tenant}`, UPPER_ALNUM, 6),
+    schemeReference: (tenant) => draw(`schemeReference:${tenant}`, UPPER_ALNUM, 15),
+    paymentAccountReference: (cardNumber) => fixed(`paymentAccountReference:${cardNumber}`, UPPER_ALNUM, 29),
     correlationId: () => draw('correlationId', '0123456789abcdef', 32).replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'),
     counters: () => Object.fromEntries(counters),
     restoreCounters(next) {

@@ -14,7 +14,12 @@ function setup(options: { lifetime?: string; extension?: string } = {}) {
   let next = 0;
   const vault = createVault({
     clock: { now: () => now },
-    ids: { tokenId: () => `99${String(++next).padStart(17, '0')}` },
+    ids: {
+      tokenId: () => `99${String(++next).padStart(17, '0')}`,
+      authorizationCode: () => 'AUTH01',
+      schemeReference: () => 'SCHEME',
+      paymentAccountReference: (n) => n.padEnd(29, '0'),
+    },
     store: createMemoryStore(),
     binTable: createBinTable([{ prefix: '4', network: 'VISA', countryCode: 'GB', fundingType: 'credit' }]),
     policy: {
@@ -23,7 +28,7 @@ function setup(options: { lifetime?: string; extension?: string } = {}) {
       conflictWindowMs: 30 * 60_000,
       namespaceLimit: 16,
     },
-    isEntityConfigured: (_tenant, entity) => entity === 'default',
+    merchants: { entityFor: (_tenant, entity) => (entity === 'default' ? { currencies: new Set(['GBP']), networks: new Set(['VISA']) } : undefined) },
   });
   return { vault, advance: (ms: number) => (now += ms), at: (ms: number) => (now = ms), now: () => now };
 }

@@ -1,0 +1,67 @@
+/** POST /payments/sales/migrateCardOnFile (v5): parse, resolve a token href, call the sale, present. */
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Sales, SaleInstrument } from '../domain/sale.js';
+import type { RefCodec } from '../infra/refs.js';
+import { jsonBody, readRawBody } from './body.js';
+import type { MediaTypes } from './media.js';
+import { checkHeaders } from './media.js';
+import { presentSale } from './present.js';
+import { methodNotAllowed } from './routing.js';
+import { saleBody, type SaleBody } from './sale-schemas.js';
+import { toBillingAddress } from './schemas.js';
+import { sendJson } from './send.js';
+import { parseBody } from './validation.js';
+
+export interface SaleRoutesDeps {
+  sales: Sales;
+  refs: RefCodec;
+  media: MediaTypes;
+  authenticate: RequestHandler;
+  tenantOf: (req: Request) => string;
+}
+
+/** The token id behind a `tokens:token` href of this tenant; undefined for anything else. */
+export function tokenIdOfHref(refs: RefCodec, href: string, tenant: string): string | undefined {
+  const at = href.lastIndexOf('/tokens/');
+  if (at === -1) return undefined;
+  const ref = refs.decode(href.slice(at + '/tokens/'.length).replace(/[?#].*$/, ''));
+  return ref && ref.purpose === 'token' && ref.tenant === tenant ? ref.tokenId : undefined;
+}
+
+function instrumentOf(pi: SaleBody['instruction']['paymentInstrument'], refs: RefCodec, tenant: string): SaleInstrument {
+  if (pi.type === 'card/token') return { kind: 'token', tokenId: tokenIdOfHref(refs, pi.href, tenant) };
+  return {
+    kind: 'plain',
+    card: {
+      number: pi.cardNumber,
+      holderName: pi.cardHolderName,
+      expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
+      ...(pi.billingAddress && { billingAddress: toBillingAddress(pi.billingAddress) }),
+    },
+  };
+}
+
+export function createSaleRoutes(deps: SaleRoutesDeps): Router {
+  const router = Router();
+  const headers = checkHeaders({
+    contentType: deps.media.saleRequest,
+    accept: [deps.media.saleResponse, deps.media.saleRequest],
+  });
+
+  router
+    .route('/payments/sales/migrateCardOnFile')
+    .post(deps.authenticate, headers, readRawBody, (req, res) => {
+      const body = parseBody(saleBody, jsonBody(req));
+      const tenant = deps.tenantOf(req);
+      const result = deps.sales.sale(tenant, {
+        entity: body.merchant.entity,
+        currency: body.instruction.value.currency,
+        amount: body.instruction.value.amount,
+        instrument: instrumentOf(body.instruction.paymentInstrument, deps.refs, tenant),
+      });
+      sendJson(res, 201, presentSale(result), deps.media.saleResponse);
+    })
+    .all(methodNotAllowed('POST'));
+
+  return router;
+}

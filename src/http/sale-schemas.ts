@@ -1,0 +1,67 @@
+/** zod schema of the card-on-file sale request (payments v5), with the contract's two instrument kinds. */
+import * as z from 'zod';
+import { billingAddress, cardHolderName, cardNumber, createCardExpiryDate, oneOf } from './schemas.js';
+
+const cvc = z.string().regex(/^[0-9]{3,4}$/, 'must be 3 or 4 digits');
+
+const plainCard = z.object({
+  type: z.literal('card/plain'),
+  cardNumber,
+  cardHolderName,
+  cardExpiryDate: createCardExpiryDate,
+  billingAddress: billingAddress.optional(),
+  cvc: cvc.optional(),
+});
+
+const tokenCard = z.object({
+  type: z.literal('card/token'),
+  href: z.string().min(1, 'must not be empty'),
+  cvc: cvc.optional(),
+});
+
+export const saleBody = z.object({
+  instruction: z.object({
+    value: z.object({
+      amount: z.int().min(0, 'must be 0 or more'),
+      currency: z.string().regex(/^[A-Z]{3}$/, 'must be 3 upper-case letters (ISO 4217)'),
+    }),
+    narrative: z.object({ line1: z.string(), line2: z.string().optional() }),
+    paymentInstrument: z.discriminatedUnion('type', [plainCard, tokenCard], { error: "must be 'card/plain' or 'card/token'" }),
+    debtRepayment: z.boolean().optional(),
+  }),
+  merchant: z.object({
+    entity: z.string().min(1, 'must not be empty'),
+    mcc: z.string().optional(),
+    paymentFacilitator: z
+      .object({
+        pfId: z.string(),
+        subMerchant: z.object({
+          city: z.string(),
+          name: z.string(),
+          postalCode: z.string(),
+          merchantId: z.string(),
+          countryCode: z.string(),
+          street: z.string(),
+          state: z.string().optional(),
+          taxId: z.string().optional(),
+        }),
+        isoId: z.string().optional(),
+      })
+      .optional(),
+  }),
+  transactionReference: z.string(),
+  channel: oneOf(['moto']).optional(),
+  customer: z
+    .object({
+      authentication: z.object({
+        eci: z.string(),
+        type: z.string(),
+        authenticationValue: z.string().optional(),
+        version: z.string().optional(),
+        transactionId: z.string().optional(),
+      }),
+    })
+    .optional(),
+});
+
+export type SaleBody = z.output<typeof saleBody>;

@@ -1,0 +1,36 @@
+/** Helpers for the card-on-file sale. */
+import request from 'supertest';
+import type { Response } from 'supertest';
+import type { Simulator } from '../../src/simulator.js';
+import { HOST } from './sim.js';
+
+export const SALE_REQUEST = 'application/vnd.service.payments-v5+json';
+export const SALE_RESPONSE = 'application/vnd.service.payments-v5.hal+json';
+export const SALE_PATH = '/payments/sales/migrateCardOnFile';
+
+export const plainCard = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({
+  type: 'card/plain',
+  cardNumber: '4444333322221111',
+  cardHolderName: 'Sherlock Holmes',
+  cardExpiryDate: { month: 5, year: 2035 },
+  ...fields,
+});
+
+export function saleBody(paymentInstrument: unknown = plainCard(), overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    instruction: { value: { amount: 250, currency: 'GBP' }, narrative: { line1: 'Baker Street Stores' }, paymentInstrument },
+    merchant: { entity: 'default' },
+    transactionReference: 'order-0001',
+    ...overrides,
+  };
+}
+
+export function sale(sim: Simulator, body: unknown, user = 'merchant', password = 'secret'): Promise<Response> {
+  return request(sim.app)
+    .post(SALE_PATH)
+    .auth(user, password)
+    .set('Host', HOST)
+    .set('Content-Type', SALE_REQUEST)
+    .set('Accept', SALE_RESPONSE)
+    .send(JSON.stringify(body));
+}
