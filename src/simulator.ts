@@ -3,30 +3,37 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { ConfigError } from './config/fixtures.js';
+import { createMerchants } from './config/merchants.js';
 import { resolveConfig, toEpochMs, type SimulatorConfig, type SimulatorOptions } from './config/options.js';
-import { formatInstant } from './domain/instant.js';
+import { createController, type Controller } from './control/controller.js';
+import { createJournal, type JournalEntry } from './control/journal.js';
+import type { StateSnapshot } from './control/state.js';
 import { createBinTable } from './domain/card.js';
-import { parseDuration, addDuration } from './domain/duration.js';
+import { addDuration, parseDuration } from './domain/duration.js';
+import { VaultError } from './domain/errors.js';
 import { createSales } from './domain/sale.js';
 import { createVault, type Vault } from './domain/vault.js';
-import { createMerchants } from './config/merchants.js';
 import { buildApp } from './http/app.js';
-import { createVirtualClock, type VirtualClock } from './infra/clock.js';
+import { errorBody } from './http/errors.js';
+import { toCreateInput } from './http/schemas.js';
+import { createTenantClocks, createVirtualClock } from './infra/clock.js';
 import { createIdSource } from './infra/ids.js';
 import { createMemoryStore } from './infra/memory-store.js';
 import { createRefCodec } from './infra/refs.js';
 import { createSecrets } from './infra/secrets.js';
+import { createSiv } from './infra/siv.js';
 
 const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
 const NAMESPACE_LIMIT = 16;
 
 export interface SimulatorClock {
-  /** The virtual now as an ISO 8601 string. */
-  now(): string;
-  /** Moves forward by an ISO 8601 duration (`P8D`) or milliseconds. */
-  advance(by: string | number): string;
+  /** The virtual now (of the tenant, when named) as an ISO 8601 string. */
+  now(tenant?: string): string;
+  /** Moves forward by an ISO 8601 duration (`P8D`) or milliseconds: every clock, or the tenant's own. */
+  advance(by: string | number, tenant?: string): string;
   /** Sets the time; `frozen` switches between frozen and following real time. */
-  set(now: string | number | Date, frozen?: boolean): string;
+  set(now: string | number | Date, frozen?: boolean, tenant?: string): string;
 }
 
 export interface Simulator {
@@ -34,7 +41,13 @@ export interface Simulator {
   readonly config: SimulatorConfig;
   readonly vault: Vault;
   readonly clock: SimulatorClock;
-  readonly virtualClock: VirtualClock;
+  /** The request journal (one tenant's, or every tenant's), oldest first. */
+  requests(tenant?: string): JournalEntry[];
+  /** Deletes tokens and journal (one tenant's, or all), then preloads configured tokens again. */
+  reset(tenant?: string): void;
+  exportState(): StateSnapshot;
+  /** Replaces the whole state; throws (changing nothing) when the snapshot is not valid. */
+  importState(state: unknown): void;
 }
 
 export interface SimulatorIo {
@@ -44,21 +57,42 @@ export interface SimulatorIo {
 
 const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.write(`${line}\n`) };
 
-function clockFacade(clock: VirtualClock): SimulatorClock {
-  const iso = formatInstant;
+/** The library's errors carry the same name and message as the HTTP error body. */
+export class SimulatorError extends Error {
+  readonly errorName: string;
+  readonly details: ReturnType<typeof errorBody>;
+  constructor(error: VaultError) {
+    const body = errorBody(error);
+    const firstProblem = body.validationErrors?.[0];
+    super(firstProblem ? `${error.message}: ${firstProblem.jsonPath ?? ''} ${firstProblem.message}`.trim() : error.message);
+    this.name = 'SimulatorError';
+    this.errorName = error.code;
+    this.details = body;
+  }
+}
+
+function libraryCall<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw err instanceof VaultError ? new SimulatorError(err) : err;
+  }
+}
+
+function clockFacade(controller: Controller): SimulatorClock {
   return {
-    now: () => iso(clock.now()),
-    advance(by) {
-      const now = clock.now();
+    now: (tenant) => controller.clock(tenant).now,
+    advance(by, tenant) {
+      const now = Date.parse(controller.clock(tenant).now);
       const d = typeof by === 'string' ? parseDuration(by) : undefined;
       const ms = typeof by === 'number' ? by : d ? addDuration(now, d) - now : Number.NaN;
       if (!(ms >= 0)) throw new RangeError(`advance takes a non-negative ISO 8601 duration or milliseconds, got '${String(by)}'`);
-      return iso(clock.advance(ms));
+      return controller.advanceClock(ms, tenant).now;
     },
-    set(now, frozen) {
+    set(now, frozen, tenant) {
       const ms = toEpochMs(now);
       if (ms === undefined) throw new RangeError(`set takes an ISO 8601 date-time, got '${String(now)}'`);
-      return iso(clock.set(ms, frozen));
+      return controller.setClock(ms, frozen, tenant).now;
     },
   };
 }
@@ -66,18 +100,19 @@ function clockFacade(clock: VirtualClock): SimulatorClock {
 export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): Simulator {
   const config = resolveConfig(options);
   const secrets = createSecrets(config.seed);
-  const virtualClock = createVirtualClock({
-    frozen: config.frozen,
-    ...(config.start !== undefined && { start: config.start }),
-  });
+  const clocks = createTenantClocks(
+    createVirtualClock({ frozen: config.frozen, ...(config.start !== undefined && { start: config.start }) }),
+  );
   const ids = createIdSource(secrets.key('ids'));
   const refs = createRefCodec(secrets);
+  const store = createMemoryStore();
+  const journal = createJournal(config.journalSize);
   const merchants = createMerchants(config);
   const binTable = createBinTable(config.fixtures.bins);
   const vault = createVault({
-    clock: virtualClock,
+    clock: clocks,
     ids,
-    store: createMemoryStore(),
+    store,
     binTable,
     policy: {
       lifetime: config.lifetime,
@@ -87,18 +122,62 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     },
     merchants,
   });
-  const sales = createSales({ clock: virtualClock, ids, vault, merchants, binTable });
+  const sales = createSales({ clock: clocks, ids, vault, merchants, binTable });
+
+  const defaultUser = config.fixtures.credentials[0]?.username ?? 'merchant';
+  /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
+  function preloadFixtureTokens(tenant: string | undefined, strict: boolean): void {
+    (config.fixtures.tokens ?? []).forEach((t, i) => {
+      const username = t.username ?? defaultUser;
+      if (tenant !== undefined && username !== tenant) return;
+      try {
+        vault.create(username, { ...toCreateInput(t), ...(t.tokenId !== undefined && { tokenId: t.tokenId }) });
+      } catch (err) {
+        if (!strict || !(err instanceof VaultError)) throw err;
+        const problem = err.details.validationErrors?.[0];
+        throw new ConfigError(`fixtures token $.tokens[${i}] is refused: ${err.code}${problem ? ` (${problem.message})` : ` (${err.message})`}`);
+      }
+    });
+  }
+  preloadFixtureTokens(undefined, true);
+
+  const controller = createController({
+    clocks,
+    store,
+    journal,
+    ids,
+    siv: createSiv(secrets.key('state-encryption'), secrets.key('state-iv'), 1024),
+    // After a reset the clock may have passed a fixture's fixed expiry: such a token is simply not restored.
+    preload: (tenant) => {
+      try {
+        preloadFixtureTokens(tenant, false);
+      } catch (err) {
+        if (!(err instanceof VaultError)) throw err;
+      }
+    },
+  });
   const app = buildApp({
     config,
-    clock: virtualClock,
+    clock: clocks,
     vault,
     sales,
     refs,
     ids,
+    controller,
+    journal,
     logWrite: io.writeErr,
     reportUnexpected: (err) => io.writeErr(`token-sim: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
   });
-  return { app, config, vault, clock: clockFacade(virtualClock), virtualClock };
+  return {
+    app,
+    config,
+    vault,
+    clock: clockFacade(controller),
+    requests: (tenant) => controller.requests(tenant),
+    reset: (tenant) => controller.reset(tenant),
+    exportState: () => controller.exportState(),
+    importState: (state) => libraryCall(() => controller.importState(state)),
+  };
 }
 
 export interface RunningSimulator extends Simulator {

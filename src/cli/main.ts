@@ -27,6 +27,11 @@ export const USAGE_ERROR = 2;
 /** How long a stop waits for in-flight requests before cutting connections. */
 const DRAIN_MS = 10_000;
 
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
 function portNumber(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('must be a whole number from 0 to 65535');
@@ -48,6 +53,8 @@ interface CliOptions {
   user?: string[];
   vendor: string;
   baseUrl?: string;
+  adminToken?: string;
+  journalSize: number;
   log: LogFormat;
 }
 
@@ -66,6 +73,8 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
     ...(o.fixtures !== undefined && { fixtures: o.fixtures }),
     ...(o.user !== undefined && { users: o.user }),
     ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
+    ...(o.adminToken !== undefined && { adminToken: o.adminToken }),
+    journalSize: o.journalSize,
   };
 }
 
@@ -90,6 +99,8 @@ export function createProgram(io: CliIo, run: (options: SimulatorOptions) => Pro
     .option('--user <name:password>', 'add a credential; repeatable', collect)
     .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
     .option('--base-url <url>', 'base of generated links (default: from the Host header)')
+    .option('--admin-token <token>', 'require Authorization: Bearer <token> on /_sim')
+    .addOption(new Option('--journal-size <n>', 'journal entries kept per tenant').default(1000).argParser(wholeNumber))
     .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
     .action(async (options: CliOptions) => run(toSimulatorOptions(options)));
   return program;

@@ -2,9 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import { createTokenBody } from '../http/schemas.js';
 import { toFieldProblems, toJsonPath } from '../http/validation.js';
 
 const entityName = z.string().min(1, 'must not be empty');
+
+/** A preloaded token: a create request body, for a tenant (the first credential when absent), maybe with a fixed id. */
+export const fixtureToken = createTokenBody.extend({
+  username: z.string().min(1, 'must not be empty').optional(),
+  tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/, 'must be 15 to 21 of 0-9 and A-Z without I and O').optional(),
+});
 
 export const fixturesSchema = z.object({
   credentials: z
@@ -37,9 +44,11 @@ export const fixturesSchema = z.object({
       fundingType: z.string().min(1, 'must not be empty'),
     }),
   ),
+  tokens: z.array(fixtureToken).optional(),
 });
 
 export type Fixtures = z.output<typeof fixturesSchema>;
+export type FixtureToken = z.output<typeof fixtureToken>;
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
 

@@ -30,6 +30,10 @@ export interface SimulatorOptions {
   baseUrl?: string;
   /** Request log on stderr; the library defaults to `silent`, the CLI to `pretty`. */
   log?: LogFormat;
+  /** Requires `Authorization: Bearer <adminToken>` on /_sim. */
+  adminToken?: string;
+  /** Journal entries kept per tenant (default 1000; 0 keeps none). */
+  journalSize?: number;
 }
 
 export interface Credential {
@@ -49,6 +53,8 @@ export interface SimulatorConfig {
   vendor: string;
   baseUrl: string | undefined;
   log: LogFormat;
+  adminToken: string | undefined;
+  journalSize: number;
   credentials: ReadonlyMap<string, Credential>;
   fixtures: Fixtures;
 }
@@ -112,6 +118,11 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     }
     baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
+  const journalSize = options.journalSize ?? 1000;
+  if (!Number.isInteger(journalSize) || journalSize < 0) throw new ConfigError(`--journal-size must be a whole number, got '${journalSize}'`);
+  if (options.adminToken !== undefined && !/^\S+$/.test(options.adminToken)) {
+    throw new ConfigError('--admin-token must be a non-empty string without spaces');
+  }
   const log = options.log ?? 'silent';
   if (!['pretty', 'json', 'silent'].includes(log)) throw new ConfigError(`--log must be pretty, json or silent, got '${log}'`);
   const fixtures =
@@ -133,6 +144,8 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     vendor,
     baseUrl,
     log,
+    adminToken: options.adminToken,
+    journalSize,
     credentials,
     fixtures,
   };

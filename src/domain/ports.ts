@@ -2,8 +2,8 @@
 import type { Token } from './token.js';
 
 export interface Clock {
-  /** The virtual now, in epoch milliseconds. */
-  now(): number;
+  /** The tenant's virtual now, in epoch milliseconds (tenants may have clocks of their own). */
+  now(tenant: string): number;
 }
 
 export interface Ids {
@@ -40,4 +40,6 @@ export interface Store {
   list(tenant: string): readonly Token[];
   tenants(): readonly string[];
   clear(tenant?: string): void;
+  /** Replaces every token at once (a state import). */
+  replaceAll(tokens: readonly Token[]): void;
 }

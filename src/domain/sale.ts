@@ -148,7 +148,7 @@ export function createSales(deps: SalesDeps): Sales {
 
   return {
     sale(tenant, request) {
-      const now = clock.now();
+      const now = clock.now(tenant);
       const entity = merchants.entityFor(tenant, request.entity);
       if (!entity) {
         throw new VaultError('entityIsNotConfigured', `The merchant entity '${request.entity}' is not configured for these credentials`);

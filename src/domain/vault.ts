@@ -36,6 +36,8 @@ export interface VaultDeps {
 }
 
 export interface CreateTokenInput {
+  /** A fixed token id (preloaded tokens); drawn from the id source when absent. */
+  tokenId?: string;
   entity: string;
   namespace?: string;
   description?: string;
@@ -127,7 +129,7 @@ export function createVault(deps: VaultDeps): Vault {
 
   return {
     create(tenant, input) {
-      const now = clock.now();
+      const now = clock.now(tenant);
       if (input.expiresAt !== undefined && input.expiresAt <= now) {
         throw fieldError('fieldHasInvalidValue', ['tokenExpiryDateTime'], 'tokenExpiryDateTime must be in the future');
       }
@@ -155,11 +157,14 @@ export function createVault(deps: VaultDeps): Vault {
           );
         }
       }
+      if (input.tokenId !== undefined && store.get(tenant, input.tokenId)) {
+        throw fieldError('fieldHasInvalidValue', ['tokenId'], `tokenId ${input.tokenId} is already in use`);
+      }
       const expiresAt = input.expiresAt ?? addDuration(now, policy.lifetime);
       const profile = deps.binTable.lookup(input.card.number);
       const token: Token = {
         tenant,
-        tokenId: newTokenId(tenant),
+        tokenId: input.tokenId ?? newTokenId(tenant),
         entity: input.entity,
         ...(input.namespace !== undefined && { namespace: input.namespace }),
         description: input.description ?? `Card ending ${lastFourDigits(input.card.number)}`,
@@ -182,25 +187,25 @@ export function createVault(deps: VaultDeps): Vault {
     },
 
     get(tenant, tokenId) {
-      const now = clock.now();
+      const now = clock.now(tenant);
       const token = requireLive(tenant, tokenId, now);
       use(token, now);
       return token;
     },
 
     peek(tenant, tokenId) {
-      return live(tenant, store.get(tenant, tokenId), clock.now());
+      return live(tenant, store.get(tenant, tokenId), clock.now(tenant));
     },
 
     getConflict(tenant, tokenId) {
-      const now = clock.now();
+      const now = clock.now(tenant);
       const token = openConflict(requireLive(tenant, tokenId, now), now);
       use(token, now);
       return token;
     },
 
     update(tenant, tokenId, update) {
-      const now = clock.now();
+      const now = clock.now(tenant);
       const token = requireLive(tenant, tokenId, now);
       switch (update.field) {
         case 'description':
@@ -223,7 +228,7 @@ export function createVault(deps: VaultDeps): Vault {
     },
 
     resolveConflict(tenant, tokenId) {
-      const now = clock.now();
+      const now = clock.now(tenant);
       const token = openConflict(requireLive(tenant, tokenId, now), now);
       applyConflictingValues(token, token.pendingConflict?.values ?? {});
       delete token.pendingConflict;
@@ -231,13 +236,13 @@ export function createVault(deps: VaultDeps): Vault {
     },
 
     delete(tenant, tokenId) {
-      const now = clock.now();
+      const now = clock.now(tenant);
       requireLive(tenant, tokenId, now);
       store.remove(tenant, tokenId);
     },
 
     list(tenant) {
-      const now = clock.now();
+      const now = clock.now(tenant);
       return store.list(tenant).filter((t) => live(tenant, t, now) !== undefined);
     },
   };

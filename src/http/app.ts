@@ -2,15 +2,18 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import basicAuth from 'express-basic-auth';
 import type { SimulatorConfig } from '../config/options.js';
+import type { Controller } from '../control/controller.js';
+import type { Journal } from '../control/journal.js';
 import { VaultError } from '../domain/errors.js';
+import type { Clock } from '../domain/ports.js';
 import type { Sales } from '../domain/sale.js';
 import type { Vault } from '../domain/vault.js';
-import type { VirtualClock } from '../infra/clock.js';
 import type { IdSource } from '../infra/ids.js';
 import type { RefCodec } from '../infra/refs.js';
 import { createControlRoutes } from './control-routes.js';
 import { createErrorHandler } from './errors.js';
 import { mediaTypesFor } from './media.js';
+import { recordRequests } from './record-requests.js';
 import { createRequestLog, type LogWrite } from './request-log.js';
 import { endpointNotFound } from './routing.js';
 import { createSaleRoutes } from './sale-routes.js';
@@ -18,11 +21,13 @@ import { createTokenRoutes } from './tokens-routes.js';
 
 export interface AppDeps {
   config: SimulatorConfig;
-  clock: VirtualClock;
+  clock: Clock;
   vault: Vault;
   sales: Sales;
   refs: RefCodec;
   ids: IdSource;
+  controller: Controller;
+  journal: Journal;
   logWrite: LogWrite;
   reportUnexpected: (err: unknown) => void;
 }
@@ -54,6 +59,9 @@ function authentication(config: SimulatorConfig): RequestHandler {
   });
 }
 
+/** The username express-basic-auth put on the request (it is set before the password is checked). */
+const userOf = (req: Request): string | undefined => (req as Request & { auth?: { user: string } }).auth?.user;
+
 export function buildApp(deps: AppDeps): Express {
   const { config } = deps;
   const app = express();
@@ -70,11 +78,12 @@ export function buildApp(deps: AppDeps): Express {
   if (log) app.use(log);
 
   const media = mediaTypesFor(config.vendor);
-  const tenantOf = (req: Request): string => (req as Request & { auth: { user: string } }).auth.user;
+  const tenantOf = (req: Request): string => userOf(req) ?? '';
   const baseUrlOf = (req: Request): string => config.baseUrl ?? `http://${req.headers.host ?? `${config.host}:${config.port}`}`;
-
   const authenticate = authentication(config);
-  app.use(createControlRoutes({ clock: deps.clock }));
+
+  app.use(createControlRoutes({ controller: deps.controller, refs: deps.refs, baseUrlOf, adminToken: config.adminToken }));
+  app.use(recordRequests({ journal: deps.journal, clock: deps.clock, userOf }));
   app.use(createTokenRoutes({ vault: deps.vault, refs: deps.refs, tokenMediaType: media.token, authenticate, tenantOf, baseUrlOf }));
   app.use(createSaleRoutes({ sales: deps.sales, refs: deps.refs, media, authenticate, tenantOf }));
   app.use(endpointNotFound);

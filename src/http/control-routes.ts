@@ -1,40 +1,76 @@
-/** The control API under /_sim: health and the virtual clock (the rest of the control plane comes later). */
-import { Router } from 'express';
+/** The control API under /_sim: JSON in and out, the standard error body, `?tenant=` to name one tenant. */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Controller } from '../control/controller.js';
 import { addDuration, parseDuration } from '../domain/duration.js';
-import { fieldError } from '../domain/errors.js';
-import { formatInstant, parseInstant } from '../domain/instant.js';
-import type { VirtualClock } from '../infra/clock.js';
+import { VaultError, fieldError } from '../domain/errors.js';
+import { parseInstant } from '../domain/instant.js';
 import { jsonBody, readRawBody } from './body.js';
+import { presentToken, type LinkContext } from './present.js';
 import { methodNotAllowed } from './routing.js';
-import { sendJson } from './send.js';
 import { clockAdvanceBody, clockSetBody } from './schemas.js';
+import { sendJson } from './send.js';
 import { parseBody } from './validation.js';
+import type { RefCodec } from '../infra/refs.js';
 
 export interface ControlRoutesDeps {
-  clock: VirtualClock;
+  controller: Controller;
+  refs: RefCodec;
+  baseUrlOf: (req: Request) => string;
+  /** When set, every /_sim call needs `Authorization: Bearer <adminToken>`. */
+  adminToken: string | undefined;
 }
 
-export function createControlRoutes({ clock }: ControlRoutesDeps): Router {
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+
+/** Bearer check in constant time (comparing digests, so the length of the token does not leak either). */
+function requireAdminToken(adminToken: string): RequestHandler {
+  const expected = digest(adminToken);
+  return (req, res, next) => {
+    const match = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
+      res.set('WWW-Authenticate', 'Bearer realm="token-sim"');
+      throw new VaultError('accessDenied', 'The control API needs Authorization: Bearer <admin token>');
+    }
+    next();
+  };
+}
+
+/** `?tenant=<username>`; absent means every tenant. */
+function tenantParam(req: Request): string | undefined {
+  const value: unknown = req.query.tenant;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') {
+    throw new VaultError('urlContainsInvalidValue', 'tenant must be one username', {
+      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'tenant must be a non-empty username, given once' }],
+    });
+  }
+  return value;
+}
+
+export function createControlRoutes(deps: ControlRoutesDeps): Router {
+  const { controller } = deps;
   const router = Router();
-  const clockView = (): { now: string; frozen: boolean } => ({ now: formatInstant(clock.now()), frozen: clock.frozen });
+  if (deps.adminToken !== undefined) router.use('/_sim', requireAdminToken(deps.adminToken));
 
   router.route('/_sim/health').get((_req, res) => sendJson(res, 200, { status: 'ok' })).all(methodNotAllowed('GET'));
 
   router
     .route('/_sim/clock')
-    .get((_req, res) => sendJson(res, 200, clockView()))
+    .get((req, res) => sendJson(res, 200, controller.clock(tenantParam(req))))
     .put(readRawBody, (req, res) => {
+      const tenant = tenantParam(req);
       const body = parseBody(clockSetBody, jsonBody(req));
-      clock.set(parseInstant(body.now) ?? Number.NaN, body.frozen);
-      sendJson(res, 200, clockView());
+      sendJson(res, 200, controller.setClock(parseInstant(body.now) ?? Number.NaN, body.frozen, tenant));
     })
     .all(methodNotAllowed('GET, PUT'));
 
   router
     .route('/_sim/clock/advance')
     .post(readRawBody, (req, res) => {
+      const tenant = tenantParam(req);
       const { by } = parseBody(clockAdvanceBody, jsonBody(req));
-      const now = clock.now();
+      const now = Date.parse(controller.clock(tenant).now);
       let ms: number | undefined;
       if (typeof by === 'number') ms = by;
       else {
@@ -44,10 +80,48 @@ export function createControlRoutes({ clock }: ControlRoutesDeps): Router {
       if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
         throw fieldError('fieldHasInvalidValue', ['by'], 'by must be a non-negative ISO 8601 duration (P8D) or number of milliseconds');
       }
-      clock.advance(ms);
-      sendJson(res, 200, clockView());
+      sendJson(res, 200, controller.advanceClock(ms, tenant));
     })
     .all(methodNotAllowed('POST'));
+
+  router
+    .route('/_sim/reset')
+    .post((req, res) => {
+      controller.reset(tenantParam(req));
+      res.status(204).end();
+    })
+    .all(methodNotAllowed('POST'));
+
+  router
+    .route('/_sim/tokens')
+    .get((req, res) => {
+      const ctx: LinkContext = { baseUrl: deps.baseUrlOf(req), refs: deps.refs };
+      const tokens = controller.tokens(tenantParam(req)).map((t) => ({ tenant: t.tenant, ...presentToken(t, ctx) }));
+      sendJson(res, 200, { tokens });
+    })
+    .all(methodNotAllowed('GET'));
+
+  router
+    .route('/_sim/requests')
+    .get((req, res) => sendJson(res, 200, { requests: controller.requests(tenantParam(req)) }))
+    .delete((req, res) => {
+      controller.clearRequests(tenantParam(req));
+      res.status(204).end();
+    })
+    .all(methodNotAllowed('GET, DELETE'));
+
+  router
+    .route('/_sim/state')
+    .get((_req, res) => sendJson(res, 200, controller.exportState()))
+    .put(readRawBody, (req, res) => {
+      controller.importState(jsonBody(req));
+      res.status(204).end();
+    })
+    .all(methodNotAllowed('GET, PUT'));
+
+  router.all('/_sim/{*rest}', (req) => {
+    throw new VaultError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.path}`);
+  });
 
   return router;
 }

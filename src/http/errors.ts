@@ -51,6 +51,7 @@ export function errorBody(error: VaultError): ErrorBody {
 }
 
 export function sendError(res: Response, error: VaultError): void {
+  res.locals.errorName = error.code;
   sendJson(res, statusOf(error), errorBody(error));
 }
 

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { passesLuhn } from '../domain/card.js';
 import { parseInstant } from '../domain/instant.js';
 import type { BillingAddress } from '../domain/token.js';
+import type { CreateTokenInput } from '../domain/vault.js';
 
 const between = (min: number, max: number): string => `must be between ${min} and ${max} characters`;
 
@@ -89,6 +90,25 @@ export const createTokenBody = z.object({
 });
 
 export type CreateTokenBody = z.output<typeof createTokenBody>;
+
+/** A validated create body in the vault's terms. */
+export function toCreateInput(body: CreateTokenBody): CreateTokenInput {
+  const pi = body.paymentInstrument;
+  return {
+    entity: body.merchant.entity,
+    ...(body.namespace !== undefined && { namespace: body.namespace }),
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.tokenExpiryDateTime !== undefined && { expiresAt: Date.parse(body.tokenExpiryDateTime) }),
+    ...(body.schemeTransactionReference !== undefined && { schemeTransactionReference: body.schemeTransactionReference }),
+    card: {
+      number: pi.cardNumber,
+      holderName: pi.cardHolderName,
+      expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
+      ...(pi.billingAddress && { billingAddress: toBillingAddress(pi.billingAddress) }),
+    },
+  };
+}
+
 
 /** PUT bodies per field link: bare values, except the two objects. */
 export const updateBodies = {

@@ -1,13 +1,13 @@
 /** The token service: POST /tokens and GET/PUT/DELETE /tokens/{ref}. Thin: parse, call the vault, present. */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { VaultError } from '../domain/errors.js';
-import type { CreateOutcome, CreateTokenInput, TokenUpdate, Vault } from '../domain/vault.js';
+import type { CreateOutcome, TokenUpdate, Vault } from '../domain/vault.js';
 import type { Token } from '../domain/token.js';
 import type { RefCodec, RefPurpose, TokenRef } from '../infra/refs.js';
 import { jsonBody, readRawBody } from './body.js';
 import { checkHeaders } from './media.js';
 import { presentToken, tokenHref, type LinkContext, type TokenView } from './present.js';
-import { createTokenBody, toBillingAddress, updateBodies, type CreateTokenBody } from './schemas.js';
+import { createTokenBody, toBillingAddress, toCreateInput, updateBodies } from './schemas.js';
 import { parseBody } from './validation.js';
 import { methodNotAllowed } from './routing.js';
 import { sendJson } from './send.js';
@@ -22,23 +22,6 @@ export interface TokenRoutesDeps {
 }
 
 const CREATE_STATUS: Record<CreateOutcome, number> = { created: 201, existing: 200, conflict: 409 };
-
-function toCreateInput(body: CreateTokenBody): CreateTokenInput {
-  const pi = body.paymentInstrument;
-  return {
-    entity: body.merchant.entity,
-    ...(body.namespace !== undefined && { namespace: body.namespace }),
-    ...(body.description !== undefined && { description: body.description }),
-    ...(body.tokenExpiryDateTime !== undefined && { expiresAt: Date.parse(body.tokenExpiryDateTime) }),
-    ...(body.schemeTransactionReference !== undefined && { schemeTransactionReference: body.schemeTransactionReference }),
-    card: {
-      number: pi.cardNumber,
-      holderName: pi.cardHolderName,
-      expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
-      ...(pi.billingAddress && { billingAddress: toBillingAddress(pi.billingAddress) }),
-    },
-  };
-}
 
 /** The PUT body for a per-field ref, validated against that field's shape (`$` is the body). */
 function toUpdate(field: Exclude<RefPurpose, 'token' | 'conflicts'>, body: unknown): TokenUpdate {

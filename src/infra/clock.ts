@@ -48,3 +48,39 @@ export function createVirtualClock(options: ClockOptions = {}): VirtualClock {
     },
   };
 }
+
+/**
+ * The shared clock plus per-tenant forks. A fork starts at the shared clock's moment and mode, and from
+ * then on moves only when told to for that tenant.
+ */
+export interface TenantClocks extends Clock {
+  readonly shared: VirtualClock;
+  /** The tenant's fork, or the shared clock. */
+  of(tenant: string | undefined): VirtualClock;
+  /** The tenant's fork, created from the shared clock when it has none yet. */
+  fork(tenant: string): VirtualClock;
+  /** Every clock: the shared one first, then the forks. */
+  all(): VirtualClock[];
+  forks(): ReadonlyMap<string, VirtualClock>;
+  dropForks(): void;
+}
+
+export function createTenantClocks(shared: VirtualClock, realNow: () => number = Date.now): TenantClocks {
+  const forks = new Map<string, VirtualClock>();
+  return {
+    shared,
+    now: (tenant) => (forks.get(tenant) ?? shared).now(),
+    of: (tenant) => (tenant === undefined ? shared : (forks.get(tenant) ?? shared)),
+    fork(tenant) {
+      let clock = forks.get(tenant);
+      if (!clock) {
+        clock = createVirtualClock({ start: shared.now(), frozen: shared.frozen, realNow });
+        forks.set(tenant, clock);
+      }
+      return clock;
+    },
+    all: () => [shared, ...forks.values()],
+    forks: () => forks,
+    dropForks: () => forks.clear(),
+  };
+}

@@ -22,7 +22,7 @@ export function createMemoryStore(): Store {
     return p;
   }
 
-  return {
+  const store: Store = {
     get: (tenant, tokenId) => tenants.get(tenant)?.byId.get(tokenId),
     findByIdentity: (tenant, identity) => tenants.get(tenant)?.byIdentity.get(identity),
     namespaceMembers: (tenant, key) => [...(tenants.get(tenant)?.byNamespace.get(key) ?? [])],
@@ -59,5 +59,10 @@ export function createMemoryStore(): Store {
       if (tenant === undefined) tenants.clear();
       else tenants.delete(tenant);
     },
+    replaceAll(tokens) {
+      tenants.clear();
+      for (const token of tokens) store.insert(token);
+    },
   };
+  return store;
 }

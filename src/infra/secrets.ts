@@ -1,7 +1,7 @@
 /** One master secret per simulator: derived from --seed when given, random otherwise. */
 import { hkdfSync, randomBytes } from 'node:crypto';
 
-export type KeyPurpose = 'ids' | 'refs-encryption' | 'refs-iv';
+export type KeyPurpose = 'ids' | 'refs-encryption' | 'refs-iv' | 'state-encryption' | 'state-iv';
 
 export interface Secrets {
   readonly seeded: boolean;

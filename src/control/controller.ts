@@ -1,0 +1,105 @@
+/**
+ * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
+ * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
+ */
+import { VaultError } from '../domain/errors.js';
+import { formatInstant, parseInstant } from '../domain/instant.js';
+import type { Store } from '../domain/ports.js';
+import type { Token } from '../domain/token.js';
+import type { TenantClocks, VirtualClock } from '../infra/clock.js';
+import type { IdSource } from '../infra/ids.js';
+import type { Siv } from '../infra/siv.js';
+import type { Journal, JournalEntry } from './journal.js';
+import { parseState, tokenToState, type ClockState, type StateSnapshot } from './state.js';
+
+export interface ControllerDeps {
+  clocks: TenantClocks;
+  store: Store;
+  journal: Journal;
+  ids: IdSource;
+  /** Seals card numbers in snapshots. */
+  siv: Siv;
+  /** Puts configured tokens (fixtures, scenarios) back after a reset. */
+  preload(tenant?: string): void;
+}
+
+export interface Controller {
+  clock(tenant?: string): ClockState;
+  advanceClock(ms: number, tenant?: string): ClockState;
+  setClock(epochMs: number, frozen: boolean | undefined, tenant?: string): ClockState;
+  reset(tenant?: string): void;
+  /** Live tokens, oldest first. */
+  tokens(tenant?: string): Token[];
+  requests(tenant?: string): JournalEntry[];
+  clearRequests(tenant?: string): void;
+  exportState(): StateSnapshot;
+  /** Replaces the whole state, or changes nothing and throws when the snapshot is not valid. */
+  importState(data: unknown): void;
+}
+
+const view = (clock: VirtualClock): ClockState => ({ now: formatInstant(clock.now()), frozen: clock.frozen });
+
+export function createController(deps: ControllerDeps): Controller {
+  const { clocks, store, journal } = deps;
+
+  /** The clocks a call moves: the tenant's own (forked on first use), or all of them. */
+  const target = (tenant: string | undefined): VirtualClock[] => (tenant === undefined ? clocks.all() : [clocks.fork(tenant)]);
+
+  function liveTokens(tenant: string): Token[] {
+    const now = clocks.now(tenant);
+    return store.list(tenant).filter((t) => now < t.expiresAt);
+  }
+
+  return {
+    clock: (tenant) => view(clocks.of(tenant)),
+
+    advanceClock(ms, tenant) {
+      if (!(ms >= 0) || !Number.isFinite(ms)) throw new VaultError('bodyDoesNotMatchSchema', 'advance takes a non-negative duration');
+      for (const clock of target(tenant)) clock.advance(ms);
+      return view(clocks.of(tenant));
+    },
+
+    setClock(epochMs, frozen, tenant) {
+      for (const clock of target(tenant)) clock.set(epochMs, frozen);
+      return view(clocks.of(tenant));
+    },
+
+    reset(tenant) {
+      store.clear(tenant);
+      journal.clear(tenant);
+      deps.preload(tenant);
+    },
+
+    tokens(tenant) {
+      const tenants = tenant === undefined ? store.tenants() : [tenant];
+      return tenants.flatMap(liveTokens).sort((a, b) => a.createdAt - b.createdAt);
+    },
+
+    requests: (tenant) => journal.list(tenant),
+    clearRequests: (tenant) => journal.clear(tenant),
+
+    exportState() {
+      const tenantClocks: Record<string, ClockState> = {};
+      for (const [tenant, clock] of clocks.forks()) tenantClocks[tenant] = view(clock);
+      return {
+        format: 'token-sim-state',
+        version: 1,
+        clock: view(clocks.shared),
+        tenantClocks,
+        counters: { ids: deps.ids.counters() },
+        tokens: store.tenants().flatMap((t) => store.list(t)).map((t) => tokenToState(t, deps.siv)),
+      };
+    },
+
+    importState(data) {
+      const { snapshot, tokens } = parseState(data, deps.siv);
+      // Everything is checked; from here on nothing can fail half-way.
+      const at = (iso: string): number => parseInstant(iso) ?? Number.NaN;
+      clocks.dropForks();
+      clocks.shared.set(at(snapshot.clock.now), snapshot.clock.frozen);
+      for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(at(c.now), c.frozen);
+      deps.ids.restoreCounters(snapshot.counters.ids);
+      store.replaceAll(tokens);
+    },
+  };
+}
