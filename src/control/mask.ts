@@ -2,16 +2,20 @@
 import { maskCardNumber, passesLuhn } from '../domain/card.js';
 
 const MAX_DEPTH = 64;
-const PAN_LIKE = /^[0-9]{12,19}$/;
+/** Runs of 12 to 19 digits not inside a longer run. */
+const DIGIT_RUNS = /(?<![0-9])[0-9]{12,19}(?![0-9])/g;
 
-/** A copy of a JSON value with `cardNumber`s and PAN-like strings masked and `cvc`s starred. */
+/** Masks every Luhn-valid 12–19 digit run inside a text: a card number pasted into any field. */
+export function maskCardNumbersIn(text: string): string {
+  return text.replace(DIGIT_RUNS, (run) => (passesLuhn(run) ? maskCardNumber(run) : run));
+}
+
+/** A copy of a JSON value with `cardNumber`s and card-number-like digits masked and `cvc`s starred. */
 export function maskCardData(value: unknown, key?: string, depth = 0): unknown {
   if (typeof value === 'string') {
     if (key !== undefined && /cvc|cvv|securitycode/i.test(key)) return '***';
-    if ((key !== undefined && /cardnumber|pan/i.test(key)) || (PAN_LIKE.test(value) && passesLuhn(value))) {
-      return maskCardNumber(value);
-    }
-    return value;
+    if (key !== undefined && /cardnumber/i.test(key)) return maskCardNumber(value);
+    return maskCardNumbersIn(value);
   }
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return '[nested too deep]';
