@@ -106,3 +106,20 @@ describe('the token-sim CLI', () => {
     expect(r.stdout()).toMatch(/--token-lifetime/);
   });
 });
+
+describe('the token-sim CLI with a fixtures file', () => {
+  it('refuses an invalid fixtures file with every problem and its JSONPath on one line, exit code 2', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(mkdtempSync(join(tmpdir(), 'token-sim-')), 'fixtures.json');
+    writeFileSync(file, JSON.stringify({ credentials: [], entities: {}, bins: [{ prefix: 'x' }] }));
+    const r = run(['--fixtures', file]);
+    expect(await r.exited).toBe(2);
+    const lines = r.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    for (const path of ['$.credentials', '$.bins[0].prefix', '$.bins[0].network', '$.bins[0].countryCode', '$.bins[0].fundingType']) {
+      expect(lines[0]).toContain(path);
+    }
+  });
+});
