@@ -1,7 +1,7 @@
 /** The composition root: builds one simulator's dependencies once, and starts or stops its server. */
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import { ConfigError } from './config/fixtures.js';
 import { createMerchants } from './config/merchants.js';
@@ -23,6 +23,11 @@ import { createMemoryStore } from './infra/memory-store.js';
 import { createRefCodec } from './infra/refs.js';
 import { createSecrets } from './infra/secrets.js';
 import { createSiv } from './infra/siv.js';
+import { createActiveScenarios } from './scenarios/active-set.js';
+import { createScenarioEngine } from './scenarios/engine.js';
+import { resolveScenarios } from './scenarios/loader.js';
+import type { Scenario } from './scenarios/schema.js';
+import type { FixtureToken } from './config/fixtures.js';
 
 const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
 const NAMESPACE_LIMIT = 16;
@@ -43,11 +48,18 @@ export interface Simulator {
   readonly clock: SimulatorClock;
   /** The request journal (one tenant's, or every tenant's), oldest first. */
   requests(tenant?: string): JournalEntry[];
+  clearRequests(tenant?: string): void;
   /** Deletes tokens and journal (one tenant's, or all), then preloads configured tokens again. */
   reset(tenant?: string): void;
   exportState(): StateSnapshot;
   /** Replaces the whole state; throws (changing nothing) when the snapshot is not valid. */
   importState(state: unknown): void;
+  /** Replaces the active scenario set with these files and scenario objects (none: clears it). */
+  loadScenarios(...scenarios: (string | object)[]): void;
+  /** The active scenarios. */
+  scenarios(): readonly Scenario[];
+  /** Sockets held open by `noResponse` faults (closed at shutdown). */
+  readonly heldSockets: ReadonlySet<Socket>;
 }
 
 export interface SimulatorIo {
@@ -109,29 +121,26 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const journal = createJournal(config.journalSize);
   const merchants = createMerchants(config);
   const binTable = createBinTable(config.fixtures.bins);
-  const vault = createVault({
-    clock: clocks,
-    ids,
-    store,
-    binTable,
-    policy: {
-      lifetime: config.lifetime,
-      extension: config.extension,
-      conflictWindowMs: CONFLICT_WINDOW_MS,
-      namespaceLimit: NAMESPACE_LIMIT,
-    },
-    merchants,
-  });
+  const policy = {
+    lifetime: config.lifetime,
+    extension: config.extension,
+    conflictWindowMs: CONFLICT_WINDOW_MS,
+    namespaceLimit: NAMESPACE_LIMIT,
+  };
+  const vault = createVault({ clock: clocks, ids, store, binTable, policy, merchants });
   const sales = createSales({ clock: clocks, ids, vault, merchants, binTable });
 
   const defaultUser = config.fixtures.credentials[0]?.username ?? 'merchant';
+  const createPreloaded = (t: FixtureToken, username: string): void => {
+    vault.create(username, { ...toCreateInput(t), ...(t.tokenId !== undefined && { tokenId: t.tokenId }) });
+  };
   /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
   function preloadFixtureTokens(tenant: string | undefined, strict: boolean): void {
     (config.fixtures.tokens ?? []).forEach((t, i) => {
       const username = t.username ?? defaultUser;
       if (tenant !== undefined && username !== tenant) return;
       try {
-        vault.create(username, { ...toCreateInput(t), ...(t.tokenId !== undefined && { tokenId: t.tokenId }) });
+        createPreloaded(t, username);
       } catch (err) {
         if (!strict || !(err instanceof VaultError)) throw err;
         const problem = err.details.validationErrors?.[0];
@@ -140,6 +149,18 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     });
   }
   preloadFixtureTokens(undefined, true);
+
+  const engine = createScenarioEngine();
+  const activeScenarios = createActiveScenarios({ engine, config, policy, merchants, defaultUser, createToken: createPreloaded });
+  if (options.scenarios && options.scenarios.length > 0) {
+    try {
+      activeScenarios.load(resolveScenarios(options.scenarios));
+    } catch (err) {
+      if (!(err instanceof VaultError)) throw err;
+      throw new ConfigError(`invalid scenarios: ${new SimulatorError(err).message}`);
+    }
+  }
+  const heldSockets = new Set<Socket>();
 
   const controller = createController({
     clocks,
@@ -154,7 +175,10 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       } catch (err) {
         if (!(err instanceof VaultError)) throw err;
       }
+      activeScenarios.preload(tenant);
     },
+    engine,
+    scenarios: activeScenarios,
   });
   const app = buildApp({
     config,
@@ -165,6 +189,8 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     ids,
     controller,
     journal,
+    engine,
+    heldSockets,
     logWrite: io.writeErr,
     reportUnexpected: (err) => io.writeErr(`token-sim: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
   });
@@ -174,9 +200,13 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     vault,
     clock: clockFacade(controller),
     requests: (tenant) => controller.requests(tenant),
+    clearRequests: (tenant) => controller.clearRequests(tenant),
     reset: (tenant) => controller.reset(tenant),
     exportState: () => controller.exportState(),
     importState: (state) => libraryCall(() => controller.importState(state)),
+    loadScenarios: (...items) => libraryCall(() => controller.loadScenarios(resolveScenarios(items))),
+    scenarios: () => controller.scenarios(),
+    heldSockets,
   };
 }
 
@@ -207,6 +237,8 @@ export async function startSimulator(options: SimulatorOptions = {}, io: Simulat
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        // A `noResponse` fault would otherwise hold the server open until the client gives up.
+        for (const socket of sim.heldSockets) socket.destroy();
       });
       return closing;
     },

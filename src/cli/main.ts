@@ -3,6 +3,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ConfigError } from '../config/fixtures.js';
 import type { LogFormat, Profile, SimulatorOptions } from '../config/options.js';
 import { startSimulator, type RunningSimulator } from '../simulator.js';
+import { validateFiles } from './validate.js';
+import { watchScenarioFiles } from './watch.js';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -55,6 +57,8 @@ interface CliOptions {
   baseUrl?: string;
   adminToken?: string;
   journalSize: number;
+  scenario?: string[];
+  watch?: boolean;
   log: LogFormat;
 }
 
@@ -75,10 +79,18 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
     ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
     ...(o.adminToken !== undefined && { adminToken: o.adminToken }),
     journalSize: o.journalSize,
+    ...(o.scenario !== undefined && { scenarios: o.scenario }),
   };
 }
 
-export function createProgram(io: CliIo, run: (options: SimulatorOptions) => Promise<void>): Command {
+export interface CliHandlers {
+  /** Starts the simulator; `watch` lists the scenario files to reload on change. */
+  run(options: SimulatorOptions, watch: readonly string[]): Promise<void>;
+  /** Checks files; resolves with the exit code. */
+  validate(files: readonly string[]): number;
+}
+
+export function createProgram(io: CliIo, handlers: CliHandlers): Command {
   const program = new Command('token-sim')
     .description('An in-memory simulator of a payment token vault and card-on-file sale API, with a virtual clock.')
     .exitOverride()
@@ -101,8 +113,18 @@ export function createProgram(io: CliIo, run: (options: SimulatorOptions) => Pro
     .option('--base-url <url>', 'base of generated links (default: from the Host header)')
     .option('--admin-token <token>', 'require Authorization: Bearer <token> on /_sim')
     .addOption(new Option('--journal-size <n>', 'journal entries kept per tenant').default(1000).argParser(wholeNumber))
+    .option('--scenario <file>', 'scenario file, JSON or YAML; repeatable', collect)
+    .option('--watch', 'reload the scenario files when they change (an invalid change keeps the previous set)')
     .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
-    .action(async (options: CliOptions) => run(toSimulatorOptions(options)));
+    .action(async (options: CliOptions) => handlers.run(toSimulatorOptions(options), options.watch ? (options.scenario ?? []) : []));
+  program
+    .command('validate')
+    .description('check scenario and fixtures files; print every problem with its JSONPath; exit 0 when all are valid, 1 otherwise')
+    .argument('<files...>', 'scenario (JSON or YAML) or fixtures (JSON) files')
+    .action((files: string[]) => {
+      const code = handlers.validate(files);
+      if (code !== 0) io.exit(code);
+    });
   return program;
 }
 
@@ -118,23 +140,25 @@ function describeStartError(err: unknown, options: SimulatorOptions): string {
 
 /** Runs the CLI with arguments (without `node` and the script). */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<void> {
-  let sim: RunningSimulator | undefined;
-  const program = createProgram(io, async (options) => {
+  const run = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
+    let running: RunningSimulator;
     try {
-      sim = await startSimulator(options, { writeErr: io.err });
+      running = await startSimulator(options, { writeErr: io.err });
     } catch (err) {
       io.err(`token-sim: ${describeStartError(err, options)}`);
       io.exit(USAGE_ERROR);
       return;
     }
-    const running = sim;
+    const stopWatching = watched.length > 0 ? watchScenarioFiles(running, watched, io.err) : () => undefined;
     io.onStopSignal(() => {
+      stopWatching();
       const force = setTimeout(() => running.server.closeAllConnections(), DRAIN_MS);
       force.unref();
       void running.close().then(() => io.exit(0));
     });
     io.out(`token-sim listening on ${running.url}`);
-  });
+  };
+  const program = createProgram(io, { run, validate: (files) => validateFiles(files, io.out) });
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {

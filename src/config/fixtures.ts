@@ -59,13 +59,18 @@ export class ConfigError extends Error {
   }
 }
 
+/** Every problem of a fixtures document, with its JSONPath; empty when it is valid. */
+export function fixturesProblems(data: unknown): { jsonPath: string; message: string }[] {
+  const result = fixturesSchema.safeParse(data);
+  if (result.success) return [];
+  return toFieldProblems(result.error.issues, data, 'fixtures').map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
+}
+
 /** Validates fixtures, listing every problem with its JSONPath. */
 export function parseFixtures(data: unknown, source: string): Fixtures {
   const result = fixturesSchema.safeParse(data);
   if (result.success) return result.data;
-  const problems = toFieldProblems(result.error.issues, data, 'fixtures')
-    .map((p) => `${toJsonPath(p.path ?? [])}: ${p.message}`)
-    .join('; ');
+  const problems = fixturesProblems(data).map((p) => `${p.jsonPath}: ${p.message}`).join('; ');
   throw new ConfigError(`invalid fixtures ${source}: ${problems}`);
 }
 

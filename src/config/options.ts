@@ -34,6 +34,8 @@ export interface SimulatorOptions {
   adminToken?: string;
   /** Journal entries kept per tenant (default 1000; 0 keeps none). */
   journalSize?: number;
+  /** Scenario files (JSON or YAML) or scenario objects, active from the start. */
+  scenarios?: readonly (string | object)[];
 }
 
 export interface Credential {
@@ -47,6 +49,9 @@ export interface SimulatorConfig {
   profile: Profile;
   lifetime: Duration;
   extension: Duration;
+  /** True when --token-lifetime / --token-extension set them: a scenario's profile then leaves them alone. */
+  lifetimeFixed: boolean;
+  extensionFixed: boolean;
   start: number | undefined;
   frozen: boolean;
   seed: string | undefined;
@@ -63,6 +68,12 @@ const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
   try: { lifetime: 'P7D', extension: 'P7D' },
   live: { lifetime: 'P4Y', extension: 'P4Y' },
 };
+
+/** The lifetime and extension of a profile. */
+export function profileDurations(profile: Profile): { lifetime: Duration; extension: Duration } {
+  const p = PROFILES[profile];
+  return { lifetime: durationOption('lifetime', p.lifetime), extension: durationOption('extension', p.extension) };
+}
 
 function durationOption(name: string, text: string): Duration {
   const d = parseDuration(text);
@@ -138,6 +149,8 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     profile,
     lifetime: durationOption('--token-lifetime', options.tokenLifetime ?? defaults.lifetime),
     extension: durationOption('--token-extension', options.tokenExtension ?? defaults.extension),
+    lifetimeFixed: options.tokenLifetime !== undefined,
+    extensionFixed: options.tokenExtension !== undefined,
     start,
     frozen: options.frozen ?? false,
     seed: options.seed,

@@ -9,6 +9,9 @@ import type { Token } from '../domain/token.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
 import type { IdSource } from '../infra/ids.js';
 import type { Siv } from '../infra/siv.js';
+import type { ActiveScenarios } from '../scenarios/active-set.js';
+import type { ScenarioEngine } from '../scenarios/engine.js';
+import type { Scenario } from '../scenarios/schema.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { parseState, tokenToState, type ClockState, type StateSnapshot } from './state.js';
 
@@ -21,6 +24,8 @@ export interface ControllerDeps {
   siv: Siv;
   /** Puts configured tokens (fixtures, scenarios) back after a reset. */
   preload(tenant?: string): void;
+  engine: ScenarioEngine;
+  scenarios: ActiveScenarios;
 }
 
 export interface Controller {
@@ -32,6 +37,9 @@ export interface Controller {
   tokens(tenant?: string): Token[];
   requests(tenant?: string): JournalEntry[];
   clearRequests(tenant?: string): void;
+  scenarios(): readonly Scenario[];
+  /** Replaces the active scenario set (an empty list clears it). */
+  loadScenarios(scenarios: readonly Scenario[]): void;
   exportState(): StateSnapshot;
   /** Replaces the whole state, or changes nothing and throws when the snapshot is not valid. */
   importState(data: unknown): void;
@@ -67,8 +75,12 @@ export function createController(deps: ControllerDeps): Controller {
     reset(tenant) {
       store.clear(tenant);
       journal.clear(tenant);
+      deps.engine.resetCounters(tenant);
       deps.preload(tenant);
     },
+
+    scenarios: () => deps.scenarios.list(),
+    loadScenarios: (scenarios) => deps.scenarios.load(scenarios),
 
     tokens(tenant) {
       const tenants = tenant === undefined ? store.tenants() : [tenant];
@@ -86,8 +98,8 @@ export function createController(deps: ControllerDeps): Controller {
         version: 1,
         clock: view(clocks.shared),
         tenantClocks,
-        counters: { ids: deps.ids.counters() },
-        tokens: store.tenants().flatMap((t) => store.list(t)).map((t) => tokenToState(t, deps.siv)),
+        counters: { ids: deps.ids.counters(), scenarios: deps.engine.counters() },
+        tokens: store.tenants().flatMap(liveTokens).map((t) => tokenToState(t, deps.siv)),
       };
     },
 
@@ -99,6 +111,7 @@ export function createController(deps: ControllerDeps): Controller {
       clocks.shared.set(at(snapshot.clock.now), snapshot.clock.frozen);
       for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(at(c.now), c.frozen);
       deps.ids.restoreCounters(snapshot.counters.ids);
+      deps.engine.restoreCounters(snapshot.counters.scenarios ?? {});
       store.replaceAll(tokens);
     },
   };

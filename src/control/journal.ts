@@ -3,7 +3,7 @@
 export type Operation = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale' | 'unknown';
 
 export interface JournalEntry {
-  /** Order of arrival in this simulator. */
+  /** Order in which answers were recorded (finished) in this simulator. */
   seq: number;
   /** The Basic-auth username; null when the request was not authenticated. */
   tenant: string | null;

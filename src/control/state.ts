@@ -55,7 +55,10 @@ export const stateSchema = z.object({
   version: z.literal(1, { error: 'must be 1' }),
   clock: clockState,
   tenantClocks: z.record(z.string(), clockState),
-  counters: z.object({ ids: z.record(z.string(), z.int().min(0)) }),
+  counters: z.object({
+    ids: z.record(z.string(), z.int().min(0)),
+    scenarios: z.record(z.string(), z.record(z.string(), z.object({ matches: z.int().min(0), applications: z.int().min(0) }))).optional(),
+  }),
   tokens: z.array(tokenState),
 });
 

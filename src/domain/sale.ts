@@ -126,8 +126,27 @@ export interface SalesDeps {
   binTable: BinTable;
 }
 
+/** A scripted outcome (scenario rules): replaces what the card holder name and postal code would decide. */
+export interface SaleOverride {
+  outcome?: { outcome: 'sentForSettlement' | 'refused'; refusalCode?: string; refusalDescription?: string };
+  riskFactors?: RiskFactor[];
+}
+
 export interface Sales {
-  sale(tenant: string, request: SaleRequest): SaleResult;
+  sale(tenant: string, request: SaleRequest, override?: SaleOverride): SaleResult;
+}
+
+/** The refusal a sale ends with, or undefined when it is approved; throws for the scripted `ERROR`. */
+function decideRefusal(card: SaleCard, plain: boolean, now: number, override: SaleOverride['outcome']): Refusal | undefined {
+  if (override) {
+    if (override.outcome === 'sentForSettlement') return undefined;
+    const code = override.refusalCode ?? '5';
+    return { code, description: override.refusalDescription ?? REFUSAL_DESCRIPTIONS[code] ?? 'REFUSED' };
+  }
+  const named = outcomeForName(card.holderName);
+  if (named.kind === 'error') throw new VaultError('internalErrorOccurred', 'A scripted error (card holder name ERROR)');
+  if (plain && isCardExpired(card.expiryDate, now)) return { code: '33', description: REFUSAL_DESCRIPTIONS['33'] ?? 'CARD EXPIRED' };
+  return named.kind === 'refuse' ? named.refusal : undefined;
 }
 
 const HREF_PATH = ['instruction', 'paymentInstrument', 'href'] as const;
@@ -147,7 +166,7 @@ export function createSales(deps: SalesDeps): Sales {
   }
 
   return {
-    sale(tenant, request) {
+    sale(tenant, request, override = {}) {
       const now = clock.now(tenant);
       const entity = merchants.entityFor(tenant, request.entity);
       if (!entity) {
@@ -164,14 +183,7 @@ export function createSales(deps: SalesDeps): Sales {
       // The sale is attempted: from here on it is a use of the token, whatever the outcome.
       if (tokenId !== undefined) vault.get(tenant, tokenId);
 
-      const named = outcomeForName(card.holderName);
-      if (named.kind === 'error') throw new VaultError('internalErrorOccurred', 'A scripted error (card holder name ERROR)');
-      const refusal: Refusal | undefined =
-        request.instrument.kind === 'plain' && isCardExpired(card.expiryDate, now)
-          ? { code: '33', description: REFUSAL_DESCRIPTIONS['33'] ?? 'CARD EXPIRED' }
-          : named.kind === 'refuse'
-            ? named.refusal
-            : undefined;
+      const refusal = decideRefusal(card, request.instrument.kind === 'plain', now, override.outcome);
 
       return {
         outcome: refusal ? 'refused' : 'sentForSettlement',
@@ -183,7 +195,7 @@ export function createSales(deps: SalesDeps): Sales {
           ...profile,
           paymentAccountReference: ids.paymentAccountReference(card.number),
         },
-        riskFactors: riskFactorsFor(card.billingAddress?.postalCode),
+        riskFactors: override.riskFactors ?? riskFactorsFor(card.billingAddress?.postalCode),
       };
     },
   };

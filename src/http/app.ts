@@ -2,6 +2,7 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import basicAuth from 'express-basic-auth';
 import type { SimulatorConfig } from '../config/options.js';
+import type { Socket } from 'node:net';
 import type { Controller } from '../control/controller.js';
 import type { Journal } from '../control/journal.js';
 import { VaultError } from '../domain/errors.js';
@@ -10,6 +11,7 @@ import type { Sales } from '../domain/sale.js';
 import type { Vault } from '../domain/vault.js';
 import type { IdSource } from '../infra/ids.js';
 import type { RefCodec } from '../infra/refs.js';
+import type { ScenarioEngine } from '../scenarios/engine.js';
 import { createControlRoutes } from './control-routes.js';
 import { createErrorHandler } from './errors.js';
 import { mediaTypesFor } from './media.js';
@@ -17,6 +19,7 @@ import { recordRequests } from './record-requests.js';
 import { createRequestLog, type LogWrite } from './request-log.js';
 import { endpointNotFound } from './routing.js';
 import { createSaleRoutes } from './sale-routes.js';
+import { scenarioStep } from './scenario-actions.js';
 import { createTokenRoutes } from './tokens-routes.js';
 
 export interface AppDeps {
@@ -28,6 +31,9 @@ export interface AppDeps {
   ids: IdSource;
   controller: Controller;
   journal: Journal;
+  engine: ScenarioEngine;
+  /** Sockets held open by `noResponse` faults. */
+  heldSockets: Set<Socket>;
   logWrite: LogWrite;
   reportUnexpected: (err: unknown) => void;
 }
@@ -82,10 +88,14 @@ export function buildApp(deps: AppDeps): Express {
   const baseUrlOf = (req: Request): string => config.baseUrl ?? `http://${req.headers.host ?? `${config.host}:${config.port}`}`;
   const authenticate = authentication(config);
 
-  app.use(createControlRoutes({ controller: deps.controller, refs: deps.refs, baseUrlOf, adminToken: config.adminToken }));
+  const isTenant = (name: string): boolean => config.credentials.has(name);
+  app.use(createControlRoutes({ controller: deps.controller, refs: deps.refs, baseUrlOf, adminToken: config.adminToken, isTenant }));
   app.use(recordRequests({ journal: deps.journal, clock: deps.clock, userOf }));
-  app.use(createTokenRoutes({ vault: deps.vault, refs: deps.refs, tokenMediaType: media.token, authenticate, tenantOf, baseUrlOf }));
-  app.use(createSaleRoutes({ sales: deps.sales, refs: deps.refs, media, authenticate, tenantOf }));
+  const scenarioDeps = { engine: deps.engine, clock: deps.clock, vault: deps.vault, refs: deps.refs, tenantOf, heldSockets: deps.heldSockets };
+  const scenario = (operation: 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale'): RequestHandler =>
+    scenarioStep(scenarioDeps, operation);
+  app.use(createTokenRoutes({ vault: deps.vault, refs: deps.refs, tokenMediaType: media.token, authenticate, tenantOf, baseUrlOf, scenario }));
+  app.use(createSaleRoutes({ sales: deps.sales, refs: deps.refs, media, authenticate, tenantOf, scenario }));
   app.use(endpointNotFound);
   app.use(createErrorHandler(deps.reportUnexpected));
   return app;

@@ -5,7 +5,9 @@ import type { Controller } from '../control/controller.js';
 import { addDuration, parseDuration } from '../domain/duration.js';
 import { VaultError, fieldError } from '../domain/errors.js';
 import { parseInstant } from '../domain/instant.js';
+import { parseScenarioText, validateScenarios } from '../scenarios/loader.js';
 import { jsonBody, readRawBody } from './body.js';
+import { essence } from './media.js';
 import { presentToken, type LinkContext } from './present.js';
 import { methodNotAllowed } from './routing.js';
 import { clockAdvanceBody, clockSetBody } from './schemas.js';
@@ -17,9 +19,13 @@ export interface ControlRoutesDeps {
   controller: Controller;
   refs: RefCodec;
   baseUrlOf: (req: Request) => string;
-  /** When set, every /_sim call needs `Authorization: Bearer <adminToken>`. */
+  /** When set, every /_sim call but health needs `Authorization: Bearer <adminToken>`. */
   adminToken: string | undefined;
+  /** Whether a username is a configured credential (a tenant). */
+  isTenant: (name: string) => boolean;
 }
+
+const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']);
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
@@ -36,24 +42,27 @@ function requireAdminToken(adminToken: string): RequestHandler {
   };
 }
 
-/** `?tenant=<username>`; absent means every tenant. */
-function tenantParam(req: Request): string | undefined {
-  const value: unknown = req.query.tenant;
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '') {
-    throw new VaultError('urlContainsInvalidValue', 'tenant must be one username', {
-      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'tenant must be a non-empty username, given once' }],
-    });
-  }
-  return value;
+/** `?tenant=<username>`, a configured credential; absent means every tenant. */
+function tenantParamOf(isTenant: (name: string) => boolean): (req: Request) => string | undefined {
+  return (req) => {
+    const value: unknown = req.query.tenant;
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !isTenant(value)) {
+      throw new VaultError('urlContainsInvalidValue', 'tenant must name one configured username', {
+        validationErrors: [{ errorName: 'fieldHasInvalidValue', message: `tenant must be a configured username, given once` }],
+      });
+    }
+    return value;
+  };
 }
 
 export function createControlRoutes(deps: ControlRoutesDeps): Router {
   const { controller } = deps;
+  const tenantParam = tenantParamOf(deps.isTenant);
   const router = Router();
-  if (deps.adminToken !== undefined) router.use('/_sim', requireAdminToken(deps.adminToken));
-
+  // Health stays open: a readiness probe should not need the admin secret, and it reveals nothing.
   router.route('/_sim/health').get((_req, res) => sendJson(res, 200, { status: 'ok' })).all(methodNotAllowed('GET'));
+  if (deps.adminToken !== undefined) router.use('/_sim', requireAdminToken(deps.adminToken));
 
   router
     .route('/_sim/clock')
@@ -118,6 +127,21 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, PUT'));
+
+  router
+    .route('/_sim/scenarios')
+    .get((_req, res) => sendJson(res, 200, { scenarios: controller.scenarios() }))
+    .put(readRawBody, (req, res) => {
+      const yaml = YAML_TYPES.has(essence(req.headers['content-type']) ?? '');
+      const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+      controller.loadScenarios(validateScenarios(parseScenarioText(text, yaml ? 'yaml' : 'json')));
+      sendJson(res, 200, { scenarios: controller.scenarios() });
+    })
+    .delete((_req, res) => {
+      controller.loadScenarios([]);
+      res.status(204).end();
+    })
+    .all(methodNotAllowed('GET, PUT, DELETE'));
 
   router.all('/_sim/{*rest}', (req) => {
     throw new VaultError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.path}`);

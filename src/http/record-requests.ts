@@ -27,18 +27,23 @@ export function recordRequests(deps: RecordRequestsDeps): RequestHandler {
     const started = process.hrtime.bigint();
     const { method } = req;
     const path = req.path;
-    res.once('finish', () => {
-      const user = res.statusCode === 401 ? undefined : deps.userOf(req);
+    let recorded = false;
+    /** On 'finish' (answered) or, for a fault or a client that gave up, on 'close' with status 0. */
+    const record = (): void => {
+      if (recorded) return;
+      recorded = true;
+      const answered = res.writableFinished;
+      const user = answered && res.statusCode === 401 ? undefined : deps.userOf(req);
       const tenant = user ?? null;
       const requestBody = maskedBody(req.body);
-      const errorName = res.locals.errorName as string | undefined;
+      const errorName = (answered ? res.locals.errorName : (res.locals.fault ?? 'clientClosedRequest')) as string | undefined;
       const rule = res.locals.rule as string | undefined;
       deps.journal.record({
         tenant,
         operation: operationOf(method, path),
         method,
         path,
-        status: res.statusCode,
+        status: answered ? res.statusCode : 0,
         ...(errorName !== undefined && { errorName }),
         correlationId: String(res.getHeader('Correlation-Id') ?? ''),
         virtualTime: formatInstant(deps.clock.now(tenant ?? '')),
@@ -47,7 +52,9 @@ export function recordRequests(deps: RecordRequestsDeps): RequestHandler {
         rule: rule ?? null,
         ...(requestBody !== undefined && { requestBody }),
       });
-    });
+    };
+    res.once('finish', record);
+    res.once('close', record);
     next();
   };
 }

@@ -9,6 +9,7 @@ import { presentSale } from './present.js';
 import { methodNotAllowed } from './routing.js';
 import { saleBody, type SaleBody } from './sale-schemas.js';
 import { toBillingAddress } from './schemas.js';
+import { saleOverrideOf } from './scenario-actions.js';
 import { sendJson } from './send.js';
 import { parseBody } from './validation.js';
 
@@ -18,6 +19,7 @@ export interface SaleRoutesDeps {
   media: MediaTypes;
   authenticate: RequestHandler;
   tenantOf: (req: Request) => string;
+  scenario: (operation: 'sale') => RequestHandler;
 }
 
 /** The token id behind a `tokens:token` href of this tenant; undefined for anything else. */
@@ -50,7 +52,7 @@ export function createSaleRoutes(deps: SaleRoutesDeps): Router {
 
   router
     .route('/payments/sales/migrateCardOnFile')
-    .post(deps.authenticate, headers, readRawBody, (req, res) => {
+    .post(deps.authenticate, headers, readRawBody, deps.scenario('sale'), (req, res) => {
       const body = parseBody(saleBody, jsonBody(req));
       const tenant = deps.tenantOf(req);
       const result = deps.sales.sale(tenant, {
@@ -58,7 +60,7 @@ export function createSaleRoutes(deps: SaleRoutesDeps): Router {
         currency: body.instruction.value.currency,
         amount: body.instruction.value.amount,
         instrument: instrumentOf(body.instruction.paymentInstrument, deps.refs, tenant),
-      });
+      }, saleOverrideOf(res));
       sendJson(res, 201, presentSale(result), deps.media.saleResponse);
     })
     .all(methodNotAllowed('POST'));

@@ -19,6 +19,7 @@ export interface TokenRoutesDeps {
   authenticate: RequestHandler;
   tenantOf: (req: Request) => string;
   baseUrlOf: (req: Request) => string;
+  scenario: (operation: 'createToken' | 'getToken' | 'updateToken' | 'deleteToken') => RequestHandler;
 }
 
 const CREATE_STATUS: Record<CreateOutcome, number> = { created: 201, existing: 200, conflict: 409 };
@@ -71,7 +72,7 @@ export function createTokenRoutes(deps: TokenRoutesDeps): Router {
 
   router
     .route('/tokens')
-    .post(deps.authenticate, writeHeaders, readRawBody, (req, res) => {
+    .post(deps.authenticate, writeHeaders, readRawBody, deps.scenario('createToken'), (req, res) => {
       const input = toCreateInput(parseBody(createTokenBody, jsonBody(req)));
       const { outcome, token } = vault.create(tenantOf(req), input);
       const ctx = link(req);
@@ -88,7 +89,7 @@ export function createTokenRoutes(deps: TokenRoutesDeps): Router {
 
   router
     .route('/tokens/:ref')
-    .get(deps.authenticate, readHeaders, (req, res) => {
+    .get(deps.authenticate, readHeaders, deps.scenario('getToken'), (req, res) => {
       const ref = refOf(req);
       if (ref.purpose !== 'token' && ref.purpose !== 'conflicts') rejectMethod(res, 'PUT');
       const { tenant } = ref;
@@ -98,7 +99,7 @@ export function createTokenRoutes(deps: TokenRoutesDeps): Router {
       const view: TokenView = conflict ? { retrieved: true, conflict } : { retrieved: true };
       sendJson(res, 200, presentToken(token, link(req), view), deps.tokenMediaType);
     })
-    .put(deps.authenticate, writeHeaders, readRawBody, (req, res) => {
+    .put(deps.authenticate, writeHeaders, readRawBody, deps.scenario('updateToken'), (req, res) => {
       const ref = refOf(req);
       if (ref.purpose === 'token') rejectMethod(res, 'GET, DELETE');
       if (ref.purpose === 'conflicts') {
@@ -109,7 +110,7 @@ export function createTokenRoutes(deps: TokenRoutesDeps): Router {
       }
       res.status(204).end();
     })
-    .delete(deps.authenticate, readHeaders, (req, res) => {
+    .delete(deps.authenticate, readHeaders, deps.scenario('deleteToken'), (req, res) => {
       const ref = refOf(req);
       if (ref.purpose !== 'token') rejectMethod(res, ref.purpose === 'conflicts' ? 'GET, PUT' : 'PUT');
       vault.delete(ref.tenant, ref.tokenId);

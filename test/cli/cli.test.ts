@@ -1,41 +1,11 @@
 /** Starts the real CLI (bin/token-sim.js on the built dist/) as a separate process. */
 import { describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-
-const BIN = fileURLToPath(new URL('../../bin/token-sim.js', import.meta.url));
-const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
-
-interface Run {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-/** Resolves with the URL from the first stdout line. */
-async function listening(r: Run): Promise<string> {
-  while (!r.stdout().includes('\n')) {
-    const ended = await Promise.race([once(r.child.stdout, 'data').then(() => false), r.exited.then(() => true)]);
-    if (ended && !r.stdout().includes('\n')) throw new Error(`exited early: ${r.stderr()}`);
-  }
-  const first = r.stdout().split('\n')[0]!;
-  const match = /^token-sim listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(first);
-  if (!match) throw new Error(`unexpected first line: ${first}`);
-  return match[1]!;
-}
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listening, run, TOKEN_TYPE } from '../support/cli.js';
 
 describe('the token-sim CLI', () => {
   it('listens on a free port with --port 0, serves tokens, and exits 0 on SIGTERM', async () => {
@@ -109,9 +79,6 @@ describe('the token-sim CLI', () => {
 
 describe('the token-sim CLI with a fixtures file', () => {
   it('refuses an invalid fixtures file with every problem and its JSONPath on one line, exit code 2', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
     const file = join(mkdtempSync(join(tmpdir(), 'token-sim-')), 'fixtures.json');
     writeFileSync(file, JSON.stringify({ credentials: [], entities: {}, bins: [{ prefix: 'x' }] }));
     const r = run(['--fixtures', file]);

@@ -65,8 +65,8 @@ describe('tenant isolation', () => {
     expect((await alice(sim).create(createBody())).status).toBe(201);
   });
 
-  it('refuses a tenant parameter given twice', async () => {
-    const res = await control(sim2()).get('/_sim/tokens?tenant=a&tenant=b');
+  it.each(['/_sim/tokens?tenant=alice&tenant=bob', '/_sim/clock?tenant=nobody', '/_sim/requests?tenant='])('refuses %s: tenant must name one configured username', async (path) => {
+    const res = await control(sim2()).get(path);
     expect(res.status).toBe(400);
     expect(res.body.errorName).toBe('urlContainsInvalidValue');
   });
@@ -197,6 +197,13 @@ describe('state snapshots', () => {
     expect((await client(second).create(createBody({ cardNumber: '5555555555554444' }))).body.tokenId).toBe(nextId);
   });
 
+  it('leaves expired tokens out of a snapshot', async () => {
+    const sim = testSimulator();
+    await createToken(client(sim));
+    await control(sim).post('/_sim/clock/advance').send({ by: 'P7D' });
+    expect(sim.exportState().tokens).toEqual([]);
+  });
+
   it('replaces the state: tokens created after the export are gone', async () => {
     const sim = testSimulator();
     const state = sim.exportState();
@@ -256,8 +263,12 @@ describe('--admin-token', () => {
     expect(res.body.errorName).toBe('accessDenied');
   });
 
+  it('keeps health open for readiness probes', async () => {
+    expect((await request(testSimulator({ adminToken: 's3cret' }).app).get('/_sim/health')).status).toBe(200);
+  });
+
   it('lets the right Bearer token through, and leaves the token API on Basic auth', async () => {
-    expect((await request(sim.app).get('/_sim/health').set('Authorization', 'Bearer s3cret')).status).toBe(200);
+    expect((await request(sim.app).get('/_sim/clock').set('Authorization', 'Bearer s3cret')).status).toBe(200);
     expect((await client(sim).create(createBody())).status).toBe(201);
   });
 });

@@ -61,3 +61,15 @@ export async function createToken(api: Client, body: unknown = createBody()): Pr
   const links = (res.body as { _links: Record<string, { href: string }> })._links;
   return Object.fromEntries(Object.entries(links).filter(([k]) => k !== 'curies').map(([k, v]) => [k, v.href]));
 }
+
+/** The path of a shipped scenario file. */
+export const scenarioFile = (name: string): string => new URL(`../../scenarios/${name}`, import.meta.url).pathname;
+
+/** Polls a condition on the event loop (for socket events another process or peer triggers), bounded. */
+export async function eventually(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

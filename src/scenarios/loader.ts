@@ -1,0 +1,83 @@
+/** Reads scenario files and bodies (JSON or YAML) into validated scenarios; an invalid one is refused whole. */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import * as z from 'zod';
+import { ConfigError } from '../config/fixtures.js';
+import { VaultError, type FieldProblem } from '../domain/errors.js';
+import { parseBody, toJsonPath } from '../http/validation.js';
+import { scenarioSchema, type Scenario } from './schema.js';
+
+export type ScenarioFormat = 'json' | 'yaml';
+
+/** Text → data; a syntax error is bodyIsNotJson (JSON) or a bodyDoesNotMatchSchema item at `$` (YAML). */
+export function parseScenarioText(text: string, format: ScenarioFormat): unknown {
+  if (text.trim() === '') throw new VaultError('bodyIsEmpty', 'The scenario is empty');
+  if (format === 'json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new VaultError('bodyIsNotJson', 'The scenario is not valid JSON');
+    }
+  }
+  try {
+    return parseYaml(text, { maxAliasCount: 100 }) as unknown;
+  } catch (err) {
+    const where = err instanceof YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
+    throw new VaultError('bodyDoesNotMatchSchema', 'The scenario is not valid YAML', {
+      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: `the document is not valid YAML${where}`, path: [] }],
+    });
+  }
+}
+
+/** One scenario, a list of them, or `{scenarios: [...]}`. */
+export function validateScenarios(data: unknown): Scenario[] {
+  if (Array.isArray(data)) return parseBody(z.array(scenarioSchema), data, 'scenarios');
+  if (typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data)) {
+    return parseBody(z.object({ scenarios: z.array(scenarioSchema) }), data, 'scenarios').scenarios;
+  }
+  return [parseBody(scenarioSchema, data, 'scenario')];
+}
+
+export const formatOfPath = (path: string): ScenarioFormat => (extname(path).toLowerCase() === '.json' ? 'json' : 'yaml');
+
+export interface FileProblem {
+  jsonPath: string;
+  message: string;
+}
+
+/** Every problem of a file, as `JSONPath: message` lines; empty when the file is valid. */
+export function problemsOf(err: unknown): FileProblem[] {
+  if (!(err instanceof VaultError)) return [{ jsonPath: '$', message: err instanceof Error ? err.message : String(err) }];
+  const items: readonly FieldProblem[] = err.details.validationErrors ?? [{ errorName: 'fieldHasInvalidValue', message: err.message, path: [] }];
+  return items.map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
+}
+
+export class ScenarioFileError extends ConfigError {
+  readonly problems: FileProblem[];
+  constructor(path: string, problems: FileProblem[]) {
+    super(`invalid scenario file ${path}: ${problems.map((p) => `${p.jsonPath}: ${p.message}`).join('; ')}`);
+    this.name = 'ScenarioFileError';
+    this.problems = problems;
+  }
+}
+
+/** Scenario files and scenario objects (as the library takes them) → one validated list. */
+export function resolveScenarios(items: readonly (string | object)[]): Scenario[] {
+  return items.flatMap((item) => (typeof item === 'string' ? loadScenarioFile(item) : validateScenarios(item)));
+}
+
+/** Reads and validates a scenario file (.json as JSON, anything else as YAML). */
+export function loadScenarioFile(path: string): Scenario[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ScenarioFileError(path, [{ jsonPath: '$', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})` }]);
+  }
+  try {
+    return validateScenarios(parseScenarioText(text, formatOfPath(path)));
+  } catch (err) {
+    throw new ScenarioFileError(path, problemsOf(err));
+  }
+}

@@ -1,0 +1,90 @@
+/** The scenario file format (contract 2.3): validated data, apart from the engine that executes it. */
+import * as z from 'zod';
+import { fixtureToken } from '../config/fixtures.js';
+import { parseInstant } from '../domain/instant.js';
+import { oneOf } from '../http/schemas.js';
+
+export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'sale', 'any'] as const;
+
+/** The longest a scripted delay may hold a request. */
+export const MAX_DELAY_MS = 60_000;
+
+const instant = z.string().refine((v) => parseInstant(v) !== undefined, {
+  error: 'must be an ISO 8601 date-time with a time zone, or a date',
+  params: { errorName: 'dateHasInvalidFormat' },
+});
+
+const positive = (what: string) => z.int().min(1, `must be a whole number of ${what} from 1`);
+
+const amountRange = z
+  .object({ min: z.int().min(0, 'must be 0 or more').optional(), max: z.int().min(0, 'must be 0 or more').optional() })
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { error: 'min must not exceed max', params: { errorName: 'fieldHasInvalidValue' } });
+
+const when = z
+  .object({
+    operation: oneOf(OPERATIONS).optional(),
+    username: z.string().optional(),
+    entity: z.string().optional(),
+    namespace: z.string().optional(),
+    cardNumber: z.string().optional(),
+    cardHolderName: z.string().optional(),
+    currency: z.string().optional(),
+    transactionReference: z.string().optional(),
+    amount: z.union([z.int().min(0, 'must be 0 or more'), amountRange], { error: 'must be a whole number or {min, max}' }).optional(),
+    nth: positive('requests').optional(),
+    every: positive('requests').optional(),
+    times: positive('applications').optional(),
+    between: z
+      .object({ from: instant.optional(), until: instant.optional() })
+      .refine((b) => b.from === undefined || b.until === undefined || (parseInstant(b.from) ?? 0) < (parseInstant(b.until) ?? 0), {
+        error: 'from must be before until',
+        params: { errorName: 'fieldHasInvalidValue' },
+      })
+      .optional(),
+  })
+  .refine((w) => w.nth === undefined || w.every === undefined, { error: 'nth and every cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
+
+const riskFactor = z.object({
+  risk: oneOf(['not_checked', 'not_matched', 'not_supplied']),
+  detail: oneOf(['address', 'postcode']),
+});
+
+const then = z
+  .object({
+    delayMs: z.int().min(0, 'must be 0 or more').max(MAX_DELAY_MS, `must be at most ${MAX_DELAY_MS}`).optional(),
+    error: z
+      .object({
+        status: z.int().min(400, 'must be an error status from 400 to 599').max(599, 'must be an error status from 400 to 599'),
+        errorName: z.string().min(1, 'must not be empty'),
+        message: z.string().optional(),
+      })
+      .optional(),
+    fault: oneOf(['connectionReset', 'noResponse']).optional(),
+    outcome: z
+      .object({
+        outcome: oneOf(['sentForSettlement', 'refused']),
+        refusalCode: z.string().min(1, 'must not be empty').optional(),
+        refusalDescription: z.string().min(1, 'must not be empty').optional(),
+      })
+      .optional(),
+    riskFactors: z.array(riskFactor).optional(),
+  })
+  .refine((t) => Object.values(t).some((v) => v !== undefined), {
+    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors',
+    params: { errorName: 'fieldIsEmpty' },
+  })
+  .refine((t) => t.error === undefined || t.fault === undefined, { error: 'error and fault cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
+
+export const ruleSchema = z.object({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then });
+
+export const scenarioSchema = z.object({
+  name: z.string().min(1, 'must not be empty'),
+  description: z.string().optional(),
+  profile: oneOf(['try', 'live']).optional(),
+  tokens: z.array(fixtureToken).optional(),
+  rules: z.array(ruleSchema).optional(),
+});
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type Rule = z.output<typeof ruleSchema>;
+export type ScenarioOperation = (typeof OPERATIONS)[number];

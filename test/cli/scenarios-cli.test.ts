@@ -1,0 +1,95 @@
+/** --scenario, --watch and `token-sim validate`, through the real CLI. */
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listening, run, TOKEN_TYPE } from '../support/cli.js';
+import { eventually, scenarioFile } from '../support/sim.js';
+
+const headers = { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE };
+const body = JSON.stringify({
+  paymentInstrument: { type: 'card/front', cardHolderName: 'A', cardNumber: '4444333322221111', cardExpiryDate: { month: 1, year: 2031 } },
+  merchant: { entity: 'default' },
+});
+const tempFile = (name: string, text: string): string => {
+  const file = join(mkdtempSync(join(tmpdir(), 'token-sim-')), name);
+  writeFileSync(file, text);
+  return file;
+};
+
+describe('scenarios on the command line', () => {
+  it('--scenario loads files at start (repeatable)', async () => {
+    const r = run(['--port', '0', '--log', 'silent', '--scenario', scenarioFile('live-profile.yaml'), '--scenario', scenarioFile('outage.yaml')]);
+    const url = await listening(r);
+    try {
+      const res = await fetch(`${url}/tokens`, { method: 'POST', headers, body });
+      expect(res.status).toBe(503);
+      const loaded = (await (await fetch(`${url}/_sim/scenarios`)).json()) as { scenarios: { name: string }[] };
+      expect(loaded.scenarios.map((s) => s.name)).toEqual(['live-profile', 'outage']);
+    } finally {
+      r.child.kill('SIGTERM');
+      await r.exited;
+    }
+  });
+
+  it('refuses an invalid --scenario with every problem on one line and exit code 2', async () => {
+    const file = tempFile('bad.yaml', 'rules:\n  - then: {}\n');
+    const r = run(['--scenario', file]);
+    expect(await r.exited).toBe(2);
+    expect(r.stderr().trim().split('\n')).toHaveLength(1);
+    expect(r.stderr()).toContain('$.name');
+    expect(r.stderr()).toContain('$.rules[0].then');
+  });
+
+  it('--watch reloads a changed file and keeps the previous set when the change is invalid', async () => {
+    const file = tempFile('live.yaml', 'name: first\n');
+    const r = run(['--port', '0', '--log', 'silent', '--scenario', file, '--watch']);
+    const url = await listening(r);
+    const names = async () => ((await (await fetch(`${url}/_sim/scenarios`)).json()) as { scenarios: { name: string }[] }).scenarios.map((s) => s.name);
+    try {
+      expect(await names()).toEqual(['first']);
+      writeFileSync(file, 'name: second\n');
+      await eventually(() => r.stderr().includes('reloaded'), 5000);
+      expect(await names()).toEqual(['second']);
+      writeFileSync(file, 'rules: nope\n');
+      await eventually(() => r.stderr().includes('kept the previous scenarios'), 5000);
+      expect(r.stderr()).toContain('$.name');
+      expect(await names()).toEqual(['second']);
+    } finally {
+      r.child.kill('SIGTERM');
+      expect(await r.exited).toBe(0);
+    }
+  });
+});
+
+describe('token-sim validate', () => {
+  it('exits 0 and says ok for the shipped scenarios and the default fixtures', async () => {
+    const files = ['outage.yaml', 'flaky-sales.yaml', 'amount-refusals.yaml', 'preloaded-conflict.yaml'].map(scenarioFile);
+    const r = run(['validate', ...files, new URL('../../fixtures/default.json', import.meta.url).pathname]);
+    expect(await r.exited).toBe(0);
+    expect(r.stdout().trim().split('\n')).toHaveLength(5);
+    expect(r.stdout()).not.toMatch(/\$\./);
+  });
+
+  it('prints every problem with its JSONPath and exits 1', async () => {
+    const scenario = tempFile('bad.json', JSON.stringify({ name: '', rules: [{ when: { nth: 0 }, then: { delayMs: -1 } }] }));
+    const fixtures = tempFile('fixtures.json', JSON.stringify({ credentials: [{ username: 'a' }], entities: {}, bins: [] }));
+    const r = run(['validate', scenario, fixtures, scenarioFile('outage.yaml')]);
+    expect(await r.exited).toBe(1);
+    const out = r.stdout();
+    expect(out).toContain(`${scenario}: $.name: `);
+    expect(out).toContain(`${scenario}: $.rules[0].when.nth: `);
+    expect(out).toContain(`${scenario}: $.rules[0].then.delayMs: `);
+    expect(out).toContain(`${fixtures}: $.credentials[0].password: `);
+    expect(out).toContain(`${fixtures}: $.credentials[0].entities: `);
+    expect(out).toContain(`${scenarioFile('outage.yaml')}: ok`);
+  });
+
+  it('reports an unreadable file and a YAML syntax error', async () => {
+    const broken = tempFile('broken.yaml', 'name: [oops\n');
+    const r = run(['validate', '/nonexistent.yaml', broken]);
+    expect(await r.exited).toBe(1);
+    expect(r.stdout()).toContain('/nonexistent.yaml: $: cannot read the file (ENOENT)');
+    expect(r.stdout()).toMatch(/broken\.yaml: \$: the document is not valid YAML at line \d+/);
+  });
+});
