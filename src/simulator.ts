@@ -115,8 +115,8 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const clocks = createTenantClocks(
     createVirtualClock({ frozen: config.frozen, ...(config.start !== undefined && { start: config.start }) }),
   );
-  const ids = createIdSource(secrets.key('ids'));
-  const refs = createRefCodec(secrets);
+  const ids = createIdSource(secrets.keyObject('ids'));
+  const refs = createRefCodec(secrets, config.credentials.keys());
   const store = createMemoryStore();
   const journal = createJournal(config.journalSize);
   const merchants = createMerchants(config);
@@ -167,7 +167,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     store,
     journal,
     ids,
-    siv: createSiv(secrets.key('state-encryption'), secrets.key('state-iv'), 1024),
+    siv: createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024),
     // After a reset the clock may have passed a fixture's fixed expiry: such a token is simply not restored.
     preload: (tenant) => {
       try {

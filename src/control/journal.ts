@@ -1,4 +1,6 @@
 /** The request journal: what each tenant's requests were and how they were answered, bounded per tenant. */
+import { formatInstant } from '../domain/instant.js';
+import { maskCardData } from './mask.js';
 
 export type Operation = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale' | 'unknown';
 
@@ -23,29 +25,88 @@ export interface JournalEntry {
   requestBody?: unknown;
 }
 
+/** What is kept per request: cheap to record; times are formatted and bodies masked when listed. */
+export interface JournalRecord {
+  tenant: string | null;
+  operation: Operation;
+  method: string;
+  path: string;
+  status: number;
+  errorName?: string;
+  correlationId: string;
+  virtualMs: number;
+  realMs: number;
+  durationMs: number;
+  rule: string | null;
+  /** The raw request body, parsed and masked only when listed; kept only up to MAX_BODY_BYTES. */
+  body?: Buffer;
+  /** The size of a body too large to keep. */
+  omittedBodyBytes?: number;
+}
+
+/** Bodies over this size are not kept: the journal is bounded by entries, so entries must stay small. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+function toEntry(seq: number, r: JournalRecord): JournalEntry {
+  let requestBody: unknown;
+  if (r.omittedBodyBytes !== undefined) requestBody = `[a body of ${r.omittedBodyBytes} bytes, not kept]`;
+  else if (r.body !== undefined) {
+    try {
+      requestBody = maskCardData(JSON.parse(r.body.toString('utf8')));
+    } catch {
+      requestBody = undefined;
+    }
+  }
+  return {
+    seq,
+    tenant: r.tenant,
+    operation: r.operation,
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    ...(r.errorName !== undefined && { errorName: r.errorName }),
+    correlationId: r.correlationId,
+    virtualTime: formatInstant(r.virtualMs),
+    realTime: new Date(r.realMs).toISOString(),
+    durationMs: r.durationMs,
+    rule: r.rule,
+    ...(requestBody !== undefined && { requestBody }),
+  };
+}
+
 export interface Journal {
-  record(entry: Omit<JournalEntry, 'seq'>): void;
+  record(entry: JournalRecord): void;
   /** One tenant's entries, or every tenant's (null: unauthenticated) when tenant is undefined; oldest first. */
   list(tenant?: string): JournalEntry[];
   clear(tenant?: string): void;
 }
 
+interface Stored {
+  seq: number;
+  record: JournalRecord;
+}
+
 export function createJournal(sizePerTenant: number): Journal {
-  const byTenant = new Map<string | null, JournalEntry[]>();
+  const byTenant = new Map<string | null, Stored[]>();
   let seq = 0;
   return {
     record(entry) {
       if (sizePerTenant <= 0) return;
       let entries = byTenant.get(entry.tenant);
       if (!entries) byTenant.set(entry.tenant, (entries = []));
-      entries.push({ seq: ++seq, ...entry });
+      let record = entry;
+      if (entry.body !== undefined && entry.body.length > MAX_BODY_BYTES) {
+        const { body, ...rest } = entry;
+        record = { ...rest, omittedBodyBytes: body.length };
+      }
+      entries.push({ seq: ++seq, record });
       // Amortised trim: drop the oldest in one splice once the buffer is 25 % over its bound.
       if (entries.length > sizePerTenant + Math.max(1, sizePerTenant >> 2)) entries.splice(0, entries.length - sizePerTenant);
     },
     list(tenant) {
-      const trim = (entries: JournalEntry[]): JournalEntry[] => entries.slice(-sizePerTenant);
-      if (tenant !== undefined) return trim(byTenant.get(tenant) ?? []);
-      return [...byTenant.values()].flatMap(trim).sort((a, b) => a.seq - b.seq);
+      const trim = (entries: Stored[]): Stored[] => entries.slice(-sizePerTenant);
+      const kept = tenant !== undefined ? trim(byTenant.get(tenant) ?? []) : [...byTenant.values()].flatMap(trim).sort((a, b) => a.seq - b.seq);
+      return kept.map((s) => toEntry(s.seq, s.record));
     },
     clear(tenant) {
       if (tenant === undefined) byTenant.clear();

@@ -118,6 +118,7 @@ function tokenFromState(t: TokenState, cardNumber: string): Token {
     createdAt: ms(t.createdAt),
     expiresAt: ms(t.expiresAt),
     lifetimeMs: t.lifetimeMs,
+    revision: 0,
     ...(t.conflict &&
       v && {
         pendingConflict: {

@@ -62,7 +62,11 @@ export class VaultError extends Error {
   readonly details: ErrorDetails;
 
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    // These are answers to clients, not bugs: skip the stack trace, which costs more than the answer.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'VaultError';
     this.code = code;
     this.details = details;

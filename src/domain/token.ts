@@ -52,6 +52,8 @@ export interface Token {
   /** Initial expiry minus creation time; the half-life rule compares against half of it. */
   lifetimeMs: number;
   pendingConflict?: PendingConflict;
+  /** Goes up with every change of the stored data (not of the expiry), so views of it can be cached. */
+  revision: number;
 }
 
 /** What a create request says about the card, as the vault compares it with a stored token. */
@@ -109,6 +111,7 @@ export function findConflicts(token: Token, submitted: SubmittedCard): Conflicti
 
 /** Writes conflicting values into the token (the `tokens:conflicts` resolution). */
 export function applyConflictingValues(token: Token, values: ConflictingValues): void {
+  token.revision++;
   if (values.cardHolderName !== undefined) token.card.holderName = values.cardHolderName;
   if (values.cardExpiryDate !== undefined) token.card.expiryDate = { ...values.cardExpiryDate };
   if (values.billingAddress !== undefined) token.card.billingAddress = { ...values.billingAddress };

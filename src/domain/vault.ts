@@ -147,6 +147,7 @@ export function createVault(deps: VaultDeps): Vault {
         });
         if (!conflicts) return { outcome: 'existing', token: existing };
         existing.pendingConflict = { values: conflicts, expiresAt: now + policy.conflictWindowMs };
+        existing.revision++;
         return { outcome: 'conflict', token: existing };
       }
       if (input.namespace !== undefined) {
@@ -181,6 +182,7 @@ export function createVault(deps: VaultDeps): Vault {
         createdAt: now,
         expiresAt,
         lifetimeMs: expiresAt - now,
+        revision: 0,
       };
       store.insert(token);
       return { outcome: 'created', token };
@@ -207,6 +209,7 @@ export function createVault(deps: VaultDeps): Vault {
     update(tenant, tokenId, update) {
       const now = clock.now(tenant);
       const token = requireLive(tenant, tokenId, now);
+      token.revision++;
       switch (update.field) {
         case 'description':
           token.description = update.value;
@@ -232,6 +235,7 @@ export function createVault(deps: VaultDeps): Vault {
       const token = openConflict(requireLive(tenant, tokenId, now), now);
       applyConflictingValues(token, token.pendingConflict?.values ?? {});
       delete token.pendingConflict;
+      token.revision++;
       use(token, now);
     },
 

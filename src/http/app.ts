@@ -18,9 +18,9 @@ import { mediaTypesFor } from './media.js';
 import { recordRequests } from './record-requests.js';
 import { createRequestLog, type LogWrite } from './request-log.js';
 import { endpointNotFound } from './routing.js';
-import { createSaleRoutes } from './sale-routes.js';
+import { registerSaleRoutes } from './sale-routes.js';
 import { scenarioStep } from './scenario-actions.js';
-import { createTokenRoutes } from './tokens-routes.js';
+import { registerTokenRoutes } from './tokens-routes.js';
 
 export interface AppDeps {
   config: SimulatorConfig;
@@ -40,12 +40,17 @@ export interface AppDeps {
 
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Every response carries a Correlation-Id: the client's own when it sent a sane one, else a new one. */
-function correlationIds(ids: IdSource): RequestHandler {
+/**
+ * Every response carries a Correlation-Id (the client's own when it sent a sane one, else a new one) and
+ * the security headers.
+ */
+function commonHeaders(ids: IdSource): RequestHandler {
   return (req, res, next) => {
     const given = req.headers['correlation-id'];
     const id = typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : ids.correlationId();
-    res.set('Correlation-Id', id);
+    res.setHeader('Correlation-Id', id);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
     next();
   };
 }
@@ -75,11 +80,7 @@ export function buildApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(correlationIds(deps.ids));
-  app.use((_req, res, next) => {
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
-    next();
-  });
+  app.use(commonHeaders(deps.ids));
   const log = createRequestLog(config.log, deps.logWrite);
   if (log) app.use(log);
 
@@ -89,13 +90,14 @@ export function buildApp(deps: AppDeps): Express {
   const authenticate = authentication(config);
 
   const isTenant = (name: string): boolean => config.credentials.has(name);
-  app.use(createControlRoutes({ controller: deps.controller, refs: deps.refs, baseUrlOf, adminToken: config.adminToken, isTenant }));
+  // Mounted at /_sim, so API requests pass the control routes with one prefix check.
+  app.use('/_sim', createControlRoutes({ controller: deps.controller, refs: deps.refs, baseUrlOf, adminToken: config.adminToken, isTenant }));
   app.use(recordRequests({ journal: deps.journal, clock: deps.clock, userOf }));
   const scenarioDeps = { engine: deps.engine, clock: deps.clock, vault: deps.vault, refs: deps.refs, tenantOf, heldSockets: deps.heldSockets };
   const scenario = (operation: 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale'): RequestHandler =>
     scenarioStep(scenarioDeps, operation);
-  app.use(createTokenRoutes({ vault: deps.vault, refs: deps.refs, tokenMediaType: media.token, authenticate, tenantOf, baseUrlOf, scenario }));
-  app.use(createSaleRoutes({ sales: deps.sales, refs: deps.refs, media, authenticate, tenantOf, scenario }));
+  registerTokenRoutes(app.router, { vault: deps.vault, refs: deps.refs, tokenMediaType: media.token, authenticate, tenantOf, baseUrlOf, scenario });
+  registerSaleRoutes(app.router, { sales: deps.sales, refs: deps.refs, media, authenticate, tenantOf, scenario });
   app.use(endpointNotFound);
   app.use(createErrorHandler(deps.reportUnexpected));
   return app;

@@ -1,16 +1,24 @@
-/** Request bodies: read raw (any Content-Type, at most 1 MiB) after the header checks, then JSON. */
+/**
+ * Request bodies: read raw (any Content-Type, at most 1 MiB) after the header checks, then JSON. Plain
+ * bodies are read directly from the request stream; compressed ones go through body-parser, which
+ * inflates gzip, deflate and br.
+ */
 import express, { type Request, type RequestHandler } from 'express';
 import { VaultError } from '../domain/errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+const inflateRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+const bodies = new WeakMap<Request, Buffer>();
 
-/** What a failure to read the body means in the API's vocabulary. */
-function bodyReadError(err: { type?: unknown }): VaultError {
+const tooLarge = (): VaultError => new VaultError('bodyIsTooLarge', 'The request body must not exceed 1 MiB');
+const unreadable = (): VaultError => new VaultError('bodyIsNotJson', 'The request body could not be read or decoded');
+
+/** What body-parser's failures mean in the API's vocabulary. */
+function inflateError(err: { type?: unknown }): VaultError {
   switch (err.type) {
     case 'entity.too.large':
-      return new VaultError('bodyIsTooLarge', 'The request body must not exceed 1 MiB');
+      return tooLarge();
     case 'encoding.unsupported':
       return new VaultError('headerHasInvalidValue', 'The Content-Encoding is not supported', {
         headerName: 'Content-Encoding',
@@ -18,30 +26,61 @@ function bodyReadError(err: { type?: unknown }): VaultError {
       });
     default:
       // Aborted uploads, wrong lengths, a gzip or br body that does not decompress.
-      return new VaultError('bodyIsNotJson', 'The request body could not be read or decoded');
+      return unreadable();
   }
 }
 
 /** Reads the body into a Buffer whatever its type; over 1 MiB → 413 bodyIsTooLarge. */
 export const readRawBody: RequestHandler = (req, res, next) => {
-  readRaw(req, res, (err?: unknown) => {
-    next(err === undefined ? undefined : bodyReadError(typeof err === 'object' && err !== null ? err : {}));
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+    inflateRaw(req, res, (err?: unknown) => {
+      if (err !== undefined) next(inflateError(typeof err === 'object' && err !== null ? err : {}));
+      else {
+        const body: unknown = req.body;
+        if (Buffer.isBuffer(body)) bodies.set(req, body);
+        next();
+      }
+    });
+    return;
+  }
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    next(tooLarge());
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let failed = false;
+  req.on('data', (chunk: Buffer) => {
+    if (failed) return;
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      failed = true;
+      next(tooLarge());
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.once('end', () => {
+    if (failed) return;
+    bodies.set(req, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    next();
+  });
+  req.once('error', () => {
+    if (failed) return;
+    failed = true;
+    next(unreadable());
   });
 };
 
-function rawText(req: Request): string {
-  const body: unknown = req.body;
-  return Buffer.isBuffer(body) ? body.toString('utf8') : '';
-}
-
-/** True when the request carried no body, or only white space. */
-export function isBodyEmpty(req: Request): boolean {
-  return rawText(req).trim() === '';
+/** The raw body read by readRawBody (undefined when none was read). */
+export function rawBodyOf(req: Request): Buffer | undefined {
+  return bodies.get(req);
 }
 
 /** The parsed JSON body: empty → 400 bodyIsEmpty, unparsable → 400 bodyIsNotJson. */
 export function jsonBody(req: Request): unknown {
-  const text = rawText(req);
+  const text = rawBodyOf(req)?.toString('utf8') ?? '';
   if (text.trim() === '') throw new VaultError('bodyIsEmpty', 'The request body must not be empty');
   try {
     return JSON.parse(text) as unknown;

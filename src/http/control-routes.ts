@@ -1,4 +1,4 @@
-/** The control API under /_sim: JSON in and out, the standard error body, `?tenant=` to name one tenant. */
+/** The control API, mounted at /_sim: JSON in and out, the standard error body, `?tenant=` to name one tenant. */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Controller } from '../control/controller.js';
@@ -6,7 +6,7 @@ import { addDuration, parseDuration } from '../domain/duration.js';
 import { VaultError, fieldError } from '../domain/errors.js';
 import { parseInstant } from '../domain/instant.js';
 import { parseScenarioText, validateScenarios } from '../scenarios/loader.js';
-import { jsonBody, readRawBody } from './body.js';
+import { jsonBody, rawBodyOf, readRawBody } from './body.js';
 import { essence } from './media.js';
 import { presentToken, type LinkContext } from './present.js';
 import { methodNotAllowed } from './routing.js';
@@ -61,11 +61,11 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
   const tenantParam = tenantParamOf(deps.isTenant);
   const router = Router();
   // Health stays open: a readiness probe should not need the admin secret, and it reveals nothing.
-  router.route('/_sim/health').get((_req, res) => sendJson(res, 200, { status: 'ok' })).all(methodNotAllowed('GET'));
-  if (deps.adminToken !== undefined) router.use('/_sim', requireAdminToken(deps.adminToken));
+  router.route('/health').get((_req, res) => sendJson(res, 200, { status: 'ok' })).all(methodNotAllowed('GET'));
+  if (deps.adminToken !== undefined) router.use(requireAdminToken(deps.adminToken));
 
   router
-    .route('/_sim/clock')
+    .route('/clock')
     .get((req, res) => sendJson(res, 200, controller.clock(tenantParam(req))))
     .put(readRawBody, (req, res) => {
       const tenant = tenantParam(req);
@@ -75,7 +75,7 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .all(methodNotAllowed('GET, PUT'));
 
   router
-    .route('/_sim/clock/advance')
+    .route('/clock/advance')
     .post(readRawBody, (req, res) => {
       const tenant = tenantParam(req);
       const { by } = parseBody(clockAdvanceBody, jsonBody(req));
@@ -94,7 +94,7 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .all(methodNotAllowed('POST'));
 
   router
-    .route('/_sim/reset')
+    .route('/reset')
     .post((req, res) => {
       controller.reset(tenantParam(req));
       res.status(204).end();
@@ -102,7 +102,7 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .all(methodNotAllowed('POST'));
 
   router
-    .route('/_sim/tokens')
+    .route('/tokens')
     .get((req, res) => {
       const ctx: LinkContext = { baseUrl: deps.baseUrlOf(req), refs: deps.refs };
       const tokens = controller.tokens(tenantParam(req)).map((t) => ({ tenant: t.tenant, ...presentToken(t, ctx) }));
@@ -111,7 +111,7 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .all(methodNotAllowed('GET'));
 
   router
-    .route('/_sim/requests')
+    .route('/requests')
     .get((req, res) => sendJson(res, 200, { requests: controller.requests(tenantParam(req)) }))
     .delete((req, res) => {
       controller.clearRequests(tenantParam(req));
@@ -120,7 +120,7 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .all(methodNotAllowed('GET, DELETE'));
 
   router
-    .route('/_sim/state')
+    .route('/state')
     .get((_req, res) => sendJson(res, 200, controller.exportState()))
     .put(readRawBody, (req, res) => {
       controller.importState(jsonBody(req));
@@ -129,11 +129,11 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .all(methodNotAllowed('GET, PUT'));
 
   router
-    .route('/_sim/scenarios')
+    .route('/scenarios')
     .get((_req, res) => sendJson(res, 200, { scenarios: controller.scenarios() }))
     .put(readRawBody, (req, res) => {
       const yaml = YAML_TYPES.has(essence(req.headers['content-type']) ?? '');
-      const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+      const text = rawBodyOf(req)?.toString('utf8') ?? '';
       controller.loadScenarios(validateScenarios(parseScenarioText(text, yaml ? 'yaml' : 'json')));
       sendJson(res, 200, { scenarios: controller.scenarios() });
     })
@@ -143,8 +143,8 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     })
     .all(methodNotAllowed('GET, PUT, DELETE'));
 
-  router.all('/_sim/{*rest}', (req) => {
-    throw new VaultError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.path}`);
+  router.all('/{*rest}', (req) => {
+    throw new VaultError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`);
   });
 
   return router;

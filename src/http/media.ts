@@ -25,6 +25,7 @@ export function essence(value: string | undefined): string | undefined {
 
 /** True when an Accept header lists one of `allowed`, `*\/*` or `application/*` with a non-zero q. */
 export function acceptsOneOf(accept: string, allowed: readonly string[]): boolean {
+  if (allowed.includes(accept)) return true;
   for (const range of accept.split(',')) {
     const [type = '', ...params] = range.split(';');
     const name = type.trim().toLowerCase();

@@ -3,7 +3,7 @@ import { lastFourDigits, maskCardNumber } from '../domain/card.js';
 import { formatInstant } from '../domain/instant.js';
 import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
-import type { RefCodec, RefPurpose } from '../infra/refs.js';
+import { REF_PURPOSES, type RefCodec, type RefPurpose } from '../infra/refs.js';
 
 export interface LinkContext {
   baseUrl: string;
@@ -14,13 +14,16 @@ export function tokenHref(ctx: LinkContext, token: Token, purpose: RefPurpose = 
   return `${ctx.baseUrl}/tokens/${ctx.refs.encode({ purpose, tenant: token.tenant, tokenId: token.tokenId })}`;
 }
 
+/** The link relations of a token, with the index of their ref in REF_PURPOSES. */
 const FIELD_LINKS = [
-  ['tokens:description', 'description'],
-  ['tokens:cardHolderName', 'cardHolderName'],
-  ['tokens:cardExpiryDate', 'cardExpiryDate'],
-  ['tokens:billingAddress', 'billingAddress'],
-  ['tokens:schemeTransactionReference', 'schemeTransactionReference'],
-] as const satisfies readonly (readonly [string, RefPurpose])[];
+  ['tokens:description', REF_PURPOSES.indexOf('description')],
+  ['tokens:cardHolderName', REF_PURPOSES.indexOf('cardHolderName')],
+  ['tokens:cardExpiryDate', REF_PURPOSES.indexOf('cardExpiryDate')],
+  ['tokens:billingAddress', REF_PURPOSES.indexOf('billingAddress')],
+  ['tokens:schemeTransactionReference', REF_PURPOSES.indexOf('schemeTransactionReference')],
+] as const;
+const TOKEN_REF = REF_PURPOSES.indexOf('token');
+const CONFLICTS_REF = REF_PURPOSES.indexOf('conflicts');
 
 /** Which variant of the representation: it decides the extra fields and links. */
 export interface TokenView {
@@ -34,47 +37,87 @@ export interface TokenView {
 
 function presentConflicts(conflict: PendingConflict): Record<string, unknown> {
   const { cardHolderName, cardExpiryDate, billingAddress, schemeTransactionReference } = conflict.values;
-  const paymentInstrument = {
-    ...(cardHolderName !== undefined && { cardHolderName }),
-    ...(cardExpiryDate !== undefined && { cardExpiryDate }),
-    ...(billingAddress !== undefined && { billingAddress }),
-  };
-  return {
-    ...(Object.keys(paymentInstrument).length > 0 && { paymentInstrument }),
-    ...(schemeTransactionReference !== undefined && { schemeTransactionReference }),
-    conflictsExpiryDateTime: formatInstant(conflict.expiresAt),
-  };
+  const out: Record<string, unknown> = {};
+  if (cardHolderName !== undefined || cardExpiryDate !== undefined || billingAddress !== undefined) {
+    const paymentInstrument: Record<string, unknown> = {};
+    if (cardHolderName !== undefined) paymentInstrument.cardHolderName = cardHolderName;
+    if (cardExpiryDate !== undefined) paymentInstrument.cardExpiryDate = cardExpiryDate;
+    if (billingAddress !== undefined) paymentInstrument.billingAddress = billingAddress;
+    out.paymentInstrument = paymentInstrument;
+  }
+  if (schemeTransactionReference !== undefined) out.schemeTransactionReference = schemeTransactionReference;
+  out.conflictsExpiryDateTime = formatInstant(conflict.expiresAt);
+  return out;
 }
 
-export function presentToken(token: Token, ctx: LinkContext, view: TokenView = {}): Record<string, unknown> {
-  const href = tokenHref(ctx, token);
+/** Everything of the representation but `_links`, in the wire's key order. */
+function tokenData(token: Token, href: string, view: TokenView): Record<string, unknown> {
   const { card } = token;
-  const links: Record<string, unknown> = { 'tokens:token': { href } };
-  for (const [rel, purpose] of FIELD_LINKS) links[rel] = { href: tokenHref(ctx, token, purpose) };
-  if (view.conflict) links['tokens:conflicts'] = { href: tokenHref(ctx, token, 'conflicts') };
-  if (view.retrieved) links['tokens:networkToken'] = { href: `${ctx.baseUrl}/tokens/network` };
-  links.curies = [{ href: `${ctx.baseUrl}/rels/tokens/{rel}.json`, name: 'tokens', templated: true }];
-
-  return {
+  const body: Record<string, unknown> = {
     tokenPaymentInstrument: { type: 'card/tokenized', href },
     tokenId: token.tokenId,
     description: token.description,
     tokenExpiryDateTime: formatInstant(token.expiresAt),
-    ...(token.namespace !== undefined && { namespace: token.namespace }),
-    ...(token.schemeTransactionReference !== undefined && { schemeTransactionReference: token.schemeTransactionReference }),
-    paymentInstrument: {
-      type: 'card/masked',
-      cardNumber: maskCardNumber(card.number),
-      cardExpiryDate: { month: card.expiryDate.month, year: card.expiryDate.year },
-      cardHolderName: card.holderName,
-      ...(card.billingAddress && { billingAddress: card.billingAddress }),
-      networkType: card.network,
-      last4Digits: lastFourDigits(card.number),
-      ...(view.created && { countryCode: card.countryCode, credit: null }),
-    },
-    ...(view.conflict && { conflicts: presentConflicts(view.conflict) }),
-    _links: links,
   };
+  if (token.namespace !== undefined) body.namespace = token.namespace;
+  if (token.schemeTransactionReference !== undefined) body.schemeTransactionReference = token.schemeTransactionReference;
+  const instrument: Record<string, unknown> = {
+    type: 'card/masked',
+    cardNumber: maskCardNumber(card.number),
+    cardExpiryDate: { month: card.expiryDate.month, year: card.expiryDate.year },
+    cardHolderName: card.holderName,
+  };
+  if (card.billingAddress) instrument.billingAddress = card.billingAddress;
+  instrument.networkType = card.network;
+  instrument.last4Digits = lastFourDigits(card.number);
+  if (view.created) {
+    instrument.countryCode = card.countryCode;
+    instrument.credit = null;
+  }
+  body.paymentInstrument = instrument;
+  if (view.conflict) body.conflicts = presentConflicts(view.conflict);
+  return body;
+}
+
+/** The `_links` object as JSON text, written directly: refs are base64url and the base is escaped once. */
+function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
+  const refs = ctx.refs.encodeAll(token.tenant, token.tokenId);
+  const base = JSON.stringify(ctx.baseUrl).slice(1, -1);
+  const link = (i: number): string => `{"href":"${base}/tokens/${refs[i] ?? ''}"}`;
+  let json = `{"tokens:token":${link(TOKEN_REF)}`;
+  for (const [rel, i] of FIELD_LINKS) json += `,"${rel}":${link(i)}`;
+  if (view.conflict) json += `,"tokens:conflicts":${link(CONFLICTS_REF)}`;
+  if (view.retrieved) json += `,"tokens:networkToken":{"href":"${base}/tokens/network"}`;
+  return `${json},"curies":[{"href":"${base}/rels/tokens/{rel}.json","name":"tokens","templated":true}]}`;
+}
+
+/** The representation as an object (for listings); tokenJson is the same as text, built faster. */
+export function presentToken(token: Token, ctx: LinkContext, view: TokenView = {}): Record<string, unknown> {
+  const body = tokenData(token, tokenHref(ctx, token), view);
+  body._links = JSON.parse(linksJson(token, ctx, view)) as unknown;
+  return body;
+}
+
+/** Recently served representations; bounded, so a vault of many tokens does not carry a copy of each. */
+const serialized = new Map<Token, { key: string; json: string }>();
+const SERIALIZED_LIMIT = 2_000;
+
+/**
+ * The JSON text of a token representation, kept while its data, expiry, view and base URL stay the same:
+ * a client reading the same token again costs no presentation work.
+ */
+export function tokenJson(token: Token, ctx: LinkContext, view: TokenView = {}): string {
+  const key = `${view.created ? 'c' : ''}${view.retrieved ? 'r' : ''}${view.conflict ? `x${view.conflict.expiresAt}` : ''}|${token.revision}|${token.expiresAt}|${ctx.baseUrl}`;
+  const hit = serialized.get(token);
+  if (hit?.key === key) return hit.json;
+  const data = JSON.stringify(tokenData(token, tokenHref(ctx, token), view));
+  const json = `${data.slice(0, -1)},"_links":${linksJson(token, ctx, view)}}`;
+  // A create is usually answered once; keep what is read (retrieved views) and what is already kept.
+  if (view.retrieved || hit) {
+    if (serialized.size >= SERIALIZED_LIMIT) serialized.clear();
+    serialized.set(token, { key, json });
+  }
+  return json;
 }
 
 /** The 201 body of a sale: masked card, issuer and scheme references, risk factors, refusal. */

@@ -1,12 +1,12 @@
 /** POST /payments/sales/migrateCardOnFile (v5): parse, resolve a token href, call the sale, present. */
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { Sales, SaleInstrument } from '../domain/sale.js';
 import type { RefCodec } from '../infra/refs.js';
 import { jsonBody, readRawBody } from './body.js';
 import type { MediaTypes } from './media.js';
 import { checkHeaders } from './media.js';
 import { presentSale } from './present.js';
-import { methodNotAllowed } from './routing.js';
+import { chain, methodNotAllowed } from './routing.js';
 import { saleBody, type SaleBody } from './sale-schemas.js';
 import { toBillingAddress } from './schemas.js';
 import { saleOverrideOf } from './scenario-actions.js';
@@ -43,8 +43,8 @@ function instrumentOf(pi: SaleBody['instruction']['paymentInstrument'], refs: Re
   };
 }
 
-export function createSaleRoutes(deps: SaleRoutesDeps): Router {
-  const router = Router();
+/** Registers the sale route on the app itself (see registerTokenRoutes). */
+export function registerSaleRoutes(router: Router, deps: SaleRoutesDeps): void {
   const headers = checkHeaders({
     contentType: deps.media.saleRequest,
     accept: [deps.media.saleResponse, deps.media.saleRequest],
@@ -52,7 +52,7 @@ export function createSaleRoutes(deps: SaleRoutesDeps): Router {
 
   router
     .route('/payments/sales/migrateCardOnFile')
-    .post(deps.authenticate, headers, readRawBody, deps.scenario('sale'), (req, res) => {
+    .post(chain(deps.authenticate, headers, readRawBody, deps.scenario('sale'), (req, res) => {
       const body = parseBody(saleBody, jsonBody(req));
       const tenant = deps.tenantOf(req);
       const result = deps.sales.sale(tenant, {
@@ -62,8 +62,7 @@ export function createSaleRoutes(deps: SaleRoutesDeps): Router {
         instrument: instrumentOf(body.instruction.paymentInstrument, deps.refs, tenant),
       }, saleOverrideOf(res));
       sendJson(res, 201, presentSale(result), deps.media.saleResponse);
-    })
+    }))
     .all(methodNotAllowed('POST'));
 
-  return router;
 }

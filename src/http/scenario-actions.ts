@@ -10,6 +10,7 @@ import type { Vault } from '../domain/vault.js';
 import type { RefCodec } from '../infra/refs.js';
 import type { RequestFacts, ScenarioEngine } from '../scenarios/engine.js';
 import type { Rule } from '../scenarios/schema.js';
+import { rawBodyOf } from './body.js';
 import { sendJson } from './send.js';
 
 export interface ScenarioActionDeps {
@@ -39,8 +40,8 @@ function at(value: unknown, ...path: string[]): unknown {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function bodyOf(req: Request): unknown {
-  const body: unknown = req.body;
-  if (!Buffer.isBuffer(body) || body.length === 0) return undefined;
+  const body = rawBodyOf(req);
+  if (body === undefined || body.length === 0) return undefined;
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {

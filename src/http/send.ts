@@ -2,7 +2,12 @@
 import type { Response } from 'express';
 
 export function sendJson(res: Response, status: number, body: unknown, mediaType = 'application/json'): void {
-  // Node's setHeader, not Express's res.set, which adds a charset to application/json.
-  res.status(status).setHeader('Content-Type', mediaType);
-  res.end(JSON.stringify(body));
+  sendText(res, status, JSON.stringify(body), mediaType);
+}
+
+/** Already-serialized JSON. Node's setHeader, not Express's res.set, which adds a charset to application/json. */
+export function sendText(res: Response, status: number, json: string, mediaType: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', mediaType);
+  res.end(json);
 }

@@ -1,9 +1,10 @@
 /**
- * Generated values from counter-based streams: value n of stream s is drawn from
- * HMAC-SHA256(key, s + n). With a seeded key every run yields the same sequence, and each tenant has
- * its own stream, so one test's tokens never shift another's ids.
+ * Generated values from named streams. Each stream is a small fast PRNG (sfc32) seeded from
+ * HMAC-SHA-256(key, stream name): with a seeded key every run yields the same sequence, and each tenant has
+ * its own streams, so one test's tokens never shift another's ids. A stream's position is its draw count,
+ * which is all a state snapshot needs to carry.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 import { customRandom } from 'nanoid';
 import type { Ids } from '../domain/ports.js';
 
@@ -12,52 +13,116 @@ const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 export interface IdSource extends Ids {
   correlationId(): string;
-  /** Counters of every stream, for state export. */
+  /** Draw counts of every stream, for state export. */
   counters(): Record<string, number>;
   restoreCounters(counters: Record<string, number>): void;
   resetCounters(): void;
 }
 
-export function createIdSource(key: Buffer): IdSource {
-  const counters = new Map<string, number>();
+/** Small Fast Counter PRNG (Chris Doty-Humphrey's sfc32): 128 bits of state, good statistics, no crypto. */
+class Sfc32 {
+  private readonly s: Uint32Array;
+  constructor(seed: Buffer) {
+    this.s = new Uint32Array([seed.readUInt32LE(0), seed.readUInt32LE(4), seed.readUInt32LE(8), seed.readUInt32LE(12)]);
+    for (let i = 0; i < 12; i++) this.next();
+  }
+  next(): number {
+    const s = this.s;
+    const a = s[0] ?? 0;
+    const b = s[1] ?? 0;
+    const c = s[2] ?? 0;
+    const d = s[3] ?? 0;
+    const t = (((a + b) >>> 0) + d) >>> 0;
+    s[3] = (d + 1) >>> 0;
+    s[0] = b ^ (b >>> 9);
+    s[1] = (c + (c << 3)) >>> 0;
+    s[2] = ((c << 21) | (c >>> 11)) >>> 0;
+    s[2] = (s[2] + t) >>> 0;
+    return t;
+  }
+}
 
-  /** The bytes of draw n of a stream; nanoid asks for as many as it needs. */
-  function bytesOf(stream: string, n: number): (size: number) => Uint8Array {
-    let block = 0;
-    return (size) => {
-      const out = new Uint8Array(size);
-      let filled = 0;
-      while (filled < size) {
-        const chunk = createHmac('sha256', key).update(`${stream}#${n}#${block++}`).digest();
-        const take = Math.min(chunk.length, size - filled);
-        out.set(chunk.subarray(0, take), filled);
-        filled += take;
-      }
-      return out;
-    };
+type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference';
+
+/** What each kind of stream draws: an alphabet and a length. */
+const SHAPES: Record<Kind, readonly [string, number]> = {
+  tokenId: [DIGITS, 17],
+  authorizationCode: [UPPER_ALNUM, 6],
+  schemeReference: [UPPER_ALNUM, 15],
+};
+
+interface Stream {
+  kind: Kind;
+  rng: Sfc32;
+  draws: number;
+}
+
+export function createIdSource(key: KeyObject): IdSource {
+  const streams = new Map<string, Stream>();
+  /** Positions from a state import, caught up with when a stream is first used again. */
+  let restored = new Map<string, number>();
+
+  const seedOf = (name: string): Buffer => createHmac('sha256', key).update(name).digest();
+
+  // nanoid's generators (built once per alphabet and size) take their bytes from the stream being drawn.
+  let source: Sfc32 | undefined;
+  const nextBytes = (size: number): Uint8Array => {
+    const out = new Uint8Array(size);
+    for (let i = 0; i < size; i += 4) {
+      const word = source?.next() ?? 0;
+      out[i] = word & 0xff;
+      if (i + 1 < size) out[i + 1] = (word >>> 8) & 0xff;
+      if (i + 2 < size) out[i + 2] = (word >>> 16) & 0xff;
+      if (i + 3 < size) out[i + 3] = word >>> 24;
+    }
+    return out;
+  };
+  const generators = new Map<string, () => string>();
+  function generate(rng: Sfc32, [alphabet, size]: readonly [string, number]): string {
+    const id = `${alphabet.length}/${size}`;
+    let generator = generators.get(id);
+    if (!generator) generators.set(id, (generator = customRandom(alphabet, size, nextBytes)));
+    source = rng;
+    return generator();
   }
 
-  /** The next draw of a counted stream. */
-  function draw(stream: string, alphabet: string, size: number): string {
-    const n = counters.get(stream) ?? 0;
-    counters.set(stream, n + 1);
-    return customRandom(alphabet, size, bytesOf(stream, n))();
+  function next(stream: Stream): string {
+    stream.draws++;
+    return generate(stream.rng, SHAPES[stream.kind]);
   }
 
-  /** A value that depends only on the key and the stream name: the same every time. */
-  const fixed = (stream: string, alphabet: string, size: number): string => customRandom(alphabet, size, bytesOf(stream, 0))();
+  function draw(kind: Kind, tenant: string): string {
+    const name = `${kind}:${tenant}`;
+    let stream = streams.get(name);
+    if (!stream) {
+      stream = { kind, rng: new Sfc32(seedOf(name)), draws: 0 };
+      streams.set(name, stream);
+      const target = restored.get(name) ?? 0;
+      while (stream.draws < target) next(stream);
+    }
+    return next(stream);
+  }
+
+  const hex = seedOf('correlationId').toString('hex');
+  const correlationPrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-`;
+  let correlationCount = 0;
 
   return {
-    tokenId: (tenant) => `99${draw(`tokenId:${tenant}`, DIGITS, 17)}`,
-    authorizationCode: (tenant) => draw(`authorizationCode:${tenant}`, UPPER_ALNUM, 6),
-    schemeReference: (tenant) => draw(`schemeReference:${tenant}`, UPPER_ALNUM, 15),
-    paymentAccountReference: (cardNumber) => fixed(`paymentAccountReference:${cardNumber}`, UPPER_ALNUM, 29),
-    correlationId: () => draw('correlationId', '0123456789abcdef', 32).replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'),
-    counters: () => Object.fromEntries(counters),
+    tokenId: (tenant) => `99${draw('tokenId', tenant)}`,
+    authorizationCode: (tenant) => draw('authorizationCode', tenant),
+    schemeReference: (tenant) => draw('schemeReference', tenant),
+    // The same for one card number in every sale and run: a value of the seed and the number, no stream.
+    paymentAccountReference: (cardNumber) => generate(new Sfc32(seedOf(`paymentAccountReference:${cardNumber}`)), [UPPER_ALNUM, 29]),
+    // A seeded 20-hex-digit prefix, then a counter: unique, reproducible, and cheap on every response.
+    correlationId: () => `${correlationPrefix}${(++correlationCount).toString(16).padStart(12, '0')}`,
+    counters: () => ({ ...Object.fromEntries(restored), ...Object.fromEntries([...streams].map(([name, st]) => [name, st.draws])) }),
     restoreCounters(next) {
-      counters.clear();
-      for (const [k, v] of Object.entries(next)) counters.set(k, v);
+      streams.clear();
+      restored = new Map(Object.entries(next));
     },
-    resetCounters: () => counters.clear(),
+    resetCounters() {
+      streams.clear();
+      restored = new Map();
+    },
   };
 }

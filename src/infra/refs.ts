@@ -1,10 +1,19 @@
 /**
- * Token references: the opaque path segment of every token href, sealed with a synthetic-IV AES-256-GCM
- * (siv.ts) over (purpose, tokenId, tenant). The same token and purpose always give the same ref — hrefs are
- * stable — while any tampering fails the authentication tag.
+ * Token references: the opaque path segment of every token href. Two forms, told apart by length:
+ *
+ * - Compact (the simulator's own 19-digit token ids): one AES-256 block per ref — the purpose, the token
+ *   id, a keyed 32-bit hash of the tenant and 21 bits of fixed redundancy, enciphered as a pseudo-random
+ *   permutation (encode-then-encipher). All seven refs of a token come from one AES-ECB call over seven
+ *   blocks; a changed ref deciphers to noise that fails the redundancy and tenant checks (about 2^-53).
+ * - Sealed (any other token id, e.g. a fixture's "ABC123DEF456GHJ"): one HMAC-SHA-512 of (tokenId, tenant)
+ *   gives the synthetic IV of its AES-256-GCM sealing plus seven 5-byte purpose tags; a ref is the sealed
+ *   capability, the masked purpose and that purpose's tag.
+ *
+ * Both are deterministic (hrefs are stable, and survive a restart with the same seed), distinct per
+ * purpose, opaque, and authenticated.
  */
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Secrets } from './secrets.js';
-import { createSiv } from './siv.js';
 
 export const REF_PURPOSES = [
   'token',
@@ -26,37 +35,156 @@ export interface TokenRef {
 
 export interface RefCodec {
   encode(ref: TokenRef): string;
+  /** The refs of every purpose of a token, in REF_PURPOSES order. */
+  encodeAll(tenant: string, tokenId: string): readonly string[];
   /** The decrypted ref, or undefined when the text is not one of ours (malformed or tampered). */
   decode(text: string): TokenRef | undefined;
 }
 
 const MAX_REF_CHARS = 1024;
-const CACHE_LIMIT = 50_000;
+const CACHE_LIMIT = 10_000;
+const IV_BYTES = 12;
+const GCM_TAG_BYTES = 16;
+const TAG_BYTES = 5;
+/** Masked purpose index and its tag: 6 bytes, so 8 base64 characters that never straddle a boundary. */
+const SUFFIX_BYTES = 1 + TAG_BYTES;
+const SUFFIX_CHARS = (SUFFIX_BYTES / 3) * 4;
+const MASK_BYTE = IV_BYTES + REF_PURPOSES.length * TAG_BYTES;
 
-export function createRefCodec(secrets: Secrets): RefCodec {
-  const siv = createSiv(secrets.key('refs-encryption'), secrets.key('refs-iv'), MAX_REF_CHARS);
-  // Every token response carries seven refs: remember them rather than encrypt each time.
-  const cache = new Map<string, string>();
+const COMPACT_ID = /^[0-9]{19}$/;
+const BLOCK = 16;
+const COMPACT_CHARS = 22;
+/** The top five bits of a compact block's first byte; the low three hold the purpose. */
+const MARKER = 0b10110 << 3;
+
+export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = []): RefCodec {
+  const encKey = secrets.key('refs-encryption');
+  const macKey = secrets.key('refs-tag');
+  const blockKey = secrets.key('refs-block');
+  const tenantHashes = new Map<string, number>();
+  const tenantsByHash = new Map<number, string>();
+  const hashTenant = (tenant: string): number => {
+    let h = tenantHashes.get(tenant);
+    if (h === undefined) {
+      h = createHmac('sha256', macKey).update(`tenant:${tenant}`).digest().readUInt32BE(0);
+      tenantHashes.set(tenant, h);
+      tenantsByHash.set(h, tenant);
+    }
+    return h;
+  };
+  for (const tenant of tenants) hashTenant(tenant);
+
+  function compactRefs(tokenId: string, tenant: string): string[] {
+    const high = Number(tokenId.slice(0, 9));
+    const low = Number(tokenId.slice(9));
+    const hash = hashTenant(tenant);
+    const blocks = Buffer.alloc(REF_PURPOSES.length * BLOCK);
+    for (let p = 0; p < REF_PURPOSES.length; p++) {
+      const o = p * BLOCK;
+      blocks[o] = MARKER | p;
+      blocks.writeUInt32BE(high, o + 1);
+      blocks.writeUIntBE(low, o + 5, 5);
+      blocks.writeUInt32BE(hash, o + 10);
+      // bytes 14 and 15 stay zero: redundancy
+    }
+    const cipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
+    const enciphered = Buffer.concat([cipher.update(blocks), cipher.final()]);
+    return REF_PURPOSES.map((_, p) => enciphered.toString('base64url', p * BLOCK, (p + 1) * BLOCK));
+  }
+
+  function openCompact(raw: Buffer): TokenRef | undefined {
+    const decipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
+    const block = Buffer.concat([decipher.update(raw), decipher.final()]);
+    const first = block[0] ?? 0;
+    const purpose = REF_PURPOSES[first & 0b111];
+    const tenant = tenantsByHash.get(block.readUInt32BE(10));
+    if ((first & ~0b111) !== MARKER || block[14] !== 0 || block[15] !== 0 || purpose === undefined || tenant === undefined) return undefined;
+    const low = block.readUIntBE(5, 5);
+    const high = block.readUInt32BE(1);
+    if (high > 999_999_999 || low > 9_999_999_999) return undefined;
+    return Object.freeze({ purpose, tenant, tokenId: `${String(high).padStart(9, '0')}${String(low).padStart(10, '0')}` });
+  }
+
+  // Clients follow the same hrefs again and again: remember both directions (bounded).
+  const encoded = new Map<string, string[]>();
+  const decoded = new Map<string, TokenRef>();
+
+  const macOf = (plain: Buffer): Buffer => createHmac('sha512', macKey).update(plain).digest();
+  const tagOf = (mac: Buffer, p: number): Buffer => mac.subarray(IV_BYTES + p * TAG_BYTES, IV_BYTES + (p + 1) * TAG_BYTES);
+
+  function refsOf(tokenId: string, tenant: string): string[] {
+    const key = `${tokenId}:${tenant}`;
+    let refs = encoded.get(key);
+    if (!refs && COMPACT_ID.test(tokenId)) {
+      refs = compactRefs(tokenId, tenant);
+      if (encoded.size >= CACHE_LIMIT) encoded.clear();
+      encoded.set(key, refs);
+    }
+    if (!refs) {
+      // NUL padding makes the capability a multiple of 3 bytes, so its base64 text is shared by all seven
+      // refs and each ref only appends its own suffix.
+      const bytes = Buffer.byteLength(key);
+      const plain = Buffer.alloc(bytes + ((3 - ((bytes + IV_BYTES + GCM_TAG_BYTES) % 3)) % 3));
+      plain.write(key, 'utf8');
+      const mac = macOf(plain);
+      const iv = mac.subarray(0, IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', encKey, iv);
+      const body = cipher.update(plain);
+      cipher.final();
+      const head = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+      const suffixes = Buffer.alloc(REF_PURPOSES.length * SUFFIX_BYTES);
+      for (let p = 0; p < REF_PURPOSES.length; p++) {
+        suffixes[p * SUFFIX_BYTES] = p ^ (mac[MASK_BYTE] ?? 0);
+        tagOf(mac, p).copy(suffixes, p * SUFFIX_BYTES + 1);
+      }
+      const tails = suffixes.toString('base64url');
+      refs = REF_PURPOSES.map((_, p) => head + tails.slice(p * SUFFIX_CHARS, (p + 1) * SUFFIX_CHARS));
+      if (encoded.size >= CACHE_LIMIT) encoded.clear();
+      encoded.set(key, refs);
+    }
+    return refs;
+  }
+
+  function open(text: string): TokenRef | undefined {
+    if (text.length > MAX_REF_CHARS || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+    const raw = Buffer.from(text, 'base64url');
+    // Only the canonical spelling: base64 leaves spare bits in the last character that decoding ignores.
+    if (raw.toString('base64url') !== text) return undefined;
+    if (text.length === COMPACT_CHARS) return openCompact(raw);
+    if (raw.length < IV_BYTES + GCM_TAG_BYTES + 3 + SUFFIX_BYTES) return undefined;
+    const sealed = raw.subarray(0, raw.length - SUFFIX_BYTES);
+    let plain: Buffer;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', encKey, sealed.subarray(0, IV_BYTES));
+      decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
+      plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - GCM_TAG_BYTES)), decipher.final()]);
+    } catch {
+      return undefined;
+    }
+    const mac = macOf(plain);
+    const suffix = raw.subarray(raw.length - SUFFIX_BYTES);
+    const p = (suffix[0] ?? 0) ^ (mac[MASK_BYTE] ?? 0);
+    const purpose = REF_PURPOSES[p];
+    if (purpose === undefined || !timingSafeEqual(suffix.subarray(1), tagOf(mac, p))) return undefined;
+    const decodedText = plain.toString('utf8').replace(/\0+$/, '');
+    const colon = decodedText.indexOf(':');
+    if (colon < 1) return undefined;
+    return Object.freeze({ purpose, tokenId: decodedText.slice(0, colon), tenant: decodedText.slice(colon + 1) });
+  }
 
   return {
-    encode({ purpose, tenant, tokenId }) {
-      const plain = `${REF_PURPOSES.indexOf(purpose)}${tokenId}:${tenant}`;
-      let ref = cache.get(plain);
-      if (ref === undefined) {
-        ref = siv.seal(plain);
-        if (cache.size >= CACHE_LIMIT) cache.clear();
-        cache.set(plain, ref);
-      }
-      return ref;
-    },
+    encode: ({ purpose, tenant, tokenId }) => refsOf(tokenId, tenant)[REF_PURPOSES.indexOf(purpose)] ?? '',
+    encodeAll: (tenant, tokenId) => refsOf(tokenId, tenant),
 
     decode(text) {
-      const plain = siv.open(text);
-      if (plain === undefined) return undefined;
-      const purpose = REF_PURPOSES[Number(plain[0])];
-      const colon = plain.indexOf(':');
-      if (purpose === undefined || colon < 2) return undefined;
-      return { purpose, tokenId: plain.slice(1, colon), tenant: plain.slice(colon + 1) };
+      let ref = decoded.get(text);
+      if (!ref) {
+        ref = open(text);
+        if (!ref) return undefined;
+        if (decoded.size >= CACHE_LIMIT) decoded.clear();
+        decoded.set(text, ref);
+      }
+      return ref;
     },
   };
 }

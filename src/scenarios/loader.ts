@@ -1,7 +1,8 @@
 /** Reads scenario files and bodies (JSON or YAML) into validated scenarios; an invalid one is refused whole. */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YamlNamespace from 'yaml';
 import * as z from 'zod';
 import { ConfigError } from '../config/fixtures.js';
 import { VaultError, type FieldProblem } from '../domain/errors.js';
@@ -9,6 +10,11 @@ import { parseBody, toJsonPath } from '../http/validation.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 export type ScenarioFormat = 'json' | 'yaml';
+
+/** The yaml package, loaded on first use: most runs never read YAML, and it costs start-up time. */
+type YamlModule = typeof YamlNamespace;
+let yamlModule: YamlModule | undefined;
+const yaml = (): YamlModule => (yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule);
 
 /** Text → data; a syntax error is bodyIsNotJson (JSON) or a bodyDoesNotMatchSchema item at `$` (YAML). */
 export function parseScenarioText(text: string, format: ScenarioFormat): unknown {
@@ -21,9 +27,9 @@ export function parseScenarioText(text: string, format: ScenarioFormat): unknown
     }
   }
   try {
-    return parseYaml(text, { maxAliasCount: 100 }) as unknown;
+    return yaml().parse(text, { maxAliasCount: 100 }) as unknown;
   } catch (err) {
-    const where = err instanceof YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
+    const where = err instanceof yaml().YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
     throw new VaultError('bodyDoesNotMatchSchema', 'The scenario is not valid YAML', {
       validationErrors: [{ errorName: 'fieldHasInvalidValue', message: `the document is not valid YAML${where}`, path: [] }],
     });

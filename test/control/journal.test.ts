@@ -1,16 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { createJournal, type JournalEntry } from '../../src/control/journal.js';
+import { createJournal, type JournalRecord } from '../../src/control/journal.js';
 import { maskCardData } from '../../src/control/mask.js';
 
-const entry = (tenant: string | null, path: string): Omit<JournalEntry, 'seq'> => ({
+const entry = (tenant: string | null, path: string): JournalRecord => ({
   tenant,
   operation: 'getToken',
   method: 'GET',
   path,
   status: 200,
   correlationId: 'c',
-  virtualTime: '2030-01-01T00:00:00Z',
-  realTime: '2026-01-01T00:00:00.000Z',
+  virtualMs: Date.parse('2030-01-01T00:00:00Z'),
+  realMs: Date.parse('2026-01-01T00:00:00Z'),
   durationMs: 1,
   rule: null,
 });
@@ -41,6 +41,15 @@ describe('the journal', () => {
     expect(journal.list().map((e) => e.tenant)).toEqual(['b']);
     journal.clear();
     expect(journal.list()).toEqual([]);
+  });
+
+  it('formats times, masks bodies when listed, and does not keep large bodies', () => {
+    const journal = createJournal(10);
+    journal.record({ ...entry('a', '/1'), body: Buffer.from(JSON.stringify({ cardNumber: '4444333322221111', cvc: '123' })) });
+    journal.record({ ...entry('a', '/2'), body: Buffer.alloc(20_000, 32) });
+    const [first, second] = journal.list('a');
+    expect(first).toMatchObject({ virtualTime: '2030-01-01T00:00:00Z', realTime: '2026-01-01T00:00:00.000Z', requestBody: { cardNumber: '4444********1111', cvc: '***' } });
+    expect(second?.requestBody).toBe('[a body of 20000 bytes, not kept]');
   });
 
   it('keeps nothing with size 0', () => {

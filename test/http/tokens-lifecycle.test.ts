@@ -296,11 +296,11 @@ describe('determinism', () => {
 
 /** Recorded from seed 'golden'; a change here means every seeded user's ids and hrefs change too. */
 const GOLDEN = {
-  tokenId: '9973244281114021040',
-  token: 'mQrTGQukYBpC4gMJb8g8WafyMcDJjBOwdiZgRtKBhpUPMJ98AGO19hq3NIiAEBJ7IFb75KrvKMRc',
-  description: 'pgLOfe0m66QxJ4pCCloGaosxrBDgFCuaEvqlNwcG3yD3v2lhi1Jnz9_kQBUvlpoA8_x0orUmJHPo',
-  cardHolderName: '8Za6ga5v4wMpRTAn-HbGP8l2ETIkXf3hGDw_STAc8WIE5nisd0o2tfWXWCuoZTMCN7Vcp0XvWrGp',
-  cardExpiryDate: 'C0W0gWuNfO95PuK75j7LY4C2nSnrLvQP0WI-D_CDvDbkSSkDcc3HMFlNhUtXwGAhKoQBSH1L_C5c',
-  billingAddress: 'EvU7CuDn_Lfxw55G7mqNFxoHynvyOFRGUt-neDvJDi7KmsUmh6AGrEk9Oe1g1N6uCiDHlBMk8-ou',
-  schemeTransactionReference: '1VxDgS-e2sx3k_iB-OT9vyNmS44Ixgd9Pbdtv1SFd34WtPVMSACav2EZp6LaVnATA4wWuYLyZt6C',
+  tokenId: '9981200627035599425',
+  token: '26Bq8vV3gqQ72XOXLDorPA',
+  description: 'QWlA9OCjrNusPVc4FRKwPQ',
+  cardHolderName: 'kcinwGNpF_dGy24VCLgCVA',
+  cardExpiryDate: 'bhH7WClEsZYpB8k2BejaKg',
+  billingAddress: '1fH20cixeSFG42dfbSng0w',
+  schemeTransactionReference: '2lVGpPt1W570eSfL5-hzqg',
 };

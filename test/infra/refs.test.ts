@@ -43,4 +43,25 @@ describe('token refs', () => {
   it.each(['', 'network', 'abc$', 'x'.repeat(5000), 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'])('rejects %p', (text) => {
     expect(createRefCodec(createSecrets()).decode(text)).toBeUndefined();
   });
+
+  it('uses the compact 22-character form for the simulator’s own 19-digit ids, and the sealed form for others', () => {
+    const codec = createRefCodec(createSecrets('abc'), ['merchant']);
+    const compact = codec.encode(ref);
+    const sealed = codec.encode({ ...ref, tokenId: 'ABC123DEF456GHJ' });
+    expect(compact).toHaveLength(22);
+    expect(sealed.length).toBeGreaterThan(22);
+    expect(codec.decode(sealed)).toEqual({ ...ref, tokenId: 'ABC123DEF456GHJ' });
+    for (const good of [compact, sealed]) {
+      for (let i = 0; i < good.length; i++) {
+        const swapped = good[i] === 'A' ? 'B' : 'A';
+        expect(codec.decode(good.slice(0, i) + swapped + good.slice(i + 1))).toBeUndefined();
+      }
+    }
+  });
+
+  it('decodes a compact ref of a configured tenant in a new codec with the same seed, not of an unknown one', () => {
+    const text = createRefCodec(createSecrets('abc'), ['merchant']).encode(ref);
+    expect(createRefCodec(createSecrets('abc'), ['merchant']).decode(text)).toEqual(ref);
+    expect(createRefCodec(createSecrets('abc'), ['someone-else']).decode(text)).toBeUndefined();
+  });
 });
