@@ -114,6 +114,17 @@ const sim = await startTokenSim();
 const href = await createToken(sim.url, '4444333322221111');
 for (let i = 0; i < 9; i++) await createToken(sim.url, nextCard());
 let stored = 10;
+/** Every request token-sim has answered so far: the memory figure counts them all. */
+let served = 10;
+const onSim = async (work) => {
+  const r = await work;
+  served += r.total ?? r.requests.total;
+  return r;
+};
+// Let V8 optimise the hot paths before anything is measured (a cold process answers its first second
+// much slower); reads and existing-card creates only, so the vault still holds 10 tokens.
+for (const warm of [requests.get(href), requests.createExisting(), requests.sale(href)]) await onSim(load(sim.url, warm, { duration: WARMUP }));
+for (const warm of [requests.get(href), requests.createExisting(), requests.sale(href)]) await load(bare.url, warm, { duration: WARMUP });
 
 const ops = [
   ['GET token', requests.get(href), 0.75],
@@ -122,38 +133,44 @@ const ops = [
   ['sale with a token', requests.sale(href), 0.5],
 ];
 const measured = [];
+let rssFirst;
+let rssFirstAt;
 for (const [name, request, target] of ops) {
   const b = await measure(bare.url, request);
-  const s = await measure(sim.url, request);
-  if (request === ops[1][1]) stored += s.total;
+  const s = await onSim(measure(sim.url, request));
   measured.push({ name, bare: b, sim: s });
   const ratio = s.rps / b.rps;
   log(`     ${name}: token-sim ${s.rps.toFixed(0)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms | bare ${b.rps.toFixed(0)} req/s, p50 ${b.p50} ms, p99 ${b.p99} ms`);
   record(`${name} throughput`, `${ratio.toFixed(2)} × bare`, target === undefined ? 'reported' : `≥ ${target} × bare`, target === undefined || ratio >= target);
   const p99 = s.p99 / Math.max(b.p99, 1);
   record(`${name} p99 latency`, `${s.p99} ms = ${p99.toFixed(2)} × bare (${b.p99} ms)`, '≤ 2 × bare p99', p99 <= 2);
+  if (request === ops[1][1]) {
+    // 2. Scale, part one: fill the vault to SCALE_TOKENS right after the create figure. From here on
+    //    nothing new is stored, so the memory baseline is taken now.
+    stored += s.total;
+    if (stored < SCALE_TOKENS) await onSim(load(sim.url, requests.createNew(), { amount: SCALE_TOKENS - stored, pipelining: 4 }));
+    if (served < RSS_FIRST) await onSim(load(sim.url, requests.get(href), { amount: RSS_FIRST - served, pipelining: 10 }));
+    rssFirst = sim.rss();
+    rssFirstAt = served;
+  }
 }
 await stop(bare);
 
-// 2. Scale: fill the vault to SCALE_TOKENS and compare GET throughput with the 10-token vault above.
-if (stored < SCALE_TOKENS) await load(sim.url, requests.createNew(), { amount: SCALE_TOKENS - stored, pipelining: 4 });
-const getLarge = await measure(sim.url, requests.get(href));
+// 2. Scale, part two: GET throughput with SCALE_TOKENS stored against the 10-token vault measured first.
+const getLarge = await onSim(measure(sim.url, requests.get(href)));
 const getSmall = measured[0].sim;
 const scale = getLarge.rps / getSmall.rps;
 record(`GET throughput, ${fmt(SCALE_TOKENS)} tokens vs 10`, `${scale.toFixed(2)} (${getLarge.rps.toFixed(0)} vs ${getSmall.rps.toFixed(0)} req/s)`, '≥ 0.9', scale >= 0.9);
 
-// 3. Memory: from here on only GETs (nothing new is stored) with the journal on; RSS after RSS_FIRST
-//    and after RSS_LAST requests of this phase (the GET run above counts).
-let served = getLarge.total;
-if (served < RSS_FIRST) served += (await load(sim.url, requests.get(href), { amount: RSS_FIRST - served, pipelining: 10 })).requests.total;
-const rssFirst = sim.rss();
-await load(sim.url, requests.get(href), { amount: RSS_LAST - served, pipelining: 10 });
+// 3. Memory, with the journal on: RSS once all tokens are stored (after at least RSS_FIRST requests)
+//    and after RSS_LAST requests in all; the requests in between store nothing new.
+if (served < RSS_LAST) await onSim(load(sim.url, requests.get(href), { amount: RSS_LAST - served, pipelining: 10 }));
 const rssLast = sim.rss();
 const journal = (await (await fetch(`${sim.url}/_sim/requests`)).json()).requests.length;
 await stop(sim);
 const growth = rssLast / rssFirst - 1;
 record(
-  `RSS after ${fmt(RSS_LAST)} requests vs after ${fmt(RSS_FIRST)} (journal on, ${fmt(journal)} entries kept)`,
+  `RSS after ${fmt(served)} requests vs after ${fmt(rssFirstAt)}, all tokens stored (journal on, ${fmt(journal)} entries kept)`,
   `${(rssLast / 2 ** 20).toFixed(1)} MiB vs ${(rssFirst / 2 ** 20).toFixed(1)} MiB (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %)`,
   'within 10 %',
   Math.abs(growth) <= 0.1,

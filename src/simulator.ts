@@ -151,7 +151,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   preloadFixtureTokens(undefined, true);
 
   const engine = createScenarioEngine();
-  const activeScenarios = createActiveScenarios({ engine, config, policy, merchants, defaultUser, createToken: createPreloaded });
+  const activeScenarios = createActiveScenarios({ engine, config, policy, merchants, defaultUser, createToken: createPreloaded, now: (t) => clocks.now(t) });
   if (options.scenarios && options.scenarios.length > 0) {
     try {
       activeScenarios.load(resolveScenarios(options.scenarios));

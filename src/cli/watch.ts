@@ -1,11 +1,14 @@
-/** `--watch`: reloads the scenario files when one changes; an invalid change keeps the previous set. */
-import { watch, type FSWatcher } from 'node:fs';
+/**
+ * `--watch`: reloads the scenario files when one changes; an invalid change keeps the previous set.
+ * Polls the files' modification times rather than using fs.watch, which loses a file that an editor
+ * saves by writing a new file and renaming it over the old one.
+ */
+import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import type { Simulator } from '../simulator.js';
 
-const SETTLE_MS = 100;
+const POLL_MS = 200;
 
 export function watchScenarioFiles(sim: Simulator, files: readonly string[], report: (line: string) => void): () => void {
-  let timer: NodeJS.Timeout | undefined;
   const reload = (): void => {
     try {
       sim.loadScenarios(...files);
@@ -14,15 +17,11 @@ export function watchScenarioFiles(sim: Simulator, files: readonly string[], rep
       report(`token-sim: kept the previous scenarios: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
-  const watchers: FSWatcher[] = files.map((file) =>
-    watch(file, () => {
-      // Editors write in bursts (truncate, write, rename): wait for the file to settle.
-      clearTimeout(timer);
-      timer = setTimeout(reload, SETTLE_MS);
-    }),
-  );
+  const onChange = (current: Stats, previous: Stats): void => {
+    if (current.mtimeMs !== previous.mtimeMs || current.size !== previous.size) reload();
+  };
+  for (const file of files) watchFile(file, { interval: POLL_MS, persistent: false }, onChange);
   return () => {
-    clearTimeout(timer);
-    for (const w of watchers) w.close();
+    for (const file of files) unwatchFile(file, onChange);
   };
 }

@@ -2,7 +2,7 @@
  * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
  * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
  */
-import { VaultError } from '../domain/errors.js';
+import { VaultError, type FieldPath } from '../domain/errors.js';
 import { formatInstant, parseInstant } from '../domain/instant.js';
 import type { Store } from '../domain/ports.js';
 import type { Token } from '../domain/token.js';
@@ -38,8 +38,8 @@ export interface Controller {
   requests(tenant?: string): JournalEntry[];
   clearRequests(tenant?: string): void;
   scenarios(): readonly Scenario[];
-  /** Replaces the active scenario set (an empty list clears it). */
-  loadScenarios(scenarios: readonly Scenario[]): void;
+  /** Replaces the active scenario set (an empty list clears it); `paths` locate them in the request body. */
+  loadScenarios(scenarios: readonly Scenario[], paths?: readonly FieldPath[]): void;
   exportState(): StateSnapshot;
   /** Replaces the whole state, or changes nothing and throws when the snapshot is not valid. */
   importState(data: unknown): void;
@@ -80,7 +80,7 @@ export function createController(deps: ControllerDeps): Controller {
     },
 
     scenarios: () => deps.scenarios.list(),
-    loadScenarios: (scenarios) => deps.scenarios.load(scenarios),
+    loadScenarios: (scenarios, paths) => deps.scenarios.load(scenarios, paths),
 
     tokens(tenant) {
       const tenants = tenant === undefined ? store.tenants() : [tenant];

@@ -5,7 +5,7 @@ import type { Controller } from '../control/controller.js';
 import { addDuration, parseDuration } from '../domain/duration.js';
 import { VaultError, fieldError } from '../domain/errors.js';
 import { parseInstant } from '../domain/instant.js';
-import { parseScenarioText, validateScenarios } from '../scenarios/loader.js';
+import { parseScenarioText, scenarioPaths, validateScenarios } from '../scenarios/loader.js';
 import { jsonBody, rawBodyOf, readRawBody } from './body.js';
 import { essence } from './media.js';
 import { presentToken, type LinkContext } from './present.js';
@@ -134,7 +134,9 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .put(readRawBody, (req, res) => {
       const yaml = YAML_TYPES.has(essence(req.headers['content-type']) ?? '');
       const text = rawBodyOf(req)?.toString('utf8') ?? '';
-      controller.loadScenarios(validateScenarios(parseScenarioText(text, yaml ? 'yaml' : 'json')));
+      const data = parseScenarioText(text, yaml ? 'yaml' : 'json');
+      const scenarios = validateScenarios(data);
+      controller.loadScenarios(scenarios, scenarioPaths(data, scenarios.length));
       sendJson(res, 200, { scenarios: controller.scenarios() });
     })
     .delete((_req, res) => {

@@ -3,7 +3,8 @@
  * preloaded tokens (created at load time and again after a reset).
  */
 import { profileDurations, type SimulatorConfig } from '../config/options.js';
-import { VaultError } from '../domain/errors.js';
+import { VaultError, type FieldPath, type FieldProblem } from '../domain/errors.js';
+import { parseInstant } from '../domain/instant.js';
 import type { Merchants } from '../domain/ports.js';
 import type { VaultPolicy } from '../domain/vault.js';
 import type { FixtureToken } from '../config/fixtures.js';
@@ -19,12 +20,17 @@ export interface ActiveSetDeps {
   defaultUser: string;
   /** Creates one preloaded token (the same path as fixture tokens). */
   createToken(token: FixtureToken, username: string): void;
+  /** The tenant's virtual now. */
+  now(tenant: string): number;
 }
 
 export interface ActiveScenarios {
   list(): readonly Scenario[];
-  /** Replaces the active set; refuses (changing nothing) tokens whose credential or entity is unknown. */
-  load(scenarios: readonly Scenario[]): void;
+  /**
+   * Replaces the active set, or changes nothing and throws bodyDoesNotMatchSchema when a preloaded token
+   * cannot be created. `paths` locate each scenario in the submitted document (for the JSONPaths).
+   */
+  load(scenarios: readonly Scenario[], paths?: readonly FieldPath[]): void;
   /** Puts the set's preloaded tokens back (of one tenant, or all) after a reset. */
   preload(tenant?: string): void;
 }
@@ -39,39 +45,64 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
     deps.policy.extension = deps.config.extensionFixed ? deps.config.extension : durations.extension;
   }
 
-  function preload(scenarios: readonly Scenario[], tenant: string | undefined, strict: boolean): void {
-    for (const scenario of scenarios) {
-      for (const token of scenario.tokens ?? []) {
+  /** What would stop a token from being preloaded, found before anything changes. */
+  function problemsOf(scenarios: readonly Scenario[], paths: readonly FieldPath[]): FieldProblem[] {
+    return scenarios.flatMap((s, i) =>
+      (s.tokens ?? []).flatMap((t, j): FieldProblem[] => {
+        const path = [...(paths[i] ?? []), 'tokens', j];
+        const username = usernameOf(t);
+        if (!deps.merchants.entityFor(username, t.merchant.entity)) {
+          return [{ errorName: 'fieldHasInvalidValue', message: `no credential '${username}' with the entity '${t.merchant.entity}'`, path }];
+        }
+        const expiry = t.tokenExpiryDateTime === undefined ? undefined : parseInstant(t.tokenExpiryDateTime);
+        if (expiry !== undefined && expiry <= deps.now(username)) {
+          return [{ errorName: 'fieldHasInvalidValue', message: 'tokenExpiryDateTime must be in the future', path: [...path, 'tokenExpiryDateTime'] }];
+        }
+        return [];
+      }),
+    );
+  }
+
+  function preload(scenarios: readonly Scenario[], tenant: string | undefined, paths?: readonly FieldPath[]): void {
+    scenarios.forEach((scenario, i) => {
+      (scenario.tokens ?? []).forEach((token, j) => {
         const username = usernameOf(token);
-        if (tenant !== undefined && username !== tenant) continue;
+        if (tenant !== undefined && username !== tenant) return;
         try {
           deps.createToken(token, username);
         } catch (err) {
-          if (strict || !(err instanceof VaultError)) throw err;
+          if (!(err instanceof VaultError)) throw err;
+          if (!paths) return; // after a reset: a token the vault now refuses (say, its expiry passed) is skipped
+          const inner = err.details.validationErrors?.[0];
+          throw new VaultError('bodyDoesNotMatchSchema', 'A preloaded token was refused', {
+            validationErrors: [{ errorName: inner?.errorName ?? 'fieldHasInvalidValue', message: inner?.message ?? err.message, path: [...(paths[i] ?? []), 'tokens', j, ...(inner?.path ?? [])] }],
+          });
         }
-      }
-    }
+      });
+    });
   }
 
   return {
     list: () => deps.engine.scenarios(),
 
-    load(scenarios) {
-      const problems = scenarios.flatMap((s, i) =>
-        (s.tokens ?? []).flatMap((t, j) =>
-          deps.merchants.entityFor(usernameOf(t), t.merchant.entity)
-            ? []
-            : [{ errorName: 'fieldHasInvalidValue' as const, message: `no credential '${usernameOf(t)}' with the entity '${t.merchant.entity}'`, path: scenarios.length > 1 ? [i, 'tokens', j] : ['tokens', j] }],
-        ),
-      );
+    load(scenarios, paths = scenarios.map((_, i) => (scenarios.length > 1 ? [i] : []))) {
+      const problems = problemsOf(scenarios, paths);
       if (problems.length > 0) {
-        throw new VaultError('bodyDoesNotMatchSchema', 'The scenario preloads tokens for unknown credentials', { validationErrors: problems });
+        throw new VaultError('bodyDoesNotMatchSchema', 'The scenario preloads tokens that cannot be created', { validationErrors: problems });
+      }
+      // The profile first (preloaded tokens get its lifetime), the rules last: a refusal in between
+      // restores the profile and leaves the active set as it was.
+      const before = { lifetime: deps.policy.lifetime, extension: deps.policy.extension };
+      applyProfile(scenarios);
+      try {
+        preload(scenarios, undefined, paths);
+      } catch (err) {
+        Object.assign(deps.policy, before);
+        throw err;
       }
       deps.engine.replace(scenarios);
-      applyProfile(scenarios);
-      preload(scenarios, undefined, true);
     },
 
-    preload: (tenant) => preload(deps.engine.scenarios(), tenant, false),
+    preload: (tenant) => preload(deps.engine.scenarios(), tenant),
   };
 }

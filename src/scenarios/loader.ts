@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type * as YamlNamespace from 'yaml';
 import * as z from 'zod';
 import { ConfigError } from '../config/fixtures.js';
-import { VaultError, type FieldProblem } from '../domain/errors.js';
+import { VaultError, type FieldPath, type FieldProblem } from '../domain/errors.js';
 import { parseBody, toJsonPath } from '../http/validation.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
@@ -34,6 +34,15 @@ export function parseScenarioText(text: string, format: ScenarioFormat): unknown
       validationErrors: [{ errorName: 'fieldHasInvalidValue', message: `the document is not valid YAML${where}`, path: [] }],
     });
   }
+}
+
+/** Where each scenario of a document sits: `[i]` in a list, `['scenarios', i]` in a wrapper, `[]` alone. */
+export function scenarioPaths(data: unknown, count: number): FieldPath[] {
+  if (Array.isArray(data)) return Array.from({ length: count }, (_, i) => [i]);
+  if (typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data)) {
+    return Array.from({ length: count }, (_, i) => ['scenarios', i]);
+  }
+  return [[]];
 }
 
 /** One scenario, a list of them, or `{scenarios: [...]}`. */

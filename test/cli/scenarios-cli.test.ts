@@ -1,6 +1,6 @@
 /** --scenario, --watch and `token-sim validate`, through the real CLI. */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listening, run, TOKEN_TYPE } from '../support/cli.js';
@@ -51,10 +51,18 @@ describe('scenarios on the command line', () => {
       writeFileSync(file, 'name: second\n');
       await eventually(() => r.stderr().includes('reloaded'), 5000);
       expect(await names()).toEqual(['second']);
+      // An editor that saves by writing a new file and renaming it over the old one, twice.
+      for (const name of ['third', 'fourth']) {
+        const tmp = `${file}.tmp`;
+        writeFileSync(tmp, `name: ${name}\n`);
+        renameSync(tmp, file);
+        await eventually(() => r.stderr().split('reloaded').length - 1 >= (name === 'third' ? 2 : 3), 5000);
+        expect(await names()).toEqual([name]);
+      }
       writeFileSync(file, 'rules: nope\n');
       await eventually(() => r.stderr().includes('kept the previous scenarios'), 5000);
       expect(r.stderr()).toContain('$.name');
-      expect(await names()).toEqual(['second']);
+      expect(await names()).toEqual(['fourth']);
     } finally {
       r.child.kill('SIGTERM');
       expect(await r.exited).toBe(0);

@@ -48,6 +48,29 @@ describe('/_sim/scenarios', () => {
     expect(res.body.validationErrors[0].message).toMatch(/line \d+/);
   });
 
+  it('refuses a preloaded token the vault would refuse, naming it, and keeps the previous set', async () => {
+    const sim = testSimulator();
+    await request(sim.app).put('/_sim/scenarios').send(OUTAGE_JSON);
+    const past = { name: 'past', rules: [{ then: { delayMs: 1 } }], profile: 'live', tokens: [{ ...createBody(), tokenExpiryDateTime: '2020-01-01T00:00:00Z' }] };
+    const res = await request(sim.app).put('/_sim/scenarios').send(past);
+    expect(res.status).toBe(400);
+    expect(res.body.validationErrors.map((v: { jsonPath: string }) => v.jsonPath)).toEqual(['$.tokens[0].tokenExpiryDateTime']);
+    expect((await request(sim.app).get('/_sim/scenarios')).body.scenarios.map((s: { name: string }) => s.name)).toEqual(['down']);
+    await request(sim.app).delete('/_sim/scenarios');
+    expect((await client(sim).create(createBody())).body.tokenExpiryDateTime).toBe('2030-01-08T00:00:00Z');
+  });
+
+  it.each([
+    ['a wrapper', (s: object[]) => ({ scenarios: s }), '$.scenarios[1].tokens[0]'],
+    ['a list', (s: object[]) => s, '$[1].tokens[0]'],
+    ['a one-element list', (s: object[]) => [s[1]], '$[0].tokens[0]'],
+  ])('names a refused preloaded token inside %s by its full JSONPath', async (_name, wrap, jsonPath) => {
+    const sim = testSimulator();
+    const res = await request(sim.app).put('/_sim/scenarios').send(wrap([{ name: 'a' }, { name: 'b', tokens: [{ ...createBody(), username: 'nobody' }] }]));
+    expect(res.status).toBe(400);
+    expect(res.body.validationErrors[0].jsonPath).toBe(jsonPath);
+  });
+
   it('refuses preloaded tokens for an unknown credential and changes nothing', async () => {
     const sim = testSimulator();
     const res = await request(sim.app).put('/_sim/scenarios').send({ name: 'x', tokens: [{ ...createBody(), username: 'ghost' }] });
