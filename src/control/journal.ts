@@ -38,8 +38,12 @@ export interface JournalRecord {
   realMs: number;
   durationMs: number;
   rule: string | null;
-  /** The raw request body, parsed and masked only when listed; kept only up to MAX_BODY_BYTES. */
-  body?: Buffer;
+  /**
+   * The request body, parsed and masked only when listed; kept only up to MAX_BODY_BYTES. A Buffer is
+   * turned into text when recorded: a small Buffer is a slice of an 8 KiB pool slab, and keeping it would
+   * keep the whole slab.
+   */
+  body?: Buffer | string;
   /** The size of a body too large to keep. */
   omittedBodyBytes?: number;
 }
@@ -52,7 +56,7 @@ function toEntry(seq: number, r: JournalRecord): JournalEntry {
   if (r.omittedBodyBytes !== undefined) requestBody = `[a body of ${r.omittedBodyBytes} bytes, not kept]`;
   else if (r.body !== undefined) {
     try {
-      requestBody = maskCardData(JSON.parse(r.body.toString('utf8')));
+      requestBody = maskCardData(JSON.parse(typeof r.body === 'string' ? r.body : r.body.toString('utf8')));
     } catch {
       requestBody = undefined;
     }
@@ -98,6 +102,8 @@ export function createJournal(sizePerTenant: number): Journal {
       if (entry.body !== undefined && entry.body.length > MAX_BODY_BYTES) {
         const { body, ...rest } = entry;
         record = { ...rest, omittedBodyBytes: body.length };
+      } else if (Buffer.isBuffer(entry.body)) {
+        entry.body = entry.body.toString('utf8');
       }
       entries.push({ seq: ++seq, record });
       // Amortised trim: drop the oldest in one splice once the buffer is 25 % over its bound.

@@ -31,7 +31,8 @@ export interface Merchants {
 /** Token storage, partitioned by tenant. Indexes are the store's business; rules are the vault's. */
 export interface Store {
   get(tenant: string, tokenId: string): Token | undefined;
-  findByIdentity(tenant: string, identity: string): Token | undefined;
+  /** The token of a card identity: (entity, namespace or none, card number) within the tenant. */
+  findByCard(tenant: string, entity: string, namespace: string | undefined, cardNumber: string): Token | undefined;
   /** Token ids currently indexed under a namespace key (expired ones included until removed). */
   namespaceMembers(tenant: string, namespaceKey: string): readonly string[];
   /** Adds a new token and indexes it. */

@@ -5,7 +5,6 @@ import { VaultError, fieldError } from './errors.js';
 import type { Clock, Ids, Merchants, Store } from './ports.js';
 import {
   applyConflictingValues,
-  cardIdentity,
   expiryAfterUse,
   findConflicts,
   isExpired,
@@ -136,8 +135,7 @@ export function createVault(deps: VaultDeps): Vault {
       if (!deps.merchants.entityFor(tenant, input.entity)) {
         throw new VaultError('entityIsNotConfigured', `The merchant entity '${input.entity}' is not configured for these credentials`);
       }
-      const identity = cardIdentity(input.entity, input.namespace, input.card.number);
-      const existing = live(tenant, store.findByIdentity(tenant, identity), now);
+      const existing = live(tenant, store.findByCard(tenant, input.entity, input.namespace, input.card.number), now);
       if (existing) {
         const conflicts = findConflicts(existing, {
           cardHolderName: input.card.holderName,

@@ -47,7 +47,8 @@ const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 function commonHeaders(ids: IdSource): RequestHandler {
   return (req, res, next) => {
     const given = req.headers['correlation-id'];
-    const id = typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : ids.correlationId();
+    const id = given !== undefined && typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : ids.correlationId();
+    res.locals.correlationId = id;
     res.setHeader('Correlation-Id', id);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');

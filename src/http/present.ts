@@ -107,13 +107,13 @@ const SERIALIZED_LIMIT = 2_000;
  * a client reading the same token again costs no presentation work.
  */
 export function tokenJson(token: Token, ctx: LinkContext, view: TokenView = {}): string {
-  const key = `${view.created ? 'c' : ''}${view.retrieved ? 'r' : ''}${view.conflict ? `x${view.conflict.expiresAt}` : ''}|${token.revision}|${token.expiresAt}|${ctx.baseUrl}`;
-  const hit = serialized.get(token);
-  if (hit?.key === key) return hit.json;
+  // Only reads are kept: a create is answered once.
+  const key = view.retrieved ? `${view.conflict ? `x${view.conflict.expiresAt}` : ''}|${token.revision}|${token.expiresAt}|${ctx.baseUrl}` : undefined;
+  const hit = key === undefined ? undefined : serialized.get(token);
+  if (hit !== undefined && hit.key === key) return hit.json;
   const data = JSON.stringify(tokenData(token, tokenHref(ctx, token), view));
   const json = `${data.slice(0, -1)},"_links":${linksJson(token, ctx, view)}}`;
-  // A create is usually answered once; keep what is read (retrieved views) and what is already kept.
-  if (view.retrieved || hit) {
+  if (key !== undefined) {
     if (serialized.size >= SERIALIZED_LIMIT) serialized.clear();
     serialized.set(token, { key, json });
   }

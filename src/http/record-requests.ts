@@ -14,7 +14,7 @@ export interface RecordRequestsDeps {
 
 export function recordRequests(deps: RecordRequestsDeps): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const { method } = req;
     const path = req.path;
     /** On 'close', which follows every answer; a fault or a client that gave up closes unanswered (status 0). */
@@ -32,10 +32,10 @@ export function recordRequests(deps: RecordRequestsDeps): RequestHandler {
         path,
         status: answered ? res.statusCode : 0,
         ...(errorName !== undefined && { errorName }),
-        correlationId: String(res.getHeader('Correlation-Id') ?? ''),
+        correlationId: res.locals.correlationId as string,
         virtualMs: deps.clock.now(tenant ?? ''),
         realMs: Date.now(),
-        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+        durationMs: Math.round((performance.now() - started) * 1e3) / 1e3,
         rule: rule ?? null,
         ...(body !== undefined && body.length > 0 && { body }),
       });

@@ -7,13 +7,13 @@ export type LogWrite = (line: string) => void;
 export function createRequestLog(format: LogFormat, write: LogWrite): RequestHandler | undefined {
   if (format === 'silent') return undefined;
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     // req.path holds no card data: token refs are opaque, and the API takes card data only in bodies.
     const { method } = req;
     const path = req.path;
     res.once('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const correlationId = String(res.getHeader('Correlation-Id') ?? '');
+      const ms = performance.now() - started;
+      const correlationId = res.locals.correlationId as string;
       if (format === 'json') {
         write(JSON.stringify({ time: new Date().toISOString(), method, path, status: res.statusCode, ms: Number(ms.toFixed(3)), correlationId }));
       } else {

@@ -1,14 +1,15 @@
 /** In-memory token storage with per-tenant indexes by id, card identity and namespace. */
 import type { Store } from '../domain/ports.js';
-import { cardIdentity, namespaceKey, type Token } from '../domain/token.js';
+import { namespaceKey, type Token } from '../domain/token.js';
 
 interface TenantTokens {
   byId: Map<string, Token>;
-  byIdentity: Map<string, Token>;
+  /** Card identity: per (entity, namespace) group, by card number (the token's own string: no key to keep). */
+  byCard: Map<string, Map<string, Token>>;
   byNamespace: Map<string, Set<string>>;
 }
 
-const identityOf = (t: Token): string => cardIdentity(t.entity, t.namespace, t.card.number);
+const groupOf = (entity: string, namespace: string | undefined): string => `${entity}\u0000${namespace ?? ''}`;
 
 export function createMemoryStore(): Store {
   const tenants = new Map<string, TenantTokens>();
@@ -16,7 +17,7 @@ export function createMemoryStore(): Store {
   function partition(tenant: string): TenantTokens {
     let p = tenants.get(tenant);
     if (!p) {
-      p = { byId: new Map(), byIdentity: new Map(), byNamespace: new Map() };
+      p = { byId: new Map(), byCard: new Map(), byNamespace: new Map() };
       tenants.set(tenant, p);
     }
     return p;
@@ -24,13 +25,16 @@ export function createMemoryStore(): Store {
 
   const store: Store = {
     get: (tenant, tokenId) => tenants.get(tenant)?.byId.get(tokenId),
-    findByIdentity: (tenant, identity) => tenants.get(tenant)?.byIdentity.get(identity),
+    findByCard: (tenant, entity, namespace, cardNumber) => tenants.get(tenant)?.byCard.get(groupOf(entity, namespace))?.get(cardNumber),
     namespaceMembers: (tenant, key) => [...(tenants.get(tenant)?.byNamespace.get(key) ?? [])],
 
     insert(token) {
       const p = partition(token.tenant);
       p.byId.set(token.tokenId, token);
-      p.byIdentity.set(identityOf(token), token);
+      const group = groupOf(token.entity, token.namespace);
+      let cards = p.byCard.get(group);
+      if (!cards) p.byCard.set(group, (cards = new Map<string, Token>()));
+      cards.set(token.card.number, token);
       if (token.namespace !== undefined) {
         const key = namespaceKey(token.entity, token.namespace);
         let members = p.byNamespace.get(key);
@@ -44,7 +48,8 @@ export function createMemoryStore(): Store {
       const token = p?.byId.get(tokenId);
       if (!p || !token) return;
       p.byId.delete(tokenId);
-      if (p.byIdentity.get(identityOf(token)) === token) p.byIdentity.delete(identityOf(token));
+      const cards = p.byCard.get(groupOf(token.entity, token.namespace));
+      if (cards?.get(token.card.number) === token) cards.delete(token.card.number);
       if (token.namespace !== undefined) {
         const key = namespaceKey(token.entity, token.namespace);
         const members = p.byNamespace.get(key);

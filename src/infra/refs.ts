@@ -61,6 +61,10 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
   const encKey = secrets.key('refs-encryption');
   const macKey = secrets.key('refs-tag');
   const blockKey = secrets.key('refs-block');
+  // ECB carries no state from block to block, so one cipher and one decipher serve every call as long
+  // as only whole blocks go in (and final() is never called).
+  const blockCipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
+  const blockDecipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
   const tenantHashes = new Map<string, number>();
   const tenantsByHash = new Map<number, string>();
   const hashTenant = (tenant: string): number => {
@@ -87,14 +91,12 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
       blocks.writeUInt32BE(hash, o + 10);
       // bytes 14 and 15 stay zero: redundancy
     }
-    const cipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
-    const enciphered = Buffer.concat([cipher.update(blocks), cipher.final()]);
+    const enciphered = blockCipher.update(blocks);
     return REF_PURPOSES.map((_, p) => enciphered.toString('base64url', p * BLOCK, (p + 1) * BLOCK));
   }
 
   function openCompact(raw: Buffer): TokenRef | undefined {
-    const decipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
-    const block = Buffer.concat([decipher.update(raw), decipher.final()]);
+    const block = blockDecipher.update(raw);
     const first = block[0] ?? 0;
     const purpose = REF_PURPOSES[first & 0b111];
     const tenant = tenantsByHash.get(block.readUInt32BE(10));
@@ -105,8 +107,10 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
     return Object.freeze({ purpose, tenant, tokenId: `${String(high).padStart(9, '0')}${String(low).padStart(10, '0')}` });
   }
 
-  // Clients follow the same hrefs again and again: remember both directions (bounded).
+  // Sealed refs (rare: fixed ids) are remembered; decoded refs too, since clients follow the same hrefs
+  // again and again (both bounded).
   const encoded = new Map<string, string[]>();
+  let last: { key: string; refs: string[] } = { key: '', refs: [] };
   const decoded = new Map<string, TokenRef>();
 
   const macOf = (plain: Buffer): Buffer => createHmac('sha512', macKey).update(plain).digest();
@@ -114,12 +118,15 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
 
   function refsOf(tokenId: string, tenant: string): string[] {
     const key = `${tokenId}:${tenant}`;
-    let refs = encoded.get(key);
-    if (!refs && COMPACT_ID.test(tokenId)) {
-      refs = compactRefs(tokenId, tenant);
-      if (encoded.size >= CACHE_LIMIT) encoded.clear();
-      encoded.set(key, refs);
+    // Compact refs cost one AES call: computing them again is cheaper than keeping them (a cache of every
+    // new token's refs only feeds the garbage collector). One answer asks for the same token's refs a few
+    // times (body, links, Location), so the last token's are kept.
+    if (key === last.key) return last.refs;
+    if (COMPACT_ID.test(tokenId)) {
+      last = { key, refs: compactRefs(tokenId, tenant) };
+      return last.refs;
     }
+    let refs = encoded.get(key);
     if (!refs) {
       // NUL padding makes the capability a multiple of 3 bytes, so its base64 text is shared by all seven
       // refs and each ref only appends its own suffix.
