@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
 import { VaultError, type FieldProblem } from '../domain/errors.js';
 import { formatInstant, parseInstant } from '../domain/instant.js';
-import { cardIdentity, type Token } from '../domain/token.js';
+import { cardIdentity, expiryDateOf, type Token } from '../domain/token.js';
 import { billingAddress, toBillingAddress } from '../http/schemas.js';
 import { parseBody } from '../http/validation.js';
 import type { Siv } from '../infra/siv.js';
@@ -108,7 +108,7 @@ function tokenFromState(t: TokenState, cardNumber: string): Token {
     card: {
       number: cardNumber,
       holderName: t.cardHolderName,
-      expiryDate: { month: t.cardExpiryDate.month, year: t.cardExpiryDate.year },
+      expiryDate: expiryDateOf(t.cardExpiryDate.month, t.cardExpiryDate.year),
       ...(t.billingAddress && { billingAddress: toBillingAddress(t.billingAddress) }),
       network: t.network,
       countryCode: t.countryCode,

@@ -64,6 +64,34 @@ export interface SubmittedCard {
   schemeTransactionReference?: string;
 }
 
+const expiryDates = new Map<number, CardExpiryDate>();
+
+/**
+ * One frozen object per (month, year): a vault of many cards shares them instead of holding one each
+ * (fewer objects for the garbage collector to trace). Stored expiry dates are only ever replaced.
+ */
+export function expiryDateOf(month: number, year: number): CardExpiryDate {
+  const key = year * 16 + month;
+  let date = expiryDates.get(key);
+  if (!date) {
+    date = Object.freeze({ month, year });
+    if (expiryDates.size < 50_000) expiryDates.set(key, date);
+  }
+  return date;
+}
+
+const defaultDescriptions = new Map<string, string>();
+
+/** `Card ending 1111`, one string per last four digits. */
+export function defaultDescription(last4: string): string {
+  let text = defaultDescriptions.get(last4);
+  if (text === undefined) {
+    text = `Card ending ${last4}`;
+    defaultDescriptions.set(last4, text);
+  }
+  return text;
+}
+
 /** (merchant entity, namespace or none, card number); tokens are looked up per tenant. */
 export function cardIdentity(entity: string, namespace: string | undefined, cardNumber: string): string {
   return `${entity}\u0000${namespace ?? ''}\u0000${cardNumber}`;
@@ -113,7 +141,7 @@ export function findConflicts(token: Token, submitted: SubmittedCard): Conflicti
 export function applyConflictingValues(token: Token, values: ConflictingValues): void {
   token.revision++;
   if (values.cardHolderName !== undefined) token.card.holderName = values.cardHolderName;
-  if (values.cardExpiryDate !== undefined) token.card.expiryDate = { ...values.cardExpiryDate };
+  if (values.cardExpiryDate !== undefined) token.card.expiryDate = expiryDateOf(values.cardExpiryDate.month, values.cardExpiryDate.year);
   if (values.billingAddress !== undefined) token.card.billingAddress = { ...values.billingAddress };
   if (values.schemeTransactionReference !== undefined) {
     token.schemeTransactionReference = values.schemeTransactionReference;

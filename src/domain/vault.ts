@@ -5,6 +5,8 @@ import { VaultError, fieldError } from './errors.js';
 import type { Clock, Ids, Merchants, Store } from './ports.js';
 import {
   applyConflictingValues,
+  defaultDescription,
+  expiryDateOf,
   expiryAfterUse,
   findConflicts,
   isExpired,
@@ -166,11 +168,11 @@ export function createVault(deps: VaultDeps): Vault {
         tokenId: input.tokenId ?? newTokenId(tenant),
         entity: input.entity,
         ...(input.namespace !== undefined && { namespace: input.namespace }),
-        description: input.description ?? `Card ending ${lastFourDigits(input.card.number)}`,
+        description: input.description ?? defaultDescription(lastFourDigits(input.card.number)),
         card: {
           number: input.card.number,
           holderName: input.card.holderName,
-          expiryDate: { ...input.card.expiryDate },
+          expiryDate: expiryDateOf(input.card.expiryDate.month, input.card.expiryDate.year),
           ...(input.card.billingAddress && { billingAddress: { ...input.card.billingAddress } }),
           ...profile,
         },
@@ -216,7 +218,7 @@ export function createVault(deps: VaultDeps): Vault {
           token.card.holderName = update.value;
           break;
         case 'cardExpiryDate':
-          token.card.expiryDate = { ...update.value };
+          token.card.expiryDate = expiryDateOf(update.value.month, update.value.year);
           break;
         case 'billingAddress':
           token.card.billingAddress = { ...update.value };
