@@ -1,6 +1,6 @@
 /** The composition root: builds one simulator's dependencies once, and starts or stops its server. */
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import { ConfigError } from './config/fixtures.js';
@@ -30,6 +30,14 @@ import type { Scenario } from './scenarios/schema.js';
 import type { FixtureToken } from './config/fixtures.js';
 
 const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 const NAMESPACE_LIMIT = 16;
 
 export interface SimulatorClock {
@@ -221,13 +229,24 @@ export interface RunningSimulator extends Simulator {
 /** Starts a simulator and resolves once its port is listening. */
 export async function startSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): Promise<RunningSimulator> {
   const sim = createSimulator(options, io);
-  const server = sim.app.listen(sim.config.port, sim.config.host);
+  const server = createServer(sim.app);
+  // A slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s.
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.listen(sim.config.port, sim.config.host);
   await Promise.race([
     once(server, 'listening'),
     once(server, 'error').then(([err]: unknown[]) => Promise.reject(err as Error)),
   ]);
   const { port } = server.address() as AddressInfo;
   const host = sim.config.host.includes(':') ? `[${sim.config.host}]` : sim.config.host;
+  if (!isLoopback(sim.config.host) && sim.config.adminToken === undefined) {
+    io.writeErr(
+      `token-sim: warning: listening on ${sim.config.host}, reachable from other machines, and /_sim (which can reset, ` +
+        'import and rewrite all state) has no --admin-token; it is a sandbox for test card data, not a vault for real cards',
+    );
+  }
   let closing: Promise<void> | undefined;
   return {
     ...sim,
@@ -235,7 +254,13 @@ export async function startSimulator(options: SimulatorOptions = {}, io: Simulat
     server,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // Stop accepting; let requests in flight (scripted delays included) finish; close each kept-alive
+        // connection as soon as it falls idle rather than waiting for its keep-alive timeout.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
         // A `noResponse` fault would otherwise hold the server open until the client gives up.
         for (const socket of sim.heldSockets) socket.destroy();

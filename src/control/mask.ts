@@ -10,8 +10,12 @@ export function maskCardNumbersIn(text: string): string {
   return text.replace(DIGIT_RUNS, (run) => (passesLuhn(run) ? maskCardNumber(run) : run));
 }
 
+/** Keys whose values are the simulator's own identifiers, never card data: a 19-digit token id can pass Luhn. */
+const OWN_IDS = new Set(['tokenId', 'sealedCardNumber', 'href', 'correlationId']);
+
 /** A copy of a JSON value with `cardNumber`s and card-number-like digits masked and `cvc`s starred. */
 export function maskCardData(value: unknown, key?: string, depth = 0): unknown {
+  if (key !== undefined && OWN_IDS.has(key)) return value;
   if (typeof value === 'string') {
     if (key !== undefined && /cvc|cvv|securitycode/i.test(key)) return '***';
     if (key !== undefined && /cardnumber/i.test(key)) return maskCardNumber(value);

@@ -78,13 +78,46 @@ export function rawBodyOf(req: Request): Buffer | undefined {
   return bodies.get(req);
 }
 
-/** The parsed JSON body: empty → 400 bodyIsEmpty, unparsable → 400 bodyIsNotJson. */
+/** The deepest any JSON body may nest: far beyond any request of the API, far below a stack overflow. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The nesting depth of JSON text (brackets outside strings); stops counting past `limit`. */
+export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
+}
+
+/** Refuses JSON nested deeper than MAX_JSON_DEPTH with the standard body, before anything walks it. */
+export function checkJsonDepth(text: string): void {
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    throw new VaultError('bodyDoesNotMatchSchema', 'The request body nests too deeply', {
+      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: `the body must not nest deeper than ${MAX_JSON_DEPTH} levels`, path: [] }],
+    });
+  }
+}
+
+/** The parsed JSON body: empty → 400 bodyIsEmpty, unparsable → 400 bodyIsNotJson, too deep → 400. */
 export function jsonBody(req: Request): unknown {
   const text = rawBodyOf(req)?.toString('utf8') ?? '';
   if (text.trim() === '') throw new VaultError('bodyIsEmpty', 'The request body must not be empty');
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new VaultError('bodyIsNotJson', 'The request body is not valid JSON');
   }
+  checkJsonDepth(text);
+  return value;
 }

@@ -5,6 +5,7 @@ import type { Controller } from '../control/controller.js';
 import { addDuration, parseDuration } from '../domain/duration.js';
 import { VaultError, fieldError } from '../domain/errors.js';
 import { parseInstant } from '../domain/instant.js';
+import { maskCardData } from '../control/mask.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../scenarios/loader.js';
 import { jsonBody, rawBodyOf, readRawBody } from './body.js';
 import { essence } from './media.js';
@@ -106,7 +107,8 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .get((req, res) => {
       const ctx: LinkContext = { baseUrl: deps.baseUrlOf(req), refs: deps.refs };
       const tokens = controller.tokens(tenantParam(req)).map((t) => ({ tenant: t.tenant, ...presentToken(t, ctx) }));
-      sendJson(res, 200, { tokens });
+      // Free text (descriptions, addresses) is shown masked here, unlike in the API's own answers.
+      sendJson(res, 200, { tokens: maskCardData(tokens) });
     })
     .all(methodNotAllowed('GET'));
 
@@ -121,7 +123,7 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
 
   router
     .route('/state')
-    .get((_req, res) => sendJson(res, 200, controller.exportState()))
+    .get((_req, res) => sendJson(res, 200, maskCardData(controller.exportState())))
     .put(readRawBody, (req, res) => {
       controller.importState(jsonBody(req));
       res.status(204).end();
@@ -130,14 +132,15 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
 
   router
     .route('/scenarios')
-    .get((_req, res) => sendJson(res, 200, { scenarios: controller.scenarios() }))
+    // Scenarios may name card numbers (`when.cardNumber`, preloaded tokens): masked like all /_sim output.
+    .get((_req, res) => sendJson(res, 200, { scenarios: maskCardData(controller.scenarios()) }))
     .put(readRawBody, (req, res) => {
       const yaml = YAML_TYPES.has(essence(req.headers['content-type']) ?? '');
       const text = rawBodyOf(req)?.toString('utf8') ?? '';
       const data = parseScenarioText(text, yaml ? 'yaml' : 'json');
       const scenarios = validateScenarios(data);
       controller.loadScenarios(scenarios, scenarioPaths(data, scenarios.length));
-      sendJson(res, 200, { scenarios: controller.scenarios() });
+      sendJson(res, 200, { scenarios: maskCardData(controller.scenarios()) });
     })
     .delete((_req, res) => {
       controller.loadScenarios([]);

@@ -1,6 +1,7 @@
 /** The one place that turns errors into a status and the standard error body. */
 import type { ErrorRequestHandler, Response } from 'express';
 import { VaultError, type ErrorCode } from '../domain/errors.js';
+import { maskCardNumbersIn } from '../control/mask.js';
 import { sendJson } from './send.js';
 import { toJsonPath } from './validation.js';
 
@@ -37,13 +38,14 @@ export function statusOf(error: VaultError): number {
 }
 
 export function errorBody(error: VaultError): ErrorBody {
-  const body: ErrorBody = { errorName: error.code, message: error.message };
+  // Messages may quote the request (an entity, a namespace): a card number pasted there is masked.
+  const body: ErrorBody = { errorName: error.code, message: maskCardNumbersIn(error.message) };
   const { headerName, validationErrors } = error.details;
   if (headerName !== undefined) body.headerName = headerName;
   if (validationErrors) {
     body.validationErrors = validationErrors.map((p) => ({
       errorName: p.errorName,
-      message: p.message,
+      message: maskCardNumbersIn(p.message),
       ...(p.path && { jsonPath: toJsonPath(p.path) }),
     }));
   }

@@ -2,6 +2,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Journal } from '../control/journal.js';
 import type { Clock } from '../domain/ports.js';
+import { maskCardNumbersIn } from '../control/mask.js';
 import { rawBodyOf } from './body.js';
 import { operationOf } from './routing.js';
 
@@ -16,7 +17,8 @@ export function recordRequests(deps: RecordRequestsDeps): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     const { method } = req;
-    const path = req.path;
+    // A client may put anything in a URL, a card number included.
+    const path = maskCardNumbersIn(req.path);
     /** On 'close', which follows every answer; a fault or a client that gave up closes unanswered (status 0). */
     res.once('close', () => {
       const answered = res.writableFinished;

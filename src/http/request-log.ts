@@ -1,6 +1,7 @@
 /** One line per request on stderr: `pretty` for people, `json` for machines, or nothing. */
 import type { RequestHandler } from 'express';
 import type { LogFormat } from '../config/options.js';
+import { maskCardNumbersIn } from '../control/mask.js';
 
 export type LogWrite = (line: string) => void;
 
@@ -10,7 +11,7 @@ export function createRequestLog(format: LogFormat, write: LogWrite): RequestHan
     const started = performance.now();
     // req.path holds no card data: token refs are opaque, and the API takes card data only in bodies.
     const { method } = req;
-    const path = req.path;
+    const path = maskCardNumbersIn(req.path);
     res.once('finish', () => {
       const ms = performance.now() - started;
       const correlationId = res.locals.correlationId as string;

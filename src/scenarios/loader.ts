@@ -6,6 +6,7 @@ import type * as YamlNamespace from 'yaml';
 import * as z from 'zod';
 import { ConfigError } from '../config/fixtures.js';
 import { VaultError, type FieldPath, type FieldProblem } from '../domain/errors.js';
+import { checkJsonDepth } from '../http/body.js';
 import { parseBody, toJsonPath } from '../http/validation.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
@@ -19,6 +20,7 @@ const yaml = (): YamlModule => (yamlModule ??= createRequire(import.meta.url)('y
 /** Text → data; a syntax error is bodyIsNotJson (JSON) or a bodyDoesNotMatchSchema item at `$` (YAML). */
 export function parseScenarioText(text: string, format: ScenarioFormat): unknown {
   if (text.trim() === '') throw new VaultError('bodyIsEmpty', 'The scenario is empty');
+  checkJsonDepth(text);
   if (format === 'json') {
     try {
       return JSON.parse(text) as unknown;
