@@ -73,9 +73,11 @@ export interface Simulator {
 export interface SimulatorIo {
   /** Where request logs and unexpected errors go (stderr for the CLI). */
   writeErr: (line: string) => void;
+  /** Whether that is a terminal (the pretty log is coloured only there). */
+  isTTY?: boolean;
 }
 
-const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.write(`${line}\n`) };
+const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.write(`${line}\n`), isTTY: process.stderr.isTTY };
 
 /** The library's errors carry the same name and message as the HTTP error body. */
 export class SimulatorError extends Error {
@@ -200,6 +202,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     engine,
     heldSockets,
     logWrite: io.writeErr,
+    logColor: io.isTTY === true,
     reportUnexpected: (err) => io.writeErr(`token-sim: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
   });
   return {

@@ -3,6 +3,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ConfigError } from '../config/fixtures.js';
 import type { LogFormat, Profile, SimulatorOptions } from '../config/options.js';
 import { startSimulator, type RunningSimulator } from '../simulator.js';
+import { packageVersion } from '../config/version.js';
+import { openApiDocument } from '../http/openapi.js';
 import { validateFiles } from './validate.js';
 import { watchScenarioFiles } from './watch.js';
 
@@ -12,6 +14,8 @@ export interface CliIo {
   exit: (code: number) => void;
   /** Registers a handler for SIGINT and SIGTERM. */
   onStopSignal: (handler: (signal: string) => void) => void;
+  /** Whether stderr is a terminal. */
+  isTTY?: boolean;
 }
 
 export const processIo: CliIo = {
@@ -22,6 +26,7 @@ export const processIo: CliIo = {
     process.once('SIGINT', handler);
     process.once('SIGTERM', handler);
   },
+  isTTY: process.stderr.isTTY,
 };
 
 /** Exit code for bad options and start-up failures. */
@@ -93,6 +98,8 @@ export interface CliHandlers {
 export function createProgram(io: CliIo, handlers: CliHandlers): Command {
   const program = new Command('token-sim')
     .description('An in-memory simulator of a payment token vault and card-on-file sale API, with a virtual clock.')
+    // The simulator's options before a command belong to it; after `openapi` they are the command's own.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.out(s.trimEnd()),
@@ -117,6 +124,14 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .option('--watch', 'reload the scenario files when they change (an invalid change keeps the previous set)')
     .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
     .action(async (options: CliOptions) => handlers.run(toSimulatorOptions(options), options.watch ? (options.scenario ?? []) : []));
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the simulated API and the control API')
+    .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
+    .option('--base-url <url>', 'server URL to advertise (default: http://127.0.0.1:8080)')
+    .action((o: { vendor: string; baseUrl?: string }) => {
+      io.out(JSON.stringify(openApiDocument({ vendor: o.vendor, version: packageVersion(), ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }) }), null, 2));
+    });
   program
     .command('validate')
     .description('check scenario and fixtures files; print every problem with its JSONPath; exit 0 when all are valid, 1 otherwise')
@@ -143,7 +158,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   const run = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
     let running: RunningSimulator;
     try {
-      running = await startSimulator(options, { writeErr: io.err });
+      running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true });
     } catch (err) {
       io.err(`token-sim: ${describeStartError(err, options)}`);
       io.exit(USAGE_ERROR);

@@ -13,7 +13,9 @@ import type { IdSource } from '../infra/ids.js';
 import type { RefCodec } from '../infra/refs.js';
 import type { ScenarioEngine } from '../scenarios/engine.js';
 import { createControlRoutes } from './control-routes.js';
+import { packageVersion } from '../config/version.js';
 import { createErrorHandler } from './errors.js';
+import { openApiDocument } from './openapi.js';
 import { mediaTypesFor } from './media.js';
 import { recordRequests } from './record-requests.js';
 import { createRequestLog, type LogWrite } from './request-log.js';
@@ -35,6 +37,8 @@ export interface AppDeps {
   /** Sockets held open by `noResponse` faults. */
   heldSockets: Set<Socket>;
   logWrite: LogWrite;
+  /** Colour the pretty request log (a terminal). */
+  logColor: boolean;
   reportUnexpected: (err: unknown) => void;
 }
 
@@ -82,7 +86,7 @@ export function buildApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(commonHeaders(deps.ids));
-  const log = createRequestLog(config.log, deps.logWrite);
+  const log = createRequestLog({ format: config.log, write: deps.logWrite, color: deps.logColor });
   if (log) app.use(log);
 
   const media = mediaTypesFor(config.vendor);
@@ -92,7 +96,8 @@ export function buildApp(deps: AppDeps): Express {
 
   const isTenant = (name: string): boolean => config.credentials.has(name);
   // Mounted at /_sim, so API requests pass the control routes with one prefix check.
-  app.use('/_sim', createControlRoutes({ controller: deps.controller, refs: deps.refs, baseUrlOf, adminToken: config.adminToken, isTenant }));
+  const openApi = (req: Request): unknown => openApiDocument({ vendor: config.vendor, baseUrl: baseUrlOf(req), version: packageVersion() });
+  app.use('/_sim', createControlRoutes({ controller: deps.controller, refs: deps.refs, baseUrlOf, adminToken: config.adminToken, isTenant, openApi }));
   app.use(recordRequests({ journal: deps.journal, clock: deps.clock, userOf }));
   const scenarioDeps = { engine: deps.engine, clock: deps.clock, vault: deps.vault, refs: deps.refs, tenantOf, heldSockets: deps.heldSockets };
   const scenario = (operation: 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale'): RequestHandler =>

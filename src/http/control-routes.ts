@@ -24,6 +24,8 @@ export interface ControlRoutesDeps {
   adminToken: string | undefined;
   /** Whether a username is a configured credential (a tenant). */
   isTenant: (name: string) => boolean;
+  /** The OpenAPI document for a request (its base URL). */
+  openApi: (req: Request) => unknown;
 }
 
 const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']);
@@ -147,6 +149,8 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, PUT, DELETE'));
+
+  router.route('/openapi.json').get((req, res) => sendJson(res, 200, deps.openApi(req))).all(methodNotAllowed('GET'));
 
   router.all('/{*rest}', (req) => {
     throw new VaultError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`);

@@ -26,10 +26,13 @@ function integer(min: number | undefined, max: number): z.ZodNumber {
 /** A string that must be one of the listed values: a wrong type is fieldMustBeString, else fieldHasInvalidValue. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T): z.ZodType<T[number]> {
   const allowed = new Set<string>(values);
-  return z.string().refine((v) => allowed.has(v), {
-    error: `must be ${values.map((v) => `'${v}'`).join(' or ')}`,
-    params: { errorName: 'fieldHasInvalidValue' },
-  });
+  return z
+    .string()
+    .refine((v) => allowed.has(v), {
+      error: `must be ${values.map((v) => `'${v}'`).join(' or ')}`,
+      params: { errorName: 'fieldHasInvalidValue' },
+    })
+    .meta({ enum: [...values] });
 }
 
 const countryCode = z

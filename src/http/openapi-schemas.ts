@@ -1,0 +1,93 @@
+/**
+ * zod schemas of what the simulator answers (the requests' schemas are in schemas.ts and sale-schemas.ts).
+ * They feed the OpenAPI document, and the tests check real answers against them.
+ */
+import * as z from 'zod';
+
+const href = z.object({ href: z.string() });
+const expiryDate = z.object({ month: z.int(), year: z.int() });
+const address = z.object({
+  address1: z.string(),
+  address2: z.string().optional(),
+  address3: z.string().optional(),
+  postalCode: z.string(),
+  city: z.string(),
+  state: z.string().optional(),
+  countryCode: z.string(),
+});
+
+export const errorResponse = z
+  .object({
+    errorName: z.string(),
+    message: z.string(),
+    headerName: z.string().optional(),
+    validationErrors: z.array(z.object({ errorName: z.string(), message: z.string(), jsonPath: z.string().optional() })).optional(),
+  })
+  .meta({ description: 'The standard error body' });
+
+export const tokenResponse = z
+  .object({
+    tokenPaymentInstrument: z.object({ type: z.literal('card/tokenized'), href: z.string() }),
+    tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/),
+    description: z.string(),
+    tokenExpiryDateTime: z.string(),
+    namespace: z.string().optional(),
+    schemeTransactionReference: z.string().optional(),
+    paymentInstrument: z.object({
+      type: z.literal('card/masked'),
+      cardNumber: z.string().regex(/^[0-9*]*$/),
+      cardExpiryDate: expiryDate,
+      cardHolderName: z.string(),
+      billingAddress: address.optional(),
+      networkType: z.string(),
+      last4Digits: z.string().length(4),
+      countryCode: z.string().optional().meta({ description: 'In the 201 answer' }),
+      credit: z.null().optional().meta({ description: 'In the 201 answer' }),
+    }),
+    conflicts: z
+      .object({
+        paymentInstrument: z.object({ cardHolderName: z.string().optional(), cardExpiryDate: expiryDate.optional(), billingAddress: address.optional() }).optional(),
+        schemeTransactionReference: z.string().optional(),
+        conflictsExpiryDateTime: z.string(),
+      })
+      .optional()
+      .meta({ description: 'In the 409 answer and on the conflicts link' }),
+    _links: z.object({
+      'tokens:token': href,
+      'tokens:description': href,
+      'tokens:cardHolderName': href,
+      'tokens:cardExpiryDate': href,
+      'tokens:billingAddress': href,
+      'tokens:schemeTransactionReference': href,
+      'tokens:conflicts': href.optional(),
+      'tokens:networkToken': href.optional(),
+      curies: z.array(z.object({ href: z.string(), name: z.literal('tokens'), templated: z.literal(true) })),
+    }),
+  })
+  .meta({ description: 'A token (HAL)' });
+
+const riskFactor = z.object({ risk: z.enum(['not_checked', 'not_matched', 'not_supplied']), detail: z.enum(['address', 'postcode']) });
+
+export const saleResponse = z
+  .object({
+    outcome: z.enum(['sentForSettlement', 'refused']),
+    issuer: z.object({ authorizationCode: z.string() }).optional(),
+    scheme: z.object({ reference: z.string() }),
+    paymentInstrument: z.object({
+      type: z.literal('card/plain+masked'),
+      card: z.object({
+        number: z.object({ bin: z.string(), last4Digits: z.string() }),
+        paymentAccountReference: z.string().length(29),
+        countryCode: z.string(),
+        fundingType: z.string(),
+        brand: z.string(),
+        expiryDate: expiryDate,
+      }),
+    }),
+    riskFactors: z.array(riskFactor).optional(),
+    refusalCode: z.string().optional(),
+    refusalDescription: z.string().optional(),
+  })
+  .meta({ description: 'The outcome of a card-on-file sale' });
+
+export const clockResponse = z.object({ now: z.string(), frozen: z.boolean() });

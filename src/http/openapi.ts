@@ -1,0 +1,174 @@
+/**
+ * The OpenAPI 3.1 document of the simulated API and the control API, generated from the zod schemas the
+ * server validates with (zod 4's JSON Schema output), so it cannot drift from what is enforced.
+ */
+import * as z from 'zod';
+import { stateSchema } from '../control/state.js';
+import { scenarioSchema } from '../scenarios/schema.js';
+import { mediaTypesFor } from './media.js';
+import { clockResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import { saleBody } from './sale-schemas.js';
+import { billingAddress, cardHolderName, clockAdvanceBody, clockSetBody, createTokenBody, description, schemeTransactionReference, updateCardExpiryDate } from './schemas.js';
+
+export interface OpenApiOptions {
+  vendor: string;
+  /** The server URL to advertise; `http://127.0.0.1:8080` when absent. */
+  baseUrl?: string;
+  version: string;
+}
+
+type Schema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Schema;
+  delete out.$schema; // the document's dialect is declared once, by OpenAPI 3.1
+  return out;
+}
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Schema, type = 'application/json'): Schema => ({ content: { [type]: { schema } } });
+const errorAnswer = (description: string): Schema => ({ description, ...json(ref('Error')) });
+const errors = (...codes: [number, string][]): Record<string, Schema> =>
+  Object.fromEntries(codes.map(([status, text]) => [String(status), errorAnswer(text)]));
+const COMMON_ERRORS: [number, string][] = [
+  [400, 'headerIsMissing, headerHasInvalidValue, bodyIsEmpty, bodyIsNotJson, bodyDoesNotMatchSchema, urlContainsInvalidValue or a business rule'],
+  [401, 'accessDenied'],
+  [405, 'methodNotAllowed'],
+  [406, 'headerHasInvalidValue (Accept)'],
+  [413, 'bodyIsTooLarge'],
+  [415, 'headerHasInvalidValue (Content-Type)'],
+  [500, 'internalErrorOccurred (the sandbox\u2019s scripted ERROR, or a scenario)'],
+  [503, 'serviceUnavailable (scenarios)'],
+];
+
+export function openApiDocument(options: OpenApiOptions): Schema {
+  const media = mediaTypesFor(options.vendor);
+  const tokenRef = { name: 'tokenRef', in: 'path', required: true, description: 'The opaque ref at the end of a token link (`tokens:token`, a per-field link or `tokens:conflicts`)', schema: { type: 'string' } };
+  const tenant = { name: 'tenant', in: 'query', required: false, description: 'One tenant (username); without it the call acts on every tenant', schema: { type: 'string' } };
+  const basic = [{ basicAuth: [] }];
+  const control = [{}, { adminBearer: [] }];
+  const tokenAnswer = (status: string, text: string): Schema => ({ [status]: { description: text, ...json(ref('Token'), media.token) } });
+  const updateBody = {
+    required: false,
+    description: 'The bare new value; its shape follows the link the ref came from (none for tokens:conflicts)',
+    content: {
+      [media.token]: {
+        schema: {
+          oneOf: [
+            { ...jsonSchema(description, 'input'), title: 'description' },
+            { ...jsonSchema(cardHolderName, 'input'), title: 'cardHolderName' },
+            { ...jsonSchema(updateCardExpiryDate, 'input'), title: 'cardExpiryDate' },
+            { ...jsonSchema(billingAddress, 'input'), title: 'billingAddress' },
+            { ...jsonSchema(schemeTransactionReference, 'input'), title: 'schemeTransactionReference' },
+          ],
+        },
+      },
+    },
+  };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'token-sim: token vault and card-on-file sale (simulated)',
+      version: options.version,
+      description:
+        'The token service (v1) and the card-on-file sale (v5) as token-sim simulates them, plus token-sim\u2019s own control API under /_sim. Generated from the schemas the simulator validates with.',
+    },
+    servers: [{ url: options.baseUrl ?? 'http://127.0.0.1:8080' }],
+    components: {
+      securitySchemes: {
+        basicAuth: { type: 'http', scheme: 'basic', description: 'Each username is a tenant' },
+        adminBearer: { type: 'http', scheme: 'bearer', description: 'Only when token-sim runs with --admin-token' },
+      },
+      schemas: {
+        CreateTokenRequest: jsonSchema(createTokenBody, 'input'),
+        Token: jsonSchema(tokenResponse, 'output'),
+        SaleRequest: jsonSchema(saleBody, 'input'),
+        SaleResponse: jsonSchema(saleResponse, 'output'),
+        Error: jsonSchema(errorResponse, 'output'),
+        Clock: jsonSchema(clockResponse, 'output'),
+        State: jsonSchema(stateSchema, 'output'),
+        Scenario: jsonSchema(scenarioSchema, 'input'),
+      },
+    },
+    paths: {
+      '/tokens': {
+        post: {
+          operationId: 'createToken',
+          summary: 'Create a token (or answer the existing one, or a conflict)',
+          security: basic,
+          requestBody: { required: true, ...json(ref('CreateTokenRequest'), media.token) },
+          responses: {
+            ...tokenAnswer('200', 'A token already exists for this card with the same data'),
+            ...tokenAnswer('201', 'A new token'),
+            ...tokenAnswer('409', 'A token exists whose data differs: `conflicts` and the `tokens:conflicts` link'),
+            ...errors(...COMMON_ERRORS, [403, 'tooManyTokensForNamespace']),
+          },
+        },
+      },
+      '/tokens/{tokenRef}': {
+        parameters: [tokenRef],
+        get: {
+          operationId: 'getToken',
+          summary: 'Retrieve a token (a use: may extend its expiry); on the conflicts link, with its conflicts',
+          security: basic,
+          responses: { ...tokenAnswer('200', 'The token'), ...errors(...COMMON_ERRORS, [404, 'resourceNotFound or endpointNotFound']) },
+        },
+        put: {
+          operationId: 'updateToken',
+          summary: 'Update one field through its link, or resolve a conflict through tokens:conflicts',
+          security: basic,
+          requestBody: updateBody,
+          responses: { 204: { description: 'Updated' }, ...errors(...COMMON_ERRORS, [404, 'resourceNotFound']) },
+        },
+        delete: {
+          operationId: 'deleteToken',
+          summary: 'Delete a token',
+          security: basic,
+          responses: { 204: { description: 'Deleted' }, ...errors(...COMMON_ERRORS, [404, 'resourceNotFound']) },
+        },
+      },
+      '/payments/sales/migrateCardOnFile': {
+        post: {
+          operationId: 'sale',
+          summary: 'Customer-initiated sale with stored card details, settled at once (v5)',
+          security: basic,
+          requestBody: { required: true, ...json(ref('SaleRequest'), media.saleRequest) },
+          responses: { 201: { description: 'The outcome (approved or refused)', ...json(ref('SaleResponse'), media.saleResponse) }, ...errors(...COMMON_ERRORS) },
+        },
+      },
+      '/_sim/health': { get: { operationId: 'health', summary: 'Liveness (open even with --admin-token)', responses: { 200: { description: 'Up', ...json({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } } } },
+      '/_sim/clock': {
+        parameters: [tenant],
+        get: { operationId: 'getClock', security: control, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'urlContainsInvalidValue'], [401, 'accessDenied']) } },
+        put: { operationId: 'setClock', security: control, requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) } },
+      },
+      '/_sim/clock/advance': {
+        parameters: [tenant],
+        post: { operationId: 'advanceClock', security: control, requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) } },
+      },
+      '/_sim/reset': { parameters: [tenant], post: { operationId: 'reset', security: control, responses: { 204: { description: 'Tokens, journal and scenario counters deleted; configured tokens preloaded again' }, ...errors([401, 'accessDenied']) } } },
+      '/_sim/tokens': { parameters: [tenant], get: { operationId: 'listTokens', security: control, responses: { 200: { description: 'Live tokens, masked', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('Token') } } }) }, ...errors([401, 'accessDenied']) } } },
+      '/_sim/requests': {
+        parameters: [tenant],
+        get: { operationId: 'listRequests', security: control, responses: { 200: { description: 'The journal, oldest first, card data masked', ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } } } }) }, ...errors([401, 'accessDenied']) } },
+        delete: { operationId: 'clearRequests', security: control, responses: { 204: { description: 'Cleared' }, ...errors([401, 'accessDenied']) } },
+      },
+      '/_sim/state': {
+        get: { operationId: 'exportState', security: control, responses: { 200: { description: 'Everything, card numbers sealed', ...json(ref('State')) }, ...errors([401, 'accessDenied']) } },
+        put: { operationId: 'importState', security: control, requestBody: { required: true, ...json(ref('State')) }, responses: { 204: { description: 'Replaced' }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) } },
+      },
+      '/_sim/scenarios': {
+        get: { operationId: 'listScenarios', security: control, responses: { 200: { description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('Scenario') } } }) }, ...errors([401, 'accessDenied']) } },
+        put: {
+          operationId: 'loadScenarios',
+          security: control,
+          requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('Scenario'), { type: 'array', items: ref('Scenario') }] } }, 'application/yaml': { schema: ref('Scenario') } } },
+          responses: { 200: { description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('Scenario') } } }) }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) },
+        },
+        delete: { operationId: 'clearScenarios', security: control, responses: { 204: { description: 'Cleared' }, ...errors([401, 'accessDenied']) } },
+      },
+      '/_sim/openapi.json': { get: { operationId: 'openApi', security: control, responses: { 200: { description: 'This document', ...json({ type: 'object' }) } } } },
+    },
+  };
+}
