@@ -155,6 +155,13 @@ function describeStartError(err: unknown, options: SimulatorOptions): string {
 
 /** Runs the CLI with arguments (without `node` and the script). */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<void> {
+  if (io === processIo) {
+    // `token-sim openapi | head`: a reader that stops early is not an error.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
   const run = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
     let running: RunningSimulator;
     try {
