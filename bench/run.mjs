@@ -178,8 +178,10 @@ const growth = rssLast / rssFirst - 1;
 record(
   `RSS after ${fmt(served)} requests vs after ${fmt(rssFirstAt)} (steady state, all tokens stored; journal on, ${fmt(journal)} entries kept)`,
   `${(rssLast / 2 ** 20).toFixed(1)} MiB vs ${(rssFirst / 2 ** 20).toFixed(1)} MiB (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %)`,
-  'within 10 %',
-  Math.abs(growth) <= 0.1,
+  // What the target guards against is growth (an unbounded journal, a leak); V8 handing memory back after
+  // the fill's heavy allocation shows as a fall, which holds.
+  'at most 10 % above',
+  growth <= 0.1,
 );
 
 // 4. Retained heap per token, created through the library, in a clean process.

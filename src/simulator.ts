@@ -43,7 +43,7 @@ const NAMESPACE_LIMIT = 16;
 export interface SimulatorClock {
   /** The virtual now (of the tenant, when named) as an ISO 8601 string. */
   now(tenant?: string): string;
-  /** Moves forward by an ISO 8601 duration (`P8D`) or milliseconds: every clock, or the tenant's own. */
+  /** Moves forward by an ISO 8601 duration (`P8D`) or milliseconds: the shared clock, or the tenant's own. */
   advance(by: string | number, tenant?: string): string;
   /** Sets the time; `frozen` switches between frozen and following real time. */
   set(now: string | number | Date, frozen?: boolean, tenant?: string): string;

@@ -50,8 +50,24 @@ const view = (clock: VirtualClock): ClockState => ({ now: formatInstant(clock.no
 export function createController(deps: ControllerDeps): Controller {
   const { clocks, store, journal } = deps;
 
-  /** The clocks a call moves: the tenant's own (forked on first use), or all of them. */
-  const target = (tenant: string | undefined): VirtualClock[] => (tenant === undefined ? clocks.all() : [clocks.fork(tenant)]);
+  /**
+   * The clock a call moves: the tenant's own (forked on first use), or the shared one — which every tenant
+   * without a fork follows. A fork moves only by calls naming its tenant.
+   */
+  const target = (tenant: string | undefined): VirtualClock => (tenant === undefined ? clocks.shared : clocks.fork(tenant));
+
+  /**
+   * Deletes the tokens that have expired by the clocks about to be set, so that setting a clock back never
+   * brings an expired token back (expiry is otherwise checked, and acted on, when a request sees a token).
+   */
+  function sweepExpired(tenant: string | undefined): void {
+    const forked = clocks.forks();
+    const tenants = tenant === undefined ? store.tenants().filter((t) => !forked.has(t)) : [tenant];
+    for (const t of tenants) {
+      const now = clocks.now(t);
+      for (const token of store.list(t)) if (now >= token.expiresAt) store.remove(t, token.tokenId);
+    }
+  }
 
   function liveTokens(tenant: string): Token[] {
     const now = clocks.now(tenant);
@@ -63,12 +79,13 @@ export function createController(deps: ControllerDeps): Controller {
 
     advanceClock(ms, tenant) {
       if (!(ms >= 0) || !Number.isFinite(ms)) throw new VaultError('bodyDoesNotMatchSchema', 'advance takes a non-negative duration');
-      for (const clock of target(tenant)) clock.advance(ms);
+      target(tenant).advance(ms);
       return view(clocks.of(tenant));
     },
 
     setClock(epochMs, frozen, tenant) {
-      for (const clock of target(tenant)) clock.set(epochMs, frozen);
+      sweepExpired(tenant);
+      target(tenant).set(epochMs, frozen);
       return view(clocks.of(tenant));
     },
 

@@ -75,7 +75,19 @@ const then = z
   })
   .refine((t) => t.error === undefined || t.fault === undefined, { error: 'error and fault cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
 
-export const ruleSchema = z.object({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then });
+export const ruleSchema = z
+  .object({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then })
+  .superRefine((rule, ctx) => {
+    // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
+    // would apply (and be counted) without any effect.
+    const operation = rule.when?.operation;
+    if (operation === undefined || operation === 'any' || operation === 'sale') return;
+    for (const key of ['outcome', 'riskFactors'] as const) {
+      if (rule.then[key] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['then', key], message: `applies to sales only, and this rule matches ${operation}`, params: { errorName: 'fieldHasInvalidValue' } });
+      }
+    }
+  });
 
 export const scenarioSchema = z.object({
   name: z.string().min(1, 'must not be empty'),

@@ -40,12 +40,25 @@ describe('tenant isolation', () => {
     expect(await journalOf('alice')).toEqual(aliceJournal);
   });
 
-  it('moves every clock when no tenant is named, forks included', async () => {
+  it('moves the shared clock when no tenant is named, and a fork only by calls naming its tenant', async () => {
     const sim = sim2();
     await control(sim).post('/_sim/clock/advance?tenant=alice').send({ by: 'P1D' });
-    await control(sim).post('/_sim/clock/advance').send({ by: 'P1D' });
-    expect((await control(sim).get('/_sim/clock?tenant=alice')).body.now).toBe('2030-01-03T00:00:00Z');
-    expect((await control(sim).get('/_sim/clock?tenant=bob')).body.now).toBe('2030-01-02T00:00:00Z');
+    await control(sim).post('/_sim/clock/advance').send({ by: 'P3D' });
+    await control(sim).put('/_sim/clock').send({ now: '2030-02-01T00:00:00Z' });
+    expect((await control(sim).get('/_sim/clock?tenant=alice')).body.now).toBe('2030-01-02T00:00:00Z');
+    expect((await control(sim).get('/_sim/clock?tenant=bob')).body.now).toBe('2030-02-01T00:00:00Z');
+  });
+
+  it('never brings an expired token back when a clock is set back, seen by a request or not', async () => {
+    const sim = sim2();
+    const seen = await createToken(alice(sim));
+    const unseen = await createToken(alice(sim), createBody({ cardNumber: '5555555555554444' }));
+    await control(sim).post('/_sim/clock/advance').send({ by: 'P8D' });
+    expect((await alice(sim).get(seen['tokens:token']!)).status).toBe(404);
+    await control(sim).put('/_sim/clock').send({ now: '2030-01-02T00:00:00Z' });
+    expect((await alice(sim).get(seen['tokens:token']!)).status).toBe(404);
+    expect((await alice(sim).get(unseen['tokens:token']!)).status).toBe(404);
+    expect((await alice(sim).create(createBody({ cardNumber: '5555555555554444' }))).status).toBe(201);
   });
 
   it('sets one tenant’s clock only', async () => {

@@ -119,6 +119,10 @@ describe('scenario validation', () => {
     ['an amount range upside down', { name: 'x', rules: [{ when: { amount: { min: 5, max: 1 } }, then: { delayMs: 1 } }] }, [['fieldHasInvalidValue', 'rules.0.when.amount']]],
     ['a bad between', { name: 'x', rules: [{ when: { between: { from: 'soon' } }, then: { delayMs: 1 } }] }, [['dateHasInvalidFormat', 'rules.0.when.between.from']]],
     ['an unknown profile', { name: 'x', profile: 'staging' }, [['fieldHasInvalidValue', 'profile']]],
+    ['a sale outcome on a token rule', { name: 'x', rules: [{ when: { operation: 'getToken' }, then: { outcome: { outcome: 'refused' }, riskFactors: [] } }] }, [
+      ['fieldHasInvalidValue', 'rules.0.then.outcome'],
+      ['fieldHasInvalidValue', 'rules.0.then.riskFactors'],
+    ]],
     ['a bad preloaded token', { name: 'x', tokens: [{ paymentInstrument: {}, merchant: { entity: 'default' } }] }, [
       ['fieldIsMissing', 'tokens.0.paymentInstrument.type'],
       ['fieldIsMissing', 'tokens.0.paymentInstrument.cardHolderName'],
