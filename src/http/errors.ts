@@ -33,7 +33,7 @@ export interface ErrorBody {
   validationErrors?: { errorName: string; message: string; jsonPath?: string }[];
 }
 
-export function statusOf(error: VaultError): number {
+function statusOf(error: VaultError): number {
   return error.details.status ?? STATUS[error.code];
 }
 

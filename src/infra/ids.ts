@@ -16,7 +16,6 @@ export interface IdSource extends Ids {
   /** Draw counts of every stream, for state export. */
   counters(): Record<string, number>;
   restoreCounters(counters: Record<string, number>): void;
-  resetCounters(): void;
 }
 
 /** Small Fast Counter PRNG (Chris Doty-Humphrey's sfc32): 128 bits of state, good statistics, no crypto. */
@@ -119,10 +118,6 @@ export function createIdSource(key: KeyObject): IdSource {
     restoreCounters(next) {
       streams.clear();
       restored = new Map(Object.entries(next));
-    },
-    resetCounters() {
-      streams.clear();
-      restored = new Map();
     },
   };
 }
