@@ -10,7 +10,7 @@ import { createController, type Controller } from './control/controller.js';
 import { createJournal, type JournalEntry } from './control/journal.js';
 import type { StateSnapshot } from './control/state.js';
 import { createBinTable } from './domain/card.js';
-import { addDuration, parseDuration } from './domain/duration.js';
+import { advanceMs } from './domain/duration.js';
 import { VaultError } from './domain/errors.js';
 import { createSales } from './domain/sale.js';
 import { createVault, type Vault } from './domain/vault.js';
@@ -105,10 +105,8 @@ function clockFacade(controller: Controller): SimulatorClock {
   return {
     now: (tenant) => controller.clock(tenant).now,
     advance(by, tenant) {
-      const now = Date.parse(controller.clock(tenant).now);
-      const d = typeof by === 'string' ? parseDuration(by) : undefined;
-      const ms = typeof by === 'number' ? by : d ? addDuration(now, d) - now : Number.NaN;
-      if (!(ms >= 0)) throw new RangeError(`advance takes a non-negative ISO 8601 duration or milliseconds, got '${String(by)}'`);
+      const ms = advanceMs(by, Date.parse(controller.clock(tenant).now));
+      if (ms === undefined) throw new RangeError(`advance takes a non-negative ISO 8601 duration or milliseconds, got '${String(by)}'`);
       return controller.advanceClock(ms, tenant).now;
     },
     set(now, frozen, tenant) {

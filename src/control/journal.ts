@@ -1,43 +1,39 @@
 /** The request journal: what each tenant's requests were and how they were answered, bounded per tenant. */
 import { formatInstant } from '../domain/instant.js';
-import { maskCardData } from './mask.js';
+import { maskCardData, maskCardNumbersIn } from './mask.js';
 
 export type Operation = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale' | 'unknown';
 
-export interface JournalEntry {
-  /** Order in which answers were recorded (finished) in this simulator. */
-  seq: number;
+/** What every journal entry says about its request, stored and listed alike. */
+interface JournalFields {
   /** The Basic-auth username; null when the request was not authenticated. */
   tenant: string | null;
   operation: Operation;
   method: string;
+  /** As requested when stored; card numbers in it are masked when listed. */
   path: string;
   status: number;
   errorName?: string;
   correlationId: string;
-  /** The tenant's virtual time and the real time when the answer was sent. */
-  virtualTime: string;
-  realTime: string;
   durationMs: number;
   /** The scenario rule that shaped the answer, if any. */
   rule: string | null;
+}
+
+export interface JournalEntry extends JournalFields {
+  /** Order in which answers were recorded (finished) in this simulator. */
+  seq: number;
+  /** The tenant's virtual time and the real time when the answer was sent. */
+  virtualTime: string;
+  realTime: string;
   /** The request body, card data masked; absent when there was none or it was not JSON. */
   requestBody?: unknown;
 }
 
-/** What is kept per request: cheap to record; times are formatted and bodies masked when listed. */
-export interface JournalRecord {
-  tenant: string | null;
-  operation: Operation;
-  method: string;
-  path: string;
-  status: number;
-  errorName?: string;
-  correlationId: string;
+/** What is kept per request: cheap to record; times are formatted and card data masked when listed. */
+export interface JournalRecord extends JournalFields {
   virtualMs: number;
   realMs: number;
-  durationMs: number;
-  rule: string | null;
   /**
    * The request body, parsed and masked only when listed; kept only up to MAX_BODY_BYTES. A Buffer is
    * turned into text when recorded: a small Buffer is a slice of an 8 KiB pool slab, and keeping it would
@@ -66,7 +62,7 @@ function toEntry(seq: number, r: JournalRecord): JournalEntry {
     tenant: r.tenant,
     operation: r.operation,
     method: r.method,
-    path: r.path,
+    path: maskCardNumbersIn(r.path),
     status: r.status,
     ...(r.errorName !== undefined && { errorName: r.errorName }),
     correlationId: r.correlationId,

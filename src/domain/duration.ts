@@ -43,6 +43,20 @@ export function addDuration(epochMs: number, d: Duration): number {
   return t + Math.round(exactMs);
 }
 
+/**
+ * How far `by` moves time from `from`: an ISO 8601 duration (calendar-correct) or milliseconds; undefined
+ * when it is neither, or negative.
+ */
+export function advanceMs(by: string | number, from: number): number | undefined {
+  let ms: number | undefined;
+  if (typeof by === 'number') ms = by;
+  else {
+    const d = parseDuration(by);
+    if (d) ms = addDuration(from, d) - from;
+  }
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
 /** True when adding the duration moves time forward. */
 export function isPositiveDuration(d: Duration): boolean {
   return addDuration(0, d) > 0;

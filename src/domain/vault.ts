@@ -80,7 +80,6 @@ export interface Vault {
   update(tenant: string, tokenId: string, update: TokenUpdate): void;
   resolveConflict(tenant: string, tokenId: string): void;
   delete(tenant: string, tokenId: string): void;
-  list(tenant: string): Token[];
 }
 
 function notFound(): VaultError {
@@ -245,9 +244,5 @@ export function createVault(deps: VaultDeps): Vault {
       store.remove(tenant, tokenId);
     },
 
-    list(tenant) {
-      const now = clock.now(tenant);
-      return store.list(tenant).filter((t) => live(tenant, t, now) !== undefined);
-    },
   };
 }

@@ -2,7 +2,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Controller } from '../control/controller.js';
-import { addDuration, parseDuration } from '../domain/duration.js';
+import { advanceMs } from '../domain/duration.js';
 import { VaultError, fieldError } from '../domain/errors.js';
 import { parseInstant } from '../domain/instant.js';
 import { maskCardData } from '../control/mask.js';
@@ -82,14 +82,8 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .post(readRawBody, (req, res) => {
       const tenant = tenantParam(req);
       const { by } = parseBody(clockAdvanceBody, jsonBody(req));
-      const now = Date.parse(controller.clock(tenant).now);
-      let ms: number | undefined;
-      if (typeof by === 'number') ms = by;
-      else {
-        const d = parseDuration(by);
-        if (d) ms = addDuration(now, d) - now;
-      }
-      if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
+      const ms = advanceMs(by, Date.parse(controller.clock(tenant).now));
+      if (ms === undefined) {
         throw fieldError('fieldHasInvalidValue', ['by'], 'by must be a non-negative ISO 8601 duration (P8D) or number of milliseconds');
       }
       sendJson(res, 200, controller.advanceClock(ms, tenant));
