@@ -1,7 +1,7 @@
 /** The README's CLI reference is `token-sim --help` itself, so the two cannot drift. */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { run } from '../support/cli.js';
+import { exitCodeOf, runCli } from '../support/cli-in-process.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -16,14 +16,14 @@ function textBlocks(section: string): string[] {
 
 describe('the README CLI reference', () => {
   it('shows exactly what `token-sim --help` prints', async () => {
-    const r = run(['--help']);
-    expect(await r.exited).toBe(0);
+    const r = runCli(['--help']);
+    expect(await exitCodeOf(r)).toBe(0);
     expect(textBlocks('CLI reference')[0]).toBe(r.stdout().trimEnd());
   });
 
   it('shows exactly what `token-sim validate --help` prints', async () => {
-    const r = run(['validate', '--help']);
-    expect(await r.exited).toBe(0);
+    const r = runCli(['validate', '--help']);
+    expect(await exitCodeOf(r)).toBe(0);
     expect(textBlocks('CLI reference')).toContain(r.stdout().trimEnd());
   });
 });

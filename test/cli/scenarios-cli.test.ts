@@ -1,10 +1,9 @@
-/** --scenario, --watch and `token-sim validate`, through the real CLI. */
+/** --scenario, --watch and `token-sim validate`, through the CLI in-process (main with a fake io). */
 import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listening, run, TOKEN_TYPE } from '../support/cli.js';
-import { eventually, scenarioFile } from '../support/sim.js';
+import { eventually, exitCodeOf, runCli, scenarioFile, startCli, TOKEN_TYPE } from '../support/cli-in-process.js';
 
 const headers = { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE };
 const body = JSON.stringify({
@@ -19,62 +18,61 @@ const tempFile = (name: string, text: string): string => {
 
 describe('scenarios on the command line', () => {
   it('--scenario loads files at start (repeatable)', async () => {
-    const r = run(['--port', '0', '--log', 'silent', '--scenario', scenarioFile('live-profile.yaml'), '--scenario', scenarioFile('outage.yaml')]);
-    const url = await listening(r);
+    const { run, url } = await startCli(['--port', '0', '--log', 'silent', '--scenario', scenarioFile('live-profile.yaml'), '--scenario', scenarioFile('outage.yaml')]);
     try {
       const res = await fetch(`${url}/tokens`, { method: 'POST', headers, body });
       expect(res.status).toBe(503);
       const loaded = (await (await fetch(`${url}/_sim/scenarios`)).json()) as { scenarios: { name: string }[] };
       expect(loaded.scenarios.map((s) => s.name)).toEqual(['live-profile', 'outage']);
     } finally {
-      r.child.kill('SIGTERM');
-      await r.exited;
+      await run.stop();
     }
   });
 
   it('refuses an invalid --scenario with every problem on one line and exit code 2', async () => {
     const file = tempFile('bad.yaml', 'rules:\n  - then: {}\n');
-    const r = run(['--scenario', file]);
-    expect(await r.exited).toBe(2);
+    const r = runCli(['--scenario', file]);
+    expect(await exitCodeOf(r)).toBe(2);
     expect(r.stderr().trim().split('\n')).toHaveLength(1);
     expect(r.stderr()).toContain('$.name');
     expect(r.stderr()).toContain('$.rules[0].then');
   });
 
-  it('--watch reloads a changed file and keeps the previous set when the change is invalid', async () => {
+  it('--watch reloads a changed file and keeps the previous set when the change is invalid, then exits 0 when stopped', async () => {
     const file = tempFile('live.yaml', 'name: first\n');
-    const r = run(['--port', '0', '--log', 'silent', '--scenario', file, '--watch']);
-    const url = await listening(r);
+    const { run, url } = await startCli(['--port', '0', '--log', 'silent', '--scenario', file, '--watch']);
     const names = async () => ((await (await fetch(`${url}/_sim/scenarios`)).json()) as { scenarios: { name: string }[] }).scenarios.map((s) => s.name);
+    let code: number;
     try {
       expect(await names()).toEqual(['first']);
       writeFileSync(file, 'name: second\n');
-      await eventually(() => r.stderr().includes('reloaded'), 5000);
+      await eventually(() => run.stderr().includes('reloaded'), 5000);
       expect(await names()).toEqual(['second']);
       // An editor that saves by writing a new file and renaming it over the old one, twice.
       for (const name of ['third', 'fourth']) {
         const tmp = `${file}.tmp`;
         writeFileSync(tmp, `name: ${name}\n`);
         renameSync(tmp, file);
-        await eventually(() => r.stderr().split('reloaded').length - 1 >= (name === 'third' ? 2 : 3), 5000);
+        await eventually(() => run.stderr().split('reloaded').length - 1 >= (name === 'third' ? 2 : 3), 5000);
         expect(await names()).toEqual([name]);
       }
       writeFileSync(file, 'rules: nope\n');
-      await eventually(() => r.stderr().includes('kept the previous scenarios'), 5000);
-      expect(r.stderr()).toContain('$.name');
+      await eventually(() => run.stderr().includes('kept the previous scenarios'), 5000);
+      expect(run.stderr()).toContain('$.name');
       expect(await names()).toEqual(['fourth']);
     } finally {
-      r.child.kill('SIGTERM');
-      expect(await r.exited).toBe(0);
+      code = await run.stop();
     }
+    expect(code).toBe(0);
   });
 });
 
 describe('token-sim validate', () => {
-  it('exits 0 and says ok for the shipped scenarios and the default fixtures', async () => {
+  it('ends with code 0 (no exit call) and says ok for the shipped scenarios and the default fixtures', async () => {
     const files = ['outage.yaml', 'flaky-sales.yaml', 'amount-refusals.yaml', 'preloaded-conflict.yaml'].map(scenarioFile);
-    const r = run(['validate', ...files, new URL('../../fixtures/default.json', import.meta.url).pathname]);
-    expect(await r.exited).toBe(0);
+    const r = runCli(['validate', ...files, new URL('../../fixtures/default.json', import.meta.url).pathname]);
+    expect(await exitCodeOf(r)).toBe(0);
+    expect(r.exitCodes).toEqual([]);
     expect(r.stdout().trim().split('\n')).toHaveLength(5);
     expect(r.stdout()).not.toMatch(/\$\./);
   });
@@ -82,8 +80,8 @@ describe('token-sim validate', () => {
   it('prints every problem with its JSONPath and exits 1', async () => {
     const scenario = tempFile('bad.json', JSON.stringify({ name: '', rules: [{ when: { nth: 0 }, then: { delayMs: -1 } }] }));
     const fixtures = tempFile('fixtures.json', JSON.stringify({ credentials: [{ username: 'a' }], entities: {}, bins: [] }));
-    const r = run(['validate', scenario, fixtures, scenarioFile('outage.yaml')]);
-    expect(await r.exited).toBe(1);
+    const r = runCli(['validate', scenario, fixtures, scenarioFile('outage.yaml')]);
+    expect(await exitCodeOf(r)).toBe(1);
     const out = r.stdout();
     expect(out).toContain(`${scenario}: $.name: `);
     expect(out).toContain(`${scenario}: $.rules[0].when.nth: `);
@@ -93,10 +91,10 @@ describe('token-sim validate', () => {
     expect(out).toContain(`${scenarioFile('outage.yaml')}: ok`);
   });
 
-  it('reports an unreadable file and a YAML syntax error', async () => {
+  it('reports an unreadable file and a YAML syntax error, and exits 1', async () => {
     const broken = tempFile('broken.yaml', 'name: [oops\n');
-    const r = run(['validate', '/nonexistent.yaml', broken]);
-    expect(await r.exited).toBe(1);
+    const r = runCli(['validate', '/nonexistent.yaml', broken]);
+    expect(await exitCodeOf(r)).toBe(1);
     expect(r.stdout()).toContain('/nonexistent.yaml: $: cannot read the file (ENOENT)');
     expect(r.stdout()).toMatch(/broken\.yaml: \$: the document is not valid YAML at line \d+/);
   });

@@ -1,35 +1,48 @@
 /**
- * Example: token-sim as a separate process (the CLI, as CI pipelines and other languages use it), driven
- * through the control API: the virtual clock crosses a token's half-life and then its expiry.
+ * Example: token-sim started through its command line (the arguments CI pipelines and other languages
+ * pass to `token-sim`), here in-process: main(argv, io) with an io that captures its output and its stop
+ * handler. Driven through the control API: the virtual clock crosses a token's half-life and then its expiry.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { main, type CliIo } from '../../src/cli/main.js';
 
-const BIN = fileURLToPath(new URL('../../bin/token-sim.js', import.meta.url));
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 const headers = { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE };
 
-describe('a payment client against `token-sim` run as a process', () => {
-  let child: ChildProcess;
+describe('a payment client against the `token-sim` command line, run in-process', () => {
   let url: string;
+  let stop: ((signal: string) => void) | undefined;
+  let exited: Promise<number>;
   const admin = { Authorization: 'Bearer ci-admin', 'Content-Type': 'application/json' };
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [BIN, '--port', '0', '--seed', 'ci', '--now', '2030-01-01T00:00:00Z', '--frozen', '--log', 'silent', '--admin-token', 'ci-admin']);
-    const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-    url = /listening on (\S+)/.exec(line.toString())![1]!;
+    const out: string[] = [];
+    const err: string[] = [];
+    let onExit!: (code: number) => void;
+    exited = new Promise((resolve) => (onExit = resolve));
+    const io: CliIo = {
+      out: (line) => void out.push(line),
+      err: (line) => void err.push(line),
+      exit: (code) => onExit(code),
+      onStopSignal: (handler) => (stop = handler),
+      isTTY: false,
+    };
+    await main(['--port', '0', '--seed', 'ci', '--now', '2030-01-01T00:00:00Z', '--frozen', '--log', 'silent', '--admin-token', 'ci-admin'], io);
+    const listening = /listening on (\S+)/.exec(out[0] ?? '');
+    if (!listening) throw new Error(`token-sim did not start: ${err.join('\n')}`);
+    url = listening[1]!;
   });
   afterAll(async () => {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+    // What SIGTERM does to the process: stop accepting, finish requests in flight, exit 0.
+    if (!stop) return;
+    stop('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   const advance = async (by: string) =>
     ((await (await fetch(`${url}/_sim/clock/advance`, { method: 'POST', headers: admin, body: JSON.stringify({ by }) })).json()) as { now: string }).now;
 
-  it('extends a token used after its half-life, and loses it after expiry', async () => {
+  it('extends a token used after its half-life, loses it after expiry, and journals the calls behind the admin token', async () => {
     const created = await fetch(`${url}/tokens`, {
       method: 'POST',
       headers,

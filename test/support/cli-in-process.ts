@@ -1,0 +1,129 @@
+/**
+ * Runs the CLI in-process, through the source: `main(argv, io)` with a fake CliIo that captures the lines
+ * written to stdout and stderr, records exit codes, and keeps the stop-signal handler so that a test can
+ * call it as SIGINT or SIGTERM would. A simulator that `main` starts is a real server on port 0.
+ */
+import { main, type CliIo } from '../../src/cli/main.js';
+
+export const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
+
+export interface CliRun {
+  /** The lines written to stdout, in order. */
+  readonly out: readonly string[];
+  /** The lines written to stderr, in order. */
+  readonly err: readonly string[];
+  /** stdout as a process would have written it: each line followed by a newline. */
+  stdout(): string;
+  /** stderr as a process would have written it: each line followed by a newline. */
+  stderr(): string;
+  /** Every code passed to io.exit, in order (a process stops at the first). */
+  readonly exitCodes: readonly number[];
+  /** Resolves with the first code passed to io.exit. */
+  readonly exited: Promise<number>;
+  /** Resolves when main() has returned. */
+  readonly returned: Promise<void>;
+  /** Whether main registered a stop-signal handler (it does once a simulator is listening). */
+  readonly serving: () => boolean;
+  /** Calls the stop-signal handler as the signal would, and resolves with the exit code. */
+  stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<number>;
+}
+
+/**
+ * commander styles and wraps help for a terminal when process.stdout is one (jest runs a single test
+ * file in its own process, so a test run from a terminal would see a TTY). A process spawned with piped
+ * stdio never is; so while main runs, both streams say they are not terminals.
+ */
+async function asIfNotATerminal<T>(fn: () => Promise<T>): Promise<T> {
+  const streams = [process.stdout, process.stderr];
+  const saved = streams.map((s) => Object.getOwnPropertyDescriptor(s, 'isTTY'));
+  for (const s of streams) Object.defineProperty(s, 'isTTY', { value: false, configurable: true, writable: true });
+  try {
+    return await fn();
+  } finally {
+    streams.forEach((s, i) => {
+      const descriptor = saved[i];
+      if (descriptor) Object.defineProperty(s, 'isTTY', descriptor);
+      else Reflect.deleteProperty(s, 'isTTY');
+    });
+  }
+}
+
+/** Starts `token-sim <args>` in-process; main() runs in the background (see `returned`). */
+export function runCli(args: readonly string[]): CliRun {
+  const out: string[] = [];
+  const err: string[] = [];
+  const exitCodes: number[] = [];
+  let stopHandler: ((signal: string) => void) | undefined;
+  let onExit!: (code: number) => void;
+  const exited = new Promise<number>((resolve) => (onExit = resolve));
+  const io: CliIo = {
+    out: (line) => void out.push(line),
+    err: (line) => void err.push(line),
+    exit(code) {
+      exitCodes.push(code);
+      onExit(code);
+    },
+    onStopSignal(handler) {
+      if (stopHandler) throw new Error('main registered a second stop-signal handler');
+      stopHandler = handler;
+    },
+    isTTY: false,
+  };
+  const lines = (ls: readonly string[]): string => ls.map((l) => `${l}\n`).join('');
+  const returned = asIfNotATerminal(() => main(args, io));
+  return {
+    out,
+    err,
+    stdout: () => lines(out),
+    stderr: () => lines(err),
+    exitCodes,
+    exited,
+    returned,
+    serving: () => stopHandler !== undefined,
+    async stop(signal = 'SIGTERM') {
+      if (!stopHandler) throw new Error('nothing to stop: main registered no stop-signal handler');
+      stopHandler(signal);
+      return exited;
+    },
+  };
+}
+
+/**
+ * The code the process would end with once main() has returned: the first io.exit code, or 0 when main
+ * called no exit and left nothing running (a process whose event loop empties exits 0). A simulator left
+ * running is stopped and reported as an error.
+ */
+export async function exitCodeOf(run: CliRun): Promise<number> {
+  await run.returned;
+  const [first] = run.exitCodes;
+  if (first !== undefined) return first;
+  if (run.serving()) {
+    await run.stop();
+    throw new Error(`expected the CLI to end, but it started a simulator: ${run.out.join(' | ')}`);
+  }
+  return 0;
+}
+
+/** Starts `token-sim <args>` in-process and resolves with its URL, the first line on stdout. */
+export async function startCli(args: readonly string[]): Promise<{ run: CliRun; url: string }> {
+  const run = runCli(args);
+  await run.returned;
+  const match = /^token-sim listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(run.out[0] ?? '');
+  if (!match || !run.serving()) {
+    if (run.serving()) await run.stop();
+    throw new Error(`did not start (exit codes ${run.exitCodes.join(', ') || 'none'}): ${[...run.out, ...run.err].join(' | ')}`);
+  }
+  return { run, url: match[1]! };
+}
+
+/** The path of a shipped scenario file. */
+export const scenarioFile = (name: string): string => new URL(`../../scenarios/${name}`, import.meta.url).pathname;
+
+/** Polls a condition on the event loop (for a file watcher's poll), bounded. */
+export async function eventually(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
