@@ -1,11 +1,30 @@
-/** @type {import('jest').Config} */
-export default {
+/**
+ * Four projects:
+ * - unit: rules, wire, config, control, CLI in-process, everything that needs no HTTP adapter;
+ * - http (lane) and http (express): the one table of HTTP tests, run once against each adapter;
+ * - slow: tests that wait on real time or real processes (`*.slow.test.ts`, `*.process.test.ts`).
+ * @type {import('jest').Config}
+ */
+const common = {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
+  rootDir: import.meta.dirname,
   roots: ['<rootDir>/test'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
+};
+
+const HTTP = ['<rootDir>/test/http/**/*.test.ts', '<rootDir>/test/scenarios/**/*.test.ts', '<rootDir>/test/security/**/*.test.ts'];
+const SLOW = ['\\.slow\\.test\\.ts$', '\\.process\\.test\\.ts$'];
+
+export default {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/test/(http|scenarios|security)/', ...SLOW] },
+    { ...common, displayName: 'http (lane)', testMatch: HTTP, testPathIgnorePatterns: SLOW, setupFiles: ['<rootDir>/test/support/adapter-lane.cjs'] },
+    { ...common, displayName: 'http (express)', testMatch: HTTP, testPathIgnorePatterns: SLOW, setupFiles: ['<rootDir>/test/support/adapter-express.cjs'] },
+    { ...common, displayName: 'slow', testMatch: ['<rootDir>/test/**/*.slow.test.ts', '<rootDir>/test/**/*.process.test.ts'], slowTestThreshold: 30 },
+  ],
 };

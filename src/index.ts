@@ -1,10 +1,14 @@
 /** token-sim's library API. */
 import type { Express } from 'express';
 import type { SimulatorOptions } from './config/options.js';
-import { createSimulator } from './simulator.js';
+import { createSimulator } from './simulator/compose.js';
 
-export { startSimulator, createSimulator, SimulatorError } from './simulator.js';
-export type { Simulator, RunningSimulator, SimulatorClock, SimulatorIo } from './simulator.js';
+export { createSimulator } from './simulator/compose.js';
+export type { SimulatorIo } from './simulator/compose.js';
+export { SimulatorError } from './simulator/facade.js';
+export type { Simulator, SimulatorClock } from './simulator/facade.js';
+export { startSimulator } from './simulator/server.js';
+export type { RunningSimulator } from './simulator/server.js';
 export type { SimulatorOptions, Profile, LogFormat } from './config/options.js';
 export type { Fixtures, FixtureToken } from './config/fixtures.js';
 export type { JournalEntry, Operation } from './control/journal.js';

@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config/fixtures.js';
 import type { LogFormat, Profile, SimulatorOptions } from '../config/options.js';
-import { startSimulator, type RunningSimulator } from '../simulator.js';
+import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
 import { validateFiles } from './validate.js';
@@ -62,6 +62,7 @@ interface CliOptions {
   baseUrl?: string;
   adminToken?: string;
   journalSize: number;
+  journalTotal?: number;
   scenario?: string[];
   watch?: boolean;
   log: LogFormat;
@@ -84,6 +85,7 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
     ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
     ...(o.adminToken !== undefined && { adminToken: o.adminToken }),
     journalSize: o.journalSize,
+    ...(o.journalTotal !== undefined && { journalTotal: o.journalTotal }),
     ...(o.scenario !== undefined && { scenarios: o.scenario }),
   };
 }
@@ -120,6 +122,7 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .option('--base-url <url>', 'base of generated links (default: from the Host header)')
     .option('--admin-token <token>', 'require Authorization: Bearer <token> on /_sim')
     .addOption(new Option('--journal-size <n>', 'journal entries kept per tenant').default(1000).argParser(wholeNumber))
+    .addOption(new Option('--journal-total <n>', 'journal entries kept across all tenants (default: 10000, or --journal-size if larger)').argParser(wholeNumber))
     .option('--scenario <file>', 'scenario file, JSON or YAML; repeatable', collect)
     .option('--watch', 'reload the scenario files when they change (an invalid change keeps the previous set)')
     .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))

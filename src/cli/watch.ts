@@ -4,7 +4,7 @@
  * saves by writing a new file and renaming it over the old one.
  */
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
-import type { Simulator } from '../simulator.js';
+import type { Simulator } from '../simulator/facade.js';
 
 const POLL_MS = 200;
 

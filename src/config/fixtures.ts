@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { createTokenBody } from '../http/schemas.js';
-import { toFieldProblems, toJsonPath } from '../http/validation.js';
+import { createTokenBody } from '../wire/schemas.js';
+import { toFieldProblems, toJsonPath } from '../wire/validation.js';
 
 const entityName = z.string().min(1, 'must not be empty');
 

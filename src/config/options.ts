@@ -1,6 +1,6 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
 import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
-import { parseInstant } from '../domain/instant.js';
+import { parseInstant } from '../wire/instant.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
 
 export type Profile = 'try' | 'live';
@@ -34,6 +34,8 @@ export interface SimulatorOptions {
   adminToken?: string;
   /** Journal entries kept per tenant (default 1000; 0 keeps none). */
   journalSize?: number;
+  /** Journal entries kept across all tenants (default: 10,000, or journalSize when that is larger). */
+  journalTotal?: number;
   /** Scenario files (JSON or YAML) or scenario objects, active from the start. */
   scenarios?: readonly (string | object)[];
 }
@@ -60,9 +62,13 @@ export interface SimulatorConfig {
   log: LogFormat;
   adminToken: string | undefined;
   journalSize: number;
+  journalTotal: number;
   credentials: ReadonlyMap<string, Credential>;
   fixtures: Fixtures;
 }
+
+/** Journal entries kept across all tenants unless told otherwise. */
+const DEFAULT_JOURNAL_TOTAL = 10_000;
 
 const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
   try: { lifetime: 'P7D', extension: 'P7D' },
@@ -131,6 +137,8 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   }
   const journalSize = options.journalSize ?? 1000;
   if (!Number.isInteger(journalSize) || journalSize < 0) throw new ConfigError(`--journal-size must be a whole number, got '${journalSize}'`);
+  const journalTotal = options.journalTotal ?? Math.max(DEFAULT_JOURNAL_TOTAL, journalSize);
+  if (!Number.isInteger(journalTotal) || journalTotal < 0) throw new ConfigError(`--journal-total must be a whole number, got '${journalTotal}'`);
   if (options.adminToken !== undefined && !/^\S+$/.test(options.adminToken)) {
     throw new ConfigError('--admin-token must be a non-empty string without spaces');
   }
@@ -159,6 +167,7 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     log,
     adminToken: options.adminToken,
     journalSize,
+    journalTotal,
     credentials,
     fixtures,
   };

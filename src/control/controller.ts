@@ -2,9 +2,9 @@
  * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
  * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
  */
-import { VaultError, type FieldPath } from '../domain/errors.js';
-import { formatInstant, parseInstant } from '../domain/instant.js';
-import type { Store } from '../domain/ports.js';
+import { WireError, type FieldPath } from '../wire/problems.js';
+import { formatInstant, parseInstant } from '../wire/instant.js';
+import type { Profiles, Store } from '../domain/ports.js';
 import type { Token } from '../domain/token.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
 import type { IdSource } from '../infra/ids.js';
@@ -26,6 +26,8 @@ export interface ControllerDeps {
   preload(tenant?: string): void;
   engine: ScenarioEngine;
   scenarios: ActiveScenarios;
+  /** The profile in force: imported tokens without an extension of their own take its extension. */
+  profiles: Profiles;
 }
 
 export interface Controller {
@@ -78,7 +80,7 @@ export function createController(deps: ControllerDeps): Controller {
     clock: (tenant) => view(clocks.of(tenant)),
 
     advanceClock(ms, tenant) {
-      if (!(ms >= 0) || !Number.isFinite(ms)) throw new VaultError('bodyDoesNotMatchSchema', 'advance takes a non-negative duration');
+      if (!(ms >= 0) || !Number.isFinite(ms)) throw new WireError('bodyDoesNotMatchSchema', 'advance takes a non-negative duration');
       target(tenant).advance(ms);
       return view(clocks.of(tenant));
     },
@@ -121,7 +123,7 @@ export function createController(deps: ControllerDeps): Controller {
     },
 
     importState(data) {
-      const { snapshot, tokens } = parseState(data, deps.siv);
+      const { snapshot, tokens } = parseState(data, deps.siv, deps.profiles.current().extension);
       // Everything is checked; from here on nothing can fail half-way.
       const at = (iso: string): number => parseInstant(iso) ?? Number.NaN;
       clocks.dropForks();

@@ -1,6 +1,6 @@
 /** The request journal: what each tenant's requests were and how they were answered, bounded per tenant. */
-import { formatInstant } from '../domain/instant.js';
-import { maskCardData, maskCardNumbersIn } from './mask.js';
+import { formatInstant } from '../wire/instant.js';
+import { maskCardData, maskCardNumbersIn } from '../wire/mask.js';
 
 export type Operation = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale' | 'unknown';
 
@@ -79,40 +79,132 @@ export interface Journal {
   /** One tenant's entries, or every tenant's (null: unauthenticated) when tenant is undefined; oldest first. */
   list(tenant?: string): JournalEntry[];
   clear(tenant?: string): void;
+  /** What is held now: entries, and the characters of their kept bodies. */
+  size(): { entries: number; bodyChars: number };
 }
+
+export interface JournalBounds {
+  /** Entries kept per tenant (unauthenticated requests count as one tenant). */
+  perTenant: number;
+  /** Entries kept across all tenants: the oldest go first. */
+  total: number;
+  /** Characters of request bodies kept across all tenants: the oldest entries go first. */
+  bodyChars: number;
+}
+
+/** 32 Mi characters of bodies at most, whatever the entry bounds. */
+export const DEFAULT_BODY_CHARS = 32 * 1024 * 1024;
 
 interface Stored {
   seq: number;
   record: JournalRecord;
+  live: boolean;
 }
 
-export function createJournal(sizePerTenant: number): Journal {
-  const byTenant = new Map<string | null, Stored[]>();
+/** A FIFO whose shift is amortised O(1). */
+class Queue<T> {
+  private items: T[] = [];
+  private head = 0;
+  get length(): number {
+    return this.items.length - this.head;
+  }
+  push(item: T): void {
+    this.items.push(item);
+  }
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+  shift(): T | undefined {
+    const item = this.items[this.head];
+    if (item === undefined) return undefined;
+    this.items[this.head++] = undefined as T;
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+  /** Keeps only the items that pass (in order). */
+  retain(keep: (item: T) => boolean): void {
+    this.items = this.items.slice(this.head).filter(keep);
+    this.head = 0;
+  }
+  toArray(): T[] {
+    return this.items.slice(this.head);
+  }
+}
+
+const bodyCharsOf = (r: JournalRecord): number => (typeof r.body === 'string' ? r.body.length : 0);
+
+/**
+ * Bounded per tenant and in total (entries and body characters): recording past a bound drops the oldest
+ * entries at once, so the journal never holds more than its bounds, however many tenants there are.
+ */
+export function createJournal(bounds: JournalBounds): Journal {
+  /** Every live entry in recording order, plus entries dropped by a tenant bound until compacted. */
+  let all = new Queue<Stored>();
+  const byTenant = new Map<string | null, Queue<Stored>>();
   let seq = 0;
+  let entries = 0;
+  let bodyChars = 0;
+
+  function drop(stored: Stored): void {
+    stored.live = false;
+    entries--;
+    bodyChars -= bodyCharsOf(stored.record);
+  }
+
+  /** Drops the oldest live entry of all (it is the oldest of its own tenant too). */
+  function dropOldest(): void {
+    let oldest = all.shift();
+    while (oldest && !oldest.live) oldest = all.shift();
+    if (!oldest) return;
+    drop(oldest);
+    const queue = byTenant.get(oldest.record.tenant);
+    queue?.shift();
+    if (queue?.length === 0) byTenant.delete(oldest.record.tenant);
+  }
+
   return {
     record(entry) {
-      if (sizePerTenant <= 0) return;
-      let entries = byTenant.get(entry.tenant);
-      if (!entries) byTenant.set(entry.tenant, (entries = []));
+      if (bounds.perTenant <= 0 || bounds.total <= 0) return;
       let record = entry;
       if (entry.body !== undefined && entry.body.length > MAX_BODY_BYTES) {
         const { body, ...rest } = entry;
         record = { ...rest, omittedBodyBytes: body.length };
       } else if (Buffer.isBuffer(entry.body)) {
-        entry.body = entry.body.toString('utf8');
+        record = { ...entry, body: entry.body.toString('utf8') };
       }
-      entries.push({ seq: ++seq, record });
-      // Amortised trim: drop the oldest in one splice once the buffer is 25 % over its bound.
-      if (entries.length > sizePerTenant + Math.max(1, sizePerTenant >> 2)) entries.splice(0, entries.length - sizePerTenant);
+      const stored: Stored = { seq: ++seq, record, live: true };
+      let queue = byTenant.get(record.tenant);
+      if (!queue) byTenant.set(record.tenant, (queue = new Queue()));
+      queue.push(stored);
+      all.push(stored);
+      entries++;
+      bodyChars += bodyCharsOf(record);
+      if (queue.length > bounds.perTenant) drop(queue.shift() as Stored);
+      while (entries > bounds.total || (bodyChars > bounds.bodyChars && entries > 1)) dropOldest();
+      // Entries dropped by a tenant bound wait in `all` until the head reaches them: compact when they dominate.
+      if (all.length > 2 * entries + 1024) all.retain((s) => s.live);
     },
     list(tenant) {
-      const trim = (entries: Stored[]): Stored[] => entries.slice(-sizePerTenant);
-      const kept = tenant !== undefined ? trim(byTenant.get(tenant) ?? []) : [...byTenant.values()].flatMap(trim).sort((a, b) => a.seq - b.seq);
+      const kept = tenant !== undefined ? (byTenant.get(tenant)?.toArray() ?? []) : all.toArray().filter((s) => s.live);
       return kept.map((s) => toEntry(s.seq, s.record));
     },
     clear(tenant) {
-      if (tenant === undefined) byTenant.clear();
-      else byTenant.delete(tenant);
+      if (tenant === undefined) {
+        all = new Queue();
+        byTenant.clear();
+        entries = 0;
+        bodyChars = 0;
+        return;
+      }
+      const queue = byTenant.get(tenant);
+      if (!queue) return;
+      for (const stored of queue.toArray()) drop(stored);
+      byTenant.delete(tenant);
+      all.retain((s) => s.live);
     },
+    size: () => ({ entries, bodyChars }),
   };
 }

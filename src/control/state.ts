@@ -5,11 +5,12 @@
  */
 import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
-import { VaultError, type FieldProblem } from '../domain/errors.js';
-import { formatInstant, parseInstant } from '../domain/instant.js';
-import { cardIdentity, expiryDateOf, type Token } from '../domain/token.js';
-import { billingAddress, toBillingAddress } from '../http/schemas.js';
-import { parseBody } from '../http/validation.js';
+import { formatDuration, parseDuration, type Duration } from '../domain/duration.js';
+import { formatInstant, parseInstant } from '../wire/instant.js';
+import { cardIdentity, type Token } from '../domain/token.js';
+import { schemaError, type FieldProblem } from '../wire/problems.js';
+import { billingAddress, toBillingAddress } from '../wire/schemas.js';
+import { parseBody } from '../wire/validation.js';
 import type { Siv } from '../infra/siv.js';
 
 const instant = z.string().refine((v) => parseInstant(v) !== undefined, {
@@ -37,6 +38,11 @@ const tokenState = z.object({
   createdAt: instant,
   expiresAt: instant,
   lifetimeMs: z.number().positive(),
+  /** Absent in snapshots of older versions: the importing simulator's profile applies. */
+  extension: z
+    .string()
+    .refine((v) => parseDuration(v) !== undefined, { error: 'must be an ISO 8601 duration', params: { errorName: 'fieldHasInvalidValue' } })
+    .optional(),
   conflict: z
     .object({
       values: z.object({
@@ -89,6 +95,7 @@ export function tokenToState(token: Token, siv: Siv): TokenState {
     createdAt: formatInstant(token.createdAt),
     expiresAt: formatInstant(token.expiresAt),
     lifetimeMs: token.lifetimeMs,
+    extension: formatDuration(token.extension),
     ...(token.pendingConflict && {
       conflict: { values: structuredClone(token.pendingConflict.values), expiresAt: formatInstant(token.pendingConflict.expiresAt) },
     }),
@@ -97,7 +104,7 @@ export function tokenToState(token: Token, siv: Siv): TokenState {
 
 const ms = (iso: string): number => parseInstant(iso) ?? Number.NaN;
 
-function tokenFromState(t: TokenState, cardNumber: string): Token {
+function tokenFromState(t: TokenState, cardNumber: string, extension: Duration): Token {
   const v = t.conflict?.values;
   return {
     tenant: t.tenant,
@@ -108,7 +115,7 @@ function tokenFromState(t: TokenState, cardNumber: string): Token {
     card: {
       number: cardNumber,
       holderName: t.cardHolderName,
-      expiryDate: expiryDateOf(t.cardExpiryDate.month, t.cardExpiryDate.year),
+      expiryDate: Object.freeze({ month: t.cardExpiryDate.month, year: t.cardExpiryDate.year }),
       ...(t.billingAddress && { billingAddress: toBillingAddress(t.billingAddress) }),
       network: t.network,
       countryCode: t.countryCode,
@@ -118,6 +125,7 @@ function tokenFromState(t: TokenState, cardNumber: string): Token {
     createdAt: ms(t.createdAt),
     expiresAt: ms(t.expiresAt),
     lifetimeMs: t.lifetimeMs,
+    extension: (t.extension === undefined ? undefined : parseDuration(t.extension)) ?? extension,
     revision: 0,
     ...(t.conflict &&
       v && {
@@ -141,9 +149,10 @@ export interface ParsedState {
 
 /**
  * Checks a snapshot whole before anything changes: its shape, that every card number unseals with this
- * simulator's keys, and that no token id or card identity repeats within a tenant.
+ * simulator's keys, and that no token id or card identity repeats within a tenant. A token without its own
+ * extension (an older snapshot) takes `extension`.
  */
-export function parseState(data: unknown, siv: Siv): ParsedState {
+export function parseState(data: unknown, siv: Siv, extension: Duration): ParsedState {
   const snapshot = parseBody(stateSchema, data, 'state');
   const problems: FieldProblem[] = [];
   const tokens: Token[] = [];
@@ -159,7 +168,7 @@ export function parseState(data: unknown, siv: Siv): ParsedState {
       });
       return;
     }
-    const token = tokenFromState(t, number);
+    const token = tokenFromState(t, number, extension);
     const idKey = `${t.tenant}\u0000${t.tokenId}`;
     const identity = `${t.tenant}\u0000${cardIdentity(t.entity, t.namespace, number)}`;
     if (ids.has(idKey)) {
@@ -172,7 +181,7 @@ export function parseState(data: unknown, siv: Siv): ParsedState {
     tokens.push(token);
   });
   if (problems.length > 0) {
-    throw new VaultError('bodyDoesNotMatchSchema', 'The state does not match the schema', { validationErrors: problems });
+    throw schemaError(problems, 'The state does not match the schema');
   }
   return { snapshot, tokens };
 }

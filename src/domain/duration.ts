@@ -20,6 +20,14 @@ export function parseDuration(text: string): Duration | undefined {
   return { years: num(1), months: num(2), weeks: num(3), days: num(4), hours: num(5), minutes: num(6), seconds: num(7) };
 }
 
+/** The ISO 8601 text of a duration: `P7D`, `P4Y`, `PT1H30M`; `PT0S` when it is zero. */
+export function formatDuration(d: Duration): string {
+  const date = `${d.years ? `${d.years}Y` : ''}${d.months ? `${d.months}M` : ''}${d.weeks ? `${d.weeks}W` : ''}${d.days ? `${d.days}D` : ''}`;
+  const time = `${d.hours ? `${d.hours}H` : ''}${d.minutes ? `${d.minutes}M` : ''}${d.seconds ? `${d.seconds}S` : ''}`;
+  if (date === '' && time === '') return 'PT0S';
+  return `P${date}${time === '' ? '' : `T${time}`}`;
+}
+
 function daysInMonth(year: number, monthIndex: number): number {
   return new Date(Date.UTC(year, monthIndex + 1, 0)).getUTCDate();
 }

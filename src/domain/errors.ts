@@ -1,81 +1,35 @@
-/** The one vocabulary of errors token-sim answers with. Every code has an HTTP status in http/errors.ts. */
-export type ErrorCode =
-  | 'accessDenied'
-  | 'headerIsMissing'
-  | 'headerHasInvalidValue'
-  | 'bodyIsEmpty'
-  | 'bodyIsNotJson'
-  | 'bodyIsTooLarge'
-  | 'bodyDoesNotMatchSchema'
-  | 'urlContainsInvalidValue'
-  | 'endpointNotFound'
-  | 'methodNotAllowed'
-  | 'resourceNotFound'
-  | 'entityIsNotConfigured'
-  | 'tooManyTokensForNamespace'
-  | 'currencyIsNotSupported'
-  | 'paymentInstrumentIsNotSupported'
-  | 'underlyingPaymentInstrumentHasExpired'
-  | 'internalErrorOccurred'
-  | 'serviceUnavailable';
+/**
+ * The domain's refusals, in the domain's own words. How a client sees each one (status, errorName, which
+ * field of its request) is decided at the edges: wire/problems.ts and http/errors.ts.
+ */
+export type DomainCode =
+  /** No live token with that id for the tenant (never created, deleted, expired, or its conflict closed). */
+  | 'tokenNotFound'
+  /** The merchant entity is not one the tenant's credential may use. */
+  | 'entityNotConfigured'
+  /** The namespace already holds its limit of live tokens. */
+  | 'namespaceFull'
+  /** A requested token expiry is not after now. */
+  | 'expiryNotInFuture'
+  /** A fixed token id (preloaded tokens) is already taken. */
+  | 'tokenIdTaken'
+  /** The entity does not accept the currency. */
+  | 'currencyNotAccepted'
+  /** The entity does not accept the card's network. */
+  | 'networkNotAccepted'
+  /** The token a sale names is not a live token of the tenant. */
+  | 'saleTokenNotLive'
+  /** The card stored in the token a sale names has expired. */
+  | 'storedCardExpired'
+  /** The issuer failed (the sandbox's scripted `ERROR` card holder name). */
+  | 'issuerFailed';
 
-/** Field-level problem names (the spec's "field validation errors"). */
-export type FieldErrorName =
-  | 'fieldIsMissing'
-  | 'fieldIsNull'
-  | 'fieldIsEmpty'
-  | 'fieldMustBeString'
-  | 'fieldMustBeNumber'
-  | 'fieldMustBeInteger'
-  | 'fieldMustBeBoolean'
-  | 'fieldMustBeObject'
-  | 'fieldMustBeArray'
-  | 'fieldHasInvalidValue'
-  | 'fieldIsNotAllowed'
-  | 'integerIsTooSmall'
-  | 'integerIsTooLarge'
-  | 'stringIsTooShort'
-  | 'stringIsTooLong'
-  | 'stringFailedRegexCheck'
-  | 'panFailedLuhnCheck'
-  | 'dateHasInvalidFormat';
+export class DomainError extends Error {
+  readonly code: DomainCode;
 
-/** A path into the request body, kept structured until the HTTP edge renders it as a JSONPath. */
-export type FieldPath = readonly (string | number)[];
-
-export interface FieldProblem {
-  errorName: FieldErrorName;
-  message: string;
-  /** Absent for URL problems; `[]` is the body itself. */
-  path?: FieldPath;
-}
-
-export interface ErrorDetails {
-  validationErrors?: readonly FieldProblem[];
-  headerName?: string;
-  /** Only for codes whose status depends on the case (headerHasInvalidValue: 400, 406 or 415). */
-  status?: number;
-}
-
-export class VaultError extends Error {
-  readonly code: ErrorCode;
-  readonly details: ErrorDetails;
-
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
-    // These are answers to clients, not bugs: skip the stack trace, which costs more than the answer.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+  constructor(code: DomainCode, message: string) {
     super(message);
-    Error.stackTraceLimit = limit;
-    this.name = 'VaultError';
+    this.name = 'DomainError';
     this.code = code;
-    this.details = details;
   }
-}
-
-/** A single body field that breaks a rule the schema cannot know (e.g. a date in the past). */
-export function fieldError(errorName: FieldErrorName, path: FieldPath, message: string): VaultError {
-  return new VaultError('bodyDoesNotMatchSchema', 'The request body does not match the schema', {
-    validationErrors: [{ errorName, message, path }],
-  });
 }

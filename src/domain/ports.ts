@@ -1,4 +1,5 @@
 /** What the domain needs from the outside world, injected so that time and ids are scriptable. */
+import type { Duration } from './duration.js';
 import type { Token } from './token.js';
 
 export interface Clock {
@@ -43,4 +44,15 @@ export interface Store {
   clear(tenant?: string): void;
   /** Replaces every token at once (a state import). */
   replaceAll(tokens: readonly Token[]): void;
+}
+
+/** A token lifetime profile: how long a new token lives, and what a use after its half-life adds. */
+export interface LifetimeProfile {
+  readonly lifetime: Duration;
+  readonly extension: Duration;
+}
+
+/** The profile in force (the configured one, or the active scenario set's). Tokens keep the one they were created under. */
+export interface Profiles {
+  current(): LifetimeProfile;
 }

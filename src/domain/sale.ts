@@ -1,6 +1,6 @@
 /** The card-on-file sale: the sandbox's decision (outcome, refusal codes, risk factors) on an injected clock. */
 import type { BinTable } from './card.js';
-import { VaultError, fieldError } from './errors.js';
+import { DomainError } from './errors.js';
 import type { Clock, Ids, Merchants } from './ports.js';
 import type { BillingAddress, CardExpiryDate } from './token.js';
 import type { Vault } from './vault.js';
@@ -144,12 +144,10 @@ function decideRefusal(card: SaleCard, plain: boolean, now: number, override: Sa
     return { code, description: override.refusalDescription ?? REFUSAL_DESCRIPTIONS[code] ?? 'REFUSED' };
   }
   const named = outcomeForName(card.holderName);
-  if (named.kind === 'error') throw new VaultError('internalErrorOccurred', 'A scripted error (card holder name ERROR)');
+  if (named.kind === 'error') throw new DomainError('issuerFailed', 'A scripted error (card holder name ERROR)');
   if (plain && isCardExpired(card.expiryDate, now)) return { code: '33', description: REFUSAL_DESCRIPTIONS['33'] ?? 'CARD EXPIRED' };
   return named.kind === 'refuse' ? named.refusal : undefined;
 }
-
-const HREF_PATH = ['instruction', 'paymentInstrument', 'href'] as const;
 
 export function createSales(deps: SalesDeps): Sales {
   const { clock, ids, vault, merchants, binTable } = deps;
@@ -158,9 +156,9 @@ export function createSales(deps: SalesDeps): Sales {
   function cardOf(tenant: string, instrument: SaleInstrument, now: number): { card: SaleCard; tokenId?: string } {
     if (instrument.kind === 'plain') return { card: instrument.card };
     const token = instrument.tokenId === undefined ? undefined : vault.peek(tenant, instrument.tokenId);
-    if (!token) throw fieldError('fieldHasInvalidValue', HREF_PATH, 'href must be the href of a live token of these credentials');
+    if (!token) throw new DomainError('saleTokenNotLive', 'href must be the href of a live token of these credentials');
     if (isCardExpired(token.card.expiryDate, now)) {
-      throw new VaultError('underlyingPaymentInstrumentHasExpired', 'The card stored in the token has expired');
+      throw new DomainError('storedCardExpired', 'The card stored in the token has expired');
     }
     return { card: { ...token.card }, tokenId: token.tokenId };
   }
@@ -170,15 +168,15 @@ export function createSales(deps: SalesDeps): Sales {
       const now = clock.now(tenant);
       const entity = merchants.entityFor(tenant, request.entity);
       if (!entity) {
-        throw new VaultError('entityIsNotConfigured', `The merchant entity '${request.entity}' is not configured for these credentials`);
+        throw new DomainError('entityNotConfigured', `The merchant entity '${request.entity}' is not configured for these credentials`);
       }
       const { card, tokenId } = cardOf(tenant, request.instrument, now);
       if (!entity.currencies.has(request.currency)) {
-        throw new VaultError('currencyIsNotSupported', `The currency ${request.currency} is not configured for the merchant entity`);
+        throw new DomainError('currencyNotAccepted', `The currency ${request.currency} is not configured for the merchant entity`);
       }
       const profile = binTable.lookup(card.number);
       if (!entity.networks.has(profile.network)) {
-        throw new VaultError('paymentInstrumentIsNotSupported', `${profile.network} cards are not accepted by the merchant entity`);
+        throw new DomainError('networkNotAccepted', `${profile.network} cards are not accepted by the merchant entity`);
       }
       // The sale is attempted: from here on it is a use of the token, whatever the outcome.
       if (tokenId !== undefined) vault.get(tenant, tokenId);

@@ -51,6 +51,8 @@ export interface Token {
   expiresAt: number;
   /** Initial expiry minus creation time; the half-life rule compares against half of it. */
   lifetimeMs: number;
+  /** What a use past the half-life adds: the extension of the profile the token was created under. */
+  extension: Duration;
   pendingConflict?: PendingConflict;
   /** Goes up with every change of the stored data (not of the expiry), so views of it can be cached. */
   revision: number;
@@ -64,32 +66,41 @@ export interface SubmittedCard {
   schemeTransactionReference?: string;
 }
 
-const expiryDates = new Map<number, CardExpiryDate>();
-
 /**
- * One frozen object per (month, year): a vault of many cards shares them instead of holding one each
- * (fewer objects for the garbage collector to trace). Stored expiry dates are only ever replaced.
+ * Values many tokens share, one object or string each, kept by one vault (never across simulators): a vault
+ * of many cards shares them instead of holding one each (fewer objects for the garbage collector to trace).
  */
-export function expiryDateOf(month: number, year: number): CardExpiryDate {
-  const key = year * 16 + month;
-  let date = expiryDates.get(key);
-  if (!date) {
-    date = Object.freeze({ month, year });
-    if (expiryDates.size < 50_000) expiryDates.set(key, date);
-  }
-  return date;
+export interface SharedValues {
+  /** One frozen object per (month, year). Stored expiry dates are only ever replaced, never changed. */
+  expiryDate(month: number, year: number): CardExpiryDate;
+  /** `Card ending 1111`, one string per last four digits. */
+  defaultDescription(last4: string): string;
 }
 
-const defaultDescriptions = new Map<string, string>();
+const SHARED_LIMIT = 50_000;
 
-/** `Card ending 1111`, one string per last four digits. */
-export function defaultDescription(last4: string): string {
-  let text = defaultDescriptions.get(last4);
-  if (text === undefined) {
-    text = `Card ending ${last4}`;
-    defaultDescriptions.set(last4, text);
-  }
-  return text;
+export function createSharedValues(): SharedValues {
+  const expiryDates = new Map<number, CardExpiryDate>();
+  const descriptions = new Map<string, string>();
+  return {
+    expiryDate(month, year) {
+      const key = year * 16 + month;
+      let date = expiryDates.get(key);
+      if (!date) {
+        date = Object.freeze({ month, year });
+        if (expiryDates.size < SHARED_LIMIT) expiryDates.set(key, date);
+      }
+      return date;
+    },
+    defaultDescription(last4) {
+      let text = descriptions.get(last4);
+      if (text === undefined) {
+        text = `Card ending ${last4}`;
+        if (descriptions.size < SHARED_LIMIT) descriptions.set(last4, text);
+      }
+      return text;
+    },
+  };
 }
 
 /** (merchant entity, namespace or none, card number); tokens are looked up per tenant. */
@@ -138,10 +149,10 @@ export function findConflicts(token: Token, submitted: SubmittedCard): Conflicti
 }
 
 /** Writes conflicting values into the token (the `tokens:conflicts` resolution). */
-export function applyConflictingValues(token: Token, values: ConflictingValues): void {
+export function applyConflictingValues(token: Token, values: ConflictingValues, shared: SharedValues): void {
   token.revision++;
   if (values.cardHolderName !== undefined) token.card.holderName = values.cardHolderName;
-  if (values.cardExpiryDate !== undefined) token.card.expiryDate = expiryDateOf(values.cardExpiryDate.month, values.cardExpiryDate.year);
+  if (values.cardExpiryDate !== undefined) token.card.expiryDate = shared.expiryDate(values.cardExpiryDate.month, values.cardExpiryDate.year);
   if (values.billingAddress !== undefined) token.card.billingAddress = { ...values.billingAddress };
   if (values.schemeTransactionReference !== undefined) {
     token.schemeTransactionReference = values.schemeTransactionReference;
@@ -155,9 +166,9 @@ export function isExpired(token: Token, now: number): boolean {
 
 /**
  * The half-life rule: a use extends the expiry by `extension` when less than half of the token's
- * lifetime remains. Returns the new expiry (unchanged when more than half remains).
+ * lifetime remains (the token's own extension). Returns the new expiry (unchanged when more than half remains).
  */
-export function expiryAfterUse(token: Token, now: number, extension: Duration): number {
+export function expiryAfterUse(token: Token, now: number): number {
   const remaining = token.expiresAt - now;
-  return remaining < token.lifetimeMs / 2 ? addDuration(token.expiresAt, extension) : token.expiresAt;
+  return remaining < token.lifetimeMs / 2 ? addDuration(token.expiresAt, token.extension) : token.expiresAt;
 }

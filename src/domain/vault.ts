@@ -1,12 +1,11 @@
 /** The vault: create, read, update and delete tokens by the service's rules, on an injected clock. */
 import { lastFourDigits, type BinTable } from './card.js';
-import { addDuration, type Duration } from './duration.js';
-import { VaultError, fieldError } from './errors.js';
-import type { Clock, Ids, Merchants, Store } from './ports.js';
+import { addDuration } from './duration.js';
+import { DomainError } from './errors.js';
+import type { Clock, Ids, Merchants, Profiles, Store } from './ports.js';
 import {
   applyConflictingValues,
-  defaultDescription,
-  expiryDateOf,
+  createSharedValues,
   expiryAfterUse,
   findConflicts,
   isExpired,
@@ -17,14 +16,10 @@ import {
 } from './token.js';
 
 export interface VaultPolicy {
-  /** Default lifetime of a new token (Try: P7D, Live: P4Y). */
-  lifetime: Duration;
-  /** What a use adds to the expiry once less than half of the lifetime remains. */
-  extension: Duration;
   /** How long the `tokens:conflicts` resolution stays open after a 409. */
-  conflictWindowMs: number;
+  readonly conflictWindowMs: number;
   /** Live tokens allowed per (tenant, entity, namespace). */
-  namespaceLimit: number;
+  readonly namespaceLimit: number;
 }
 
 export interface VaultDeps {
@@ -33,6 +28,8 @@ export interface VaultDeps {
   store: Store;
   binTable: BinTable;
   policy: VaultPolicy;
+  /** The lifetime profile a new token is created under. */
+  profiles: Profiles;
   merchants: Merchants;
 }
 
@@ -82,12 +79,13 @@ export interface Vault {
   delete(tenant: string, tokenId: string): void;
 }
 
-function notFound(): VaultError {
-  return new VaultError('resourceNotFound', 'The token does not exist, has expired or was deleted');
+function notFound(): DomainError {
+  return new DomainError('tokenNotFound', 'The token does not exist, has expired or was deleted');
 }
 
 export function createVault(deps: VaultDeps): Vault {
   const { clock, ids, store, policy } = deps;
+  const shared = createSharedValues();
 
   /** The live token, or undefined; an expired token is dropped from the store on sight. */
   function live(tenant: string, token: Token | undefined, now: number): Token | undefined {
@@ -104,7 +102,7 @@ export function createVault(deps: VaultDeps): Vault {
   }
 
   function use(token: Token, now: number): void {
-    token.expiresAt = expiryAfterUse(token, now, policy.extension);
+    token.expiresAt = expiryAfterUse(token, now);
   }
 
   function openConflict(token: Token, now: number): Token {
@@ -131,10 +129,10 @@ export function createVault(deps: VaultDeps): Vault {
     create(tenant, input) {
       const now = clock.now(tenant);
       if (input.expiresAt !== undefined && input.expiresAt <= now) {
-        throw fieldError('fieldHasInvalidValue', ['tokenExpiryDateTime'], 'tokenExpiryDateTime must be in the future');
+        throw new DomainError('expiryNotInFuture', 'tokenExpiryDateTime must be in the future');
       }
       if (!deps.merchants.entityFor(tenant, input.entity)) {
-        throw new VaultError('entityIsNotConfigured', `The merchant entity '${input.entity}' is not configured for these credentials`);
+        throw new DomainError('entityNotConfigured', `The merchant entity '${input.entity}' is not configured for these credentials`);
       }
       const existing = live(tenant, store.findByCard(tenant, input.entity, input.namespace, input.card.number), now);
       if (existing) {
@@ -151,29 +149,30 @@ export function createVault(deps: VaultDeps): Vault {
       }
       if (input.namespace !== undefined) {
         if (liveMembers(tenant, namespaceKey(input.entity, input.namespace), now) >= policy.namespaceLimit) {
-          throw new VaultError(
-            'tooManyTokensForNamespace',
+          throw new DomainError(
+            'namespaceFull',
             `The namespace '${input.namespace}' already holds ${policy.namespaceLimit} tokens`,
           );
         }
       }
       if (input.tokenId !== undefined && store.get(tenant, input.tokenId)) {
-        throw fieldError('fieldHasInvalidValue', ['tokenId'], `tokenId ${input.tokenId} is already in use`);
+        throw new DomainError('tokenIdTaken', `tokenId ${input.tokenId} is already in use`);
       }
-      const expiresAt = input.expiresAt ?? addDuration(now, policy.lifetime);
-      const profile = deps.binTable.lookup(input.card.number);
+      const profile = deps.profiles.current();
+      const expiresAt = input.expiresAt ?? addDuration(now, profile.lifetime);
+      const cardProfile = deps.binTable.lookup(input.card.number);
       const token: Token = {
         tenant,
         tokenId: input.tokenId ?? newTokenId(tenant),
         entity: input.entity,
         ...(input.namespace !== undefined && { namespace: input.namespace }),
-        description: input.description ?? defaultDescription(lastFourDigits(input.card.number)),
+        description: input.description ?? shared.defaultDescription(lastFourDigits(input.card.number)),
         card: {
           number: input.card.number,
           holderName: input.card.holderName,
-          expiryDate: expiryDateOf(input.card.expiryDate.month, input.card.expiryDate.year),
+          expiryDate: shared.expiryDate(input.card.expiryDate.month, input.card.expiryDate.year),
           ...(input.card.billingAddress && { billingAddress: { ...input.card.billingAddress } }),
-          ...profile,
+          ...cardProfile,
         },
         ...(input.schemeTransactionReference !== undefined && {
           schemeTransactionReference: input.schemeTransactionReference,
@@ -181,6 +180,7 @@ export function createVault(deps: VaultDeps): Vault {
         createdAt: now,
         expiresAt,
         lifetimeMs: expiresAt - now,
+        extension: profile.extension,
         revision: 0,
       };
       store.insert(token);
@@ -217,7 +217,7 @@ export function createVault(deps: VaultDeps): Vault {
           token.card.holderName = update.value;
           break;
         case 'cardExpiryDate':
-          token.card.expiryDate = expiryDateOf(update.value.month, update.value.year);
+          token.card.expiryDate = shared.expiryDate(update.value.month, update.value.year);
           break;
         case 'billingAddress':
           token.card.billingAddress = { ...update.value };
@@ -232,7 +232,7 @@ export function createVault(deps: VaultDeps): Vault {
     resolveConflict(tenant, tokenId) {
       const now = clock.now(tenant);
       const token = openConflict(requireLive(tenant, tokenId, now), now);
-      applyConflictingValues(token, token.pendingConflict?.values ?? {});
+      applyConflictingValues(token, token.pendingConflict?.values ?? {}, shared);
       delete token.pendingConflict;
       token.revision++;
       use(token, now);

@@ -1,20 +1,20 @@
 /** The control API, mounted at /_sim: JSON in and out, the standard error body, `?tenant=` to name one tenant. */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Controller } from '../control/controller.js';
 import { advanceMs } from '../domain/duration.js';
-import { VaultError, fieldError } from '../domain/errors.js';
-import { parseInstant } from '../domain/instant.js';
-import { maskCardData } from '../control/mask.js';
+import type { RefCodec } from '../infra/refs.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../scenarios/loader.js';
-import { jsonBody, rawBodyOf, readRawBody } from './body.js';
+import { parseInstant } from '../wire/instant.js';
+import { parseJsonText } from '../wire/json.js';
+import { maskCardData } from '../wire/mask.js';
+import { fieldError } from '../wire/problems.js';
+import { clockAdvanceBody, clockSetBody } from '../wire/schemas.js';
+import { parseBody } from '../wire/validation.js';
+import { readBody } from './body.js';
+import { HttpError } from './errors.js';
 import { essence } from './media.js';
 import { presentToken, type LinkContext } from './present.js';
-import { methodNotAllowed } from './routing.js';
-import { clockAdvanceBody, clockSetBody } from './schemas.js';
-import { sendJson } from './send.js';
-import { parseBody } from './validation.js';
-import type { RefCodec } from '../infra/refs.js';
 
 export interface ControlRoutesDeps {
   controller: Controller;
@@ -28,6 +28,23 @@ export interface ControlRoutesDeps {
   openApi: (req: Request) => unknown;
 }
 
+/** Writes a JSON body with exactly the given media type (Express would append `; charset=utf-8`). */
+function sendJson(res: Response, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify(body));
+}
+
+/** For a known path: 405 with the methods it allows. */
+function methodNotAllowed(allow: string): RequestHandler {
+  return (req) => {
+    throw new HttpError('methodNotAllowed', `${req.method} is not allowed here; use ${allow}`, { headers: { Allow: allow } });
+  };
+}
+
+const bodyText = async (req: Request): Promise<string> => (await readBody(req)).toString('utf8');
+const jsonOf = async (req: Request): Promise<unknown> => parseJsonText(await bodyText(req));
+
 const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']);
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
@@ -35,11 +52,12 @@ const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8
 /** Bearer check in constant time (comparing digests, so the length of the token does not leak either). */
 function requireAdminToken(adminToken: string): RequestHandler {
   const expected = digest(adminToken);
-  return (req, res, next) => {
+  return (req, _res, next) => {
     const match = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
-      res.set('WWW-Authenticate', 'Bearer realm="token-sim"');
-      throw new VaultError('accessDenied', 'The control API needs Authorization: Bearer <admin token>');
+      throw new HttpError('accessDenied', 'The control API needs Authorization: Bearer <admin token>', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="token-sim"' },
+      });
     }
     next();
   };
@@ -51,8 +69,8 @@ function tenantParamOf(isTenant: (name: string) => boolean): (req: Request) => s
     const value: unknown = req.query.tenant;
     if (value === undefined) return undefined;
     if (typeof value !== 'string' || !isTenant(value)) {
-      throw new VaultError('urlContainsInvalidValue', 'tenant must name one configured username', {
-        validationErrors: [{ errorName: 'fieldHasInvalidValue', message: `tenant must be a configured username, given once` }],
+      throw new HttpError('urlInvalid', 'tenant must name one configured username', {
+        problems: [{ errorName: 'fieldHasInvalidValue', message: `tenant must be a configured username, given once` }],
       });
     }
     return value;
@@ -70,18 +88,18 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
   router
     .route('/clock')
     .get((req, res) => sendJson(res, 200, controller.clock(tenantParam(req))))
-    .put(readRawBody, (req, res) => {
+    .put(async (req, res) => {
       const tenant = tenantParam(req);
-      const body = parseBody(clockSetBody, jsonBody(req));
+      const body = parseBody(clockSetBody, await jsonOf(req));
       sendJson(res, 200, controller.setClock(parseInstant(body.now) ?? Number.NaN, body.frozen, tenant));
     })
     .all(methodNotAllowed('GET, PUT'));
 
   router
     .route('/clock/advance')
-    .post(readRawBody, (req, res) => {
+    .post(async (req, res) => {
       const tenant = tenantParam(req);
-      const { by } = parseBody(clockAdvanceBody, jsonBody(req));
+      const { by } = parseBody(clockAdvanceBody, await jsonOf(req));
       const ms = advanceMs(by, Date.parse(controller.clock(tenant).now));
       if (ms === undefined) {
         throw fieldError('fieldHasInvalidValue', ['by'], 'by must be a non-negative ISO 8601 duration (P8D) or number of milliseconds');
@@ -120,8 +138,8 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
   router
     .route('/state')
     .get((_req, res) => sendJson(res, 200, maskCardData(controller.exportState())))
-    .put(readRawBody, (req, res) => {
-      controller.importState(jsonBody(req));
+    .put(async (req, res) => {
+      controller.importState(await jsonOf(req));
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, PUT'));
@@ -130,9 +148,9 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .route('/scenarios')
     // Scenarios may name card numbers (`when.cardNumber`, preloaded tokens): masked like all /_sim output.
     .get((_req, res) => sendJson(res, 200, { scenarios: maskCardData(controller.scenarios()) }))
-    .put(readRawBody, (req, res) => {
+    .put(async (req, res) => {
       const yaml = YAML_TYPES.has(essence(req.headers['content-type']) ?? '');
-      const text = rawBodyOf(req)?.toString('utf8') ?? '';
+      const text = await bodyText(req);
       const data = parseScenarioText(text, yaml ? 'yaml' : 'json');
       const scenarios = validateScenarios(data);
       controller.loadScenarios(scenarios, scenarioPaths(data, scenarios.length));
@@ -147,7 +165,7 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
   router.route('/openapi.json').get((req, res) => sendJson(res, 200, deps.openApi(req))).all(methodNotAllowed('GET'));
 
   router.all('/{*rest}', (req) => {
-    throw new VaultError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`);
+    throw new HttpError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`);
   });
 
   return router;

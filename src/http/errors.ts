@@ -1,89 +1,126 @@
-/** The one place that turns errors into a status and the standard error body. */
-import type { ErrorRequestHandler, Response } from 'express';
-import { VaultError, type ErrorCode } from '../domain/errors.js';
-import { maskCardNumbersIn } from '../control/mask.js';
-import { sendJson } from './send.js';
-import { toJsonPath } from './validation.js';
+/**
+ * The one place that decides how every error is answered: a status, an errorName and (for header problems)
+ * a headerName per code, in one exhaustive table, and one renderer that writes the standard error body.
+ */
+import { DomainError, type DomainCode } from '../domain/errors.js';
+import { maskCardNumbersIn } from '../wire/mask.js';
+import { WireError, fieldProblemOf, type FieldProblem, type WireCode } from '../wire/problems.js';
+import { toJsonPath } from '../wire/validation.js';
 
-const STATUS: Record<ErrorCode, number> = {
-  accessDenied: 401,
-  headerIsMissing: 400,
-  headerHasInvalidValue: 400,
-  bodyIsEmpty: 400,
-  bodyIsNotJson: 400,
-  bodyIsTooLarge: 413,
-  bodyDoesNotMatchSchema: 400,
-  urlContainsInvalidValue: 400,
-  endpointNotFound: 404,
-  methodNotAllowed: 405,
-  resourceNotFound: 404,
-  entityIsNotConfigured: 400,
-  tooManyTokensForNamespace: 403,
-  currencyIsNotSupported: 400,
-  paymentInstrumentIsNotSupported: 400,
-  underlyingPaymentInstrumentHasExpired: 400,
-  internalErrorOccurred: 500,
-  serviceUnavailable: 503,
+/** What the HTTP edge itself refuses: credentials, headers, URLs, routes, the transport. */
+export type HttpCode =
+  | 'accessDenied'
+  | 'acceptMissing'
+  | 'acceptNotAcceptable'
+  | 'contentTypeMissing'
+  | 'contentTypeUnsupported'
+  | 'contentEncodingUnsupported'
+  | 'bodyTooLarge'
+  | 'urlInvalid'
+  | 'refOfAnotherTenant'
+  | 'endpointNotFound'
+  | 'methodNotAllowed'
+  | 'unexpected';
+
+export type ErrorCode = DomainCode | WireCode | HttpCode;
+
+interface Answer {
+  status: number;
+  errorName: string;
+  headerName?: string;
+}
+
+/** Every code's answer. A new code does not compile until it has a row here; nothing overrides a row. */
+const ANSWERS: Record<ErrorCode, Answer> = {
+  // domain
+  tokenNotFound: { status: 404, errorName: 'resourceNotFound' },
+  entityNotConfigured: { status: 400, errorName: 'entityIsNotConfigured' },
+  namespaceFull: { status: 403, errorName: 'tooManyTokensForNamespace' },
+  expiryNotInFuture: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  tokenIdTaken: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  currencyNotAccepted: { status: 400, errorName: 'currencyIsNotSupported' },
+  networkNotAccepted: { status: 400, errorName: 'paymentInstrumentIsNotSupported' },
+  saleTokenNotLive: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  storedCardExpired: { status: 400, errorName: 'underlyingPaymentInstrumentHasExpired' },
+  issuerFailed: { status: 500, errorName: 'internalErrorOccurred' },
+  // wire
+  bodyIsEmpty: { status: 400, errorName: 'bodyIsEmpty' },
+  bodyIsNotJson: { status: 400, errorName: 'bodyIsNotJson' },
+  bodyDoesNotMatchSchema: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  // http
+  accessDenied: { status: 401, errorName: 'accessDenied' },
+  acceptMissing: { status: 400, errorName: 'headerIsMissing', headerName: 'Accept' },
+  acceptNotAcceptable: { status: 406, errorName: 'headerHasInvalidValue', headerName: 'Accept' },
+  contentTypeMissing: { status: 400, errorName: 'headerIsMissing', headerName: 'Content-Type' },
+  contentTypeUnsupported: { status: 415, errorName: 'headerHasInvalidValue', headerName: 'Content-Type' },
+  contentEncodingUnsupported: { status: 415, errorName: 'headerHasInvalidValue', headerName: 'Content-Encoding' },
+  bodyTooLarge: { status: 413, errorName: 'bodyIsTooLarge' },
+  urlInvalid: { status: 400, errorName: 'urlContainsInvalidValue' },
+  refOfAnotherTenant: { status: 404, errorName: 'resourceNotFound' },
+  endpointNotFound: { status: 404, errorName: 'endpointNotFound' },
+  methodNotAllowed: { status: 405, errorName: 'methodNotAllowed' },
+  unexpected: { status: 500, errorName: 'internalErrorOccurred' },
 };
 
+/** An answer the HTTP edge gives by itself; `headers` go with it (Allow, WWW-Authenticate). */
+export class HttpError extends Error {
+  readonly code: HttpCode;
+  readonly problems: readonly FieldProblem[];
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: HttpCode, message: string, options: { problems?: readonly FieldProblem[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.code = code;
+    this.problems = options.problems ?? [];
+    this.headers = options.headers ?? {};
+  }
+}
+
 export interface ErrorBody {
-  errorName: ErrorCode;
+  errorName: string;
   message: string;
   headerName?: string;
   validationErrors?: { errorName: string; message: string; jsonPath?: string }[];
 }
 
-function statusOf(error: VaultError): number {
-  return error.details.status ?? STATUS[error.code];
+export interface RenderedError {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: ErrorBody;
+  /** False for a bug (anything but token-sim's own errors): it deserves a report, the client a 500. */
+  expected: boolean;
 }
 
-export function errorBody(error: VaultError): ErrorBody {
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+function render(code: ErrorCode, message: string, problems: readonly FieldProblem[], headers = NO_HEADERS, expected = true): RenderedError {
+  const answer = ANSWERS[code];
   // Messages may quote the request (an entity, a namespace): a card number pasted there is masked.
-  const body: ErrorBody = { errorName: error.code, message: maskCardNumbersIn(error.message) };
-  const { headerName, validationErrors } = error.details;
-  if (headerName !== undefined) body.headerName = headerName;
-  if (validationErrors) {
-    body.validationErrors = validationErrors.map((p) => ({
+  const body: ErrorBody = { errorName: answer.errorName, message: maskCardNumbersIn(message) };
+  if (answer.headerName !== undefined) body.headerName = answer.headerName;
+  if (problems.length > 0) {
+    body.validationErrors = problems.map((p) => ({
       errorName: p.errorName,
       message: maskCardNumbersIn(p.message),
       ...(p.path && { jsonPath: toJsonPath(p.path) }),
     }));
   }
-  return body;
+  return { status: answer.status, headers, body, expected };
 }
 
-export function sendError(res: Response, error: VaultError): void {
-  res.locals.errorName = error.code;
-  sendJson(res, statusOf(error), errorBody(error));
-}
-
-/** What Express's own errors mean in the API's vocabulary (body errors are mapped in body.ts). */
-function fromFrameworkError(err: unknown): VaultError | undefined {
-  // The router could not percent-decode a path parameter.
-  if (err instanceof URIError) {
-    return new VaultError('urlContainsInvalidValue', 'The URL holds an invalid percent-encoding', {
-      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'The path is not valid percent-encoded UTF-8' }],
-    });
+/** Any thrown value as an answer: token-sim's own errors by the table, anything else as a 500. */
+export function renderError(err: unknown): RenderedError {
+  if (err instanceof HttpError) return render(err.code, err.message, err.problems, err.headers);
+  if (err instanceof WireError) return render(err.code, err.message, err.problems);
+  if (err instanceof DomainError) {
+    const problem = fieldProblemOf(err.code, err.message);
+    return render(err.code, problem ? 'The request body does not match the schema' : err.message, problem ? [problem] : []);
   }
-  return undefined;
+  return render('unexpected', 'An unexpected error occurred in the simulator', [], NO_HEADERS, false);
 }
 
-export function createErrorHandler(reportUnexpected: (err: unknown) => void): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    let error: VaultError;
-    if (err instanceof VaultError) error = err;
-    else {
-      const parsed = fromFrameworkError(err);
-      if (parsed) error = parsed;
-      else {
-        reportUnexpected(err);
-        error = new VaultError('internalErrorOccurred', 'An unexpected error occurred in the simulator');
-      }
-    }
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    sendError(res, error);
-  };
+/** Whether a thrown value is one of token-sim's own answers (not a bug). */
+export function isAnswer(err: unknown): err is HttpError | WireError | DomainError {
+  return err instanceof HttpError || err instanceof WireError || err instanceof DomainError;
 }

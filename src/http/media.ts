@@ -1,6 +1,6 @@
 /** Media types of the simulated API and the Accept / Content-Type checks shared by every endpoint. */
-import type { RequestHandler } from 'express';
-import { VaultError } from '../domain/errors.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { HttpError } from './errors.js';
 
 export interface MediaTypes {
   token: string;
@@ -36,7 +36,7 @@ export function acceptsOneOf(accept: string, allowed: readonly string[]): boolea
   return false;
 }
 
-function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+function hasBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
@@ -49,31 +49,16 @@ export interface HeaderRules {
 }
 
 /** Content-Type (with a body): missing → 400, other → 415; then Accept: missing → 400, other → 406. */
-export function checkHeaders(rules: HeaderRules): RequestHandler {
-  return (req, _res, next) => {
-    const contentType = req.headers['content-type'];
-    if (rules.contentType !== undefined) {
-      if (contentType === undefined) {
-        if (hasBody(req.headers)) {
-          throw new VaultError('headerIsMissing', 'The Content-Type header is required', { headerName: 'Content-Type' });
-        }
-      } else if (essence(contentType) !== rules.contentType) {
-        throw new VaultError('headerHasInvalidValue', `Content-Type must be ${rules.contentType}`, {
-          headerName: 'Content-Type',
-          status: 415,
-        });
-      }
+export function checkHeaders(rules: HeaderRules, headers: IncomingHttpHeaders): void {
+  const contentType = headers['content-type'];
+  if (rules.contentType !== undefined) {
+    if (contentType === undefined) {
+      if (hasBody(headers)) throw new HttpError('contentTypeMissing', 'The Content-Type header is required');
+    } else if (essence(contentType) !== rules.contentType) {
+      throw new HttpError('contentTypeUnsupported', `Content-Type must be ${rules.contentType}`);
     }
-    const accept = req.headers.accept;
-    if (accept === undefined || accept.trim() === '') {
-      throw new VaultError('headerIsMissing', 'The Accept header is required', { headerName: 'Accept' });
-    }
-    if (!acceptsOneOf(accept, rules.accept)) {
-      throw new VaultError('headerHasInvalidValue', `Accept must allow ${rules.accept.join(' or ')}`, {
-        headerName: 'Accept',
-        status: 406,
-      });
-    }
-    next();
-  };
+  }
+  const accept = headers.accept;
+  if (accept === undefined || accept.trim() === '') throw new HttpError('acceptMissing', 'The Accept header is required');
+  if (!acceptsOneOf(accept, rules.accept)) throw new HttpError('acceptNotAcceptable', `Accept must allow ${rules.accept.join(' or ')}`);
 }

@@ -7,8 +7,8 @@ import { stateSchema } from '../control/state.js';
 import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
 import { clockResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
-import { saleBody } from './sale-schemas.js';
-import { billingAddress, cardHolderName, clockAdvanceBody, clockSetBody, createTokenBody, description, schemeTransactionReference, updateCardExpiryDate } from './schemas.js';
+import { saleBody } from '../wire/sale-schemas.js';
+import { billingAddress, cardHolderName, clockAdvanceBody, clockSetBody, createTokenBody, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
 
 export interface OpenApiOptions {
   vendor: string;

@@ -1,6 +1,6 @@
 /** Domain → wire: masked card, ISO dates, HAL links with opaque refs. */
 import { lastFourDigits, maskCardNumber } from '../domain/card.js';
-import { formatInstant } from '../domain/instant.js';
+import { formatInstant } from '../wire/instant.js';
 import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
 import { REF_PURPOSES, type RefCodec, type RefPurpose } from '../infra/refs.js';
@@ -91,33 +91,44 @@ function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
   return `${json},"curies":[{"href":"${base}/rels/tokens/{rel}.json","name":"tokens","templated":true}]}`;
 }
 
-/** The representation as an object (for listings); tokenJson is the same as text, built faster. */
+/** The representation as an object (for listings). */
 export function presentToken(token: Token, ctx: LinkContext, view: TokenView = {}): Record<string, unknown> {
   const body = tokenData(token, tokenHref(ctx, token), view);
   body._links = JSON.parse(linksJson(token, ctx, view)) as unknown;
   return body;
 }
 
-/** Recently served representations; bounded, so a vault of many tokens does not carry a copy of each. */
-const serialized = new Map<Token, { key: string; json: string }>();
-const SERIALIZED_LIMIT = 2_000;
-
-/**
- * The JSON text of a token representation, kept while its data, expiry, view and base URL stay the same:
- * a client reading the same token again costs no presentation work.
- */
+/** The same representation as JSON text, written faster. */
 export function tokenJson(token: Token, ctx: LinkContext, view: TokenView = {}): string {
-  // Only reads are kept: a create is answered once.
-  const key = view.retrieved ? `${view.conflict ? `x${view.conflict.expiresAt}` : ''}|${token.revision}|${token.expiresAt}|${ctx.baseUrl}` : undefined;
-  const hit = key === undefined ? undefined : serialized.get(token);
-  if (hit !== undefined && hit.key === key) return hit.json;
   const data = JSON.stringify(tokenData(token, tokenHref(ctx, token), view));
-  const json = `${data.slice(0, -1)},"_links":${linksJson(token, ctx, view)}}`;
-  if (key !== undefined) {
-    if (serialized.size >= SERIALIZED_LIMIT) serialized.clear();
-    serialized.set(token, { key, json });
-  }
-  return json;
+  return `${data.slice(0, -1)},"_links":${linksJson(token, ctx, view)}}`;
+}
+
+/** How many served representations one simulator keeps: bounded, so a vault of many tokens keeps no copy of each. */
+const READS_KEPT = 2_000;
+
+export interface ReadCache {
+  /**
+   * The JSON text of a read (GET) representation, kept while the token's data (its revision), expiry, the
+   * open conflict and the base URL stay the same: a client reading the same token again costs no work.
+   */
+  tokenJson(token: Token, ctx: LinkContext, view: TokenView): string;
+}
+
+/** A cache of one simulator's read representations (never shared between simulators). */
+export function createReadCache(): ReadCache {
+  const kept = new Map<Token, { key: string; json: string }>();
+  return {
+    tokenJson(token, ctx, view) {
+      const key = `${view.conflict ? `x${view.conflict.expiresAt}` : ''}|${token.revision}|${token.expiresAt}|${ctx.baseUrl}`;
+      const hit = kept.get(token);
+      if (hit !== undefined && hit.key === key) return hit.json;
+      const json = tokenJson(token, ctx, view);
+      if (kept.size >= READS_KEPT) kept.clear();
+      kept.set(token, { key, json });
+      return json;
+    },
+  };
 }
 
 /** The 201 body of a sale: masked card, issuer and scheme references, risk factors, refusal. */

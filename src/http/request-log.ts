@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express';
 import { pino, stdTimeFunctions } from 'pino';
 import type { LogFormat } from '../config/options.js';
-import { maskCardNumbersIn } from '../control/mask.js';
+import { maskCardNumbersIn } from '../wire/mask.js';
 
 export type LogWrite = (line: string) => void;
 
@@ -20,37 +20,45 @@ const COLOURS = { 2: '\u001b[32m', 3: '\u001b[36m', 4: '\u001b[33m', 5: '\u001b[
 const RESET = '\u001b[0m';
 const DIM = '\u001b[2m';
 
-interface Line {
+export interface LogLine {
   method: string;
+  /** As requested: masked when written. */
   path: string;
   status: number;
   ms: number;
   correlationId: string;
 }
 
-function prettyLine(line: Line, color: boolean): string {
+export type RequestLogger = (line: LogLine) => void;
+
+function prettyLine(line: LogLine, color: boolean): string {
   const text = `${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms ${line.correlationId}`;
   if (!color) return text;
   const c = COLOURS[Math.floor(line.status / 100)] ?? '';
   return `${line.method} ${line.path} ${c}${line.status}${RESET} ${line.ms.toFixed(1)}ms ${DIM}${line.correlationId}${RESET}`;
 }
 
-export function createRequestLog({ format, write, color }: RequestLogOptions): RequestHandler | undefined {
+/** The logger of one simulator; undefined when it logs nothing. */
+export function createRequestLogger({ format, write, color }: RequestLogOptions): RequestLogger | undefined {
   if (format === 'silent') return undefined;
-  // pino writes to our sink (so the CLI's stderr, or a test's capture), synchronously: nothing is lost at exit.
-  const logger =
-    format === 'json'
-      ? pino({ base: null, timestamp: stdTimeFunctions.isoTime, messageKey: 'msg' }, { write: (chunk: string) => write(chunk.trimEnd()) })
-      : undefined;
+  if (format === 'json') {
+    // pino writes to our sink (so the CLI's stderr, or a test's capture), synchronously: nothing is lost at exit.
+    const logger = pino({ base: null, timestamp: stdTimeFunctions.isoTime, messageKey: 'msg' }, { write: (chunk: string) => write(chunk.trimEnd()) });
+    return (line) => logger.info({ ...line, path: maskCardNumbersIn(line.path) }, 'request');
+  }
+  return (line) => write(prettyLine({ ...line, path: maskCardNumbersIn(line.path) }, color));
+}
+
+/** Milliseconds since `started` (a performance.now() reading), to the microsecond. */
+export const elapsedMs = (started: number): number => Math.round((performance.now() - started) * 1e3) / 1e3;
+
+/** The logger as Express middleware, for the routes the Express adapter serves on its own (/_sim). */
+export function logMiddleware(logger: RequestLogger): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     const { method } = req;
-    const path = maskCardNumbersIn(req.path);
-    res.once('finish', () => {
-      const line: Line = { method, path, status: res.statusCode, ms: Math.round((performance.now() - started) * 1e3) / 1e3, correlationId: res.locals.correlationId as string };
-      if (logger) logger.info(line, 'request');
-      else write(prettyLine(line, color));
-    });
+    const path = req.originalUrl.split('?')[0] ?? '';
+    res.once('finish', () => logger({ method, path, status: res.statusCode, ms: elapsedMs(started), correlationId: res.getHeader('Correlation-Id') as string }));
     next();
   };
 }

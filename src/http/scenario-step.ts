@@ -1,32 +1,45 @@
 /**
- * Applies the scenario rule that matches a request: delay, scripted error, socket fault, or a sale
- * outcome and risk factors handed on to the sale. Runs after authentication, headers and body reading.
+ * The scenario rule that matches an API request, as a decision the pipeline carries out: a delay, then a
+ * socket fault, a scripted error answer, or a sale outcome and risk factors handed on to the sale. Decided
+ * after authentication, headers and body reading.
  */
-import type { Socket } from 'node:net';
-import type { Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../domain/ports.js';
 import type { SaleOverride } from '../domain/sale.js';
 import type { Vault } from '../domain/vault.js';
 import type { RefCodec } from '../infra/refs.js';
 import type { RequestFacts, ScenarioEngine } from '../scenarios/engine.js';
 import type { Rule } from '../scenarios/schema.js';
-import { rawBodyOf } from './body.js';
-import { sendJson } from './send.js';
 
-export interface ScenarioActionDeps {
+export interface ScenarioStepDeps {
   engine: ScenarioEngine;
   clock: Clock;
   vault: Vault;
   refs: RefCodec;
-  tenantOf: (req: Request) => string;
-  /** Sockets held open by `noResponse`, released at shutdown. */
-  heldSockets: Set<Socket>;
 }
 
 type Operation = RequestFacts['operation'];
 
-/** The scripted sale outcome for this request, if a rule set one. */
-export const saleOverrideOf = (res: Response): SaleOverride | undefined => res.locals.saleOverride as SaleOverride | undefined;
+/** What the request says, as the scenario step sees it. */
+export interface ScenarioInput {
+  tenant: string;
+  operation: Operation;
+  /** The body text ('' when none was read). */
+  body: string;
+  /** The token ref of the URL, for token operations. */
+  ref: string | undefined;
+}
+
+export type ScenarioAction =
+  | { kind: 'fault'; fault: 'connectionReset' | 'noResponse' }
+  | { kind: 'error'; status: number; errorName: string; message: string }
+  | { kind: 'proceed'; saleOverride?: SaleOverride };
+
+export interface ScenarioDecision {
+  /** The rule's label, shown in the journal. */
+  rule: string;
+  delayMs: number;
+  action: ScenarioAction;
+}
 
 function at(value: unknown, ...path: string[]): unknown {
   let v = value;
@@ -39,17 +52,17 @@ function at(value: unknown, ...path: string[]): unknown {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-function bodyOf(req: Request): unknown {
-  const body = rawBodyOf(req);
-  if (body === undefined || body.length === 0) return undefined;
+function parsedBody(text: string): unknown {
+  if (text.length === 0) return undefined;
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
-function factsOf(deps: ScenarioActionDeps, req: Request, operation: Operation, tenant: string): RequestFacts {
+function factsOf(deps: ScenarioStepDeps, input: ScenarioInput): RequestFacts {
+  const { tenant, operation } = input;
   const facts: RequestFacts = { operation, username: tenant };
   const tokenFacts = (tokenId: string | undefined): void => {
     const token = tokenId === undefined ? undefined : deps.vault.peek(tenant, tokenId);
@@ -63,7 +76,7 @@ function factsOf(deps: ScenarioActionDeps, req: Request, operation: Operation, t
     const ref = text === undefined ? undefined : deps.refs.decode(text);
     return ref && ref.tenant === tenant ? ref.tokenId : undefined;
   };
-  const body = bodyOf(req);
+  const body = parsedBody(input.body);
   const assign = (key: 'entity' | 'namespace' | 'cardNumber' | 'cardHolderName' | 'currency' | 'transactionReference', v: unknown): void => {
     const s = str(v);
     if (s !== undefined) facts[key] = s;
@@ -87,62 +100,35 @@ function factsOf(deps: ScenarioActionDeps, req: Request, operation: Operation, t
       assign('cardHolderName', at(body, 'instruction', 'paymentInstrument', 'cardHolderName'));
     }
   } else if (operation !== 'unknown') {
-    tokenFacts(refTokenId(typeof req.params.ref === 'string' ? req.params.ref : undefined));
+    tokenFacts(refTokenId(input.ref));
   }
   return facts;
 }
 
-function perform(deps: ScenarioActionDeps, rule: Rule, req: Request, res: Response, next: () => void): void {
+function actionOf(rule: Rule): ScenarioAction {
   const { then } = rule;
-  if (then.fault === 'connectionReset') {
-    res.locals.fault = 'connectionReset';
-    req.socket.destroy();
-    return;
-  }
-  if (then.fault === 'noResponse') {
-    res.locals.fault = 'noResponse';
-    const socket = req.socket;
-    deps.heldSockets.add(socket);
-    socket.once('close', () => deps.heldSockets.delete(socket));
-    return;
-  }
+  if (then.fault) return { kind: 'fault', fault: then.fault };
   if (then.error) {
-    res.locals.errorName = then.error.errorName;
-    sendJson(res, then.error.status, { errorName: then.error.errorName, message: then.error.message ?? 'A scripted error from a token-sim scenario' });
-    return;
+    return { kind: 'error', status: then.error.status, errorName: then.error.errorName, message: then.error.message ?? 'A scripted error from a token-sim scenario' };
   }
-  if (then.outcome || then.riskFactors) {
-    const override: SaleOverride = {
-      ...(then.outcome && {
-        outcome: {
-          outcome: then.outcome.outcome,
-          ...(then.outcome.refusalCode !== undefined && { refusalCode: then.outcome.refusalCode }),
-          ...(then.outcome.refusalDescription !== undefined && { refusalDescription: then.outcome.refusalDescription }),
-        },
-      }),
-      ...(then.riskFactors && { riskFactors: then.riskFactors }),
-    };
-    res.locals.saleOverride = override;
-  }
-  next();
+  if (!then.outcome && !then.riskFactors) return { kind: 'proceed' };
+  const saleOverride: SaleOverride = {
+    ...(then.outcome && {
+      outcome: {
+        outcome: then.outcome.outcome,
+        ...(then.outcome.refusalCode !== undefined && { refusalCode: then.outcome.refusalCode }),
+        ...(then.outcome.refusalDescription !== undefined && { refusalDescription: then.outcome.refusalDescription }),
+      },
+    }),
+    ...(then.riskFactors && { riskFactors: then.riskFactors }),
+  };
+  return { kind: 'proceed', saleOverride };
 }
 
-/** The scenario step of one operation's route. */
-export function scenarioStep(deps: ScenarioActionDeps, operation: Operation): RequestHandler {
-  return (req, res, next) => {
-    if (deps.engine.scenarios().length === 0) {
-      next();
-      return;
-    }
-    const tenant = deps.tenantOf(req);
-    const applied = deps.engine.match(tenant, factsOf(deps, req, operation, tenant), deps.clock.now(tenant));
-    if (!applied) {
-      next();
-      return;
-    }
-    res.locals.rule = applied.label;
-    const delay = applied.rule.then.delayMs ?? 0;
-    if (delay > 0) setTimeout(() => perform(deps, applied.rule, req, res, next), delay);
-    else perform(deps, applied.rule, req, res, next);
-  };
+/** The decision of the first matching rule (counting the match), or undefined when none matches. */
+export function decideScenario(deps: ScenarioStepDeps, input: ScenarioInput): ScenarioDecision | undefined {
+  if (deps.engine.scenarios().length === 0) return undefined;
+  const applied = deps.engine.match(input.tenant, factsOf(deps, input), deps.clock.now(input.tenant));
+  if (!applied) return undefined;
+  return { rule: applied.label, delayMs: applied.rule.then.delayMs ?? 0, action: actionOf(applied.rule) };
 }

@@ -1,12 +1,13 @@
 /**
- * The active scenario set: its rules (in the engine), its profile (applied to the vault's policy) and its
- * preloaded tokens (created at load time and again after a reset).
+ * The active scenario set: its rules (in the engine), its profile (the lifetime profile new tokens are
+ * created under, read by the vault through `Profiles`) and its preloaded tokens (created at load time and
+ * again after a reset).
  */
 import { profileDurations, type SimulatorConfig } from '../config/options.js';
-import { VaultError, type FieldPath, type FieldProblem } from '../domain/errors.js';
-import { parseInstant } from '../domain/instant.js';
-import type { Merchants } from '../domain/ports.js';
-import type { VaultPolicy } from '../domain/vault.js';
+import { DomainError } from '../domain/errors.js';
+import { parseInstant } from '../wire/instant.js';
+import type { LifetimeProfile, Merchants, Profiles } from '../domain/ports.js';
+import { WireError, fieldProblemOf, schemaError, type FieldPath, type FieldProblem } from '../wire/problems.js';
 import type { FixtureToken } from '../config/fixtures.js';
 import type { ScenarioEngine } from './engine.js';
 import type { Scenario } from './schema.js';
@@ -14,8 +15,6 @@ import type { Scenario } from './schema.js';
 export interface ActiveSetDeps {
   engine: ScenarioEngine;
   config: SimulatorConfig;
-  /** The vault's policy object, changed in place when a scenario names a profile. */
-  policy: VaultPolicy;
   merchants: Merchants;
   defaultUser: string;
   /** Creates one preloaded token (the same path as fixture tokens). */
@@ -24,7 +23,7 @@ export interface ActiveSetDeps {
   now(tenant: string): number;
 }
 
-export interface ActiveScenarios {
+export interface ActiveScenarios extends Profiles {
   list(): readonly Scenario[];
   /**
    * Replaces the active set, or changes nothing and throws bodyDoesNotMatchSchema when a preloaded token
@@ -35,15 +34,26 @@ export interface ActiveScenarios {
   preload(tenant?: string): void;
 }
 
+/** What a refused preloaded token amounts to, as one problem (its path relative to the token); undefined for a bug. */
+export function problemOfRefusal(err: unknown): FieldProblem | undefined {
+  if (err instanceof WireError) return err.problems[0] ?? { errorName: 'fieldHasInvalidValue', message: err.message };
+  if (err instanceof DomainError) return fieldProblemOf(err.code, err.message) ?? { errorName: 'fieldHasInvalidValue', message: err.message };
+  return undefined;
+}
+
 export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
   const usernameOf = (t: FixtureToken): string => t.username ?? deps.defaultUser;
 
-  function applyProfile(scenarios: readonly Scenario[]): void {
-    const profile = scenarios.findLast((s) => s.profile !== undefined)?.profile ?? deps.config.profile;
-    const durations = profileDurations(profile);
-    deps.policy.lifetime = deps.config.lifetimeFixed ? deps.config.lifetime : durations.lifetime;
-    deps.policy.extension = deps.config.extensionFixed ? deps.config.extension : durations.extension;
+  /** The profile a set puts in force: its last named profile, where the command line did not fix the durations. */
+  function profileOf(scenarios: readonly Scenario[]): LifetimeProfile {
+    const named = scenarios.findLast((s) => s.profile !== undefined)?.profile ?? deps.config.profile;
+    const durations = profileDurations(named);
+    return Object.freeze({
+      lifetime: deps.config.lifetimeFixed ? deps.config.lifetime : durations.lifetime,
+      extension: deps.config.extensionFixed ? deps.config.extension : durations.extension,
+    });
   }
+  let current = profileOf([]);
 
   /** What would stop a token from being preloaded, found before anything changes. */
   function problemsOf(scenarios: readonly Scenario[], paths: readonly FieldPath[]): FieldProblem[] {
@@ -71,12 +81,13 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
         try {
           deps.createToken(token, username);
         } catch (err) {
-          if (!(err instanceof VaultError)) throw err;
+          const inner = problemOfRefusal(err);
+          if (!inner) throw err;
           if (!paths) return; // after a reset: a token the vault now refuses (say, its expiry passed) is skipped
-          const inner = err.details.validationErrors?.[0];
-          throw new VaultError('bodyDoesNotMatchSchema', 'A preloaded token was refused', {
-            validationErrors: [{ errorName: inner?.errorName ?? 'fieldHasInvalidValue', message: inner?.message ?? err.message, path: [...(paths[i] ?? []), 'tokens', j, ...(inner?.path ?? [])] }],
-          });
+          throw schemaError(
+            [{ errorName: inner.errorName, message: inner.message, path: [...(paths[i] ?? []), 'tokens', j, ...(inner.path ?? [])] }],
+            'A preloaded token was refused',
+          );
         }
       });
     });
@@ -88,20 +99,22 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
     load(scenarios, paths = scenarios.map((_, i) => (scenarios.length > 1 ? [i] : []))) {
       const problems = problemsOf(scenarios, paths);
       if (problems.length > 0) {
-        throw new VaultError('bodyDoesNotMatchSchema', 'The scenario preloads tokens that cannot be created', { validationErrors: problems });
+        throw schemaError(problems, 'The scenario preloads tokens that cannot be created');
       }
       // The profile first (preloaded tokens get its lifetime), the rules last: a refusal in between
       // restores the profile and leaves the active set as it was.
-      const before = { lifetime: deps.policy.lifetime, extension: deps.policy.extension };
-      applyProfile(scenarios);
+      const before = current;
+      current = profileOf(scenarios);
       try {
         preload(scenarios, undefined, paths);
       } catch (err) {
-        Object.assign(deps.policy, before);
+        current = before;
         throw err;
       }
       deps.engine.replace(scenarios);
     },
+
+    current: () => current,
 
     preload: (tenant) => preload(deps.engine.scenarios(), tenant),
   };

@@ -3,7 +3,7 @@
  * application counts are kept per rule and tenant, so parallel tests in different tenants never shift
  * each other's `nth`, `every` or `times`.
  */
-import { parseInstant } from '../domain/instant.js';
+import { parseInstant } from '../wire/instant.js';
 import type { Rule, Scenario, ScenarioOperation } from './schema.js';
 
 /** What a request says about itself, as far as the simulator could tell before handling it. */

@@ -5,9 +5,9 @@ import { createRequire } from 'node:module';
 import type * as YamlNamespace from 'yaml';
 import * as z from 'zod';
 import { ConfigError } from '../config/fixtures.js';
-import { VaultError, type FieldPath, type FieldProblem } from '../domain/errors.js';
-import { checkJsonDepth } from '../http/body.js';
-import { parseBody, toJsonPath } from '../http/validation.js';
+import { checkJsonDepth } from '../wire/json.js';
+import { WireError, type FieldPath, type FieldProblem } from '../wire/problems.js';
+import { parseBody, toJsonPath } from '../wire/validation.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 export type ScenarioFormat = 'json' | 'yaml';
@@ -19,22 +19,22 @@ const yaml = (): YamlModule => (yamlModule ??= createRequire(import.meta.url)('y
 
 /** Text → data; a syntax error is bodyIsNotJson (JSON) or a bodyDoesNotMatchSchema item at `$` (YAML). */
 export function parseScenarioText(text: string, format: ScenarioFormat): unknown {
-  if (text.trim() === '') throw new VaultError('bodyIsEmpty', 'The scenario is empty');
+  if (text.trim() === '') throw new WireError('bodyIsEmpty', 'The scenario is empty');
   checkJsonDepth(text);
   if (format === 'json') {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new VaultError('bodyIsNotJson', 'The scenario is not valid JSON');
+      throw new WireError('bodyIsNotJson', 'The scenario is not valid JSON');
     }
   }
   try {
     return yaml().parse(text, { maxAliasCount: 100 }) as unknown;
   } catch (err) {
     const where = err instanceof yaml().YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
-    throw new VaultError('bodyDoesNotMatchSchema', 'The scenario is not valid YAML', {
-      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: `the document is not valid YAML${where}`, path: [] }],
-    });
+    throw new WireError('bodyDoesNotMatchSchema', 'The scenario is not valid YAML', [
+      { errorName: 'fieldHasInvalidValue', message: `the document is not valid YAML${where}`, path: [] },
+    ]);
   }
 }
 
@@ -65,8 +65,8 @@ export interface FileProblem {
 
 /** Every problem of a file, as `JSONPath: message` lines; empty when the file is valid. */
 export function problemsOf(err: unknown): FileProblem[] {
-  if (!(err instanceof VaultError)) return [{ jsonPath: '$', message: err instanceof Error ? err.message : String(err) }];
-  const items: readonly FieldProblem[] = err.details.validationErrors ?? [{ errorName: 'fieldHasInvalidValue', message: err.message, path: [] }];
+  if (!(err instanceof WireError)) return [{ jsonPath: '$', message: err instanceof Error ? err.message : String(err) }];
+  const items: readonly FieldProblem[] = err.problems.length > 0 ? err.problems : [{ errorName: 'fieldHasInvalidValue', message: err.message, path: [] }];
   return items.map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
 }
 

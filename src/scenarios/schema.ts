@@ -1,8 +1,8 @@
 /** The scenario file format (contract 2.3): validated data, apart from the engine that executes it. */
 import * as z from 'zod';
 import { fixtureToken } from '../config/fixtures.js';
-import { parseInstant } from '../domain/instant.js';
-import { oneOf } from '../http/schemas.js';
+import { parseInstant } from '../wire/instant.js';
+import { oneOf } from '../wire/schemas.js';
 
 export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'sale', 'any'] as const;
 

@@ -15,12 +15,6 @@ export function parseInstant(text: string): number | undefined {
 
 /** ISO 8601 in UTC, without `.000` when the instant has no milliseconds: `2030-01-08T00:00:00Z`. */
 export function formatInstant(epochMs: number): string {
-  // Many tokens share an expiry (a frozen clock, one lifetime): remember the last answer.
-  if (epochMs === lastFormatted.ms) return lastFormatted.text;
   const iso = new Date(epochMs).toISOString();
-  const text = iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
-  lastFormatted = { ms: epochMs, text };
-  return text;
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
 }
-
-let lastFormatted = { ms: Number.NaN, text: '' };

@@ -1,7 +1,7 @@
 /** zod schemas of the token API's wire format. Messages are the rule; validation.ts prefixes the field. */
 import * as z from 'zod';
 import { passesLuhn } from '../domain/card.js';
-import { parseInstant } from '../domain/instant.js';
+import { parseInstant } from './instant.js';
 import type { BillingAddress } from '../domain/token.js';
 import type { CreateTokenInput } from '../domain/vault.js';
 

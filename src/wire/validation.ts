@@ -1,6 +1,6 @@
 /** zod issues → the spec's validation items {errorName, message, jsonPath}. */
 import type * as z from 'zod';
-import { VaultError, type FieldErrorName, type FieldPath, type FieldProblem } from '../domain/errors.js';
+import { schemaError, type FieldErrorName, type FieldPath, type FieldProblem } from './problems.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -105,7 +105,5 @@ export function toFieldProblems(issues: readonly z.core.$ZodIssue[], root: unkno
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, rootLabel = 'body'): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  throw new VaultError('bodyDoesNotMatchSchema', 'The request body does not match the schema', {
-    validationErrors: toFieldProblems(result.error.issues, body, rootLabel),
-  });
+  throw schemaError(toFieldProblems(result.error.issues, body, rootLabel));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createJournal, type JournalRecord } from '../../src/control/journal.js';
-import { maskCardData } from '../../src/control/mask.js';
+import { maskCardData } from '../../src/wire/mask.js';
 
 const entry = (tenant: string | null, path: string): JournalRecord => ({
   tenant,
@@ -15,9 +15,11 @@ const entry = (tenant: string | null, path: string): JournalRecord => ({
   rule: null,
 });
 
+const bounds = (perTenant: number, total = 10_000, bodyChars = 1_000_000) => ({ perTenant, total, bodyChars });
+
 describe('the journal', () => {
   it('keeps at most N entries per tenant, newest last', () => {
-    const journal = createJournal(3);
+    const journal = createJournal(bounds(3));
     for (let i = 1; i <= 10; i++) journal.record(entry('a', `/a/${i}`));
     journal.record(entry('b', '/b/1'));
     expect(journal.list('a').map((e) => e.path)).toEqual(['/a/8', '/a/9', '/a/10']);
@@ -25,7 +27,7 @@ describe('the journal', () => {
   });
 
   it('lists every tenant in arrival order, unauthenticated ones included', () => {
-    const journal = createJournal(10);
+    const journal = createJournal(bounds(10));
     journal.record(entry('a', '/1'));
     journal.record(entry(null, '/2'));
     journal.record(entry('b', '/3'));
@@ -34,7 +36,7 @@ describe('the journal', () => {
   });
 
   it('clears one tenant or all', () => {
-    const journal = createJournal(10);
+    const journal = createJournal(bounds(10));
     journal.record(entry('a', '/1'));
     journal.record(entry('b', '/2'));
     journal.clear('a');
@@ -44,7 +46,7 @@ describe('the journal', () => {
   });
 
   it('formats times, masks bodies when listed, and does not keep large bodies', () => {
-    const journal = createJournal(10);
+    const journal = createJournal(bounds(10));
     journal.record({ ...entry('a', '/1'), body: Buffer.from(JSON.stringify({ cardNumber: '4444333322221111', cvc: '123' })) });
     journal.record({ ...entry('a', '/2'), body: Buffer.alloc(20_000, 32) });
     const [first, second] = journal.list('a');
@@ -53,7 +55,7 @@ describe('the journal', () => {
   });
 
   it('keeps nothing with size 0', () => {
-    const journal = createJournal(0);
+    const journal = createJournal(bounds(0));
     journal.record(entry('a', '/1'));
     expect(journal.list()).toEqual([]);
   });

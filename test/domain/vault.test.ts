@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createBinTable } from '../../src/domain/card.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
-import { VaultError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/errors.js';
 import { createVault, type CreateTokenInput } from '../../src/domain/vault.js';
 import { createMemoryStore } from '../../src/infra/memory-store.js';
 
@@ -22,12 +22,8 @@ function setup(options: { lifetime?: string; extension?: string } = {}) {
     },
     store: createMemoryStore(),
     binTable: createBinTable([{ prefix: '4', network: 'VISA', countryCode: 'GB', fundingType: 'credit' }]),
-    policy: {
-      lifetime: days(options.lifetime ?? 'P7D'),
-      extension: days(options.extension ?? 'P7D'),
-      conflictWindowMs: 30 * 60_000,
-      namespaceLimit: 16,
-    },
+    policy: { conflictWindowMs: 30 * 60_000, namespaceLimit: 16 },
+    profiles: { current: () => ({ lifetime: days(options.lifetime ?? 'P7D'), extension: days(options.extension ?? 'P7D') }) },
     merchants: { entityFor: (_tenant, entity) => (entity === 'default' ? { currencies: new Set(['GBP']), networks: new Set(['VISA']) } : undefined) },
   });
   return { vault, advance: (ms: number) => (now += ms), at: (ms: number) => (now = ms), now: () => now };
@@ -43,7 +39,7 @@ function codeOf(fn: () => unknown): string | undefined {
   try {
     fn();
   } catch (err) {
-    if (err instanceof VaultError) return err.code;
+    if (err instanceof DomainError) return err.code;
     throw err;
   }
   return undefined;
@@ -122,12 +118,12 @@ describe('creating a token', () => {
 
   it('refuses an entity the tenant is not configured for', () => {
     const { vault } = setup();
-    expect(codeOf(() => vault.create('t1', input({ entity: 'other' })))).toBe('entityIsNotConfigured');
+    expect(codeOf(() => vault.create('t1', input({ entity: 'other' })))).toBe('entityNotConfigured');
   });
 
   it('refuses an expiry that is not in the future', () => {
     const { vault } = setup();
-    expect(codeOf(() => vault.create('t1', input({ expiresAt: T0 })))).toBe('bodyDoesNotMatchSchema');
+    expect(codeOf(() => vault.create('t1', input({ expiresAt: T0 })))).toBe('expiryNotInFuture');
   });
 
   it('uses a requested expiry as the token lifetime', () => {
@@ -147,7 +143,7 @@ describe('the namespace limit', () => {
   it('allows 16 live tokens per namespace and refuses the 17th', () => {
     const { vault } = setup();
     for (let i = 0; i < 16; i++) vault.create('t1', input({ namespace: 'n' }, { number: card(i) }));
-    expect(codeOf(() => vault.create('t1', input({ namespace: 'n' }, { number: card(16) })))).toBe('tooManyTokensForNamespace');
+    expect(codeOf(() => vault.create('t1', input({ namespace: 'n' }, { number: card(16) })))).toBe('namespaceFull');
     // Another namespace, and the same namespace in another tenant, are separate groups.
     expect(vault.create('t1', input({ namespace: 'm' }, { number: card(16) })).outcome).toBe('created');
     expect(vault.create('t2', input({ namespace: 'n' }, { number: card(16) })).outcome).toBe('created');
@@ -166,7 +162,7 @@ describe('the namespace limit', () => {
     vault.create('t1', input({ namespace: 'n', expiresAt: T0 + DAY }, { number: card(15) }));
     vault.delete('t1', tokens[0]!.tokenId);
     expect(vault.create('t1', input({ namespace: 'n' }, { number: card(16) })).outcome).toBe('created');
-    expect(codeOf(() => vault.create('t1', input({ namespace: 'n' }, { number: card(17) })))).toBe('tooManyTokensForNamespace');
+    expect(codeOf(() => vault.create('t1', input({ namespace: 'n' }, { number: card(17) })))).toBe('namespaceFull');
     advance(DAY);
     expect(vault.create('t1', input({ namespace: 'n' }, { number: card(17) })).outcome).toBe('created');
   });
@@ -217,11 +213,11 @@ describe('expiry and the half-life extension', () => {
     const { vault, at } = setup();
     const first = vault.create('t1', input()).token;
     at(T0 + 7 * DAY - 1);
-    expect(codeOf(() => vault.delete('t1', 'nope'))).toBe('resourceNotFound');
+    expect(codeOf(() => vault.delete('t1', 'nope'))).toBe('tokenNotFound');
     at(T0 + 7 * DAY);
-    expect(codeOf(() => vault.get('t1', first.tokenId))).toBe('resourceNotFound');
-    expect(codeOf(() => vault.update('t1', first.tokenId, { field: 'description', value: 'x' }))).toBe('resourceNotFound');
-    expect(codeOf(() => vault.delete('t1', first.tokenId))).toBe('resourceNotFound');
+    expect(codeOf(() => vault.get('t1', first.tokenId))).toBe('tokenNotFound');
+    expect(codeOf(() => vault.update('t1', first.tokenId, { field: 'description', value: 'x' }))).toBe('tokenNotFound');
+    expect(codeOf(() => vault.delete('t1', first.tokenId))).toBe('tokenNotFound');
     const second = vault.create('t1', input());
     expect(second.outcome).toBe('created');
     expect(second.token.tokenId).not.toBe(first.tokenId);
@@ -238,7 +234,7 @@ describe('conflict resolution', () => {
     expect(token.card.holderName).toBe('John Watson');
     expect(token.card.expiryDate).toEqual({ month: 1, year: 2040 });
     expect(token.schemeTransactionReference).toBe('ABC');
-    expect(codeOf(() => vault.getConflict('t1', tokenId))).toBe('resourceNotFound');
+    expect(codeOf(() => vault.getConflict('t1', tokenId))).toBe('tokenNotFound');
   });
 
   it('closes the conflict after 30 minutes', () => {
@@ -248,6 +244,6 @@ describe('conflict resolution', () => {
     advance(30 * 60_000 - 1);
     expect(vault.getConflict('t1', tokenId).pendingConflict?.values).toEqual({ cardHolderName: 'John Watson' });
     advance(1);
-    expect(codeOf(() => vault.resolveConflict('t1', tokenId))).toBe('resourceNotFound');
+    expect(codeOf(() => vault.resolveConflict('t1', tokenId))).toBe('tokenNotFound');
   });
 });

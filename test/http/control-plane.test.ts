@@ -1,14 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { DEFAULT_FIXTURES_PATH, loadFixturesFile } from '../../src/config/fixtures.js';
-import type { Simulator } from '../../src/simulator.js';
+import type { Simulator } from '../../src/index.js';
 import { plainCard, sale, saleBody } from '../support/sale.js';
-import { ADDRESS, HOST, client, createBody, createToken, testSimulator } from '../support/sim.js';
+import { ADDRESS, HOST, client, createBody, createToken, testSimulator, handlerOf } from '../support/sim.js';
 
 const sim2 = (options = {}) => testSimulator({ users: ['alice:pa', 'bob:pb'], ...options });
 const alice = (sim: Simulator) => client(sim, 'alice', 'pa');
 const bob = (sim: Simulator) => client(sim, 'bob', 'pb');
-const control = (sim: Simulator) => request(sim.app);
+const control = (sim: Simulator) => request(handlerOf(sim));
 
 describe('tenant isolation', () => {
   it('keeps two tenants’ tokens, journals and clocks apart, and a reset of one leaves the other untouched', async () => {
@@ -115,7 +115,7 @@ describe('the request journal', () => {
     await sale(sim, saleBody({ type: 'card/token', href: links['tokens:token'] }));
     await api.delete(links['tokens:token']!);
     await api.get(links['tokens:token']!);
-    await request(sim.app).get('/tokens/abc');
+    await request(handlerOf(sim)).get('/tokens/abc');
     const entries = (await control(sim).get('/_sim/requests')).body.requests as { operation: string; status: number; errorName?: string; tenant: string | null }[];
     expect(entries.map((e) => [e.operation, e.status, e.errorName ?? null, e.tenant])).toEqual([
       ['createToken', 201, null, 'merchant'],
@@ -130,7 +130,7 @@ describe('the request journal', () => {
 
   it('is bounded by journalSize per tenant and can be cleared', async () => {
     const sim = testSimulator({ journalSize: 2 });
-    for (let i = 0; i < 5; i++) await request(sim.app).get('/nowhere').auth('merchant', 'secret');
+    for (let i = 0; i < 5; i++) await request(handlerOf(sim)).get('/nowhere').auth('merchant', 'secret');
     expect((await control(sim).get('/_sim/requests')).body.requests).toHaveLength(2);
     expect((await control(sim).delete('/_sim/requests')).status).toBe(204);
     expect((await control(sim).get('/_sim/requests')).body.requests).toEqual([]);
@@ -165,7 +165,7 @@ describe('GET /_sim/tokens', () => {
   it('lists live tokens, masked, with their tenant and links', async () => {
     const sim = testSimulator();
     await createToken(client(sim), createBody({}, { namespace: 'n1' }));
-    const res = await request(sim.app).get('/_sim/tokens').set('Host', HOST);
+    const res = await request(handlerOf(sim)).get('/_sim/tokens').set('Host', HOST);
     expect(res.status).toBe(200);
     expect(res.body.tokens).toHaveLength(1);
     expect(res.body.tokens[0]).toMatchObject({ tenant: 'merchant', namespace: 'n1', paymentInstrument: { cardNumber: '4444********1111' } });
@@ -268,7 +268,7 @@ describe('--admin-token', () => {
     ['a wrong token', 'Bearer nope'],
     ['Basic credentials', `Basic ${Buffer.from('merchant:secret').toString('base64')}`],
   ])('answers 401 accessDenied to %s', async (_name, authorization) => {
-    let t = request(sim.app).get('/_sim/clock');
+    let t = request(handlerOf(sim)).get('/_sim/clock');
     if (authorization) t = t.set('Authorization', authorization);
     const res = await t;
     expect(res.status).toBe(401);
@@ -277,11 +277,11 @@ describe('--admin-token', () => {
   });
 
   it('keeps health open for readiness probes', async () => {
-    expect((await request(testSimulator({ adminToken: 's3cret' }).app).get('/_sim/health')).status).toBe(200);
+    expect((await request(handlerOf(testSimulator({ adminToken: 's3cret' }))).get('/_sim/health')).status).toBe(200);
   });
 
   it('lets the right Bearer token through, and leaves the token API on Basic auth', async () => {
-    expect((await request(sim.app).get('/_sim/clock').set('Authorization', 'Bearer s3cret')).status).toBe(200);
+    expect((await request(handlerOf(sim)).get('/_sim/clock').set('Authorization', 'Bearer s3cret')).status).toBe(200);
     expect((await client(sim).create(createBody())).status).toBe(201);
   });
 });

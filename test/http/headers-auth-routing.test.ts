@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { HOST, TOKEN_TYPE, client, createBody, createToken, testSimulator } from '../support/sim.js';
+import { HOST, TOKEN_TYPE, client, createBody, createToken, testSimulator, handlerOf } from '../support/sim.js';
 
 const sim = testSimulator({ users: ['other:pw'] });
 const body = JSON.stringify(createBody());
 
 function post(headers: Record<string, string>, auth = true): request.Test {
-  let t = request(sim.app).post('/tokens').set('Host', HOST);
+  let t = request(handlerOf(sim)).post('/tokens').set('Host', HOST);
   if (auth) t = t.auth('merchant', 'secret');
   for (const [k, v] of Object.entries(headers)) t = t.set(k, v);
   return t.send(body);
@@ -20,7 +20,7 @@ describe('authentication', () => {
     ['a malformed header', (t: request.Test) => t.set('Authorization', 'Basic !!!not-base64')],
     ['another scheme', (t: request.Test) => t.set('Authorization', 'Bearer abc')],
   ])('answers 401 accessDenied with a Basic challenge for %s', async (_name, withAuth) => {
-    const res = await withAuth(request(sim.app).post('/tokens').set('Content-Type', TOKEN_TYPE).set('Accept', TOKEN_TYPE)).send(body);
+    const res = await withAuth(request(handlerOf(sim)).post('/tokens').set('Content-Type', TOKEN_TYPE).set('Accept', TOKEN_TYPE)).send(body);
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Basic realm="token-sim"');
     expect(res.headers['content-type']).toBe('application/json');
@@ -28,7 +28,7 @@ describe('authentication', () => {
   });
 
   it('checks authentication before headers and body', async () => {
-    const res = await request(sim.app).post('/tokens').send('not json');
+    const res = await request(handlerOf(sim)).post('/tokens').send('not json');
     expect(res.status).toBe(401);
   });
 
@@ -40,7 +40,7 @@ describe('authentication', () => {
 
 describe('headers', () => {
   it('answers 400 headerIsMissing for a body without Content-Type', async () => {
-    const res = await request(sim.app).post('/tokens').auth('merchant', 'secret').set('Accept', TOKEN_TYPE).send(Buffer.from(body));
+    const res = await request(handlerOf(sim)).post('/tokens').auth('merchant', 'secret').set('Accept', TOKEN_TYPE).send(Buffer.from(body));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ errorName: 'headerIsMissing', message: expect.any(String), headerName: 'Content-Type' });
   });
@@ -78,21 +78,21 @@ describe('headers', () => {
   );
 
   it('checks Content-Type before Accept, and headers before the body', async () => {
-    const res = await request(sim.app).post('/tokens').auth('merchant', 'secret').set('Content-Type', 'text/plain').send('not json');
+    const res = await request(handlerOf(sim)).post('/tokens').auth('merchant', 'secret').set('Content-Type', 'text/plain').send('not json');
     expect(res.status).toBe(415);
   });
 
   it('requires Accept on GET and DELETE too', async () => {
     const api = client(sim);
     const links = await createToken(api, createBody({ cardNumber: '4111111111111111' }));
-    const res = await request(sim.app).get(new URL(links['tokens:token']!).pathname).auth('merchant', 'secret');
+    const res = await request(handlerOf(sim)).get(new URL(links['tokens:token']!).pathname).auth('merchant', 'secret');
     expect(res.body).toMatchObject({ errorName: 'headerIsMissing', headerName: 'Accept' });
-    const del = await request(sim.app).delete(new URL(links['tokens:token']!).pathname).auth('merchant', 'secret');
+    const del = await request(handlerOf(sim)).delete(new URL(links['tokens:token']!).pathname).auth('merchant', 'secret');
     expect(del.body).toMatchObject({ errorName: 'headerIsMissing', headerName: 'Accept' });
   });
 
   it('puts a Correlation-Id, nosniff and no-store on every response and no X-Powered-By', async () => {
-    for (const res of [await post({}, false), await post({ 'Content-Type': TOKEN_TYPE, Accept: TOKEN_TYPE }), await request(sim.app).get('/nowhere')]) {
+    for (const res of [await post({}, false), await post({ 'Content-Type': TOKEN_TYPE, Accept: TOKEN_TYPE }), await request(handlerOf(sim)).get('/nowhere')]) {
       expect(res.headers['correlation-id']).toBeTruthy();
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['cache-control']).toBe('no-store');
@@ -101,20 +101,20 @@ describe('headers', () => {
   });
 
   it('echoes a sane Correlation-Id sent by the client', async () => {
-    const res = await request(sim.app).get('/_sim/health').set('Correlation-Id', 'client-abc-123');
+    const res = await request(handlerOf(sim)).get('/_sim/health').set('Correlation-Id', 'client-abc-123');
     expect(res.headers['correlation-id']).toBe('client-abc-123');
   });
 });
 
 describe('routing', () => {
   it('answers 404 endpointNotFound for an unknown path', async () => {
-    const res = await request(sim.app).get('/payments/nothing');
+    const res = await request(handlerOf(sim)).get('/payments/nothing');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ errorName: 'endpointNotFound', message: expect.any(String) });
   });
 
   it.each(['get', 'put', 'delete', 'patch'] as const)('answers 405 methodNotAllowed for %s /tokens', async (method) => {
-    const res = await request(sim.app)[method]('/tokens').auth('merchant', 'secret');
+    const res = await request(handlerOf(sim))[method]('/tokens').auth('merchant', 'secret');
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('POST');
     expect(res.body.errorName).toBe('methodNotAllowed');
@@ -123,18 +123,18 @@ describe('routing', () => {
   it('answers 405 for POST on a token ref', async () => {
     const api = client(sim);
     const links = await createToken(api, createBody({ cardNumber: '378282246310005' }));
-    const res = await request(sim.app).post(new URL(links['tokens:token']!).pathname).auth('merchant', 'secret');
+    const res = await request(handlerOf(sim)).post(new URL(links['tokens:token']!).pathname).auth('merchant', 'secret');
     expect(res.status).toBe(405);
   });
 
   it('answers 404 endpointNotFound for the network token link, which is not simulated', async () => {
-    const res = await request(sim.app).get('/tokens/network').auth('merchant', 'secret').set('Accept', TOKEN_TYPE);
+    const res = await request(handlerOf(sim)).get('/tokens/network').auth('merchant', 'secret').set('Accept', TOKEN_TYPE);
     expect(res.status).toBe(404);
     expect(res.body.errorName).toBe('endpointNotFound');
   });
 
   it('never answers with HTML or a stack trace for a malformed URL', async () => {
-    const res = await request(sim.app).get('/tokens/%E0%A4%A').auth('merchant', 'secret').set('Accept', TOKEN_TYPE);
+    const res = await request(handlerOf(sim)).get('/tokens/%E0%A4%A').auth('merchant', 'secret').set('Accept', TOKEN_TYPE);
     expect(res.status).toBeLessThan(500);
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.text).not.toMatch(/<html|at \w+ \(/i);

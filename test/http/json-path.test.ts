@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { toJsonPath } from '../../src/http/validation.js';
+import { toJsonPath } from '../../src/wire/validation.js';
 
 describe('toJsonPath', () => {
   it.each([

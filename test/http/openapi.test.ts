@@ -5,7 +5,7 @@ import request from 'supertest';
 import { errorResponse, saleResponse, tokenResponse, clockResponse } from '../../src/http/openapi-schemas.js';
 import { run } from '../support/cli.js';
 import { sale, saleBody } from '../support/sale.js';
-import { ADDRESS, client, createBody, createToken, testSimulator } from '../support/sim.js';
+import { ADDRESS, client, createBody, createToken, testSimulator, handlerOf } from '../support/sim.js';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
 
@@ -27,7 +27,7 @@ describe('the OpenAPI document', () => {
   const sim = testSimulator({ vendor: 'worldpay' });
 
   it('is served at /_sim/openapi.json and is a valid OpenAPI 3.1 document', async () => {
-    const res = await request(sim.app).get('/_sim/openapi.json').set('Host', 'sim.test:9000');
+    const res = await request(handlerOf(sim)).get('/_sim/openapi.json').set('Host', 'sim.test:9000');
     expect(res.status).toBe(200);
     const doc = res.body as Doc & { servers: { url: string }[] };
     expect(doc.openapi).toBe('3.1.0');
@@ -38,7 +38,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes every route the server answers, and no other', async () => {
-    const doc = (await request(sim.app).get('/_sim/openapi.json')).body as Doc;
+    const doc = (await request(handlerOf(sim)).get('/_sim/openapi.json')).body as Doc;
     const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item)
         .filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k))
@@ -50,7 +50,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('uses the vendor’s media types and the request schemas the server validates with', async () => {
-    const doc = (await request(sim.app).get('/_sim/openapi.json')).body as Doc;
+    const doc = (await request(handlerOf(sim)).get('/_sim/openapi.json')).body as Doc;
     const create = doc.paths['/tokens']!.post as { requestBody: { content: Record<string, unknown> } };
     expect(Object.keys(create.requestBody.content)).toEqual(['application/vnd.worldpay.tokens-v1.hal+json']);
     const schema = JSON.stringify(doc.components.schemas.CreateTokenRequest);
@@ -70,7 +70,7 @@ describe('the OpenAPI document', () => {
     saleResponse.parse((await sale(plain, saleBody())).body);
     saleResponse.parse((await sale(plain, saleBody({ type: 'card/token', href: links['tokens:token'] }))).body);
     errorResponse.parse((await api.create({})).body);
-    clockResponse.parse((await request(plain.app).get('/_sim/clock')).body);
+    clockResponse.parse((await request(handlerOf(plain)).get('/_sim/clock')).body);
   });
 
   it('is printed by `token-sim openapi`', async () => {

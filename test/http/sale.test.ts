@@ -2,11 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { DEFAULT_FIXTURES_PATH, loadFixturesFile } from '../../src/config/fixtures.js';
 import { REFUSAL_DESCRIPTIONS } from '../../src/domain/sale.js';
-import type { Simulator } from '../../src/simulator.js';
+import type { Simulator } from '../../src/index.js';
 import { SALE_PATH, SALE_REQUEST, SALE_RESPONSE, plainCard, sale, saleBody } from '../support/sale.js';
-import { ADDRESS, client, createBody, testSimulator } from '../support/sim.js';
+import { ADDRESS, client, createBody, testSimulator, handlerOf } from '../support/sim.js';
 
-const advance = (sim: Simulator, by: string) => request(sim.app).post('/_sim/clock/advance').send({ by });
+const advance = (sim: Simulator, by: string) => request(handlerOf(sim)).post('/_sim/clock/advance').send({ by });
 
 async function tokenHref(sim: Simulator, card: Record<string, unknown> = {}, top: Record<string, unknown> = {}): Promise<string> {
   const res = await client(sim).create(createBody(card, top));
@@ -242,7 +242,7 @@ describe('merchant configuration', () => {
 
 describe('sale headers', () => {
   const sim = testSimulator({ users: ['other:pw'] });
-  const post = () => request(sim.app).post(SALE_PATH).auth('merchant', 'secret');
+  const post = () => request(handlerOf(sim)).post(SALE_PATH).auth('merchant', 'secret');
 
   it.each([SALE_RESPONSE, SALE_REQUEST, '*/*', 'application/*'])('accepts Accept %s', async (accept) => {
     const res = await post().set('Content-Type', SALE_REQUEST).set('Accept', accept).send(JSON.stringify(saleBody()));
@@ -263,12 +263,12 @@ describe('sale headers', () => {
   });
 
   it('answers 401 without credentials and 405 for GET', async () => {
-    expect((await request(sim.app).post(SALE_PATH).send('{}')).status).toBe(401);
-    expect((await request(sim.app).get(SALE_PATH)).status).toBe(405);
+    expect((await request(handlerOf(sim)).post(SALE_PATH).send('{}')).status).toBe(401);
+    expect((await request(handlerOf(sim)).get(SALE_PATH)).status).toBe(405);
   });
 
   it('uses --vendor in both sale media types', async () => {
-    const res = await request(testSimulator({ vendor: 'worldpay' }).app)
+    const res = await request(handlerOf(testSimulator({ vendor: 'worldpay' })))
       .post(SALE_PATH)
       .auth('merchant', 'secret')
       .set('Content-Type', 'application/vnd.worldpay.payments-v5+json')

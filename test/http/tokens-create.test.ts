@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ADDRESS, TOKEN_TYPE, client, createBody, testSimulator } from '../support/sim.js';
+import { ADDRESS, TOKEN_TYPE, client, createBody, testSimulator, handlerOf } from '../support/sim.js';
 
 describe('POST /tokens', () => {
   it('answers 201 with the token, Location, Accept and the token media type', async () => {
@@ -137,7 +137,7 @@ describe('POST /tokens', () => {
     const sim = testSimulator({ vendor: 'worldpay' });
     const type = 'application/vnd.worldpay.tokens-v1.hal+json';
     const { default: request } = await import('supertest');
-    const res = await request(sim.app).post('/tokens').auth('merchant', 'secret').set('Content-Type', type).set('Accept', type).send(JSON.stringify(createBody()));
+    const res = await request(handlerOf(sim)).post('/tokens').auth('merchant', 'secret').set('Content-Type', type).set('Accept', type).send(JSON.stringify(createBody()));
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toBe(type);
     const wrong = await client(sim).create(createBody());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { ADDRESS, TOKEN_TYPE, client, createBody, createToken, testSimulator } from '../support/sim.js';
-import type { Simulator } from '../../src/simulator.js';
+import { ADDRESS, TOKEN_TYPE, client, createBody, createToken, testSimulator, handlerOf } from '../support/sim.js';
+import type { Simulator } from '../../src/index.js';
 
 interface TokenBody {
   description: string;
@@ -9,7 +9,7 @@ interface TokenBody {
   paymentInstrument: Record<string, unknown>;
 }
 
-const advance = (sim: Simulator, by: string | number) => request(sim.app).post('/_sim/clock/advance').send({ by });
+const advance = (sim: Simulator, by: string | number) => request(handlerOf(sim)).post('/_sim/clock/advance').send({ by });
 
 describe('GET /tokens/{ref}', () => {
   it('answers 200 with the token, its namespace and the networkToken link', async () => {

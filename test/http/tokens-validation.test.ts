@@ -1,6 +1,7 @@
+import { createServer } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { ADDRESS, HOST, TOKEN_TYPE, client, createBody, createToken, testSimulator } from '../support/sim.js';
+import { ADDRESS, HOST, TOKEN_TYPE, client, createBody, createToken, testSimulator, handlerOf } from '../support/sim.js';
 
 type Expected = [errorName: string, jsonPath: string][];
 
@@ -152,7 +153,7 @@ describe('PUT /tokens/{ref} field validation', () => {
 describe('body errors', () => {
   const sim = testSimulator();
   const post = (): request.Test =>
-    request(sim.app).post('/tokens').auth('merchant', 'secret').set('Host', HOST).set('Accept', TOKEN_TYPE).set('Content-Type', TOKEN_TYPE);
+    request(handlerOf(sim)).post('/tokens').auth('merchant', 'secret').set('Host', HOST).set('Accept', TOKEN_TYPE).set('Content-Type', TOKEN_TYPE);
 
   it('answers 400 bodyIsEmpty for no body', async () => {
     const res = await post();
@@ -192,7 +193,7 @@ describe('body errors', () => {
   it('reads a body that really is gzip-encoded', async () => {
     // supertest re-encodes Buffer bodies, so this one goes through a real socket on loopback.
     const { gzipSync } = await import('node:zlib');
-    const server = sim.app.listen(0, '127.0.0.1');
+    const server = createServer(handlerOf(sim)).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const { port } = server.address() as { port: number };

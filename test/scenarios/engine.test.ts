@@ -99,7 +99,7 @@ describe('scenario validation', () => {
       validateScenarios(data);
       return [];
     } catch (err) {
-      const items = (err as { details: { validationErrors: { errorName: string; path: (string | number)[] }[] } }).details.validationErrors;
+      const items = (err as { problems: { errorName: string; path: (string | number)[] }[] }).problems;
       return items.map((p) => [p.errorName, p.path.join('.')]);
     }
   };

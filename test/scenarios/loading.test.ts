@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { SimulatorError } from '../../src/simulator.js';
+import { SimulatorError } from '../../src/index.js';
 import { sale, saleBody } from '../support/sale.js';
-import { client, createBody, scenarioFile, testSimulator } from '../support/sim.js';
+import { client, createBody, scenarioFile, testSimulator, handlerOf } from '../support/sim.js';
 
 const OUTAGE_JSON = { name: 'down', rules: [{ id: 'down', then: { error: { status: 503, errorName: 'serviceUnavailable' } } }] };
 const OUTAGE_YAML = 'name: down\nrules:\n  - id: down\n    then:\n      error: {status: 503, errorName: serviceUnavailable}\n';
@@ -10,53 +10,53 @@ const OUTAGE_YAML = 'name: down\nrules:\n  - id: down\n    then:\n      error: {
 describe('/_sim/scenarios', () => {
   it('loads a JSON scenario with PUT, shows it with GET and clears it with DELETE', async () => {
     const sim = testSimulator();
-    const put = await request(sim.app).put('/_sim/scenarios').send(OUTAGE_JSON);
+    const put = await request(handlerOf(sim)).put('/_sim/scenarios').send(OUTAGE_JSON);
     expect(put.status).toBe(200);
     expect(put.body.scenarios.map((s: { name: string }) => s.name)).toEqual(['down']);
-    expect((await request(sim.app).get('/_sim/scenarios')).body.scenarios).toHaveLength(1);
+    expect((await request(handlerOf(sim)).get('/_sim/scenarios')).body.scenarios).toHaveLength(1);
     expect((await client(sim).create(createBody())).status).toBe(503);
-    expect((await request(sim.app).delete('/_sim/scenarios')).status).toBe(204);
+    expect((await request(handlerOf(sim)).delete('/_sim/scenarios')).status).toBe(204);
     expect((await client(sim).create(createBody())).status).toBe(201);
   });
 
   it.each(['application/yaml', 'text/yaml', 'application/x-yaml'])('loads a YAML body sent as %s', async (type) => {
     const sim = testSimulator();
-    expect((await request(sim.app).put('/_sim/scenarios').set('Content-Type', type).send(OUTAGE_YAML)).status).toBe(200);
+    expect((await request(handlerOf(sim)).put('/_sim/scenarios').set('Content-Type', type).send(OUTAGE_YAML)).status).toBe(200);
     expect((await client(sim).create(createBody())).status).toBe(503);
   });
 
   it('takes a list of scenarios, rules applying in order across them', async () => {
     const sim = testSimulator();
     const slowSales = { name: 'first', rules: [{ id: 'refuse-sales', when: { operation: 'sale' }, then: { outcome: { outcome: 'refused' } } }] };
-    await request(sim.app).put('/_sim/scenarios').send([slowSales, OUTAGE_JSON]);
+    await request(handlerOf(sim)).put('/_sim/scenarios').send([slowSales, OUTAGE_JSON]);
     expect((await sale(sim, saleBody())).body.outcome).toBe('refused');
     expect((await client(sim).create(createBody())).status).toBe(503);
   });
 
   it('refuses an invalid set whole, listing every problem, and keeps the previous set', async () => {
     const sim = testSimulator();
-    await request(sim.app).put('/_sim/scenarios').send(OUTAGE_JSON);
-    const res = await request(sim.app).put('/_sim/scenarios').send([{ name: 'ok', rules: [] }, { rules: [{ then: { fault: 'boom' } }] }]);
+    await request(handlerOf(sim)).put('/_sim/scenarios').send(OUTAGE_JSON);
+    const res = await request(handlerOf(sim)).put('/_sim/scenarios').send([{ name: 'ok', rules: [] }, { rules: [{ then: { fault: 'boom' } }] }]);
     expect(res.status).toBe(400);
     expect(res.body.validationErrors.map((v: { jsonPath: string }) => v.jsonPath)).toEqual(['$[1].name', '$[1].rules[0].then.fault']);
-    expect((await request(sim.app).get('/_sim/scenarios')).body.scenarios.map((s: { name: string }) => s.name)).toEqual(['down']);
+    expect((await request(handlerOf(sim)).get('/_sim/scenarios')).body.scenarios.map((s: { name: string }) => s.name)).toEqual(['down']);
   });
 
   it('answers a YAML syntax error with its line', async () => {
-    const res = await request(testSimulator().app).put('/_sim/scenarios').set('Content-Type', 'application/yaml').send('name: [unclosed\n');
+    const res = await request(handlerOf(testSimulator())).put('/_sim/scenarios').set('Content-Type', 'application/yaml').send('name: [unclosed\n');
     expect(res.status).toBe(400);
     expect(res.body.validationErrors[0].message).toMatch(/line \d+/);
   });
 
   it('refuses a preloaded token the vault would refuse, naming it, and keeps the previous set', async () => {
     const sim = testSimulator();
-    await request(sim.app).put('/_sim/scenarios').send(OUTAGE_JSON);
+    await request(handlerOf(sim)).put('/_sim/scenarios').send(OUTAGE_JSON);
     const past = { name: 'past', rules: [{ then: { delayMs: 1 } }], profile: 'live', tokens: [{ ...createBody(), tokenExpiryDateTime: '2020-01-01T00:00:00Z' }] };
-    const res = await request(sim.app).put('/_sim/scenarios').send(past);
+    const res = await request(handlerOf(sim)).put('/_sim/scenarios').send(past);
     expect(res.status).toBe(400);
     expect(res.body.validationErrors.map((v: { jsonPath: string }) => v.jsonPath)).toEqual(['$.tokens[0].tokenExpiryDateTime']);
-    expect((await request(sim.app).get('/_sim/scenarios')).body.scenarios.map((s: { name: string }) => s.name)).toEqual(['down']);
-    await request(sim.app).delete('/_sim/scenarios');
+    expect((await request(handlerOf(sim)).get('/_sim/scenarios')).body.scenarios.map((s: { name: string }) => s.name)).toEqual(['down']);
+    await request(handlerOf(sim)).delete('/_sim/scenarios');
     expect((await client(sim).create(createBody())).body.tokenExpiryDateTime).toBe('2030-01-08T00:00:00Z');
   });
 
@@ -66,24 +66,24 @@ describe('/_sim/scenarios', () => {
     ['a one-element list', (s: object[]) => [s[1]], '$[0].tokens[0]'],
   ])('names a refused preloaded token inside %s by its full JSONPath', async (_name, wrap, jsonPath) => {
     const sim = testSimulator();
-    const res = await request(sim.app).put('/_sim/scenarios').send(wrap([{ name: 'a' }, { name: 'b', tokens: [{ ...createBody(), username: 'nobody' }] }]));
+    const res = await request(handlerOf(sim)).put('/_sim/scenarios').send(wrap([{ name: 'a' }, { name: 'b', tokens: [{ ...createBody(), username: 'nobody' }] }]));
     expect(res.status).toBe(400);
     expect(res.body.validationErrors[0].jsonPath).toBe(jsonPath);
   });
 
   it('refuses preloaded tokens for an unknown credential and changes nothing', async () => {
     const sim = testSimulator();
-    const res = await request(sim.app).put('/_sim/scenarios').send({ name: 'x', tokens: [{ ...createBody(), username: 'ghost' }] });
+    const res = await request(handlerOf(sim)).put('/_sim/scenarios').send({ name: 'x', tokens: [{ ...createBody(), username: 'ghost' }] });
     expect(res.status).toBe(400);
     expect(res.body.validationErrors[0].jsonPath).toBe('$.tokens[0]');
-    expect((await request(sim.app).get('/_sim/scenarios')).body.scenarios).toEqual([]);
+    expect((await request(handlerOf(sim)).get('/_sim/scenarios')).body.scenarios).toEqual([]);
   });
 
   it('preloads a scenario’s tokens at load time and again after a reset', async () => {
     const sim = testSimulator();
-    await request(sim.app).put('/_sim/scenarios').send({ name: 'on-file', tokens: [{ ...createBody(), tokenId: '9900000000000000777' }] });
+    await request(handlerOf(sim)).put('/_sim/scenarios').send({ name: 'on-file', tokens: [{ ...createBody(), tokenId: '9900000000000000777' }] });
     expect((await client(sim).create(createBody())).body.tokenId).toBe('9900000000000000777');
-    await request(sim.app).post('/_sim/reset');
+    await request(handlerOf(sim)).post('/_sim/reset');
     expect((await client(sim).create(createBody({ cardHolderName: 'X' }))).status).toBe(409);
   });
 
@@ -91,7 +91,7 @@ describe('/_sim/scenarios', () => {
     const sim = testSimulator({ scenarios: [scenarioFile('first-attempt-refusal.yaml')] });
     expect((await sale(sim, saleBody())).body.outcome).toBe('refused');
     expect((await sale(sim, saleBody())).body.outcome).toBe('sentForSettlement');
-    await request(sim.app).post('/_sim/reset?tenant=merchant');
+    await request(handlerOf(sim)).post('/_sim/reset?tenant=merchant');
     expect((await sale(sim, saleBody())).body.outcome).toBe('refused');
   });
 

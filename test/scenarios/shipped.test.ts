@@ -1,9 +1,9 @@
 /** Every shipped scenario file, loaded as a user would, observed over HTTP. */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import type { Simulator } from '../../src/simulator.js';
+import type { Simulator } from '../../src/index.js';
 import { plainCard, sale, saleBody } from '../support/sale.js';
-import { client, createBody, createToken, scenarioFile, testSimulator } from '../support/sim.js';
+import { client, createBody, createToken, scenarioFile, testSimulator, handlerOf } from '../support/sim.js';
 
 const withScenario = (name: string, options = {}): Simulator => testSimulator({ scenarios: [scenarioFile(name)], ...options });
 const withAmount = (amount: number) => {
@@ -30,7 +30,7 @@ describe('shipped scenarios', () => {
   });
 
   it('outage.yaml still answers 401 to a client without credentials', async () => {
-    expect((await request(withScenario('outage.yaml').app).post('/tokens')).status).toBe(401);
+    expect((await request(handlerOf(withScenario('outage.yaml'))).post('/tokens')).status).toBe(401);
   });
 
   it('slow-network.yaml: answers arrive at least 400 ms late', async () => {

@@ -1,7 +1,7 @@
 /** Many requests at once on a real socket: the vault stays consistent. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Agent } from 'node:http';
-import { startSimulator, type RunningSimulator } from '../../src/simulator.js';
+import { startSimulator, type RunningSimulator } from '../../src/index.js';
 
 const TOKEN = 'application/vnd.service.tokens-v1.hal+json';
 const headers = { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN, 'Content-Type': TOKEN };

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { Agent, request as httpRequest } from 'node:http';
-import { startSimulator, type RunningSimulator } from '../../src/simulator.js';
+import { startSimulator, type RunningSimulator } from '../../src/index.js';
 
 const TOKEN = 'application/vnd.service.tokens-v1.hal+json';
 const SALE_REQ = 'application/vnd.service.payments-v5+json';

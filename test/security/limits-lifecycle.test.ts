@@ -1,10 +1,10 @@
 /** Limits on what a client can make the simulator hold, exposure warnings, and stopping cleanly. */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { startSimulator } from '../../src/simulator.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../../src/http/body.js';
+import { startSimulator } from '../../src/index.js';
+import { jsonDepth } from '../../src/wire/json.js';
 import { listening, run } from '../support/cli.js';
-import { HOST, TOKEN_TYPE, testSimulator } from '../support/sim.js';
+import { HOST, TOKEN_TYPE, testSimulator, handlerOf } from '../support/sim.js';
 
 describe('limits', () => {
   it('counts JSON nesting outside strings', () => {
@@ -15,8 +15,8 @@ describe('limits', () => {
 
   it.each(['/tokens', '/_sim/state'])('answers JSON nested past the limit with 400 and the standard body at %s', async (path) => {
     const sim = testSimulator();
-    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
-    const base = path === '/tokens' ? request(sim.app).post(path).auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Content-Type', TOKEN_TYPE) : request(sim.app).put(path);
+    const deep = `${'['.repeat(64 + 1)}${']'.repeat(64 + 1)}`;
+    const base = path === '/tokens' ? request(handlerOf(sim)).post(path).auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Content-Type', TOKEN_TYPE) : request(handlerOf(sim)).put(path);
     const res = await base.set('Host', HOST).send(deep);
     expect(res.status).toBe(400);
     expect(res.body.validationErrors[0]).toMatchObject({ errorName: 'fieldHasInvalidValue', jsonPath: '$' });
@@ -25,7 +25,7 @@ describe('limits', () => {
   it('refuses a million levels of nesting without a stack overflow', async () => {
     const sim = testSimulator();
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
-    const res = await request(sim.app).post('/tokens').auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Content-Type', TOKEN_TYPE).send(deep);
+    const res = await request(handlerOf(sim)).post('/tokens').auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Content-Type', TOKEN_TYPE).send(deep);
     expect(res.status).toBe(400);
   });
 

@@ -1,8 +1,8 @@
 /** Helpers for the card-on-file sale. */
 import request from 'supertest';
 import type { Response } from 'supertest';
-import type { Simulator } from '../../src/simulator.js';
-import { HOST } from './sim.js';
+import type { Simulator } from '../../src/index.js';
+import { HOST, handlerOf } from './sim.js';
 
 export const SALE_REQUEST = 'application/vnd.service.payments-v5+json';
 export const SALE_RESPONSE = 'application/vnd.service.payments-v5.hal+json';
@@ -26,7 +26,7 @@ export function saleBody(paymentInstrument: unknown = plainCard(), overrides: Re
 }
 
 export function sale(sim: Simulator, body: unknown, user = 'merchant', password = 'secret'): Promise<Response> {
-  return request(sim.app)
+  return request(handlerOf(sim))
     .post(SALE_PATH)
     .auth(user, password)
     .set('Host', HOST)

@@ -1,12 +1,24 @@
 /** Test helpers: a seeded, frozen simulator and a small client that speaks the token API through supertest. */
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import type { SimulatorOptions } from '../../src/config/options.js';
-import { createSimulator, type Simulator } from '../../src/simulator.js';
+import { createSimulator, type Simulator } from '../../src/index.js';
 
 export const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 export const START = '2030-01-01T00:00:00.000Z';
 export const HOST = 'token-sim.test';
+
+/**
+ * Which adapter the HTTP tests talk to: the jest project sets TOKEN_SIM_ADAPTER, so that one table of tests
+ * runs against the node:http lane (`sim.listener`, what the CLI serves) and against Express (`sim.app`).
+ */
+export const ADAPTER: 'lane' | 'express' = process.env.TOKEN_SIM_ADAPTER === 'express' ? 'express' : 'lane';
+
+/** The request handler of the adapter under test. */
+export function handlerOf(sim: Simulator): RequestListener {
+  return ADAPTER === 'express' ? sim.app : sim.listener;
+}
 
 export function testSimulator(options: SimulatorOptions = {}): Simulator {
   return createSimulator({ seed: 'test', now: START, frozen: true, ...options }, { writeErr: () => undefined });
@@ -37,7 +49,7 @@ export const ADDRESS = { address1: '221B Baker Street', postalCode: 'NW1 6XE', c
 export const pathOf = (href: string): string => new URL(href).pathname;
 
 export function client(sim: Simulator, user = 'merchant', password = 'secret') {
-  const agent = request(sim.app);
+  const agent = request(handlerOf(sim));
   // A fixed Host, so that hrefs (built from it) are the same across supertest's per-request servers.
   const auth = <T extends request.Test>(t: T): T => t.auth(user, password).set('Accept', TOKEN_TYPE).set('Host', HOST);
   return {

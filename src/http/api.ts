@@ -1,0 +1,290 @@
+/**
+ * The simulated API's request pipeline, shared by both adapters (the node:http lane and Express): route
+ * table, authentication, header checks, body, scenario step, operation, one error renderer, the journal and
+ * the request log. Adapters only find the route and hand over node's request and response.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Journal, Operation } from '../control/journal.js';
+import type { Clock } from '../domain/ports.js';
+import type { IdSource } from '../infra/ids.js';
+import type { Authenticate } from './auth.js';
+import { readBody } from './body.js';
+import { HttpError, renderError } from './errors.js';
+import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
+import type { ApiOperation, ApiOperationName, ApiResponse } from './operations/types.js';
+import { elapsedMs, type RequestLogger } from './request-log.js';
+import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
+
+export interface ApiRoute {
+  /** The route in Express's syntax (`:ref` is the token ref). */
+  readonly pattern: string;
+  /** The methods it answers, for a 405's Allow header. */
+  readonly allow: string;
+  readonly methods: Readonly<Partial<Record<string, ApiOperationName>>>;
+}
+
+export const TOKENS_ROUTE: ApiRoute = { pattern: '/tokens', allow: 'POST', methods: { POST: 'createToken' } };
+export const TOKEN_ROUTE: ApiRoute = {
+  pattern: '/tokens/:ref',
+  allow: 'GET, PUT, DELETE',
+  methods: { GET: 'getToken', HEAD: 'getToken', PUT: 'updateToken', DELETE: 'deleteToken' },
+};
+export const SALE_ROUTE: ApiRoute = { pattern: '/payments/sales/migrateCardOnFile', allow: 'POST', methods: { POST: 'sale' } };
+export const API_ROUTES: readonly ApiRoute[] = [TOKENS_ROUTE, TOKEN_ROUTE, SALE_ROUTE];
+
+export interface RouteMatch {
+  route: ApiRoute;
+  /** The path parameter as it appears in the URL (not yet percent-decoded). */
+  rawRef?: string;
+}
+
+const SALE_PATH = SALE_ROUTE.pattern.toLowerCase();
+
+/**
+ * The route of a path (without its query) as Express matches it: case-insensitive, one optional trailing
+ * slash, a ref of at least one character without a slash. Undefined for any other path.
+ */
+export function matchApiPath(path: string): RouteMatch | undefined {
+  const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
+  const lower = path.slice(0, end).toLowerCase();
+  if (lower === '/tokens') return { route: TOKENS_ROUTE };
+  if (lower.startsWith('/tokens/')) {
+    const rawRef = path.slice(8, end);
+    return rawRef.length > 0 && !rawRef.includes('/') ? { route: TOKEN_ROUTE, rawRef } : undefined;
+  }
+  return lower === SALE_PATH ? { route: SALE_ROUTE } : undefined;
+}
+
+/** A path parameter percent-decoded as Express decodes it; a malformed one is a 400. */
+export function decodeRef(rawRef: string): string {
+  if (!rawRef.includes('%')) return rawRef;
+  try {
+    return decodeURIComponent(rawRef);
+  } catch {
+    throw urlInvalid();
+  }
+}
+
+export function urlInvalid(): HttpError {
+  return new HttpError('urlInvalid', 'The URL holds an invalid percent-encoding', {
+    problems: [{ errorName: 'fieldHasInvalidValue', message: 'The path is not valid percent-encoded UTF-8' }],
+  });
+}
+
+export interface ApiDeps {
+  operations: Readonly<Record<ApiOperationName, ApiOperation>>;
+  media: MediaTypes;
+  authenticate: Authenticate;
+  baseUrl: string | undefined;
+  /** Where links point when neither --base-url nor a Host header says. */
+  fallbackHost: string;
+  scenario: ScenarioStepDeps;
+  journal: Journal;
+  clock: Clock;
+  ids: IdSource;
+  log: RequestLogger | undefined;
+  /** Sockets held open by `noResponse` faults, released at shutdown. */
+  heldSockets: Set<Socket>;
+  reportUnexpected: (err: unknown) => void;
+}
+
+export interface Api {
+  /** Answers a request routed to `route`; `ref` is the decoded path parameter. */
+  serve(req: IncomingMessage, res: ServerResponse, route: ApiRoute, ref: string | undefined): void;
+  /** Answers a request for `route` (when one matched) with an error found while routing it. */
+  serveError(req: IncomingMessage, res: ServerResponse, route: ApiRoute | undefined, err: unknown): void;
+}
+
+/** One request in flight: what the journal and the log will say about it. */
+interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly operation: Operation;
+  readonly path: string;
+  readonly correlationId: string;
+  readonly started: number;
+  tenant: string | undefined;
+  rule: string | null;
+  errorName: string | undefined;
+  fault: string | undefined;
+  body: string | undefined;
+}
+
+const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const READS_BODY: Readonly<Record<ApiOperationName, boolean>> = { createToken: true, getToken: false, updateToken: true, deleteToken: false, sale: true };
+
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
+
+export function createApi(deps: ApiDeps): Api {
+  const { media } = deps;
+  const read: HeaderRules = { accept: [media.token] };
+  const write: HeaderRules = { accept: [media.token], contentType: media.token };
+  const HEADER_RULES: Record<ApiOperationName, HeaderRules> = {
+    createToken: write,
+    getToken: read,
+    updateToken: write,
+    deleteToken: read,
+    sale: { contentType: media.saleRequest, accept: [media.saleResponse, media.saleRequest] },
+  };
+
+  function begin(req: IncomingMessage, res: ServerResponse, operation: Operation): Exchange {
+    const given = req.headers['correlation-id'];
+    const ex: Exchange = {
+      req,
+      res,
+      operation,
+      path: pathOf(req.url ?? '/'),
+      correlationId: typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : deps.ids.correlationId(),
+      started: performance.now(),
+      tenant: undefined,
+      rule: null,
+      errorName: undefined,
+      fault: undefined,
+      body: undefined,
+    };
+    // 'close' follows every answer; a fault, or a client that gave up, closes unanswered (status 0).
+    res.once('close', () => finish(ex));
+    return ex;
+  }
+
+  function finish(ex: Exchange): void {
+    const { res } = ex;
+    const answered = res.writableFinished;
+    const durationMs = elapsedMs(ex.started);
+    const errorName = answered ? ex.errorName : (ex.fault ?? 'clientClosedRequest');
+    const tenant = ex.tenant ?? null;
+    deps.journal.record({
+      tenant,
+      operation: ex.operation,
+      method: ex.req.method ?? 'GET',
+      path: ex.path,
+      status: answered ? res.statusCode : 0,
+      ...(errorName !== undefined && { errorName }),
+      correlationId: ex.correlationId,
+      virtualMs: deps.clock.now(tenant ?? ''),
+      realMs: Date.now(),
+      durationMs,
+      rule: ex.rule,
+      ...(ex.body !== undefined && ex.body.length > 0 && { body: ex.body }),
+    });
+    if (answered && deps.log) deps.log({ method: ex.req.method ?? 'GET', path: ex.path, status: res.statusCode, ms: durationMs, correlationId: ex.correlationId });
+  }
+
+  function send(ex: Exchange, response: ApiResponse): void {
+    const { res } = ex;
+    if (res.headersSent || res.destroyed) return;
+    const headers: string[] = ['Correlation-Id', ex.correlationId, 'X-Content-Type-Options', 'nosniff', 'Cache-Control', 'no-store'];
+    if (response.headers) for (const name in response.headers) headers.push(name, response.headers[name] as string);
+    if (response.body !== undefined) {
+      headers.push('Content-Type', response.mediaType ?? 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)));
+    }
+    res.writeHead(response.status, headers);
+    res.end(response.body);
+  }
+
+  function fail(ex: Exchange, err: unknown): void {
+    const rendered = renderError(err);
+    if (!rendered.expected) deps.reportUnexpected(err);
+    ex.errorName = rendered.body.errorName;
+    send(ex, { status: rendered.status, headers: rendered.headers, body: JSON.stringify(rendered.body) });
+  }
+
+  function perform(ex: Exchange, name: ApiOperationName, ref: string | undefined, action: ScenarioAction | undefined): void {
+    if (action?.kind === 'fault') {
+      ex.fault = action.fault;
+      const socket = ex.req.socket;
+      if (action.fault === 'connectionReset') socket.destroy();
+      else {
+        deps.heldSockets.add(socket);
+        socket.once('close', () => deps.heldSockets.delete(socket));
+      }
+      return;
+    }
+    if (action?.kind === 'error') {
+      ex.errorName = action.errorName;
+      send(ex, { status: action.status, body: JSON.stringify({ errorName: action.errorName, message: action.message }) });
+      return;
+    }
+    const { req } = ex;
+    const host = req.headers.host;
+    send(
+      ex,
+      deps.operations[name]({
+        method: req.method ?? 'GET',
+        path: ex.path,
+        query: (req.url ?? '').slice(ex.path.length + 1),
+        ref,
+        headers: req.headers,
+        body: ex.body ?? '',
+        tenant: ex.tenant ?? '',
+        baseUrl: deps.baseUrl ?? `http://${host ?? deps.fallbackHost}`,
+        ...(action?.saleOverride && { saleOverride: action.saleOverride }),
+      }),
+    );
+  }
+
+  /** After the body: the scenario step (maybe late), then the operation. */
+  function proceed(ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
+    const decision = decideScenario(deps.scenario, { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref });
+    if (!decision) {
+      perform(ex, name, ref, undefined);
+      return;
+    }
+    ex.rule = decision.rule;
+    if (decision.delayMs <= 0) {
+      perform(ex, name, ref, decision.action);
+      return;
+    }
+    setTimeout(() => {
+      try {
+        perform(ex, name, ref, decision.action);
+      } catch (err) {
+        fail(ex, err);
+      }
+    }, decision.delayMs);
+  }
+
+  return {
+    serve(req, res, route, ref) {
+      const name = route.methods[req.method ?? ''];
+      const ex = begin(req, res, name ?? 'unknown');
+      try {
+        if (name === undefined) {
+          throw new HttpError('methodNotAllowed', `${req.method ?? ''} is not allowed here; use ${route.allow}`, { headers: { Allow: route.allow } });
+        }
+        const tenant = deps.authenticate(req.headers.authorization);
+        if (tenant === undefined) {
+          throw new HttpError('accessDenied', 'The credentials are missing, malformed or wrong', { headers: { 'WWW-Authenticate': 'Basic realm="token-sim"' } });
+        }
+        ex.tenant = tenant;
+        checkHeaders(HEADER_RULES[name], req.headers);
+        if (!READS_BODY[name]) {
+          proceed(ex, name, ref);
+          return;
+        }
+        readBody(req).then(
+          (body) => {
+            ex.body = body.toString('utf8');
+            try {
+              proceed(ex, name, ref);
+            } catch (err) {
+              fail(ex, err);
+            }
+          },
+          (err: unknown) => fail(ex, err),
+        );
+      } catch (err) {
+        fail(ex, err);
+      }
+    },
+
+    serveError(req, res, route, err) {
+      const ex = begin(req, res, route?.methods[req.method ?? ''] ?? 'unknown');
+      fail(ex, err);
+    },
+  };
+}

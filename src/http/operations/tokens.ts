@@ -1,0 +1,101 @@
+/** The token service's operations: POST /tokens and GET/PUT/DELETE /tokens/{ref}. Parse, call the vault, present. */
+import type { CreateOutcome, TokenUpdate, Vault } from '../../domain/vault.js';
+import type { Token } from '../../domain/token.js';
+import type { RefCodec, RefPurpose, TokenRef } from '../../infra/refs.js';
+import { parseJsonText } from '../../wire/json.js';
+import { createTokenBody, toBillingAddress, toCreateInput, updateBodies } from '../../wire/schemas.js';
+import { parseBody } from '../../wire/validation.js';
+import { HttpError } from '../errors.js';
+import { tokenHref, tokenJson, type LinkContext, type ReadCache, type TokenView } from '../present.js';
+import type { ApiOperation, ApiOperationName, ApiRequest } from './types.js';
+
+export interface TokenOperationsDeps {
+  vault: Vault;
+  refs: RefCodec;
+  tokenMediaType: string;
+  reads: ReadCache;
+}
+
+const CREATE_STATUS: Record<CreateOutcome, number> = { created: 201, existing: 200, conflict: 409 };
+
+/** The PUT body for a per-field ref, validated against that field's shape (`$` is the body). */
+function toUpdate(field: Exclude<RefPurpose, 'token' | 'conflicts'>, body: unknown): TokenUpdate {
+  switch (field) {
+    case 'cardExpiryDate': {
+      const { month, year } = parseBody(updateBodies.cardExpiryDate, body, field);
+      return { field, value: { month, year } };
+    }
+    case 'billingAddress':
+      return { field, value: toBillingAddress(parseBody(updateBodies.billingAddress, body, field)) };
+    default:
+      return { field, value: parseBody(updateBodies[field], body, field) };
+  }
+}
+
+/** A method the ref's link does not offer: 405 with the methods it does. */
+function wrongMethod(allow: string): HttpError {
+  return new HttpError('methodNotAllowed', `This token link allows ${allow} only`, { headers: { Allow: allow } });
+}
+
+export function createTokenOperations(deps: TokenOperationsDeps): Record<Exclude<ApiOperationName, 'sale'>, ApiOperation> {
+  const { vault, refs, tokenMediaType: mediaType } = deps;
+  const link = (req: ApiRequest): LinkContext => ({ baseUrl: req.baseUrl, refs });
+
+  /**
+   * The decrypted ref of the URL, with the caller's tenant: undecryptable → 400; another tenant's → 404
+   * (before any method check, so a foreign ref reveals nothing about what it points to).
+   */
+  function refOf(req: ApiRequest): TokenRef {
+    const text = req.ref ?? '';
+    // The tokens:networkToken link points here; network tokens are not simulated.
+    if (text === 'network') throw new HttpError('endpointNotFound', 'Network tokens are not simulated by token-sim');
+    const ref = refs.decode(text);
+    if (!ref) {
+      throw new HttpError('urlInvalid', 'The URL holds an invalid token reference', {
+        problems: [{ errorName: 'fieldHasInvalidValue', message: 'tokenId is not a valid token reference' }],
+      });
+    }
+    if (ref.tenant !== req.tenant) throw new HttpError('refOfAnotherTenant', 'The token does not exist, has expired or was deleted');
+    return ref;
+  }
+
+  return {
+    createToken(req) {
+      const input = toCreateInput(parseBody(createTokenBody, parseJsonText(req.body)));
+      const { outcome, token } = vault.create(req.tenant, input);
+      const ctx = link(req);
+      const view: TokenView =
+        outcome === 'conflict' && token.pendingConflict ? { conflict: token.pendingConflict } : { created: outcome === 'created' };
+      return {
+        status: CREATE_STATUS[outcome],
+        mediaType,
+        headers: { Location: tokenHref(ctx, token), Accept: mediaType },
+        body: tokenJson(token, ctx, view),
+      };
+    },
+
+    getToken(req) {
+      const ref = refOf(req);
+      if (ref.purpose !== 'token' && ref.purpose !== 'conflicts') throw wrongMethod('PUT');
+      const token: Token = ref.purpose === 'conflicts' ? vault.getConflict(ref.tenant, ref.tokenId) : vault.get(ref.tenant, ref.tokenId);
+      const conflict = ref.purpose === 'conflicts' ? token.pendingConflict : undefined;
+      const view: TokenView = conflict ? { retrieved: true, conflict } : { retrieved: true };
+      return { status: 200, mediaType, body: deps.reads.tokenJson(token, link(req), view) };
+    },
+
+    updateToken(req) {
+      const ref = refOf(req);
+      if (ref.purpose === 'token') throw wrongMethod('GET, DELETE');
+      if (ref.purpose === 'conflicts') vault.resolveConflict(ref.tenant, ref.tokenId);
+      else vault.update(ref.tenant, ref.tokenId, toUpdate(ref.purpose, parseJsonText(req.body)));
+      return { status: 204 };
+    },
+
+    deleteToken(req) {
+      const ref = refOf(req);
+      if (ref.purpose !== 'token') throw wrongMethod(ref.purpose === 'conflicts' ? 'GET, PUT' : 'PUT');
+      vault.delete(ref.tenant, ref.tokenId);
+      return { status: 204 };
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Problems with a document on the wire (an API body, a fixtures or scenario file, a snapshot): field
+ * problems with structured paths, rendered as JSONPaths only at the edge.
+ */
+import type { DomainCode } from '../domain/errors.js';
+
+/** Field-level problem names (the spec's "field validation errors"). */
+export type FieldErrorName =
+  | 'fieldIsMissing'
+  | 'fieldIsNull'
+  | 'fieldIsEmpty'
+  | 'fieldMustBeString'
+  | 'fieldMustBeNumber'
+  | 'fieldMustBeInteger'
+  | 'fieldMustBeBoolean'
+  | 'fieldMustBeObject'
+  | 'fieldMustBeArray'
+  | 'fieldHasInvalidValue'
+  | 'fieldIsNotAllowed'
+  | 'integerIsTooSmall'
+  | 'integerIsTooLarge'
+  | 'stringIsTooShort'
+  | 'stringIsTooLong'
+  | 'stringFailedRegexCheck'
+  | 'panFailedLuhnCheck'
+  | 'dateHasInvalidFormat';
+
+/** A path into a document, kept structured until an edge renders it as a JSONPath. */
+export type FieldPath = readonly (string | number)[];
+
+export interface FieldProblem {
+  errorName: FieldErrorName;
+  message: string;
+  /** Absent for URL problems; `[]` is the document itself. */
+  path?: FieldPath;
+}
+
+export type WireCode = 'bodyIsEmpty' | 'bodyIsNotJson' | 'bodyDoesNotMatchSchema';
+
+/** A document that cannot be read, or does not match its schema (every offending field listed). */
+export class WireError extends Error {
+  readonly code: WireCode;
+  readonly problems: readonly FieldProblem[];
+
+  constructor(code: WireCode, message: string, problems: readonly FieldProblem[] = []) {
+    super(message);
+    this.name = 'WireError';
+    this.code = code;
+    this.problems = problems;
+  }
+}
+
+/** A document that does not match its schema, with these problems. */
+export function schemaError(problems: readonly FieldProblem[], message = 'The request body does not match the schema'): WireError {
+  return new WireError('bodyDoesNotMatchSchema', message, problems);
+}
+
+/** A single field that breaks a rule the schema cannot know. */
+export function fieldError(errorName: FieldErrorName, path: FieldPath, message: string): WireError {
+  return schemaError([{ errorName, message, path }]);
+}
+
+/**
+ * The domain refusals that are about one field of the document that asked for them, and where that field
+ * sits in a create-token or sale body (fixtures and scenarios prefix the path of the token they preload).
+ */
+const FIELDS_OF_DOMAIN_CODES: Partial<Record<DomainCode, { errorName: FieldErrorName; path: FieldPath }>> = {
+  expiryNotInFuture: { errorName: 'fieldHasInvalidValue', path: ['tokenExpiryDateTime'] },
+  tokenIdTaken: { errorName: 'fieldHasInvalidValue', path: ['tokenId'] },
+  saleTokenNotLive: { errorName: 'fieldHasInvalidValue', path: ['instruction', 'paymentInstrument', 'href'] },
+};
+
+/** The field problem a domain refusal amounts to, when it is about one field; undefined otherwise. */
+export function fieldProblemOf(code: DomainCode, message: string): FieldProblem | undefined {
+  const field = FIELDS_OF_DOMAIN_CODES[code];
+  return field && { errorName: field.errorName, message, path: field.path };
+}

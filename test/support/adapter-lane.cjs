@@ -1,0 +1,1 @@
+process.env.TOKEN_SIM_ADAPTER = 'lane';
