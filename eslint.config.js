@@ -1,14 +1,16 @@
-// ESLint flat config: type-aware typescript-eslint rules; src/domain stays free of I/O, HTTP and validation libraries.
+// ESLint flat config: type-aware typescript-eslint rules; one import zone per layer of src/ (eslint.layers.js),
+// and src/domain reads no clock and no randomness of its own.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerZones } from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/'] },
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'test/lint/fixtures/', 'reports/', '.stryker-tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'bench/*.mjs', 'test/support/*.cjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'eslint.layers.js', 'bin/*.js', 'bench/*.mjs', 'test/support/*.cjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -17,13 +19,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  ...layerZones(),
   {
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['node:*', 'express', 'express-*', 'zod', 'nanoid', 'commander', '../http/*', '../infra/*', '../cli/*', '../config/*'], message: 'src/domain is pure: inject what it needs through ports.ts' }] },
-      ],
       'no-restricted-properties': [
         'error',
         { object: 'Date', property: 'now', message: 'Read time from deps.clock' },

@@ -1,0 +1,39 @@
+// The layers of src/, lowest first. A file may import from its own layer and the layers below it, never
+// from a layer above: one no-restricted-imports zone per folder (docs/architecture.md draws them).
+export const LAYERS = [
+  { folder: 'domain', packages: ['node:*', 'express', 'express-*', 'zod', 'nanoid', 'commander', 'pino', 'yaml'] },
+  { folder: 'infra', packages: ['express', 'express-*', 'zod', 'commander', 'pino', 'yaml', 'node:http', 'node:net'] },
+  { folder: 'wire', packages: ['node:*', 'express', 'express-*', 'commander', 'pino'] },
+  { folder: 'config', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
+  { folder: 'scenarios', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
+  { folder: 'control', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
+  { folder: 'http', packages: ['commander'] },
+  { folder: 'simulator', packages: ['commander'] },
+  { folder: 'cli', packages: [] },
+];
+
+/** The library entry point (src/index.ts) sits above every folder. */
+const ENTRY = ['**/index.js', '../index.js'];
+
+export function layerZones() {
+  return LAYERS.map(({ folder, packages }, i) => {
+    const above = LAYERS.slice(i + 1).map((l) => l.folder);
+    return {
+      files: [`src/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...(above.length > 0
+                ? [{ group: above.flatMap((f) => [`**/${f}/*`, `**/${f}/**`]), message: `src/${folder} is below ${above.join(', ')}: imports point down only (docs/architecture.md)` }]
+                : []),
+              { group: ENTRY, message: 'src/index.ts is the library entry point: nothing inside src imports it' },
+              ...(packages.length > 0 ? [{ group: packages, message: `src/${folder} does not use ${packages.join(', ')} (docs/architecture.md)` }] : []),
+            ],
+          },
+        ],
+      },
+    };
+  });
+}

@@ -1,0 +1,51 @@
+/** The layer zones of eslint.layers.js, applied to fixture files placed (virtually) in src/ folders. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { layerZones } from '../../eslint.layers.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+/** Lints text as if it were the file at `path` (relative to the repository), with the zones only. */
+async function problems(text: string, path: string): Promise<string[]> {
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...layerZones()],
+  });
+  const [result] = await eslint.lintText(text, { filePath: `${root}${path}` });
+  return (result?.messages ?? []).map((m) => `${m.ruleId ?? ''}: ${m.message}`);
+}
+
+describe('the layer zones', () => {
+  it('refuse a domain file that imports from src/http', async () => {
+    const found = await problems(fixture('points-up.ts'), 'src/domain/points-up.ts');
+    expect(found).toEqual([expect.stringMatching(/^no-restricted-imports: '\.\.\/http\/api\.js' import is restricted.*src\/domain is below/)]);
+  });
+
+  it('accept an http file that imports from src/domain and src/wire', async () => {
+    expect(await problems(fixture('points-down.ts'), 'src/http/points-down.ts')).toEqual([]);
+  });
+
+  it.each([
+    ['src/wire/x.ts', "import { x } from '../config/options.js';"],
+    ['src/config/x.ts', "import { x } from '../scenarios/engine.js';"],
+    ['src/scenarios/x.ts', "import { x } from '../control/journal.js';"],
+    ['src/control/x.ts', "import { x } from '../http/api.js';"],
+    ['src/http/operations/x.ts', "import { x } from '../../simulator/compose.js';"],
+    ['src/simulator/x.ts', "import { x } from '../cli/main.js';"],
+    ['src/infra/x.ts', "import { x } from '../wire/json.js';"],
+    ['src/cli/x.ts', "import { x } from '../index.js';"],
+  ])('refuse %s importing upwards: %s', async (path, line) => {
+    const found = await problems(`${line}\nexport const y = x;\n`, path);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^no-restricted-imports: /);
+  });
+
+  it('refuse express in src/control and node:fs in src/domain', async () => {
+    expect(await problems("import express from 'express';\nexport const e = express;\n", 'src/control/x.ts')).toHaveLength(1);
+    expect(await problems("import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n", 'src/domain/x.ts')).toHaveLength(1);
+  });
+});
