@@ -82,4 +82,57 @@ describe('masking card data', () => {
     expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
 });
+
+describe('the journal bounds', () => {
+  it('trims on write: it never holds more than N entries of a tenant', () => {
+    const journal = createJournal(bounds(3));
+    for (let i = 1; i <= 10; i++) {
+      journal.record(entry('a', `/a/${i}`));
+      expect(journal.size().entries).toBeLessThanOrEqual(3);
+    }
+    expect(journal.size().entries).toBe(3);
+  });
+
+  it('keeps at most the total bound across tenants, dropping the oldest first whoever they belong to', () => {
+    const journal = createJournal(bounds(1000, 5));
+    for (let i = 1; i <= 200; i++) journal.record(entry(`t${i}`, `/${i}`));
+    expect(journal.size().entries).toBe(5);
+    expect(journal.list().map((e) => e.path)).toEqual(['/196', '/197', '/198', '/199', '/200']);
+    expect(journal.list('t195')).toEqual([]);
+    expect(journal.list('t200').map((e) => e.path)).toEqual(['/200']);
+  });
+
+  it('stays within both bounds when one tenant trims itself and the total trims the rest', () => {
+    const journal = createJournal(bounds(2, 4));
+    for (const [tenant, path] of [['a', '/1'], ['a', '/2'], ['a', '/3'], ['b', '/4'], ['b', '/5'], ['c', '/6']] as const) journal.record(entry(tenant, path));
+    expect(journal.list().map((e) => e.path)).toEqual(['/3', '/4', '/5', '/6']);
+    expect(journal.list('a').map((e) => e.path)).toEqual(['/3']);
+  });
+
+  it('drops the oldest entries once the kept bodies pass their character bound', () => {
+    const journal = createJournal(bounds(1000, 1000, 250));
+    for (let i = 1; i <= 5; i++) journal.record({ ...entry('a', `/${i}`), body: `{"n":"${'x'.repeat(92)}"}` });
+    expect(journal.size()).toEqual({ entries: 2, bodyChars: 200 });
+    expect(journal.list().map((e) => e.path)).toEqual(['/4', '/5']);
+  });
+
+  it('counts what it holds down when a tenant is cleared', () => {
+    const journal = createJournal(bounds(10));
+    journal.record({ ...entry('a', '/1'), body: '{"a":1}' });
+    journal.record(entry('b', '/2'));
+    journal.clear('a');
+    expect(journal.size()).toEqual({ entries: 1, bodyChars: 0 });
+    expect(journal.list().map((e) => e.path)).toEqual(['/2']);
+  });
+
+  it('stays bounded over 100,000 entries of 1,000 tenants', () => {
+    const journal = createJournal(bounds(10, 500));
+    for (let i = 0; i < 100_000; i++) journal.record(entry(`t${i % 1000}`, `/${i}`));
+    expect(journal.size().entries).toBe(500);
+    expect(journal.list().at(-1)?.path).toBe('/99999');
+    expect(journal.list()).toHaveLength(500);
+  });
+});
+

@@ -1,7 +1,7 @@
 /** Many requests at once on a real socket: the vault stays consistent. */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Agent } from 'node:http';
-import { startSimulator, type RunningSimulator } from '../../src/index.js';
+import { createSimulator, startSimulator, type RunningSimulator } from '../../src/index.js';
 
 const TOKEN = 'application/vnd.service.tokens-v1.hal+json';
 const headers = { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN, 'Content-Type': TOKEN };
@@ -13,6 +13,8 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 'concurrency', now: '2030-01-01T00:00:00Z', frozen: true }, { writeErr: () => undefined });
 });
+// Each test starts from an empty vault: none depends on what another left behind.
+beforeEach(() => sim.reset());
 afterAll(async () => {
   agent.destroy();
   await sim.close();
@@ -46,7 +48,7 @@ describe('concurrency', () => {
     expect((await post(body('5555555555554444'))).status).toBe(201);
   });
 
-  it('exports a consistent snapshot while creates are under way', async () => {
+  it('exports consistent snapshots taken between answered creates while others are still in flight', async () => {
     const cards = Array.from({ length: 300 }, (_, i) => {
       const prefix = `4000000${String(i).padStart(8, '0')}`;
       for (let d = 0; d <= 9; d++) {
@@ -61,15 +63,37 @@ describe('concurrency', () => {
       }
       throw new Error('unreachable');
     });
-    const creates = cards.map((c) => post(body(c)));
-    const snapshots = await Promise.all([0, 1, 2, 3].map(() => fetch(`${sim.url}/_sim/state`).then((r) => r.json() as Promise<{ tokens: { tokenId: string }[] }>)));
+    type Snapshot = { tokens: { tokenId: string }[] };
+    const snapshots: Promise<{ answeredBefore: number; snapshot: Snapshot }>[] = [];
+    let answered = 0;
+    const creates = cards.map((c) =>
+      post(body(c)).then(async (res) => {
+        answered++;
+        // Every 40th answer asks for a snapshot, while the creates behind it are still under way.
+        if (answered % 40 === 0) {
+          const answeredBefore = answered;
+          snapshots.push(fetch(`${sim.url}/_sim/state`).then(async (r) => ({ answeredBefore, snapshot: (await r.json()) as Snapshot })));
+        }
+        return { status: res.status, tokenId: ((await res.json()) as { tokenId: string }).tokenId };
+      }),
+    );
     const answers = await Promise.all(creates);
+    const taken = await Promise.all(snapshots);
     expect(answers.every((a) => a.status === 201)).toBe(true);
-    for (const snapshot of snapshots) {
+    const created = new Set(answers.map((a) => a.tokenId));
+    expect(taken.length).toBeGreaterThanOrEqual(5);
+    // At least one snapshot is of a moment in the middle: some of the creates, not none and not all.
+    expect(taken.some(({ snapshot }) => snapshot.tokens.length > 0 && snapshot.tokens.length < cards.length)).toBe(true);
+    for (const { answeredBefore, snapshot } of taken) {
       const ids = snapshot.tokens.map((t) => t.tokenId);
       expect(new Set(ids).size).toBe(ids.length);
-      // Each snapshot imports whole: it is one moment of the vault, not a torn read.
-      expect(() => sim.importState(snapshot)).not.toThrow();
+      // It holds every token answered before it was asked for, and only tokens that were created.
+      expect(ids.length).toBeGreaterThanOrEqual(answeredBefore);
+      expect(ids.every((id) => created.has(id))).toBe(true);
+      // Each snapshot imports whole into a simulator with the same seed: one moment, not a torn read.
+      const copy = createSimulator({ seed: 'concurrency', now: '2030-01-01T00:00:00Z', frozen: true });
+      expect(() => copy.importState(snapshot)).not.toThrow();
+      expect(copy.exportState().tokens.map((t) => t.tokenId).sort()).toEqual([...ids].sort());
     }
   });
 });
