@@ -16,6 +16,9 @@ export interface CliIo {
   onStopSignal: (handler: (signal: string) => void) => void;
   /** Whether stderr is a terminal. */
   isTTY?: boolean;
+  /** Help text: wrap width (default 80) and colours (default none), from the real terminal for the process. */
+  helpWidth?: number;
+  helpColors?: boolean;
 }
 
 export const processIo: CliIo = {
@@ -27,6 +30,7 @@ export const processIo: CliIo = {
     process.once('SIGTERM', handler);
   },
   isTTY: process.stderr.isTTY,
+  ...(process.stdout.isTTY && { helpWidth: process.stdout.columns, helpColors: process.env.NO_COLOR === undefined }),
 };
 
 /** Exit code for bad options and start-up failures. */
@@ -107,6 +111,11 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       writeOut: (s) => io.out(s.trimEnd()),
       writeErr: (s) => io.err(s.trimEnd()),
       outputError: (s, write) => write(`token-sim: ${s.replace(/^error: /, '').trim()}`),
+      // Wrapping and colours come from the io, not from whatever process.stdout happens to be.
+      getOutHelpWidth: () => io.helpWidth ?? 80,
+      getErrHelpWidth: () => io.helpWidth ?? 80,
+      getOutHasColors: () => io.helpColors ?? false,
+      getErrHasColors: () => io.helpColors ?? false,
     })
     .addOption(new Option('-p, --port <n>', 'port; 0 picks a free one').default(8080).argParser(portNumber))
     .addOption(new Option('--host <addr>', 'bind address').default('127.0.0.1'))

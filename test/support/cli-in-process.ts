@@ -28,26 +28,6 @@ export interface CliRun {
   stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<number>;
 }
 
-/**
- * commander styles and wraps help for a terminal when process.stdout is one (jest runs a single test
- * file in its own process, so a test run from a terminal would see a TTY). A process spawned with piped
- * stdio never is; so while main runs, both streams say they are not terminals.
- */
-async function asIfNotATerminal<T>(fn: () => Promise<T>): Promise<T> {
-  const streams = [process.stdout, process.stderr];
-  const saved = streams.map((s) => Object.getOwnPropertyDescriptor(s, 'isTTY'));
-  for (const s of streams) Object.defineProperty(s, 'isTTY', { value: false, configurable: true, writable: true });
-  try {
-    return await fn();
-  } finally {
-    streams.forEach((s, i) => {
-      const descriptor = saved[i];
-      if (descriptor) Object.defineProperty(s, 'isTTY', descriptor);
-      else Reflect.deleteProperty(s, 'isTTY');
-    });
-  }
-}
-
 /** Starts `token-sim <args>` in-process; main() runs in the background (see `returned`). */
 export function runCli(args: readonly string[]): CliRun {
   const out: string[] = [];
@@ -70,7 +50,7 @@ export function runCli(args: readonly string[]): CliRun {
     isTTY: false,
   };
   const lines = (ls: readonly string[]): string => ls.map((l) => `${l}\n`).join('');
-  const returned = asIfNotATerminal(() => main(args, io));
+  const returned = main(args, io);
   return {
     out,
     err,
