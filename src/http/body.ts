@@ -33,16 +33,16 @@ function collect(stream: Readable, onTooLarge: () => void): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const fail = (err: Error): void => {
+    const fail = (err: () => Error): void => {
       if (done) return;
       done = true;
-      reject(err);
+      reject(err());
     };
     stream.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        fail(tooLarge());
+        fail(tooLarge);
         onTooLarge();
         return;
       }
@@ -53,8 +53,9 @@ function collect(stream: Readable, onTooLarge: () => void): Promise<Buffer> {
       done = true;
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     });
-    stream.once('error', () => fail(unreadable()));
-    stream.once('close', () => fail(unreadable()));
+    // 'close' follows 'end' too: the error is only built when the body really was cut short.
+    stream.once('error', () => fail(unreadable));
+    stream.once('close', () => fail(unreadable));
   });
 }
 
