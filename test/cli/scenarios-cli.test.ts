@@ -1,20 +1,12 @@
 /** --scenario, --watch and `token-sim validate`, through the CLI in-process (main with a fake io). */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { exitCodeOf, runCli, scenarioFile, startCli, TOKEN_TYPE } from '../support/cli-in-process.js';
+import { exitCodeOf, runCli, scenarioFile, startCli, TOKEN_TYPE, tempFile } from '../support/cli-in-process.js';
 
 const headers = { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE };
 const body = JSON.stringify({
   paymentInstrument: { type: 'card/front', cardHolderName: 'A', cardNumber: '4444333322221111', cardExpiryDate: { month: 1, year: 2031 } },
   merchant: { entity: 'default' },
 });
-const tempFile = (name: string, text: string): string => {
-  const file = join(mkdtempSync(join(tmpdir(), 'token-sim-')), name);
-  writeFileSync(file, text);
-  return file;
-};
 
 describe('scenarios on the command line', () => {
   it('--scenario loads files at start (repeatable)', async () => {

@@ -1,15 +1,8 @@
 /** --watch: the CLI in-process reloading scenario files on real file-system events (real time). */
 import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { eventually, startCli } from '../support/cli-in-process.js';
+import { eventually, startCli, tempFile } from '../support/cli-in-process.js';
 
-const tempFile = (name: string, text: string): string => {
-  const file = join(mkdtempSync(join(tmpdir(), 'token-sim-')), name);
-  writeFileSync(file, text);
-  return file;
-};
 
 describe('--watch', () => {
   it('--watch reloads a changed file and keeps the previous set when the change is invalid, then exits 0 when stopped', async () => {

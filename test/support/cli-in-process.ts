@@ -4,6 +4,9 @@
  * call it as SIGINT or SIGTERM would. A simulator that `main` starts is a real server on port 0.
  */
 import { main, type CliIo } from '../../src/cli/main.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 
@@ -96,14 +99,11 @@ export async function startCli(args: readonly string[]): Promise<{ run: CliRun; 
   return { run, url: match[1]! };
 }
 
-/** The path of a shipped scenario file. */
-export const scenarioFile = (name: string): string => new URL(`../../scenarios/${name}`, import.meta.url).pathname;
+export { eventually, scenarioFile } from './sim.js';
 
-/** Polls a condition on the event loop (for a file watcher's poll), bounded. */
-export async function eventually(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/** A file with this text in a new temporary folder. */
+export function tempFile(name: string, text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'token-sim-')), name);
+  writeFileSync(file, text);
+  return file;
 }
