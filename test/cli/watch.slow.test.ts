@@ -1,8 +1,7 @@
 /** --watch: the CLI in-process reloading scenario files on real file-system events (real time). */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { eventually, startCli, tempFile } from '../support/cli-in-process.js';
-
 
 describe('--watch', () => {
   it('--watch reloads a changed file and keeps the previous set when the change is invalid, then exits 0 when stopped', async () => {
