@@ -105,13 +105,23 @@ export function createIdSource(key: KeyObject): IdSource {
   const hex = seedOf('correlationId').toString('hex');
   const correlationPrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-`;
   let correlationCount = 0;
+  /** Recent cards' payment account references: a value of seed and number, so a cache, bounded. */
+  const pars = new Map<string, string>();
 
   return {
     tokenId: (tenant) => `99${draw('tokenId', tenant)}`,
     authorizationCode: (tenant) => draw('authorizationCode', tenant),
     schemeReference: (tenant) => draw('schemeReference', tenant),
     // The same for one card number in every sale and run: a value of the seed and the number, no stream.
-    paymentAccountReference: (cardNumber) => generate(new Sfc32(seedOf(`paymentAccountReference:${cardNumber}`)), [UPPER_ALNUM, 29]),
+    paymentAccountReference(cardNumber) {
+      let par = pars.get(cardNumber);
+      if (par === undefined) {
+        par = generate(new Sfc32(seedOf(`paymentAccountReference:${cardNumber}`)), [UPPER_ALNUM, 29]);
+        if (pars.size >= 10_000) pars.clear();
+        pars.set(cardNumber, par);
+      }
+      return par;
+    },
     // A seeded 20-hex-digit prefix, then a counter: unique, reproducible, and cheap on every response.
     correlationId: () => `${correlationPrefix}${(++correlationCount).toString(16).padStart(12, '0')}`,
     counters: () => ({ ...Object.fromEntries(restored), ...Object.fromEntries([...streams].map(([name, st]) => [name, st.draws])) }),
