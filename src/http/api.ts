@@ -1,7 +1,7 @@
 /**
- * The simulated API's request pipeline, shared by both adapters (the node:http lane and Express): route
- * table, authentication, header checks, body, scenario step, operation, one error renderer, the journal and
- * the request log. Adapters only find the route and hand over node's request and response.
+ * The simulated API's request pipeline, shared by both adapters (the node:http lane and Express):
+ * authentication, header checks, body, scenario step, operation, one error renderer, the journal and the
+ * request log. Adapters only find the route (routes.ts) and hand over node's request and response.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -11,66 +11,11 @@ import type { IdSource } from '../infra/ids.js';
 import type { Authenticate } from './auth.js';
 import { readBody } from './body.js';
 import { HttpError, renderError } from './errors.js';
+import type { ApiRoute } from './routes.js';
 import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import type { ApiOperation, ApiOperationName, ApiResponse } from './operations/types.js';
 import { elapsedMs, type RequestLogger } from './request-log.js';
 import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
-
-export interface ApiRoute {
-  /** The route in Express's syntax (`:ref` is the token ref). */
-  readonly pattern: string;
-  /** The methods it answers, for a 405's Allow header. */
-  readonly allow: string;
-  readonly methods: Readonly<Partial<Record<string, ApiOperationName>>>;
-}
-
-export const TOKENS_ROUTE: ApiRoute = { pattern: '/tokens', allow: 'POST', methods: { POST: 'createToken' } };
-export const TOKEN_ROUTE: ApiRoute = {
-  pattern: '/tokens/:ref',
-  allow: 'GET, PUT, DELETE',
-  methods: { GET: 'getToken', HEAD: 'getToken', PUT: 'updateToken', DELETE: 'deleteToken' },
-};
-export const SALE_ROUTE: ApiRoute = { pattern: '/payments/sales/migrateCardOnFile', allow: 'POST', methods: { POST: 'sale' } };
-export const API_ROUTES: readonly ApiRoute[] = [TOKENS_ROUTE, TOKEN_ROUTE, SALE_ROUTE];
-
-export interface RouteMatch {
-  route: ApiRoute;
-  /** The path parameter as it appears in the URL (not yet percent-decoded). */
-  rawRef?: string;
-}
-
-const SALE_PATH = SALE_ROUTE.pattern.toLowerCase();
-
-/**
- * The route of a path (without its query) as Express matches it: case-insensitive, one optional trailing
- * slash, a ref of at least one character without a slash. Undefined for any other path.
- */
-export function matchApiPath(path: string): RouteMatch | undefined {
-  const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
-  const lower = path.slice(0, end).toLowerCase();
-  if (lower === '/tokens') return { route: TOKENS_ROUTE };
-  if (lower.startsWith('/tokens/')) {
-    const rawRef = path.slice(8, end);
-    return rawRef.length > 0 && !rawRef.includes('/') ? { route: TOKEN_ROUTE, rawRef } : undefined;
-  }
-  return lower === SALE_PATH ? { route: SALE_ROUTE } : undefined;
-}
-
-/** A path parameter percent-decoded as Express decodes it; a malformed one is a 400. */
-export function decodeRef(rawRef: string): string {
-  if (!rawRef.includes('%')) return rawRef;
-  try {
-    return decodeURIComponent(rawRef);
-  } catch {
-    throw urlInvalid();
-  }
-}
-
-export function urlInvalid(): HttpError {
-  return new HttpError('urlInvalid', 'The URL holds an invalid percent-encoding', {
-    problems: [{ errorName: 'fieldHasInvalidValue', message: 'The path is not valid percent-encoded UTF-8' }],
-  });
-}
 
 export interface ApiDeps {
   operations: Readonly<Record<ApiOperationName, ApiOperation>>;
@@ -112,6 +57,12 @@ interface Exchange {
 }
 
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The client's own Correlation-Id when it sent a sane one (so it can tie its logs to ours), else a new one. */
+export function correlationIdOf(req: IncomingMessage, ids: IdSource): string {
+  const given = req.headers['correlation-id'];
+  return typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : ids.correlationId();
+}
 const READS_BODY: Readonly<Record<ApiOperationName, boolean>> = { createToken: true, getToken: false, updateToken: true, deleteToken: false, sale: true };
 
 const pathOf = (url: string): string => {
@@ -132,13 +83,12 @@ export function createApi(deps: ApiDeps): Api {
   };
 
   function begin(req: IncomingMessage, res: ServerResponse, operation: Operation): Exchange {
-    const given = req.headers['correlation-id'];
     const ex: Exchange = {
       req,
       res,
       operation,
       path: pathOf(req.url ?? '/'),
-      correlationId: typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : deps.ids.correlationId(),
+      correlationId: correlationIdOf(req, deps.ids),
       started: performance.now(),
       tenant: undefined,
       rule: null,

@@ -7,7 +7,8 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { Controller } from '../control/controller.js';
 import type { IdSource } from '../infra/ids.js';
 import type { RefCodec } from '../infra/refs.js';
-import { API_ROUTES, matchApiPath, urlInvalid, type Api } from './api.js';
+import { correlationIdOf, type Api } from './api.js';
+import { API_ROUTES, matchApiPath, urlInvalid } from './routes.js';
 import { createControlRoutes } from './control-routes.js';
 import { HttpError, renderError } from './errors.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
@@ -26,13 +27,10 @@ export interface AppDeps {
   reportUnexpected: (err: unknown) => void;
 }
 
-const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** Control responses carry a Correlation-Id (the client's own when sane) and the security headers too. */
 function commonHeaders(ids: IdSource): RequestHandler {
   return (req, res, next) => {
-    const given = req.headers['correlation-id'];
-    res.setHeader('Correlation-Id', typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : ids.correlationId());
+    res.setHeader('Correlation-Id', correlationIdOf(req, ids));
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
     next();

@@ -4,7 +4,8 @@
  * API, unknown paths, unusual request targets) goes to the Express app, which answers the same way.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { decodeRef, matchApiPath, type Api } from './api.js';
+import type { Api } from './api.js';
+import { decodeRef, matchApiPath } from './routes.js';
 
 export function createLane(api: Api, fallback: (req: IncomingMessage, res: ServerResponse) => void): RequestListener {
   return (req, res) => {
