@@ -28,8 +28,15 @@ export function formatDuration(d: Duration): string {
   return `P${date}${time === '' ? '' : `T${time}`}`;
 }
 
+/** Date.UTC, except that years 0–99 stay years 0–99 (Date.UTC reads them as 1900–1999). */
+function utc(year: number, monthIndex: number, day: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date.getTime();
+}
+
 function daysInMonth(year: number, monthIndex: number): number {
-  return new Date(Date.UTC(year, monthIndex + 1, 0)).getUTCDate();
+  return new Date(utc(year, monthIndex + 1, 0)).getUTCDate();
 }
 
 /**
@@ -44,8 +51,8 @@ export function addDuration(epochMs: number, d: Duration): number {
     const year = date.getUTCFullYear() + Math.floor(totalMonths / 12);
     const month = ((totalMonths % 12) + 12) % 12;
     const day = Math.min(date.getUTCDate(), daysInMonth(year, month));
-    const msOfDay = epochMs - Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
-    t = Date.UTC(year, month, day) + msOfDay;
+    const msOfDay = epochMs - utc(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+    t = utc(year, month, day) + msOfDay;
   }
   const exactMs = ((((d.weeks * 7 + d.days) * 24 + d.hours) * 60 + d.minutes) * 60 + d.seconds) * 1000;
   return t + Math.round(exactMs);

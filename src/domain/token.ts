@@ -85,6 +85,8 @@ export function createSharedValues(): SharedValues {
   return {
     expiryDate(month, year) {
       const key = year * 16 + month;
+      // Past the safe integers the key rounds and two months would share it: such a date is not shared.
+      if (!Number.isSafeInteger(key)) return Object.freeze({ month, year });
       let date = expiryDates.get(key);
       if (!date) {
         date = Object.freeze({ month, year });

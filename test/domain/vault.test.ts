@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createBinTable } from '../../src/domain/card.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { DomainError } from '../../src/domain/errors.js';
+import type { Token } from '../../src/domain/token.js';
 import { createVault, type CreateTokenInput } from '../../src/domain/vault.js';
 import { createMemoryStore } from '../../src/infra/memory-store.js';
 
@@ -245,5 +246,216 @@ describe('conflict resolution', () => {
     expect(vault.getConflict('t1', tokenId).pendingConflict?.values).toEqual({ cardHolderName: 'John Watson' });
     advance(1);
     expect(codeOf(() => vault.resolveConflict('t1', tokenId))).toBe('tokenNotFound');
+  });
+});
+
+describe('what the vault says when it refuses', () => {
+  function messageOf(fn: () => unknown): string | undefined {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof DomainError) return err.message;
+      throw err;
+    }
+    return undefined;
+  }
+
+  it('names a token that is not there', () => {
+    const { vault } = setup();
+    expect(messageOf(() => vault.get('t1', '9900000000000000099'))).toBe('The token does not exist, has expired or was deleted');
+  });
+
+  it('names the entity, the expiry rule, the namespace and the taken token id', () => {
+    const { vault } = setup();
+    expect(messageOf(() => vault.create('t1', input({ entity: 'other' })))).toBe("The merchant entity 'other' is not configured for these credentials");
+    expect(messageOf(() => vault.create('t1', input({ expiresAt: T0 - 1 })))).toBe('tokenExpiryDateTime must be in the future');
+    for (let i = 0; i < 16; i++) vault.create('t1', input({ namespace: 'full' }, { number: `4000000000000${String(i).padStart(3, '0')}` }));
+    expect(messageOf(() => vault.create('t1', input({ namespace: 'full' }, { number: '4000000000000999' })))).toBe("The namespace 'full' already holds 16 tokens");
+    const { tokenId } = vault.create('t1', input()).token;
+    expect(messageOf(() => vault.create('t1', input({ tokenId }, { number: '5555555555554444' })))).toBe(`tokenId ${tokenId} is already in use`);
+  });
+
+  it('is a DomainError named DomainError', () => {
+    const { vault } = setup();
+    let error: unknown;
+    try {
+      vault.get('t1', 'nope');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as Error).name).toBe('DomainError');
+  });
+});
+
+describe('token ids', () => {
+  it('keeps a fixed token id and refuses it when it is taken, in the same tenant only', () => {
+    const { vault } = setup();
+    const fixed = '9912345678901234567';
+    expect(vault.create('t1', input({ tokenId: fixed })).token.tokenId).toBe(fixed);
+    expect(codeOf(() => vault.create('t1', input({ tokenId: fixed }, { number: '5555555555554444' })))).toBe('tokenIdTaken');
+    expect(vault.create('t2', input({ tokenId: fixed })).token.tokenId).toBe(fixed);
+  });
+
+  it('draws another id when the drawn one is taken', () => {
+    const { vault } = setup();
+    vault.create('t1', input({ tokenId: '9900000000000000001' }, { number: '5555555555554444' }));
+    vault.create('t1', input({ tokenId: '9900000000000000002' }, { number: '378282246310005' }));
+    expect(vault.create('t1', input()).token.tokenId).toBe('9900000000000000003');
+  });
+});
+
+describe('the token a create stores', () => {
+  it('keeps the request’s description, scheme transaction reference, namespace and a copy of its billing address', () => {
+    const { vault } = setup();
+    const address = { address1: '1 Road', postalCode: 'AB1', city: 'Town', countryCode: 'GB' };
+    const { token } = vault.create('t1', input({ description: 'Mine', schemeTransactionReference: 'XYZ 1', namespace: 'n1' }, { billingAddress: address }));
+    expect(token).toMatchObject({ tenant: 't1', entity: 'default', namespace: 'n1', description: 'Mine', schemeTransactionReference: 'XYZ 1', createdAt: T0, revision: 0 });
+    expect(token.card).toStrictEqual({
+      number: '4444333322221111',
+      holderName: 'Sherlock Holmes',
+      expiryDate: { month: 5, year: 2035 },
+      billingAddress: address,
+      network: 'VISA',
+      countryCode: 'GB',
+      fundingType: 'credit',
+    });
+    expect(token.card.billingAddress).not.toBe(address);
+  });
+
+  it('has no namespace, scheme transaction reference or billing address keys when the request has none', () => {
+    const { vault } = setup();
+    const { token } = vault.create('t1', input());
+    expect('namespace' in token).toBe(false);
+    expect('schemeTransactionReference' in token).toBe(false);
+    expect('billingAddress' in token.card).toBe(false);
+    expect('pendingConflict' in token).toBe(false);
+  });
+
+  it('does not count a token without namespace against a namespace called "undefined"', () => {
+    const { vault } = setup();
+    for (let i = 0; i < 16; i++) vault.create('t1', input({ namespace: 'undefined' }, { number: `4000000000000${String(i).padStart(3, '0')}` }));
+    expect(vault.create('t1', input()).outcome).toBe('created');
+  });
+});
+
+describe('peeking at a token', () => {
+  it('shows a live token without using it, and nothing for an unknown or expired one', () => {
+    const { vault, at } = setup();
+    const { tokenId } = vault.create('t1', input()).token;
+    at(T0 + 4 * DAY);
+    expect(vault.peek('t1', tokenId)?.tokenId).toBe(tokenId);
+    expect(vault.peek('t1', tokenId)?.expiresAt).toBe(T0 + 7 * DAY);
+    expect(vault.peek('t1', 'nope')).toBeUndefined();
+    expect(vault.peek('t2', tokenId)).toBeUndefined();
+    at(T0 + 7 * DAY);
+    expect(vault.peek('t1', tokenId)).toBeUndefined();
+  });
+});
+
+describe('updating a token', () => {
+  it.each([
+    ['description', 'New', (t: Token) => t.description],
+    ['cardHolderName', 'John Watson', (t: Token) => t.card.holderName],
+    ['schemeTransactionReference', 'XYZ 9', (t: Token) => t.schemeTransactionReference],
+  ] as const)('writes a new %s and nothing else', (field, value, read) => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input({ description: 'Old', schemeTransactionReference: 'XYZ 1' })).token;
+    const before = structuredClone(vault.get('t1', tokenId));
+    vault.update('t1', tokenId, { field, value });
+    const after = vault.get('t1', tokenId);
+    expect(read(after)).toBe(value);
+    for (const other of ['description', 'schemeTransactionReference'] as const) if (other !== field) expect(after[other]).toBe(before[other]);
+    if (field !== 'cardHolderName') expect(after.card.holderName).toBe('Sherlock Holmes');
+    expect(after.card.expiryDate).toStrictEqual({ month: 5, year: 2035 });
+  });
+
+  it('writes a new card expiry date', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input()).token;
+    vault.update('t1', tokenId, { field: 'cardExpiryDate', value: { month: 6, year: 2036 } });
+    const token = vault.get('t1', tokenId);
+    expect(token.card.expiryDate).toStrictEqual({ month: 6, year: 2036 });
+    expect(token.card.holderName).toBe('Sherlock Holmes');
+    expect(token.description).toBe('Card ending 1111');
+  });
+
+  it('writes a copy of a new billing address', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input()).token;
+    const address = { address1: '2 Road', postalCode: 'AB2', city: 'City', countryCode: 'IE' };
+    vault.update('t1', tokenId, { field: 'billingAddress', value: address });
+    const token = vault.get('t1', tokenId);
+    expect(token.card.billingAddress).toStrictEqual(address);
+    expect(token.card.billingAddress).not.toBe(address);
+    expect(token.card.holderName).toBe('Sherlock Holmes');
+  });
+
+  it('counts every update as a change of the stored data', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input()).token;
+    const before = vault.get('t1', tokenId).revision;
+    vault.update('t1', tokenId, { field: 'description', value: 'New' });
+    expect(vault.get('t1', tokenId).revision).toBeGreaterThan(before);
+  });
+});
+
+describe('resolving a conflict field by field', () => {
+  const address = { address1: '1 Road', postalCode: 'AB1', city: 'Town', countryCode: 'GB' };
+
+  it('keeps the holder name and billing address exactly as they were when the conflict is only an expiry date', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input({}, { billingAddress: address })).token;
+    expect(vault.create('t1', input({}, { expiryDate: { month: 6, year: 2035 } })).outcome).toBe('conflict');
+    vault.resolveConflict('t1', tokenId);
+    const token = vault.get('t1', tokenId);
+    expect(token.card.expiryDate).toStrictEqual({ month: 6, year: 2035 });
+    expect(token.card.holderName).toBe('Sherlock Holmes');
+    expect(token.card.billingAddress).toStrictEqual({ address1: '1 Road', postalCode: 'AB1', city: 'Town', countryCode: 'GB' });
+  });
+
+  it('keeps the expiry date and billing address exactly as they were when the conflict is only a holder name', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input({}, { billingAddress: address })).token;
+    expect(vault.create('t1', input({}, { holderName: 'John Watson' })).outcome).toBe('conflict');
+    vault.resolveConflict('t1', tokenId);
+    const token = vault.get('t1', tokenId);
+    expect(token.card.holderName).toBe('John Watson');
+    expect(token.card.expiryDate).toStrictEqual({ month: 5, year: 2035 });
+    expect(token.card.billingAddress).toStrictEqual({ address1: '1 Road', postalCode: 'AB1', city: 'Town', countryCode: 'GB' });
+  });
+
+  it('leaves a token without billing address without one', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input()).token;
+    vault.create('t1', input({}, { expiryDate: { month: 6, year: 2035 } }));
+    vault.resolveConflict('t1', tokenId);
+    expect('billingAddress' in vault.get('t1', tokenId).card).toBe(false);
+  });
+
+  it('writes a conflicting billing address', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input({}, { billingAddress: address })).token;
+    vault.create('t1', input({}, { billingAddress: { ...address, city: 'Bath' } }));
+    vault.resolveConflict('t1', tokenId);
+    expect(vault.get('t1', tokenId).card.billingAddress).toStrictEqual({ ...address, city: 'Bath' });
+  });
+
+  it('counts opening and resolving a conflict as changes of the stored data', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input()).token;
+    const created = vault.get('t1', tokenId).revision;
+    vault.create('t1', input({}, { holderName: 'John Watson' }));
+    const opened = vault.get('t1', tokenId).revision;
+    expect(opened).toBeGreaterThan(created);
+    vault.resolveConflict('t1', tokenId);
+    expect(vault.get('t1', tokenId).revision).toBeGreaterThan(opened);
+  });
+
+  it('refuses to resolve a token without a pending conflict', () => {
+    const { vault } = setup();
+    const { tokenId } = vault.create('t1', input()).token;
+    expect(codeOf(() => vault.resolveConflict('t1', tokenId))).toBe('tokenNotFound');
+    expect(codeOf(() => vault.getConflict('t1', tokenId))).toBe('tokenNotFound');
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { DEFAULT_FIXTURES_PATH, loadFixturesFile } from '../../src/config/fixtures.js';
-import { REFUSAL_DESCRIPTIONS } from '../../src/domain/sale.js';
 import type { Simulator } from '../../src/index.js';
 import { SALE_PATH, SALE_REQUEST, SALE_RESPONSE, plainCard, sale, saleBody } from '../support/sale.js';
 import { ADDRESS, client, createBody, testSimulator, handlerOf } from '../support/sim.js';
@@ -82,7 +81,29 @@ describe('POST /payments/sales/migrateCardOnFile with a plain card', () => {
 });
 
 describe('sandbox outcomes by card holder name', () => {
-  it.each([['REFUSED', '5', 'REFUSED'], ...Object.entries(REFUSAL_DESCRIPTIONS).map(([code, d]) => [`REFUSED${code}`, code, d])])(
+  // The sandbox's refusal table, copied here on purpose: the test must not read its expectations from src.
+  const REFUSALS: [code: string, description: string][] = [
+    ['4', 'HOLD CARD'],
+    ['5', 'REFUSED'],
+    ['8', 'APPROVE AFTER IDENTIFICATION'],
+    ['13', 'INVALID AMOUNT'],
+    ['15', 'INVALID CARD ISSUER'],
+    ['33', 'CARD EXPIRED'],
+    ['34', 'FRAUD SUSPICION'],
+    ['41', 'LOST CARD'],
+    ['43', 'STOLEN CARD, PICK UP'],
+    ['51', 'LIMIT EXCEEDED'],
+    ['55', 'INVALID SECURITY CODE'],
+    ['56', 'UNKNOWN CARD'],
+    ['57', 'ILLEGAL TRANSACTION'],
+    ['62', 'RESTRICTED CARD'],
+    ['63', 'SECURITY RULES VIOLATED'],
+    ['75', 'SECURITY CODE INVALID'],
+    ['76', 'CARD BLOCKED'],
+    ['85', 'REJECTED BY CARD ISSUER'],
+  ];
+
+  it.each([['REFUSED', '5', 'REFUSED'], ...REFUSALS.map(([code, d]) => [`REFUSED${code}`, code, d])])(
     '%s → refused %s %s',
     async (name, code, description) => {
       const res = await sale(testSimulator(), saleBody(plainCard({ cardHolderName: name })));
