@@ -5,7 +5,7 @@
  * - slow: tests that wait on real time or real processes (`*.slow.test.ts`, `*.process.test.ts`).
  * @type {import('jest').Config}
  */
-const common = {
+export const common = {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
   rootDir: import.meta.dirname,

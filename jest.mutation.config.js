@@ -1,3 +1,5 @@
+import { common } from './jest.config.js';
+
 /**
  * The jest config StrykerJS runs (`npm run mutation`, see stryker.config.mjs and docs/mutation.md): only the
  * fast, in-process tests of src/domain and src/wire (test/domain, test/wire). No HTTP servers, no slow or
@@ -6,12 +8,8 @@
  * @type {import('jest').Config}
  */
 export default {
+  ...common,
   displayName: 'mutation',
-  preset: 'ts-jest/presets/default-esm',
-  testEnvironment: 'node',
-  rootDir: import.meta.dirname,
-  roots: ['<rootDir>/test'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     // Stryker marks mutated files `// @ts-nocheck`; type errors are tsc's job, not the mutation run's.
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }],

@@ -1,27 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { isCardExpired, outcomeForName, riskFactorsFor } from '../../src/domain/sale.js';
+import { REFUSALS } from '../support/refusals.js';
 
-/** The sandbox's refusal table (`REFUSED<n>` card holder names), copied here on purpose: tests keep their own values. */
-const REFUSALS: [code: string, description: string][] = [
-  ['4', 'HOLD CARD'],
-  ['5', 'REFUSED'],
-  ['8', 'APPROVE AFTER IDENTIFICATION'],
-  ['13', 'INVALID AMOUNT'],
-  ['15', 'INVALID CARD ISSUER'],
-  ['33', 'CARD EXPIRED'],
-  ['34', 'FRAUD SUSPICION'],
-  ['41', 'LOST CARD'],
-  ['43', 'STOLEN CARD, PICK UP'],
-  ['51', 'LIMIT EXCEEDED'],
-  ['55', 'INVALID SECURITY CODE'],
-  ['56', 'UNKNOWN CARD'],
-  ['57', 'ILLEGAL TRANSACTION'],
-  ['62', 'RESTRICTED CARD'],
-  ['63', 'SECURITY RULES VIOLATED'],
-  ['75', 'SECURITY CODE INVALID'],
-  ['76', 'CARD BLOCKED'],
-  ['85', 'REJECTED BY CARD ISSUER'],
-];
 
 describe('outcome by card holder name', () => {
   it.each(REFUSALS)('REFUSED%s refuses with that code and the description %p', (code, description) => {

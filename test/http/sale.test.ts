@@ -4,6 +4,7 @@ import { DEFAULT_FIXTURES_PATH, loadFixturesFile } from '../../src/config/fixtur
 import type { Simulator } from '../../src/index.js';
 import { SALE_PATH, SALE_REQUEST, SALE_RESPONSE, plainCard, sale, saleBody } from '../support/sale.js';
 import { ADDRESS, client, createBody, testSimulator, handlerOf } from '../support/sim.js';
+import { REFUSALS } from '../support/refusals.js';
 
 const advance = (sim: Simulator, by: string) => request(handlerOf(sim)).post('/_sim/clock/advance').send({ by });
 
@@ -81,28 +82,6 @@ describe('POST /payments/sales/migrateCardOnFile with a plain card', () => {
 });
 
 describe('sandbox outcomes by card holder name', () => {
-  // The sandbox's refusal table, copied here on purpose: the test must not read its expectations from src.
-  const REFUSALS: [code: string, description: string][] = [
-    ['4', 'HOLD CARD'],
-    ['5', 'REFUSED'],
-    ['8', 'APPROVE AFTER IDENTIFICATION'],
-    ['13', 'INVALID AMOUNT'],
-    ['15', 'INVALID CARD ISSUER'],
-    ['33', 'CARD EXPIRED'],
-    ['34', 'FRAUD SUSPICION'],
-    ['41', 'LOST CARD'],
-    ['43', 'STOLEN CARD, PICK UP'],
-    ['51', 'LIMIT EXCEEDED'],
-    ['55', 'INVALID SECURITY CODE'],
-    ['56', 'UNKNOWN CARD'],
-    ['57', 'ILLEGAL TRANSACTION'],
-    ['62', 'RESTRICTED CARD'],
-    ['63', 'SECURITY RULES VIOLATED'],
-    ['75', 'SECURITY CODE INVALID'],
-    ['76', 'CARD BLOCKED'],
-    ['85', 'REJECTED BY CARD ISSUER'],
-  ];
-
   it.each([['REFUSED', '5', 'REFUSED'], ...REFUSALS.map(([code, d]) => [`REFUSED${code}`, code, d])])(
     '%s → refused %s %s',
     async (name, code, description) => {
