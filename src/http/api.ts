@@ -63,6 +63,7 @@ export function correlationIdOf(req: IncomingMessage, ids: IdSource): string {
   const given = req.headers['correlation-id'];
   return typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : ids.correlationId();
 }
+
 const READS_BODY: Readonly<Record<ApiOperationName, boolean>> = { createToken: true, getToken: false, updateToken: true, deleteToken: false, sale: true };
 
 const pathOf = (url: string): string => {
