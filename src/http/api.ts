@@ -56,6 +56,10 @@ interface Exchange {
   body: string | undefined;
 }
 
+/** The headers every answer carries besides its Correlation-Id: no MIME sniffing, no caching. */
+export const SECURITY_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } as const;
+const SECURITY_HEADER_LIST: readonly string[] = Object.entries(SECURITY_HEADERS).flat();
+
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The client's own Correlation-Id when it sent a sane one (so it can tie its logs to ours), else a new one. */
@@ -128,7 +132,7 @@ export function createApi(deps: ApiDeps): Api {
   function send(ex: Exchange, response: ApiResponse): void {
     const { res } = ex;
     if (res.headersSent || res.destroyed) return;
-    const headers: string[] = ['Correlation-Id', ex.correlationId, 'X-Content-Type-Options', 'nosniff', 'Cache-Control', 'no-store'];
+    const headers: string[] = ['Correlation-Id', ex.correlationId, ...SECURITY_HEADER_LIST];
     if (response.headers) for (const name in response.headers) headers.push(name, response.headers[name] as string);
     if (response.body !== undefined) {
       headers.push('Content-Type', response.mediaType ?? 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)));

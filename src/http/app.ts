@@ -7,7 +7,7 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { Controller } from '../control/controller.js';
 import type { IdSource } from '../infra/ids.js';
 import type { RefCodec } from '../infra/refs.js';
-import { correlationIdOf, type Api } from './api.js';
+import { SECURITY_HEADERS, correlationIdOf, type Api } from './api.js';
 import { API_ROUTES, matchApiPath, urlInvalid } from './routes.js';
 import { createControlRoutes } from './control-routes.js';
 import { HttpError, renderError } from './errors.js';
@@ -31,8 +31,7 @@ export interface AppDeps {
 function commonHeaders(ids: IdSource): RequestHandler {
   return (req, res, next) => {
     res.setHeader('Correlation-Id', correlationIdOf(req, ids));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'no-store');
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     next();
   };
 }

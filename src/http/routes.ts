@@ -10,13 +10,13 @@ export interface ApiRoute {
   readonly methods: Readonly<Partial<Record<string, ApiOperationName>>>;
 }
 
-export const TOKENS_ROUTE: ApiRoute = { pattern: '/tokens', allow: 'POST', methods: { POST: 'createToken' } };
-export const TOKEN_ROUTE: ApiRoute = {
+const TOKENS_ROUTE: ApiRoute = { pattern: '/tokens', allow: 'POST', methods: { POST: 'createToken' } };
+const TOKEN_ROUTE: ApiRoute = {
   pattern: '/tokens/:ref',
   allow: 'GET, PUT, DELETE',
   methods: { GET: 'getToken', HEAD: 'getToken', PUT: 'updateToken', DELETE: 'deleteToken' },
 };
-export const SALE_ROUTE: ApiRoute = { pattern: '/payments/sales/migrateCardOnFile', allow: 'POST', methods: { POST: 'sale' } };
+const SALE_ROUTE: ApiRoute = { pattern: '/payments/sales/migrateCardOnFile', allow: 'POST', methods: { POST: 'sale' } };
 export const API_ROUTES: readonly ApiRoute[] = [TOKENS_ROUTE, TOKEN_ROUTE, SALE_ROUTE];
 
 export interface RouteMatch {
