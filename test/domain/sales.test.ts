@@ -77,6 +77,16 @@ const NOT_SUPPLIED = [
   { risk: 'not_supplied', detail: 'postcode' },
 ];
 
+/** What a sale answers about the plain test card (4444333322221111, 05/2035, VISA GB credit). */
+const PLAIN_CARD_RESULT = {
+  number: '4444333322221111',
+  expiryDate: { month: 5, year: 2035 },
+  network: 'VISA',
+  countryCode: 'GB',
+  fundingType: 'credit',
+  paymentAccountReference: 'PAR-4444333322221111',
+};
+
 describe('a sale with a plain card', () => {
   it('is sent for settlement with an authorization code, the card profile and the risk factors of no address', () => {
     const { sales } = setup();
@@ -84,14 +94,7 @@ describe('a sale with a plain card', () => {
       outcome: 'sentForSettlement',
       authorizationCode: 'AUTH-t1',
       schemeReference: 'SCHEME-t1',
-      card: {
-        number: '4444333322221111',
-        expiryDate: { month: 5, year: 2035 },
-        network: 'VISA',
-        countryCode: 'GB',
-        fundingType: 'credit',
-        paymentAccountReference: 'PAR-4444333322221111',
-      },
+      card: PLAIN_CARD_RESULT,
       riskFactors: NOT_SUPPLIED,
     });
   });
@@ -116,14 +119,7 @@ describe('a sale with a plain card', () => {
       outcome: 'refused',
       refusal: { code: '51', description: 'LIMIT EXCEEDED' },
       schemeReference: 'SCHEME-t1',
-      card: {
-        number: '4444333322221111',
-        expiryDate: { month: 5, year: 2035 },
-        network: 'VISA',
-        countryCode: 'GB',
-        fundingType: 'credit',
-        paymentAccountReference: 'PAR-4444333322221111',
-      },
+      card: PLAIN_CARD_RESULT,
       riskFactors: NOT_SUPPLIED,
     });
   });
