@@ -2,21 +2,24 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { createTokenBody } from '../wire/schemas.js';
+import { strictCreateTokenBody } from '../wire/schemas.js';
 import { toFieldProblems, toJsonPath } from '../wire/validation.js';
 
 const entityName = z.string().min(1, 'must not be empty');
 
-/** A preloaded token: a create request body, for a tenant (the first credential when absent), maybe with a fixed id. */
-export const fixtureToken = createTokenBody.extend({
+/**
+ * A preloaded token: a create request body, for a tenant (the first credential when absent), maybe with a fixed
+ * id. Like every object of a fixtures or scenario file, it refuses fields it does not define (fieldIsNotAllowed).
+ */
+export const fixtureToken = strictCreateTokenBody.extend({
   username: z.string().min(1, 'must not be empty').optional(),
   tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/, 'must be 15 to 21 of 0-9 and A-Z without I and O').optional(),
 });
 
-export const fixturesSchema = z.object({
+export const fixturesSchema = z.strictObject({
   credentials: z
     .array(
-      z.object({
+      z.strictObject({
         username: z.string().min(1, 'must not be empty').regex(/^[^:]*$/, 'must not contain a colon'),
         password: z.string(),
         entities: z.array(entityName).min(1, 'must name at least one entity'),
@@ -25,13 +28,13 @@ export const fixturesSchema = z.object({
     .min(1, 'must hold at least one credential'),
   entities: z.record(
     z.string(),
-    z.object({
+    z.strictObject({
       currencies: z.array(z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code')),
       networks: z.array(z.string().min(1, 'must not be empty')),
     }),
   ),
   bins: z.array(
-    z.object({
+    z.strictObject({
       prefix: z
         .string()
         .regex(/^(\d{1,8})(-\d{1,8})?$/, 'must be up to 8 leading digits, or a range of them like 2221-2720')
@@ -63,7 +66,7 @@ export class ConfigError extends Error {
 export function fixturesProblems(data: unknown): { jsonPath: string; message: string }[] {
   const result = fixturesSchema.safeParse(data);
   if (result.success) return [];
-  return toFieldProblems(result.error.issues, data, 'fixtures').map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
+  return toFieldProblems(result.error.issues, data, 'fixtures', fixturesSchema).map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
 }
 
 /** Validates fixtures, listing every problem with its JSONPath. */

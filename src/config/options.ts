@@ -1,6 +1,6 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
 import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
-import { parseInstant } from '../wire/instant.js';
+import { parseInstant, readInstant } from '../wire/instant.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
 
 export type Profile = 'try' | 'live';
@@ -124,7 +124,12 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   let start: number | undefined;
   if (options.now !== undefined) {
     start = toEpochMs(options.now);
-    if (start === undefined) throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(options.now)}'`);
+    if (start === undefined) {
+      // A well-formed date that does not exist (2030-02-31) says why.
+      const reading = typeof options.now === 'string' ? readInstant(options.now, 'dateOrDateTime') : undefined;
+      const why = reading?.ok === false && reading.reason !== undefined ? `: ${reading.reason}` : '';
+      throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(options.now)}'${why}`);
+    }
   }
   const vendor = options.vendor ?? 'service';
   if (!/^[a-z0-9][a-z0-9.-]*$/i.test(vendor)) throw new ConfigError(`--vendor must be letters, digits, dots or dashes, got '${vendor}'`);

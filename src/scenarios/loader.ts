@@ -51,7 +51,7 @@ export function scenarioPaths(data: unknown, count: number): FieldPath[] {
 export function validateScenarios(data: unknown): Scenario[] {
   if (Array.isArray(data)) return parseBody(z.array(scenarioSchema), data, 'scenarios');
   if (typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data)) {
-    return parseBody(z.object({ scenarios: z.array(scenarioSchema) }), data, 'scenarios').scenarios;
+    return parseBody(z.strictObject({ scenarios: z.array(scenarioSchema) }), data, 'scenarios').scenarios;
   }
   return [parseBody(scenarioSchema, data, 'scenario')];
 }

@@ -2,26 +2,23 @@
 import * as z from 'zod';
 import { fixtureToken } from '../config/fixtures.js';
 import { parseInstant } from '../wire/instant.js';
-import { oneOf } from '../wire/schemas.js';
+import { isoInstant, oneOf } from '../wire/schemas.js';
 
 export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'sale', 'any'] as const;
 
 /** The longest a scripted delay may hold a request. */
 export const MAX_DELAY_MS = 60_000;
 
-const instant = z.string().refine((v) => parseInstant(v) !== undefined, {
-  error: 'must be an ISO 8601 date-time with a time zone, or a date',
-  params: { errorName: 'dateHasInvalidFormat' },
-});
+const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time with a time zone, or a date');
 
 const positive = (what: string) => z.int().min(1, `must be a whole number of ${what} from 1`);
 
 const amountRange = z
-  .object({ min: z.int().min(0, 'must be 0 or more').optional(), max: z.int().min(0, 'must be 0 or more').optional() })
+  .strictObject({ min: z.int().min(0, 'must be 0 or more').optional(), max: z.int().min(0, 'must be 0 or more').optional() })
   .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { error: 'min must not exceed max', params: { errorName: 'fieldHasInvalidValue' } });
 
 const when = z
-  .object({
+  .strictObject({
     operation: oneOf(OPERATIONS).optional(),
     username: z.string().optional(),
     entity: z.string().optional(),
@@ -35,8 +32,9 @@ const when = z
     every: positive('requests').optional(),
     times: positive('applications').optional(),
     between: z
-      .object({ from: instant.optional(), until: instant.optional() })
-      .refine((b) => b.from === undefined || b.until === undefined || (parseInstant(b.from) ?? 0) < (parseInstant(b.until) ?? 0), {
+      .strictObject({ from: instant.optional(), until: instant.optional() })
+      // An absent bound is open; a bound that is not a date is reported at itself, not here as well.
+      .refine((b) => (parseInstant(b.from ?? '') ?? Number.NEGATIVE_INFINITY) < (parseInstant(b.until ?? '') ?? Number.POSITIVE_INFINITY), {
         error: 'from must be before until',
         params: { errorName: 'fieldHasInvalidValue' },
       })
@@ -44,16 +42,16 @@ const when = z
   })
   .refine((w) => w.nth === undefined || w.every === undefined, { error: 'nth and every cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
 
-const riskFactor = z.object({
+const riskFactor = z.strictObject({
   risk: oneOf(['not_checked', 'not_matched', 'not_supplied']),
   detail: oneOf(['address', 'postcode']),
 });
 
 const then = z
-  .object({
+  .strictObject({
     delayMs: z.int().min(0, 'must be 0 or more').max(MAX_DELAY_MS, `must be at most ${MAX_DELAY_MS}`).optional(),
     error: z
-      .object({
+      .strictObject({
         status: z.int().min(400, 'must be an error status from 400 to 599').max(599, 'must be an error status from 400 to 599'),
         errorName: z.string().min(1, 'must not be empty'),
         message: z.string().optional(),
@@ -61,7 +59,7 @@ const then = z
       .optional(),
     fault: oneOf(['connectionReset', 'noResponse']).optional(),
     outcome: z
-      .object({
+      .strictObject({
         outcome: oneOf(['sentForSettlement', 'refused']),
         refusalCode: z.string().min(1, 'must not be empty').optional(),
         refusalDescription: z.string().min(1, 'must not be empty').optional(),
@@ -76,7 +74,7 @@ const then = z
   .refine((t) => t.error === undefined || t.fault === undefined, { error: 'error and fault cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
 
 export const ruleSchema = z
-  .object({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then })
+  .strictObject({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then })
   .superRefine((rule, ctx) => {
     // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
     // would apply (and be counted) without any effect.
@@ -89,7 +87,8 @@ export const ruleSchema = z
     }
   });
 
-export const scenarioSchema = z.object({
+/** Every object of a scenario file refuses fields it does not define (fieldIsNotAllowed, with a hint). */
+export const scenarioSchema = z.strictObject({
   name: z.string().min(1, 'must not be empty'),
   description: z.string().optional(),
   profile: oneOf(['try', 'live']).optional(),

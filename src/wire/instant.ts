@@ -1,16 +1,77 @@
-/** Instants on the wire: ISO 8601 in, ISO 8601 UTC out. Pure. */
+/**
+ * Instants on the wire: ISO 8601 in, ISO 8601 UTC out. Pure. Every date the simulator reads goes through
+ * `readInstant`: the token API's `tokenExpiryDateTime` (RFC 3339, `parseDateTime`) and the simulator's own
+ * inputs (`--now`, the clock, scenarios, fixtures, snapshots: `parseInstant`). A text that has the form but
+ * names no real moment (`2030-02-31`, `T24:00`, `+24:00`) is refused, never rolled over as Date.parse would.
+ */
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/i;
+/** Which texts a reader takes. */
+export type InstantForm =
+  /** RFC 3339 as the token API takes it: `2030-01-01T10:20:30Z`, seconds required, optional fraction, `Z` or `±hh:mm`. */
+  | 'dateTime'
+  /** The simulator's own inputs: also a date alone (UTC midnight), minutes without seconds, lower case, spaces around. */
+  | 'dateOrDateTime';
+
+// Groups: year, month, day, hour, minute, second, fraction, zone, offset hours, offset minutes.
+const FORMS: Record<InstantForm, RegExp> = {
+  dateTime: /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/,
+  dateOrDateTime: /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-](\d{2}):(\d{2})))?$/i,
+};
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+/** Days of a month (1–12) in the proleptic Gregorian calendar. */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Why the fields of a well-formed text name no moment; undefined when they do. */
+function calendarProblem(fields: readonly (string | undefined)[]): string | undefined {
+  const [, y, mo, d, h, mi, s, , , oh, om] = fields;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12) return `there is no month ${mo}`;
+  if (day < 1) return `there is no day ${d}`;
+  if (day > daysInMonth(year, month)) return `${MONTHS[month - 1]} ${y} has ${daysInMonth(year, month)} days`;
+  if (Number(h) > 23) return `hours go up to 23, not ${h}`;
+  if (Number(mi) > 59) return `minutes go up to 59, not ${mi}`;
+  if (Number(s) > 59) return `seconds go up to 59, not ${s}`;
+  if (Number(oh) > 23 || Number(om) > 59) return `zone offsets go up to ±23:59, not ${oh}:${om}`;
+  return undefined;
+}
+
+/** An instant read: its epoch milliseconds, or why the text is none (`reason` absent: not the form at all). */
+export type InstantReading = { ok: true; epochMs: number } | { ok: false; reason?: string };
+
+/** The one date parser: the text's form, then its calendar, then its instant. */
+export function readInstant(text: string, form: InstantForm): InstantReading {
+  const trimmed = form === 'dateOrDateTime' ? text.trim() : text;
+  const fields = FORMS[form].exec(trimmed);
+  if (!fields) return { ok: false };
+  const reason = calendarProblem(fields);
+  if (reason !== undefined) return { ok: false, reason };
+  // The fields name a real date and time, which Date.parse reads exactly (it rolls over only impossible ones).
+  return { ok: true, epochMs: Date.parse(trimmed) };
+}
 
 /**
  * Parses an ISO 8601 date-time with a zone (`Z` or `±hh:mm`), or a date alone (UTC midnight).
- * Undefined for anything else: a zone-less time would depend on the server's zone.
+ * Undefined for anything else, including dates and times that do not exist (`2030-02-31`): a zone-less time
+ * would depend on the server's zone.
  */
 export function parseInstant(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!DATE_TIME.test(trimmed)) return undefined;
-  const ms = Date.parse(trimmed);
-  return Number.isFinite(ms) ? ms : undefined;
+  const reading = readInstant(text, 'dateOrDateTime');
+  return reading.ok ? reading.epochMs : undefined;
+}
+
+/** Parses an RFC 3339 date-time as the token API takes it (`tokenExpiryDateTime`); undefined otherwise. */
+export function parseDateTime(text: string): number | undefined {
+  const reading = readInstant(text, 'dateTime');
+  return reading.ok ? reading.epochMs : undefined;
 }
 
 /** ISO 8601 in UTC, without `.000` when the instant has no milliseconds: `2030-01-08T00:00:00Z`. */

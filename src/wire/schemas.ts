@@ -1,7 +1,7 @@
 /** zod schemas of the token API's wire format. Messages are the rule; validation.ts prefixes the field. */
 import * as z from 'zod';
 import { passesLuhn } from '../domain/card.js';
-import { parseInstant } from './instant.js';
+import { parseDateTime, readInstant, type InstantForm } from './instant.js';
 import type { BillingAddress } from '../domain/token.js';
 import type { CreateTokenInput } from '../domain/vault.js';
 
@@ -48,7 +48,7 @@ export const cardNumber = text(10, 19)
   .regex(/^[0-9]*$/, 'must hold only digits')
   .refine(passesLuhn, { error: 'must pass the Luhn check', params: { errorName: 'panFailedLuhnCheck' } });
 
-export const billingAddress = z.object({
+const billingAddressFields = {
   address1: text(1, 80),
   address2: textUpTo(80).optional(),
   address3: textUpTo(80).optional(),
@@ -56,7 +56,11 @@ export const billingAddress = z.object({
   city: text(1, 50),
   state: text(1, 30).optional(),
   countryCode,
-});
+};
+
+/** API bodies ignore fields they do not define (contract 1.3); files refuse them (the `strict…` variants). */
+export const billingAddress = z.object(billingAddressFields);
+export const strictBillingAddress = z.strictObject(billingAddressFields);
 
 /** zod's optional keys may hold `undefined`; the domain's may only be absent. */
 export function toBillingAddress(a: z.output<typeof billingAddress>): BillingAddress {
@@ -71,25 +75,57 @@ export function toBillingAddress(a: z.output<typeof billingAddress>): BillingAdd
   };
 }
 
-export const createCardExpiryDate = z.object({ month: integer(1, 12), year: integer(1, 9999) });
+const createCardExpiryDateFields = { month: integer(1, 12), year: integer(1, 9999) };
+export const createCardExpiryDate = z.object(createCardExpiryDateFields);
 /** On update the spec bounds the year only from above. */
 export const updateCardExpiryDate = z.object({ month: integer(1, 12), year: integer(undefined, 9999) });
 
 export const namespace = text(1, 64).regex(/^(?!_)[^\s&<]*$/, 'must not start with an underscore or contain spaces, & or <');
 
-export const createTokenBody = z.object({
-  paymentInstrument: z.object({
-    type: oneOf(['card/front']),
-    cardHolderName,
-    cardNumber,
-    cardExpiryDate: createCardExpiryDate,
-    billingAddress: billingAddress.optional(),
-  }),
-  merchant: z.object({ entity: z.string().min(1, 'must not be empty') }),
+/**
+ * A date-time text that the one date parser (instant.ts) reads in `form`: a text of another form is refused
+ * with `formatMessage`, a date or time that does not exist (`2030-02-31`) with the reason; both are
+ * dateHasInvalidFormat.
+ */
+export function isoInstant(form: InstantForm, formatMessage: string): z.ZodString {
+  return z.string().superRefine((value, ctx) => {
+    const reading = readInstant(value, form);
+    if (reading.ok) return;
+    const message = reading.reason === undefined ? formatMessage : `must be a date and time that exists: ${reading.reason}`;
+    ctx.addIssue({ code: 'custom', message, params: { errorName: 'dateHasInvalidFormat' } });
+  });
+}
+
+const paymentInstrumentFields = {
+  type: oneOf(['card/front']),
+  cardHolderName,
+  cardNumber,
+  cardExpiryDate: createCardExpiryDate,
+  billingAddress: billingAddress.optional(),
+};
+const merchantFields = { entity: z.string().min(1, 'must not be empty') };
+const createTokenFields = {
   description: description.optional(),
-  tokenExpiryDateTime: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone' }).optional(),
+  tokenExpiryDateTime: isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone').meta({ format: 'date-time' }).optional(),
   namespace: namespace.optional(),
   schemeTransactionReference: schemeTransactionReference.optional(),
+};
+
+export const createTokenBody = z.object({
+  paymentInstrument: z.object(paymentInstrumentFields),
+  merchant: z.object(merchantFields),
+  ...createTokenFields,
+});
+
+/** A create body in a file (a fixtures or scenario token): the same fields, and no others at any depth. */
+export const strictCreateTokenBody = z.strictObject({
+  paymentInstrument: z.strictObject({
+    ...paymentInstrumentFields,
+    cardExpiryDate: z.strictObject(createCardExpiryDateFields),
+    billingAddress: strictBillingAddress.optional(),
+  }),
+  merchant: z.strictObject(merchantFields),
+  ...createTokenFields,
 });
 
 export type CreateTokenBody = z.output<typeof createTokenBody>;
@@ -101,7 +137,7 @@ export function toCreateInput(body: CreateTokenBody): CreateTokenInput {
     entity: body.merchant.entity,
     ...(body.namespace !== undefined && { namespace: body.namespace }),
     ...(body.description !== undefined && { description: body.description }),
-    ...(body.tokenExpiryDateTime !== undefined && { expiresAt: Date.parse(body.tokenExpiryDateTime) }),
+    ...(body.tokenExpiryDateTime !== undefined && { expiresAt: parseDateTime(body.tokenExpiryDateTime) ?? Number.NaN }),
     ...(body.schemeTransactionReference !== undefined && { schemeTransactionReference: body.schemeTransactionReference }),
     card: {
       number: pi.cardNumber,
@@ -127,9 +163,6 @@ export const clockAdvanceBody = z.object({
 });
 
 export const clockSetBody = z.object({
-  now: z.string().refine((v) => parseInstant(v) !== undefined, {
-    error: 'must be an ISO 8601 date-time with a time zone, or a date',
-    params: { errorName: 'dateHasInvalidFormat' },
-  }),
+  now: isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time with a time zone, or a date'),
   frozen: z.boolean().optional(),
 });

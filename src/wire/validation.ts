@@ -1,6 +1,7 @@
 /** zod issues → the spec's validation items {errorName, message, jsonPath}. */
 import type * as z from 'zod';
 import { schemaError, type FieldErrorName, type FieldPath, type FieldProblem } from './problems.js';
+import { definedFieldsAt, notAllowedMessage } from './unknown-fields.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -84,12 +85,24 @@ function messageOf(errorName: FieldErrorName, issue: z.core.$ZodIssue, label: st
   }
 }
 
-/** One problem per offending field (the first rule it breaks), in the order zod found them. */
-export function toFieldProblems(issues: readonly z.core.$ZodIssue[], root: unknown, rootLabel: string): FieldProblem[] {
+/**
+ * One problem per offending field (the first rule it breaks), in the order zod found them. A strict object's
+ * unknown keys are one `fieldIsNotAllowed` each, at the key's own path, with a hint from the fields `schema`
+ * defines there.
+ */
+export function toFieldProblems(issues: readonly z.core.$ZodIssue[], root: unknown, rootLabel: string, schema?: z.core.$ZodType): FieldProblem[] {
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
   for (const issue of issues) {
     const path = issue.path.map((s) => (typeof s === 'number' ? s : String(s)));
+    if (issue.code === 'unrecognized_keys') {
+      const fields = schema ? definedFieldsAt(schema, path) : [];
+      // An unknown key has no schema, so no other issue can name its path.
+      for (const key of issue.keys) {
+        problems.push({ errorName: 'fieldIsNotAllowed', message: notAllowedMessage(key, fields), path: [...path, key] });
+      }
+      continue;
+    }
     const key = toJsonPath(path);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -105,5 +118,5 @@ export function toFieldProblems(issues: readonly z.core.$ZodIssue[], root: unkno
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, rootLabel = 'body'): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  throw schemaError(toFieldProblems(result.error.issues, body, rootLabel));
+  throw schemaError(toFieldProblems(result.error.issues, body, rootLabel, schema));
 }

@@ -13,6 +13,8 @@ import {
   namespace,
   oneOf,
   schemeTransactionReference,
+  strictBillingAddress,
+  strictCreateTokenBody,
   toBillingAddress,
   toCreateInput,
   updateBodies,
@@ -285,5 +287,80 @@ describe('the clock bodies', () => {
     expect(problemsOf(clockSetBody, { now: '2030-01-01T00:00:00' })).toStrictEqual([['dateHasInvalidFormat', 'now must be an ISO 8601 date-time with a time zone, or a date']]);
     expect(problemsOf(clockSetBody, { now: '2030-01-01', frozen: 'yes' })).toStrictEqual([['fieldMustBeBoolean', 'frozen must be a boolean']]);
     expect(problemsOf(clockSetBody, {})).toStrictEqual([['fieldIsMissing', 'now is required']]);
+  });
+});
+
+describe('dates the token API and the clock read', () => {
+  const withExpiry = (tokenExpiryDateTime: string) => ({
+    paymentInstrument: { type: 'card/front', cardHolderName: 'A', cardNumber: '4444333322221111', cardExpiryDate: { month: 5, year: 2035 } },
+    merchant: { entity: 'default' },
+    tokenExpiryDateTime,
+  });
+
+  it.each([
+    ['2030-02-31T00:00:00Z', 'February 2030 has 28 days'],
+    ['2030-02-29T00:00:00Z', 'February 2030 has 28 days'],
+    ['2030-01-01T24:00:00Z', 'hours go up to 23, not 24'],
+    ['2030-01-01T00:00:00+24:00', 'zone offsets go up to ±23:59, not 24:00'],
+  ])('refuses a tokenExpiryDateTime that does not exist (%p) as dateHasInvalidFormat', (text, reason) => {
+    expect(problemsOf(createTokenBody, withExpiry(text))).toStrictEqual([['dateHasInvalidFormat', `tokenExpiryDateTime must be a date and time that exists: ${reason}`]]);
+  });
+
+  it.each(['2030-02-01T00:00Z', '2030-02-01t00:00:00Z', ' 2030-02-01T00:00:00Z'])('still refuses a tokenExpiryDateTime of another form (%p)', (text) => {
+    expect(problemsOf(createTokenBody, withExpiry(text))).toStrictEqual([['dateHasInvalidFormat', 'tokenExpiryDateTime must be an ISO 8601 date-time with a time zone']]);
+  });
+
+  it('reads a leap day and a number is still not a string', () => {
+    expect(toCreateInput(parseBody(createTokenBody, withExpiry('2032-02-29T12:00:00Z'))).expiresAt).toBe(Date.UTC(2032, 1, 29, 12));
+    expect(problemsOf(createTokenBody, { ...withExpiry(''), tokenExpiryDateTime: 5 })).toStrictEqual([['fieldMustBeString', 'tokenExpiryDateTime must be a string']]);
+  });
+
+  it('refuses a clock set to a date that does not exist, at now', () => {
+    expect(problemsOf(clockSetBody, { now: '2030-02-31T00:00:00Z' })).toStrictEqual([['dateHasInvalidFormat', 'now must be a date and time that exists: February 2030 has 28 days']]);
+    expect(problemsOf(clockSetBody, { now: '2030-04-31' })).toStrictEqual([['dateHasInvalidFormat', 'now must be a date and time that exists: April 2030 has 30 days']]);
+  });
+});
+
+describe('strict variants for files', () => {
+  const valid = {
+    paymentInstrument: { type: 'card/front', cardHolderName: 'A', cardNumber: '4444333322221111', cardExpiryDate: { month: 5, year: 2035 }, billingAddress: ADDRESS },
+    merchant: { entity: 'default' },
+    description: 'd',
+    tokenExpiryDateTime: '2030-02-01T00:00:00Z',
+    namespace: 'n',
+    schemeTransactionReference: 'X',
+  };
+  const pathsOf = (schema: z.ZodType, value: unknown): unknown => {
+    try {
+      parseBody(schema, value);
+      return 'ok';
+    } catch (err) {
+      if (err instanceof WireError) return err.problems.map((p) => [p.errorName, p.path]);
+      throw err;
+    }
+  };
+  const spoilt = {
+    ...valid,
+    paymentInstrument: { ...valid.paymentInstrument, colour: 'blue', cardExpiryDate: { month: 5, year: 2035, day: 1 }, billingAddress: { ...ADDRESS, zip: '1' } },
+    merchant: { entity: 'default', id: 1 },
+    extra: true,
+  };
+
+  it('accept every field the API body defines, and parse to the same output', () => {
+    expect(parseBody(strictCreateTokenBody, valid)).toStrictEqual(parseBody(createTokenBody, valid));
+    expect(parseBody(strictBillingAddress, { ...ADDRESS, address2: 'a', address3: 'b', state: 's' })).toStrictEqual({ ...ADDRESS, address2: 'a', address3: 'b', state: 's' });
+  });
+
+  it('refuse a field the API body does not define, at any depth, where the API body ignores it', () => {
+    expect(pathsOf(createTokenBody, spoilt)).toBe('ok');
+    expect(pathsOf(billingAddress, { ...ADDRESS, zip: '1' })).toBe('ok');
+    expect(pathsOf(strictCreateTokenBody, spoilt)).toStrictEqual([
+      ['fieldIsNotAllowed', ['paymentInstrument', 'cardExpiryDate', 'day']],
+      ['fieldIsNotAllowed', ['paymentInstrument', 'billingAddress', 'zip']],
+      ['fieldIsNotAllowed', ['paymentInstrument', 'colour']],
+      ['fieldIsNotAllowed', ['merchant', 'id']],
+      ['fieldIsNotAllowed', ['extra']],
+    ]);
+    expect(pathsOf(strictBillingAddress, { ...ADDRESS, zip: '1' })).toStrictEqual([['fieldIsNotAllowed', ['zip']]]);
   });
 });
