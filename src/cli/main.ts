@@ -7,6 +7,11 @@ import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
 import { validateFiles } from './validate.js';
 import { watchScenarioFiles } from './watch.js';
+import { bannerLines } from './banner.js';
+import { colorEnabled, colorForced, paint, type Env } from './color.js';
+import { readConfigFile } from './config-file.js';
+import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
+import { OPTIONS } from './option-table.js';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -14,11 +19,13 @@ export interface CliIo {
   exit: (code: number) => void;
   /** Registers a handler for SIGINT and SIGTERM. */
   onStopSignal: (handler: (signal: string) => void) => void;
-  /** Whether stderr is a terminal. */
+  /** Whether stderr is a terminal: the banner, and colour in it and in the pretty log. */
   isTTY?: boolean;
-  /** Help text: wrap width (default 80) and colours (default none), from the real terminal for the process. */
+  /** Help text: wrap width (default 80), and whether stdout is a terminal that shows colours (default not). */
   helpWidth?: number;
   helpColors?: boolean;
+  /** `TOKEN_SIM_*` options, `NO_COLOR` and `FORCE_COLOR`: process.env for the process, none by default. */
+  env?: Env;
 }
 
 export const processIo: CliIo = {
@@ -30,7 +37,8 @@ export const processIo: CliIo = {
     process.once('SIGTERM', handler);
   },
   isTTY: process.stderr.isTTY,
-  ...(process.stdout.isTTY && { helpWidth: process.stdout.columns, helpColors: process.env.NO_COLOR === undefined }),
+  ...(process.stdout.isTTY && { helpWidth: process.stdout.columns, helpColors: true }),
+  env: process.env,
 };
 
 /** Exit code for bad options and start-up failures. */
@@ -70,6 +78,7 @@ interface CliOptions {
   scenario?: string[];
   watch?: boolean;
   log: LogFormat;
+  config?: string;
 }
 
 export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
@@ -101,7 +110,37 @@ export interface CliHandlers {
   validate(files: readonly string[]): number;
 }
 
+/**
+ * The options with what the environment and the config file add: for each option not given as a flag, its
+ * `TOKEN_SIM_*` variable, else the config file's key, else the default (decision 0017).
+ */
+async function withEnvironmentAndFile(flags: CliOptions, command: Command, io: CliIo): Promise<CliOptions> {
+  const env = io.env ?? {};
+  const environment = readEnvironment(env);
+  for (const warning of environment.warnings) io.err(warning);
+  const configPath = flags.config ?? valueOf(env, CONFIG_VARIABLE);
+  const file = configPath === undefined ? {} : await readConfigFile(configPath);
+  if (environment.problems.length > 0) throw new ConfigError(environment.problems.join('; '));
+  const merged: Record<string, unknown> = { ...flags };
+  for (const { key } of OPTIONS) {
+    if (command.getOptionValueSource(key) === 'cli') continue;
+    const value = environment.values[key] ?? file[key];
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged as unknown as CliOptions;
+}
+
+const ENVIRONMENT_HELP = `
+Environment and config file:
+  Every option can also be set as TOKEN_SIM_<OPTION> (TOKEN_SIM_PORT=0,
+  TOKEN_SIM_ADMIN_TOKEN=...), or in a JSON or YAML --config file
+  (TOKEN_SIM_CONFIG) with the options as camelCase keys. A flag wins over the
+  environment, which wins over the file. NO_COLOR and FORCE_COLOR are honoured.
+  Details: docs/cli.md.`;
+
 export function createProgram(io: CliIo, handlers: CliHandlers): Command {
+  const helpColors = colorEnabled(io.helpColors ?? false, io.env ?? {});
+  const { bold, cyan } = paint(true);
   const program = new Command('token-sim')
     .description('An in-memory simulator of a payment token vault and card-on-file sale API, with a virtual clock.')
     // The simulator's options before a command belong to it; after `openapi` they are the command's own.
@@ -114,9 +153,11 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       // Wrapping and colours come from the io, not from whatever process.stdout happens to be.
       getOutHelpWidth: () => io.helpWidth ?? 80,
       getErrHelpWidth: () => io.helpWidth ?? 80,
-      getOutHasColors: () => io.helpColors ?? false,
-      getErrHasColors: () => io.helpColors ?? false,
+      // commander strips the styles below when these say no.
+      getOutHasColors: () => helpColors,
+      getErrHasColors: () => helpColors,
     })
+    .configureHelp({ styleTitle: bold, styleOptionText: cyan, styleSubcommandText: cyan, styleArgumentText: cyan })
     .addOption(new Option('-p, --port <n>', 'port; 0 picks a free one').default(8080).argParser(portNumber))
     .addOption(new Option('--host <addr>', 'bind address').default('127.0.0.1'))
     .addOption(new Option('--profile <profile>', 'token lifetime profile').choices(['try', 'live']).default('try'))
@@ -135,7 +176,13 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .option('--scenario <file>', 'scenario file, JSON or YAML; repeatable', collect)
     .option('--watch', 'reload the scenario files when they change (an invalid change keeps the previous set)')
     .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
-    .action(async (options: CliOptions) => handlers.run(toSimulatorOptions(options), options.watch ? (options.scenario ?? []) : []));
+    .option('--config <file>', 'options from a JSON or YAML file (keys in camelCase)')
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
+    .addHelpText('after', ENVIRONMENT_HELP.replace('Environment and config file:', bold('Environment and config file:')))
+    .action(async (flags: CliOptions, command: Command) => {
+      const options = await withEnvironmentAndFile(flags, command, io);
+      await handlers.run(toSimulatorOptions(options), options.watch ? (options.scenario ?? []) : []);
+    });
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the simulated API and the control API')
@@ -174,10 +221,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       throw err;
     });
   }
+  const env = io.env ?? {};
+  const color = colorEnabled(io.isTTY === true, env);
   const run = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
     let running: RunningSimulator;
     try {
-      running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true });
+      running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
     } catch (err) {
       io.err(`token-sim: ${describeStartError(err, options)}`);
       io.exit(USAGE_ERROR);
@@ -191,6 +240,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       void running.close().then(() => io.exit(0));
     });
     io.out(`token-sim listening on ${running.url}`);
+    if (io.isTTY === true || colorForced(env)) {
+      const { url, config } = running;
+      const info = { version: packageVersion(), url, credentials: config.credentials, adminToken: config.adminToken !== undefined };
+      for (const line of bannerLines(info, color)) io.err(line);
+    }
   };
   const program = createProgram(io, { run, validate: (files) => validateFiles(files, io.out) });
   try {

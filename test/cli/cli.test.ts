@@ -3,7 +3,7 @@
  * process (signals, the binary's exit codes) is in bin.process.test.ts.
  */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitCodeOf, runCli, startCli, TOKEN_TYPE } from '../support/cli-in-process.js';
@@ -57,6 +57,15 @@ describe('the token-sim CLI', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(pattern);
     expect(run.stdout()).toBe('');
+  });
+
+  it.each([['--version'], ['-V']])('prints just the package version for %s and exits 0', async (flag) => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const run = runCli([flag]);
+    expect(await exitCodeOf(run)).toBe(0);
+    expect(run.exitCodes).toEqual([0]);
+    expect(run.stdout()).toBe(`${version}\n`);
+    expect(run.stderr()).toBe('');
   });
 
   it('prints help mentioning --token-lifetime and exits 0', async () => {

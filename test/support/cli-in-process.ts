@@ -1,7 +1,8 @@
 /**
  * Runs the CLI in-process, through the source: `main(argv, io)` with a fake CliIo that captures the lines
  * written to stdout and stderr, records exit codes, and keeps the stop-signal handler so that a test can
- * call it as SIGINT or SIGTERM would. A simulator that `main` starts is a real server on port 0.
+ * call it as SIGINT or SIGTERM would. A simulator that `main` starts is a real server on port 0. The io is no
+ * terminal and has an empty environment unless a test says otherwise (CliTerminal): never the real ones.
  */
 import { main, type CliIo } from '../../src/cli/main.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ export interface CliRun {
   readonly out: readonly string[];
   /** The lines written to stderr, in order. */
   readonly err: readonly string[];
+  /** Every line in the order written, prefixed `out: ` or `err: `. */
+  readonly lines: readonly string[];
   /** stdout as a process would have written it: each line followed by a newline. */
   stdout(): string;
   /** stderr as a process would have written it: each line followed by a newline. */
@@ -31,17 +34,21 @@ export interface CliRun {
   stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<number>;
 }
 
+/** What a test may set of the terminal and the environment; by default no terminal and an empty environment. */
+export type CliTerminal = Pick<CliIo, 'isTTY' | 'env' | 'helpColors' | 'helpWidth'>;
+
 /** Starts `token-sim <args>` in-process; main() runs in the background (see `returned`). */
-export function runCli(args: readonly string[]): CliRun {
+export function runCli(args: readonly string[], terminal: CliTerminal = {}): CliRun {
   const out: string[] = [];
   const err: string[] = [];
+  const all: string[] = [];
   const exitCodes: number[] = [];
   let stopHandler: ((signal: string) => void) | undefined;
   let onExit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (onExit = resolve));
   const io: CliIo = {
-    out: (line) => void out.push(line),
-    err: (line) => void err.push(line),
+    out: (line) => void (out.push(line), all.push(`out: ${line}`)),
+    err: (line) => void (err.push(line), all.push(`err: ${line}`)),
     exit(code) {
       exitCodes.push(code);
       onExit(code);
@@ -51,12 +58,15 @@ export function runCli(args: readonly string[]): CliRun {
       stopHandler = handler;
     },
     isTTY: false,
+    env: {},
+    ...terminal,
   };
   const lines = (ls: readonly string[]): string => ls.map((l) => `${l}\n`).join('');
   const returned = main(args, io);
   return {
     out,
     err,
+    lines: all,
     stdout: () => lines(out),
     stderr: () => lines(err),
     exitCodes,
@@ -88,8 +98,8 @@ export async function exitCodeOf(run: CliRun): Promise<number> {
 }
 
 /** Starts `token-sim <args>` in-process and resolves with its URL, the first line on stdout. */
-export async function startCli(args: readonly string[]): Promise<{ run: CliRun; url: string }> {
-  const run = runCli(args);
+export async function startCli(args: readonly string[], terminal: CliTerminal = {}): Promise<{ run: CliRun; url: string }> {
+  const run = runCli(args, terminal);
   await run.returned;
   const match = /^token-sim listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(run.out[0] ?? '');
   if (!match || !run.serving()) {
