@@ -1,83 +1,125 @@
-/** The request journal: what each tenant's requests were and how they were answered, bounded per tenant. */
-import { formatInstant } from '../wire/instant.js';
-import { maskCardData, maskCardNumbersIn } from '../wire/mask.js';
+/**
+ * The request journal: what each tenant's requests were and how they were answered, bounded per tenant and
+ * in total. Recording is cheap (references to what the request already holds); filtering is done on the
+ * records, and formatting and masking only for the entries a listing returns (journal-entry.ts, har).
+ */
+import type { FieldProblem } from '../wire/problems.js';
+import { schemaError } from '../wire/problems.js';
+import { OPERATIONS, toEntry, type JournalEntry, type JournalRecord, type Operation } from './journal-entry.js';
 
-export type Operation = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale' | 'unknown';
+export { KEPT_REQUEST_HEADERS, OPERATIONS, type JournalEntry, type JournalFields, type JournalRecord, type Operation } from './journal-entry.js';
 
-/** What every journal entry says about its request, stored and listed alike. */
-interface JournalFields {
-  /** The Basic-auth username; null when the request was not authenticated. */
-  tenant: string | null;
-  operation: Operation;
-  method: string;
-  /** As requested when stored; card numbers in it are masked when listed. */
-  path: string;
-  status: number;
-  errorName?: string;
-  correlationId: string;
-  durationMs: number;
-  /** The scenario rule that shaped the answer, if any. */
-  rule: string | null;
-}
-
-export interface JournalEntry extends JournalFields {
-  /** Order in which answers were recorded (finished) in this simulator. */
-  seq: number;
-  /** The tenant's virtual time and the real time when the answer was sent. */
-  virtualTime: string;
-  realTime: string;
-  /** The request body, card data masked; absent when there was none or it was not JSON. */
-  requestBody?: unknown;
-}
-
-/** What is kept per request: cheap to record; times are formatted and card data masked when listed. */
-export interface JournalRecord extends JournalFields {
-  virtualMs: number;
-  realMs: number;
-  /**
-   * The request body, parsed and masked only when listed; kept only up to MAX_BODY_BYTES. A Buffer is
-   * turned into text when recorded: a small Buffer is a slice of an 8 KiB pool slab, and keeping it would
-   * keep the whole slab.
-   */
-  body?: Buffer | string;
-  /** The size of a body too large to keep. */
-  omittedBodyBytes?: number;
-}
-
-/** Bodies over this size are not kept: the journal is bounded by entries, so entries must stay small. */
+/**
+ * Bodies over this size are not kept, whole: the journal is bounded by entries, so entries must stay small,
+ * and a body cut short could end inside a card number that the masking would then no longer recognise.
+ */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-function toEntry(seq: number, r: JournalRecord): JournalEntry {
-  let requestBody: unknown;
-  if (r.omittedBodyBytes !== undefined) requestBody = `[a body of ${r.omittedBodyBytes} bytes, not kept]`;
-  else if (r.body !== undefined) {
-    try {
-      requestBody = maskCardData(JSON.parse(typeof r.body === 'string' ? r.body : r.body.toString('utf8')));
-    } catch {
-      requestBody = undefined;
+/** Which entries a listing returns; every criterion is optional and all must hold. */
+export interface JournalFilter {
+  operation?: Operation;
+  /** The HTTP status of the answer (0: unanswered). */
+  status?: number;
+  /** The request method, in any case. */
+  method?: string;
+  /** The id of the scenario rule that applied. */
+  rule?: string;
+  /** Only entries recorded after the one with this `seq` (exclusive): poll with the last `seq` seen. */
+  since?: number;
+  /** At most this many entries, the oldest matching first; `count` still counts them all. */
+  limit?: number;
+}
+
+export const JOURNAL_FILTER_KEYS: readonly (keyof JournalFilter)[] = ['operation', 'status', 'method', 'rule', 'since', 'limit'];
+
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
+const MAX_STATUS = 599;
+const MAX_RULE = 256;
+
+function integerProblems(key: string, value: unknown, max: number, what: string): FieldProblem[] {
+  const path = [key];
+  if (typeof value !== 'number' || !Number.isInteger(value)) return [{ errorName: 'fieldMustBeInteger', message: `${key} must be ${what}`, path }];
+  if (value < 0) return [{ errorName: 'integerIsTooSmall', message: `${key} must be ${what}`, path }];
+  if (value > max) return [{ errorName: 'integerIsTooLarge', message: `${key} must be ${what}`, path }];
+  return [];
+}
+
+function stringProblems(key: string, value: unknown, check: (s: string) => string | undefined): FieldProblem[] {
+  const path = [key];
+  if (typeof value !== 'string') return [{ errorName: 'fieldMustBeString', message: `${key} must be a string`, path }];
+  if (value === '') return [{ errorName: 'fieldIsEmpty', message: `${key} must not be empty`, path }];
+  const problem = check(value);
+  return problem === undefined ? [] : [{ errorName: 'fieldHasInvalidValue', message: problem, path }];
+}
+
+/**
+ * Every problem of a filter, one per offending key (with the key as its path), in the filter's words: the
+ * control API reports them for its query parameters, the library for its filter object.
+ */
+export function journalFilterProblems(filter: Readonly<Record<string, unknown>>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const key of Object.keys(filter)) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    switch (key) {
+      case 'operation':
+        problems.push(...stringProblems(key, value, (s) => ((OPERATIONS as readonly string[]).includes(s) ? undefined : `operation must be one of ${OPERATIONS.join(', ')}`)));
+        break;
+      case 'status':
+        problems.push(...integerProblems(key, value, MAX_STATUS, `an HTTP status from 0 to ${MAX_STATUS}`));
+        break;
+      case 'method':
+        problems.push(...stringProblems(key, value, (s) => (METHOD.test(s) ? undefined : 'method must be an HTTP method such as GET or POST')));
+        break;
+      case 'rule':
+        problems.push(...stringProblems(key, value, (s) => (s.length <= MAX_RULE ? undefined : `rule must be at most ${MAX_RULE} characters`)));
+        break;
+      case 'since':
+      case 'limit':
+        problems.push(...integerProblems(key, value, Number.MAX_SAFE_INTEGER, 'a non-negative integer'));
+        break;
+      default:
+        problems.push({ errorName: 'fieldIsNotAllowed', message: `${key} is not a journal filter; use ${JOURNAL_FILTER_KEYS.join(', ')}`, path: [key] });
     }
   }
-  return {
-    seq,
-    tenant: r.tenant,
-    operation: r.operation,
-    method: r.method,
-    path: maskCardNumbersIn(r.path),
-    status: r.status,
-    ...(r.errorName !== undefined && { errorName: r.errorName }),
-    correlationId: r.correlationId,
-    virtualTime: formatInstant(r.virtualMs),
-    realTime: new Date(r.realMs).toISOString(),
-    durationMs: r.durationMs,
-    rule: r.rule,
-    ...(requestBody !== undefined && { requestBody }),
-  };
+  return problems;
 }
+
+/** A valid filter as given (the method upper-cased), or a bodyDoesNotMatchSchema error naming every problem. */
+export function checkJournalFilter(filter: JournalFilter = {}): JournalFilter {
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    throw schemaError([{ errorName: 'fieldMustBeObject', message: 'the journal filter must be an object', path: [] }], 'The journal filter is not valid');
+  }
+  const problems = journalFilterProblems(filter as Record<string, unknown>);
+  if (problems.length > 0) throw schemaError(problems, 'The journal filter is not valid');
+  const clean: JournalFilter = {};
+  for (const key of JOURNAL_FILTER_KEYS) if (filter[key] !== undefined) Object.assign(clean, { [key]: filter[key] });
+  if (clean.method !== undefined) clean.method = clean.method.toUpperCase();
+  return clean;
+}
+
+/** One kept request: the record as recorded and its order of recording. */
+export interface JournalSelection {
+  readonly seq: number;
+  readonly record: JournalRecord;
+}
+
+const matches = (filter: JournalFilter, seq: number, r: JournalRecord): boolean =>
+  (filter.since === undefined || seq > filter.since) &&
+  (filter.operation === undefined || r.operation === filter.operation) &&
+  (filter.status === undefined || r.status === filter.status) &&
+  (filter.method === undefined || r.method.toUpperCase() === filter.method.toUpperCase()) &&
+  (filter.rule === undefined || r.rule === filter.rule);
 
 export interface Journal {
   record(entry: JournalRecord): void;
   /** One tenant's entries, or every tenant's (null: unauthenticated) when tenant is undefined; oldest first. */
   list(tenant?: string): JournalEntry[];
+  /**
+   * The oldest `filter.limit` kept records (all when no limit) of one tenant, or of every tenant, that pass
+   * the filter, oldest first; `count` is how many pass it, however many are returned.
+   */
+  select(tenant: string | undefined, filter?: JournalFilter): { selected: JournalSelection[]; count: number };
   clear(tenant?: string): void;
   /** What is held now: entries, and the characters of their kept bodies. */
   size(): { entries: number; bodyChars: number };
@@ -88,7 +130,7 @@ export interface JournalBounds {
   perTenant: number;
   /** Entries kept across all tenants: the oldest go first. */
   total: number;
-  /** Characters of request bodies kept across all tenants: the oldest entries go first. */
+  /** Characters of request and response bodies kept across all tenants: the oldest entries go first. */
   bodyChars: number;
 }
 
@@ -132,9 +174,26 @@ class Queue<T> {
   toArray(): T[] {
     return this.items.slice(this.head);
   }
+  forEach(fn: (item: T) => void): void {
+    for (let i = this.head; i < this.items.length; i++) fn(this.items[i] as T);
+  }
 }
 
-const bodyCharsOf = (r: JournalRecord): number => (typeof r.body === 'string' ? r.body.length : 0);
+const bodyCharsOf = (r: JournalRecord): number => (typeof r.body === 'string' ? r.body.length : 0) + (r.responseBody?.length ?? 0);
+
+/** The record as kept: bodies over MAX_BODY_BYTES dropped whole (their size noted), a Buffer body as text. */
+function keptRecord(entry: JournalRecord): JournalRecord {
+  let record = entry;
+  if (entry.body !== undefined && entry.body.length > MAX_BODY_BYTES) {
+    record = { ...record, body: undefined, omittedBodyBytes: Buffer.byteLength(entry.body) };
+  } else if (Buffer.isBuffer(entry.body)) {
+    record = { ...entry, body: entry.body.toString('utf8') };
+  }
+  if (record.responseBody !== undefined && record.responseBody.length > MAX_BODY_BYTES) {
+    record = { ...record, responseBody: undefined, omittedResponseBytes: Buffer.byteLength(record.responseBody) };
+  }
+  return record;
+}
 
 /**
  * Bounded per tenant and in total (entries and body characters): recording past a bound drops the oldest
@@ -165,16 +224,24 @@ export function createJournal(bounds: JournalBounds): Journal {
     if (queue?.length === 0) byTenant.delete(oldest.record.tenant);
   }
 
+  function select(tenant: string | undefined, filter: JournalFilter = {}): { selected: JournalSelection[]; count: number } {
+    const selected: JournalSelection[] = [];
+    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+    let count = 0;
+    const consider = (s: Stored): void => {
+      if (!s.live || !matches(filter, s.seq, s.record)) return;
+      count++;
+      if (selected.length < limit) selected.push(s);
+    };
+    if (tenant === undefined) all.forEach(consider);
+    else byTenant.get(tenant)?.forEach(consider);
+    return { selected, count };
+  }
+
   return {
     record(entry) {
       if (bounds.perTenant <= 0 || bounds.total <= 0) return;
-      let record = entry;
-      if (entry.body !== undefined && entry.body.length > MAX_BODY_BYTES) {
-        const { body, ...rest } = entry;
-        record = { ...rest, omittedBodyBytes: body.length };
-      } else if (Buffer.isBuffer(entry.body)) {
-        record = { ...entry, body: entry.body.toString('utf8') };
-      }
+      const record = keptRecord(entry);
       const stored: Stored = { seq: ++seq, record, live: true };
       let queue = byTenant.get(record.tenant);
       if (!queue) byTenant.set(record.tenant, (queue = new Queue()));
@@ -187,10 +254,8 @@ export function createJournal(bounds: JournalBounds): Journal {
       // Entries dropped by a tenant bound wait in `all` until the head reaches them: compact when they dominate.
       if (all.length > 2 * entries + 1024) all.retain((s) => s.live);
     },
-    list(tenant) {
-      const kept = tenant !== undefined ? (byTenant.get(tenant)?.toArray() ?? []) : all.toArray().filter((s) => s.live);
-      return kept.map((s) => toEntry(s.seq, s.record));
-    },
+    list: (tenant) => select(tenant).selected.map(toEntry),
+    select,
     clear(tenant) {
       if (tenant === undefined) {
         all = new Queue();

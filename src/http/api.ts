@@ -16,6 +16,7 @@ import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import type { ApiOperation, ApiOperationName, ApiResponse } from './operations/types.js';
 import { elapsedMs, type RequestLogger } from './request-log.js';
 import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
+import { maskCorrelationId } from '../wire/mask.js';
 
 export interface ApiDeps {
   operations: Readonly<Record<ApiOperationName, ApiOperation>>;
@@ -54,6 +55,8 @@ interface Exchange {
   errorName: string | undefined;
   fault: string | undefined;
   body: string | undefined;
+  /** What was answered, for the journal. */
+  response: ApiResponse | undefined;
 }
 
 /** The headers every answer carries besides its Correlation-Id: no MIME sniffing, no caching. */
@@ -62,13 +65,18 @@ const SECURITY_HEADER_LIST: readonly string[] = Object.entries(SECURITY_HEADERS)
 
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The client's own Correlation-Id when it sent a sane one (so it can tie its logs to ours), else a new one. */
+/**
+ * The client's own Correlation-Id when it sent a sane one (so it can tie its logs to ours), else a new one.
+ * A card number in the client's id is masked: the id is echoed, journaled and logged.
+ */
 export function correlationIdOf(req: IncomingMessage, ids: IdSource): string {
   const given = req.headers['correlation-id'];
-  return typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? given : ids.correlationId();
+  return typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? maskCorrelationId(given) : ids.correlationId();
 }
 
 const READS_BODY: Readonly<Record<ApiOperationName, boolean>> = { createToken: true, getToken: false, updateToken: true, deleteToken: false, sale: true };
+
+const str = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
 
 const pathOf = (url: string): string => {
   const q = url.indexOf('?');
@@ -100,6 +108,7 @@ export function createApi(deps: ApiDeps): Api {
       errorName: undefined,
       fault: undefined,
       body: undefined,
+      response: undefined,
     };
     // 'close' follows every answer; a fault, or a client that gave up, closes unanswered (status 0).
     res.once('close', () => finish(ex));
@@ -112,19 +121,35 @@ export function createApi(deps: ApiDeps): Api {
     const durationMs = elapsedMs(ex.started);
     const errorName = answered ? ex.errorName : (ex.fault ?? 'clientClosedRequest');
     const tenant = ex.tenant ?? null;
+    const h = ex.req.headers;
+    const url = ex.req.url ?? '/';
+    const response = answered ? ex.response : undefined;
+    // One object of one shape, holding only what the request and the answer already hold (no copies):
+    // the journal formats and masks it when it is listed. Never the Authorization header.
     deps.journal.record({
       tenant,
       operation: ex.operation,
       method: ex.req.method ?? 'GET',
       path: ex.path,
+      query: url.length > ex.path.length + 1 ? url.slice(ex.path.length + 1) : undefined,
       status: answered ? res.statusCode : 0,
-      ...(errorName !== undefined && { errorName }),
+      errorName,
       correlationId: ex.correlationId,
       virtualMs: deps.clock.now(tenant ?? ''),
       realMs: Date.now(),
       durationMs,
       rule: ex.rule,
-      ...(ex.body !== undefined && ex.body.length > 0 && { body: ex.body }),
+      host: h.host,
+      accept: h.accept,
+      contentType: h['content-type'],
+      contentEncoding: h['content-encoding'],
+      contentLength: h['content-length'],
+      clientCorrelationId: str(h['correlation-id']),
+      body: ex.body !== undefined && ex.body.length > 0 ? ex.body : undefined,
+      sentHeaders: response && SECURITY_HEADER_LIST,
+      responseHeaders: response?.headers,
+      responseType: response?.mediaType,
+      responseBody: response?.body,
     });
     if (answered && deps.log) deps.log({ method: ex.req.method ?? 'GET', path: ex.path, status: res.statusCode, ms: durationMs, correlationId: ex.correlationId });
   }
@@ -139,6 +164,7 @@ export function createApi(deps: ApiDeps): Api {
     }
     res.writeHead(response.status, headers);
     res.end(response.body);
+    ex.response = response;
   }
 
   function fail(ex: Exchange, err: unknown): void {

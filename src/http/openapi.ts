@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { stateSchema } from '../control/state.js';
+import { OPERATIONS } from '../control/journal.js';
 import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
 import { clockResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
@@ -45,6 +46,16 @@ export function openApiDocument(options: OpenApiOptions): Schema {
   const media = mediaTypesFor(options.vendor);
   const tokenRef = { name: 'tokenRef', in: 'path', required: true, description: 'The opaque ref at the end of a token link (`tokens:token`, a per-field link or `tokens:conflicts`)', schema: { type: 'string' } };
   const tenant = { name: 'tenant', in: 'query', required: false, description: 'One tenant (username); without it the call acts on every tenant', schema: { type: 'string' } };
+  const query = (name: string, description: string, schema: object) => ({ name, in: 'query', required: false, description, schema });
+  const journalParameters = [
+    query('operation', 'Only this operation', { type: 'string', enum: [...OPERATIONS] }),
+    query('status', 'Only answers with this HTTP status (0: unanswered)', { type: 'integer', minimum: 0, maximum: 599 }),
+    query('method', 'Only this request method', { type: 'string' }),
+    query('rule', 'Only requests shaped by this scenario rule', { type: 'string' }),
+    query('since', 'Only entries after this seq', { type: 'integer', minimum: 0 }),
+    query('limit', 'At most this many entries, the oldest first', { type: 'integer', minimum: 0 }),
+    query('format', 'json (default) or har (HAR 1.2)', { type: 'string', enum: ['json', 'har'] }),
+  ];
   const basic = [{ basicAuth: [] }];
   const control = [{}, { adminBearer: [] }];
   const tokenAnswer = (status: string, text: string): Schema => ({ [status]: { description: text, ...json(ref('Token'), media.token) } });
@@ -151,7 +162,18 @@ export function openApiDocument(options: OpenApiOptions): Schema {
       '/_sim/tokens': { parameters: [tenant], get: { operationId: 'listTokens', security: control, responses: { 200: { description: 'Live tokens, masked', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('Token') } } }) }, ...errors([401, 'accessDenied']) } } },
       '/_sim/requests': {
         parameters: [tenant],
-        get: { operationId: 'listRequests', security: control, responses: { 200: { description: 'The journal, oldest first, card data masked', ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } } } }) }, ...errors([401, 'accessDenied']) } },
+        get: {
+          operationId: 'listRequests',
+          security: control,
+          parameters: journalParameters,
+          responses: {
+            200: {
+              description: 'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
+              ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } }, count: { type: 'integer', minimum: 0 }, log: { type: 'object' } } }),
+            },
+            ...errors([400, 'urlContainsInvalidValue'], [401, 'accessDenied']),
+          },
+        },
         delete: { operationId: 'clearRequests', security: control, responses: { 204: { description: 'Cleared' }, ...errors([401, 'accessDenied']) } },
       },
       '/_sim/state': {

@@ -1,33 +1,211 @@
-/** Masks card data in anything the simulator records or shows: card numbers and CVCs never leave in full. */
+/**
+ * Masks card data in anything the simulator records or shows: card numbers and CVCs never leave in full,
+ * whatever their JSON type (string, number, array item), and in free text however their digits are grouped.
+ */
 import { maskCardNumber, passesLuhn } from '../domain/card.js';
 
 const MAX_DEPTH = 64;
-/** Runs of 12 to 19 digits not inside a longer run. */
-const DIGIT_RUNS = /(?<![0-9])[0-9]{12,19}(?![0-9])/g;
 
-/** Masks every Luhn-valid 12–19 digit run inside a text: a card number pasted into any field. */
+/**
+ * Chains of digit groups, each joined to the next by one separator: a space or a dash as people write
+ * card numbers ("4444 3333 2222 1111", "4444-3333-2222-1111"), or a space as URLs write it (`+`, `%20`).
+ */
+const DIGIT_CHAINS = /[0-9]+(?:(?:[ +-]|%20)[0-9]+)*/g;
+/** One group of a chain and the separator after it (the digits of a `%20` are no group's). */
+const GROUP = /([0-9]+)(?:[ +-]|%20)?/g;
+const MIN_PAN = 12;
+const MAX_PAN = 19;
+
+/**
+ * A chain with every Luhn-valid window of 12–19 digits masked. A window is a run of whole groups: a card
+ * number is never found inside a longer unbroken run of digits (an order number), but a grouped card
+ * number is found beside other groups (`ref 12 4444 3333 2222 1111`). Overlapping windows all mask.
+ */
+function maskChain(chain: string): string {
+  if (chain.length < MIN_PAN) return chain;
+  const starts: number[] = [];
+  const runs: string[] = [];
+  for (const m of chain.matchAll(GROUP)) {
+    starts.push(m.index);
+    runs.push(m[1] as string);
+  }
+  if (runs.length === 1) return chain.length <= MAX_PAN && passesLuhn(chain) ? maskCardNumber(chain) : chain;
+  let stars: boolean[] | undefined;
+  for (let i = 0; i < runs.length; i++) {
+    let digits = '';
+    for (let j = i; j < runs.length; j++) {
+      digits += runs[j];
+      if (digits.length > MAX_PAN) break;
+      if (digits.length < MIN_PAN || !passesLuhn(digits)) continue;
+      // Star the window's digits but its first four and last four.
+      stars ??= new Array<boolean>(chain.length).fill(false);
+      let seen = 0;
+      for (let g = i; g <= j; g++) {
+        const run = runs[g] as string;
+        for (let k = 0; k < run.length; k++, seen++) if (seen >= 4 && seen < digits.length - 4) stars[(starts[g] as number) + k] = true;
+      }
+    }
+  }
+  if (!stars) return chain;
+  let out = '';
+  for (let i = 0; i < chain.length; i++) out += stars[i] ? '*' : chain[i];
+  return out;
+}
+
+/**
+ * Masks every card number inside a text: a Luhn-valid run of 12–19 digits, or such digits grouped by
+ * spaces or dashes (first and last four digits kept, separators kept). Luhn-invalid runs stay.
+ */
 export function maskCardNumbersIn(text: string): string {
-  return text.replace(DIGIT_RUNS, (run) => (passesLuhn(run) ? maskCardNumber(run) : run));
+  return text.replace(DIGIT_CHAINS, maskChain);
+}
+
+/** A text's digits with all but the first and last four starred, separators kept. */
+function maskDigitsOf(text: string): string {
+  const total = text.replace(/[^0-9]/g, '').length;
+  let seen = 0;
+  return text.replace(/[0-9]/g, (d) => (seen++ >= 4 && seen <= total - 4 ? '*' : d));
+}
+
+/** `cvc: 123`, `"cvv2":"123"`, `securityCode=123`: a security code after its key, in any text. */
+const CVC_IN_TEXT = /((?:cvc|cvv|security[_ -]?code)[a-z0-9_]*["']?\s*[:=][\s"'[]*)[0-9]+/gi;
+/** `cardNumber: 4444 3333 2222 1111` (even Luhn-invalid): a card number after its key, in any text. */
+const PAN_IN_TEXT = /(card[_ -]?number[a-z0-9_]*["']?\s*[:=][\s"'[]*)([0-9](?:[0-9]|[ -](?=[0-9]))*)/gi;
+
+/**
+ * Masks card data in text that is not JSON (a broken body, a header, a query string): security codes and
+ * card numbers written after their keys, then card numbers anywhere (maskCardNumbersIn).
+ */
+export function maskCardText(text: string): string {
+  return maskCardNumbersIn(text.replace(CVC_IN_TEXT, '$1***').replace(PAN_IN_TEXT, (_m, key: string, digits: string) => key + maskDigitsOf(digits)));
+}
+
+/**
+ * A client's Correlation-Id (letters, digits and `._:-`), masked where its digits, grouped by any of that
+ * punctuation, hold a card number. The simulator's own ids are never passed here.
+ */
+export function maskCorrelationId(id: string): string {
+  const probe = id.replace(/[._:]/g, '-');
+  const masked = maskCardNumbersIn(probe);
+  if (masked === probe) return id;
+  let out = '';
+  for (let i = 0; i < id.length; i++) out += masked[i] === '*' ? '*' : id[i];
+  return out;
+}
+
+/**
+ * A link with its authority (`http://<Host>`) masked: the Host may come from the client. The rest is the
+ * simulator's own (a ref may hold any digits), and so is a value that is not an absolute link.
+ */
+export function maskHref(href: string): string {
+  const scheme = href.indexOf('://');
+  if (scheme === -1) return href;
+  const slash = href.indexOf('/', scheme + 3);
+  return slash === -1 ? maskCardNumbersIn(href) : maskCardNumbersIn(href.slice(0, slash)) + href.slice(slash);
 }
 
 /** Keys whose values are the simulator's own identifiers, never card data: a 19-digit token id can pass Luhn. */
-const OWN_IDS = new Set(['tokenId', 'sealedCardNumber', 'href', 'correlationId']);
+const OWN_IDS = new Set(['tokenId', 'sealedCardNumber', 'correlationId']);
 
-/** A copy of a JSON value with `cardNumber`s and card-number-like digits masked and `cvc`s starred. */
-export function maskCardData(value: unknown, key?: string, depth = 0): unknown {
+/** What a key says about the values under it, at any depth (array items and nested objects included). */
+type Kind = 'cvc' | 'pan' | undefined;
+const kindOfKey = (key: string): Kind => (/cvc|cvv|securitycode/i.test(key) ? 'cvc' : /cardnumber/i.test(key) ? 'pan' : undefined);
+
+/** The fewest digits a number under a card-number key has before it is masked (the field's shortest valid length). */
+const MIN_PAN_FIELD_DIGITS = 10;
+
+function maskNumber(value: number, kind: Kind): unknown {
+  if (kind === 'cvc') return '***';
+  const text = String(value);
+  if (kind === 'pan') return text.replace(/[^0-9]/g, '').length >= MIN_PAN_FIELD_DIGITS ? maskCardNumber(text) : value;
+  const masked = maskCardNumbersIn(text);
+  return masked === text ? value : masked;
+}
+
+function maskValue(value: unknown, key: string | undefined, inherited: Kind, depth: number): unknown {
   if (key !== undefined && OWN_IDS.has(key)) return value;
+  const kind = key === undefined ? inherited : (kindOfKey(key) ?? inherited);
   if (typeof value === 'string') {
-    if (key !== undefined && /cvc|cvv|securitycode/i.test(key)) return '***';
-    if (key !== undefined && /cardnumber/i.test(key)) return maskCardNumber(value);
-    return maskCardNumbersIn(value);
+    if (kind === 'cvc') return '***';
+    if (kind === 'pan') return maskCardNumber(value);
+    return key === 'href' ? maskHref(value) : maskCardNumbersIn(value);
   }
+  if (typeof value === 'number') return maskNumber(value, kind);
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return '[nested too deep]';
-  if (Array.isArray(value)) return value.map((v) => maskCardData(v, undefined, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => maskValue(v, undefined, kind, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     // defineProperty, not assignment: a "__proto__" key stays a plain key.
-    Object.defineProperty(out, k, { value: maskCardData(v, k, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, { value: maskValue(v, k, kind, depth + 1), enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/**
+ * A copy of a JSON value with card data masked: any value under a `cardNumber`-like key (string, or a number
+ * of 10 digits or more) keeps its first and last four characters; any value under a `cvc`/`cvv`/
+ * `securityCode`-like key becomes `***`; both apply to array items and nested values under such a key. Other
+ * strings and numbers have card numbers masked (maskCardNumbersIn); a masked number becomes a string.
+ */
+export function maskCardData(value: unknown, key?: string, depth = 0): unknown {
+  return maskValue(value, key, undefined, depth);
+}
+
+/**
+ * A named text value (a query parameter) masked as maskCardData masks a field of that name: a security code
+ * starred, a card number masked whatever its digits, the simulator's own ids kept, anything else as text.
+ */
+export function maskField(name: string, value: string): string {
+  if (OWN_IDS.has(name)) return value;
+  const kind = kindOfKey(name);
+  if (kind === 'cvc') return '***';
+  if (kind === 'pan') return maskCardNumber(value);
+  return name === 'href' ? maskHref(value) : maskCardText(value);
+}
+
+/** A JSON number literal (as JSON writes it). */
+const NUMBER_LITERAL = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+/**
+ * JSON text whose number literals holding a card number are written as masked strings, from their exact
+ * digits: JSON.parse would round a 17–19 digit number, and its rounded digits would escape the Luhn check.
+ */
+function maskNumberLiterals(text: string): string {
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 45 || (c >= 48 && c <= 57)) {
+      NUMBER_LITERAL.lastIndex = i;
+      const literal = NUMBER_LITERAL.exec(text)?.[0];
+      if (literal === undefined) continue;
+      const masked = maskCardNumbersIn(literal);
+      if (masked !== literal) {
+        out += `${text.slice(from, i)}"${masked}"`;
+        from = i + literal.length;
+      }
+      i += literal.length - 1;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/**
+ * A recorded body as it may be shown: JSON parsed and masked (maskCardData, numbers masked from their exact
+ * digits), anything else as masked text (maskCardText).
+ */
+export function maskBodyText(text: string): { json: true; value: unknown } | { json: false; text: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(maskNumberLiterals(text)) as unknown;
+  } catch {
+    return { json: false, text: maskCardText(text) };
+  }
+  return { json: true, value: maskCardData(parsed) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { createJournal, type JournalRecord } from '../../src/control/journal.js';
+import { checkJournalFilter, createJournal, journalFilterProblems, type JournalFilter, type JournalRecord } from '../../src/control/journal.js';
+import { WireError } from '../../src/wire/problems.js';
 import { maskCardData } from '../../src/wire/mask.js';
 
 const entry = (tenant: string | null, path: string): JournalRecord => ({
@@ -136,3 +137,173 @@ describe('the journal bounds', () => {
   });
 });
 
+
+describe('journal queries', () => {
+  const op = (operation: JournalRecord['operation'], status: number, rule: string | null = null, method = 'GET'): JournalRecord => ({ ...entry('a', `/${operation}`), operation, status, rule, method });
+
+  function filled() {
+    const journal = createJournal(bounds(100));
+    journal.record(op('createToken', 201, null, 'POST')); // seq 1
+    journal.record(op('getToken', 200)); // 2
+    journal.record(op('getToken', 404)); // 3
+    journal.record(op('sale', 500, 'outage', 'POST')); // 4
+    journal.record({ ...op('getToken', 200), tenant: 'b' }); // 5
+    journal.record(op('sale', 201, null, 'POST')); // 6
+    return journal;
+  }
+  const seqs = (journal: ReturnType<typeof createJournal>, filter: JournalFilter, tenant?: string) => {
+    const { selected, count } = journal.select(tenant, filter);
+    return { seqs: selected.map((s) => s.seq), count };
+  };
+
+  it.each<[string, JournalFilter, number[]]>([
+    ['operation', { operation: 'getToken' }, [2, 3, 5]],
+    ['status', { status: 201 }, [1, 6]],
+    ['method, in any case', { method: 'post' }, [1, 4, 6]],
+    ['rule', { rule: 'outage' }, [4]],
+    ['since (exclusive)', { since: 4 }, [5, 6]],
+    ['all criteria at once', { operation: 'sale', method: 'POST', status: 201, since: 1 }, [6]],
+    ['nothing', {}, [1, 2, 3, 4, 5, 6]],
+  ])('filters by %s, oldest first, and counts what passes', (_name, filter, expected) => {
+    expect(seqs(filled(), filter)).toEqual({ seqs: expected, count: expected.length });
+  });
+
+  it('returns the oldest `limit` entries that pass and counts them all', () => {
+    const journal = filled();
+    expect(seqs(journal, { operation: 'getToken', limit: 2 })).toEqual({ seqs: [2, 3], count: 3 });
+    expect(seqs(journal, { limit: 0 })).toEqual({ seqs: [], count: 6 });
+  });
+
+  it('pages forward with since = the last seq seen', () => {
+    const journal = filled();
+    const pages: number[][] = [];
+    let since = 0;
+    for (;;) {
+      const page = seqs(journal, { since, limit: 4 }).seqs;
+      if (page.length === 0) break;
+      pages.push(page);
+      since = page.at(-1)!;
+    }
+    expect(pages).toEqual([[1, 2, 3, 4], [5, 6]]);
+  });
+
+  it('filters one tenant’s entries only when a tenant is named', () => {
+    expect(seqs(filled(), { operation: 'getToken' }, 'b')).toEqual({ seqs: [5], count: 1 });
+    expect(seqs(filled(), {}, 'nobody')).toEqual({ seqs: [], count: 0 });
+  });
+
+  it('never selects entries a bound dropped', () => {
+    const journal = createJournal(bounds(2));
+    for (let i = 0; i < 5; i++) journal.record(op('getToken', 200));
+    expect(seqs(journal, {})).toEqual({ seqs: [4, 5], count: 2 });
+  });
+});
+
+describe('checking a journal filter', () => {
+  it('returns a valid filter with its method in capitals', () => {
+    expect(checkJournalFilter({ operation: 'sale', status: 0, method: 'delete', rule: 'r', since: 0, limit: 10 })).toEqual({ operation: 'sale', status: 0, method: 'DELETE', rule: 'r', since: 0, limit: 10 });
+    expect(checkJournalFilter()).toEqual({});
+  });
+
+  it('names every problem at once, each at its key', () => {
+    const bad = { operation: 'refund', status: 600, method: 'GE T', rule: '', since: -1, limit: 1.5, opertion: 'sale' } as unknown as JournalFilter;
+    let error: unknown;
+    try {
+      checkJournalFilter(bad);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(WireError);
+    const { code, problems } = error as WireError;
+    expect(code).toBe('bodyDoesNotMatchSchema');
+    expect(problems.map((p) => [p.errorName, p.path])).toEqual([
+      ['fieldHasInvalidValue', ['operation']],
+      ['integerIsTooLarge', ['status']],
+      ['fieldHasInvalidValue', ['method']],
+      ['fieldIsEmpty', ['rule']],
+      ['integerIsTooSmall', ['since']],
+      ['fieldMustBeInteger', ['limit']],
+      ['fieldIsNotAllowed', ['opertion']],
+    ]);
+    expect(problems[0]?.message).toBe('operation must be one of createToken, getToken, updateToken, deleteToken, sale, unknown');
+  });
+
+  it.each([
+    [{ status: '200' }, 'fieldMustBeInteger'],
+    [{ since: Number.MAX_SAFE_INTEGER + 2 }, 'integerIsTooLarge'],
+    [{ operation: 5 }, 'fieldMustBeString'],
+    [{ rule: 'x'.repeat(257) }, 'fieldHasInvalidValue'],
+  ])('refuses %p', (filter, errorName) => {
+    expect(journalFilterProblems(filter).map((p) => p.errorName)).toEqual([errorName]);
+  });
+});
+
+describe('what an entry shows', () => {
+  const full = (over: Partial<JournalRecord>): JournalRecord => ({ ...entry('a', '/tokens'), method: 'POST', operation: 'createToken', status: 201, ...over });
+  const listed = (record: JournalRecord) => {
+    const journal = createJournal(bounds(10));
+    journal.record(record);
+    return journal.list()[0]!;
+  };
+
+  it('keeps the response body, masked like the request body', () => {
+    const e = listed(full({ body: '{"cardNumber": 4444333322221111, "cvc": 123}', responseBody: '{"paymentInstrument":{"cardNumber":"4444********1111"},"description":"card 4444 3333 2222 1111"}' }));
+    expect(e.requestBody).toEqual({ cardNumber: '4444********1111', cvc: '***' });
+    expect(e.responseBody).toEqual({ paymentInstrument: { cardNumber: '4444********1111' }, description: 'card 4444 **** **** 1111' });
+  });
+
+  it('shows a body that is not JSON as masked text', () => {
+    const e = listed(full({ body: '{"cardNumber": "4444333322221112", "cvc": 987', responseBody: 'card 4444-3333-2222-1111' }));
+    expect(e.requestBody).toBeUndefined();
+    expect(e.requestText).toBe('{"cardNumber": "4444********1112", "cvc": ***');
+    expect(e.responseText).toBe('card 4444-****-****-1111');
+  });
+
+  it('keeps no response body over 16 KiB, only its size', () => {
+    const journal = createJournal(bounds(10));
+    journal.record(full({ responseBody: `"${'x'.repeat(20_000)}"` }));
+    expect(journal.list()[0]?.responseBody).toBe('[a body of 20002 bytes, not kept]');
+    expect(journal.size().bodyChars).toBe(0);
+  });
+
+  it('counts response bodies in the bound on kept characters', () => {
+    const journal = createJournal(bounds(1000, 1000, 250));
+    for (let i = 1; i <= 5; i++) journal.record({ ...full({ path: `/${i}` }), body: `"${'x'.repeat(48)}"`, responseBody: `"${'y'.repeat(48)}"` });
+    expect(journal.size()).toEqual({ entries: 2, bodyChars: 200 });
+  });
+
+  it('shows the kept request headers and the answer’s headers, masked, and the query, masked', () => {
+    const e = listed(
+      full({
+        query: 'cvc=123&q=4444+3333+2222+1111&tokenId=4444333322221111',
+        host: 'sim.test',
+        accept: 'application/json',
+        contentLength: '12',
+        clientCorrelationId: 'id 4444 3333 2222 1111',
+        correlationId: 'c',
+        sentHeaders: ['X-Content-Type-Options', 'nosniff'],
+        responseHeaders: { Location: 'http://4444333322221111/tokens/4444333322221111', Note: 'card 4444-3333-2222-1111' },
+        responseType: 'application/vnd.x+json',
+        responseBody: '{"a":"é"}',
+      }),
+    );
+    expect(e.query).toBe('cvc=***&q=4444+****+****+1111&tokenId=4444333322221111');
+    expect(e.requestHeaders).toStrictEqual({ Host: 'sim.test', Accept: 'application/json', 'Content-Length': '12', 'Correlation-Id': 'id 4444 **** **** 1111' });
+    expect(e.responseHeaders).toStrictEqual({
+      'Correlation-Id': 'c',
+      'X-Content-Type-Options': 'nosniff',
+      Location: 'http://4444********1111/tokens/4444333322221111',
+      Note: 'card 4444-****-****-1111',
+      'Content-Type': 'application/vnd.x+json',
+      'Content-Length': '10',
+    });
+  });
+
+  it('shows no answer headers for a request that was not answered', () => {
+    expect(listed(full({ status: 0, errorName: 'noResponse' })).responseHeaders).toStrictEqual({});
+  });
+
+  it('masks card numbers written with separators in the path', () => {
+    expect(listed(full({ path: '/nope/4444%203333%202222%201111' })).path).toBe('/nope/4444%20****%20****%201111');
+  });
+});

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DEFAULT_FIXTURES_PATH, loadFixturesFile } from '../../src/config/fixtures.js';
 import type { Simulator } from '../../src/index.js';
 import { plainCard, sale, saleBody } from '../support/sale.js';
-import { ADDRESS, HOST, client, createBody, createToken, testSimulator, handlerOf } from '../support/sim.js';
+import { ADDRESS, HOST, TOKEN_TYPE, client, createBody, createToken, testSimulator, handlerOf } from '../support/sim.js';
 
 const sim2 = (options = {}) => testSimulator({ users: ['alice:pa', 'bob:pb'], ...options });
 const alice = (sim: Simulator) => client(sim, 'alice', 'pa');
@@ -102,7 +102,19 @@ describe('the request journal', () => {
       realTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       durationMs: expect.any(Number),
       rule: null,
+      requestHeaders: { Host: HOST, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE, 'Content-Length': String(JSON.stringify(createBody()).length) },
       requestBody: expect.objectContaining({ paymentInstrument: expect.objectContaining({ cardNumber: '4444********1111' }) }),
+      responseHeaders: {
+        'Correlation-Id': res.headers['correlation-id'],
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+        Location: res.headers.location,
+        Accept: TOKEN_TYPE,
+        'Content-Type': TOKEN_TYPE,
+        'Content-Length': res.headers['content-length'],
+      },
+      // The answer as sent (its card number was masked by the API itself).
+      responseBody: res.body,
     });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { maskCardData, maskCardNumbersIn } from '../../src/wire/mask.js';
+import { maskBodyText, maskCardData, maskCardNumbersIn, maskCardText, maskCorrelationId, maskField, maskHref } from '../../src/wire/mask.js';
 
 describe('masking card numbers in free text', () => {
   it.each([
@@ -61,9 +61,16 @@ describe('masking card data in a JSON value', () => {
     expect(maskCardData({ [key]: 'id 9900000000000000002' })).toStrictEqual({ [key]: 'id 9900000000000000002' });
   });
 
-  it('masks strings in arrays, which have no key of their own', () => {
+  it('masks strings in arrays, which have no key of their own, by their content', () => {
     expect(maskCardData(['4444333322221111', '123', 'tokenId'])).toStrictEqual(['4444********1111', '123', 'tokenId']);
-    expect(maskCardData({ cvc: ['123'] })).toStrictEqual({ cvc: ['123'] });
+  });
+
+  it('masks every value under a card key, in arrays and nested objects too', () => {
+    // An array under `cvc` holds security codes: its items are starred like the field itself would be.
+    expect(maskCardData({ cvc: ['123'] })).toStrictEqual({ cvc: ['***'] });
+    expect(maskCardData({ cvc: [123, { value: 456 }] })).toStrictEqual({ cvc: ['***', { value: '***' }] });
+    expect(maskCardData({ cardNumber: ['4444333322221112', 4444333322221112] })).toStrictEqual({ cardNumber: ['4444********1112', '4444********1112'] });
+    expect(maskCardData({ card: { cardNumber: { number: '4444 3333 2222 1112' } } })).toStrictEqual({ card: { cardNumber: { number: '4444***********1112' } } });
   });
 
   it.each([null, 7, true, undefined])('keeps %p as it is', (value) => {
@@ -106,5 +113,105 @@ describe('masking card data in a JSON value', () => {
     expect(maskCardData(nested(64, '4444333322221111', wrap))).toStrictEqual(nested(64, '4444********1111', wrap));
     expect(maskCardData(nested(64, { b: 1 }, wrap))).toStrictEqual(nested(64, '[nested too deep]', wrap));
     expect(maskCardData(nested(65, 'x', wrap))).toStrictEqual(nested(64, '[nested too deep]', wrap));
+  });
+});
+
+describe('masking card numbers written with separators', () => {
+  it.each([
+    ['spaces', '4444 3333 2222 1111', '4444 **** **** 1111'],
+    ['dashes', '4444-3333-2222-1111', '4444-****-****-1111'],
+    ['mixed', '4444 3333-2222 1111', '4444 ****-**** 1111'],
+    ['URL spaces (+)', '4444+3333+2222+1111', '4444+****+****+1111'],
+    ['URL spaces (%20)', '4444%203333%202222%201111', '4444%20****%20****%201111'],
+    ['Amex groups', '3782 822463 10005', '3782 ****** *0005'],
+    ['uneven groups', '44 4433 332222 1111', '44 44** ****** 1111'],
+  ])('masks a card number grouped by %s', (_name, text, masked) => {
+    expect(maskCardNumbersIn(`pay ${text} now`)).toBe(`pay ${masked} now`);
+  });
+
+  it('finds a grouped card number beside other digit groups', () => {
+    expect(maskCardNumbersIn('ref 12 4444 3333 2222 1111')).toBe('ref 12 4444 **** **** 1111');
+    expect(maskCardNumbersIn('4444 3333 2222 1111 2035')).toBe('4444 **** **** 1111 2035');
+  });
+
+  it('leaves grouped digits that are no card number alone', () => {
+    expect(maskCardNumbersIn('4444 3333 2222 1112')).toBe('4444 3333 2222 1112');
+    expect(maskCardNumbersIn('on 2030-01-01 at 12:00, call 0800 123 4567')).toBe('on 2030-01-01 at 12:00, call 0800 123 4567');
+    // Two spaces, or another separator, end a group chain.
+    expect(maskCardNumbersIn('4444  3333  2222  1111')).toBe('4444  3333  2222  1111');
+  });
+});
+
+describe('masking numbers', () => {
+  it('masks a card number or a CVC given as a JSON number', () => {
+    expect(maskCardData({ cardNumber: 4444333322221111, cvc: 123, cvv: 4567, securityCode: 89 })).toStrictEqual({
+      cardNumber: '4444********1111',
+      cvc: '***',
+      cvv: '***',
+      securityCode: '***',
+    });
+  });
+
+  it('masks a number that is a card number under any key, and keeps other numbers as numbers', () => {
+    expect(maskCardData({ amount: 4444333322221111, list: [5555555555554444, 250], other: 4444333322221112 })).toStrictEqual({
+      amount: '4444********1111',
+      list: ['5555********4444', 250],
+      other: 4444333322221112,
+    });
+  });
+});
+
+describe('masking text that is not JSON', () => {
+  it.each([
+    ['broken JSON', '{"cardNumber": 4444333322221112, "cvc": 123', '{"cardNumber": 4444********1112, "cvc": ***'],
+    ['broken JSON with strings', '{"cardNumber":"4444333322221112","cvc":"987",', '{"cardNumber":"4444********1112","cvc":"***",'],
+    ['YAML', 'cardNumber: 4444 3333 2222 1112\ncvv2: 123', 'cardNumber: 4444 **** **** 1112\ncvv2: ***'],
+    ['a form', 'security_code=1234&card_number=4444333322221112', 'security_code=***&card_number=4444********1112'],
+    ['free text', 'card 4444-3333-2222-1111 exp 05/35', 'card 4444-****-****-1111 exp 05/35'],
+  ])('masks card numbers and security codes after their keys in %s', (_name, text, masked) => {
+    expect(maskCardText(text)).toBe(masked);
+  });
+});
+
+describe('masking a recorded body', () => {
+  it('parses JSON and masks it, numbers from their exact digits', () => {
+    // 19 digits: JSON.parse would round it (…110 → …000), so it is masked from the text.
+    expect(maskBodyText('{"cardNumber": 4111111111111111110, "note": [4111111111111111110], "amount": 5}')).toStrictEqual({
+      json: true,
+      value: { cardNumber: '4111***********1110', note: ['4111***********1110'], amount: 5 },
+    });
+    expect(maskBodyText('"4444 3333 2222 1111"')).toStrictEqual({ json: true, value: '4444 **** **** 1111' });
+    expect(maskBodyText('[1.5, -2, 1e3, "a\\"b 4444333322221111"]')).toStrictEqual({ json: true, value: [1.5, -2, 1000, 'a"b 4444********1111'] });
+  });
+
+  it('masks a body that is not JSON as text', () => {
+    expect(maskBodyText('{"cvc": 123, "cardNumber": "4444333322221111"')).toStrictEqual({ json: false, text: '{"cvc": ***, "cardNumber": "4444********1111"' });
+  });
+});
+
+describe('masking a client\'s Correlation-Id and a link', () => {
+  it.each([
+    ['4444333322221111', '4444********1111'],
+    ['4444-3333-2222-1111', '4444-****-****-1111'],
+    ['4444.3333.2222.1111', '4444.****.****.1111'],
+    ['order:4444_3333_2222_1111:x', 'order:4444_****_****_1111:x'],
+  ])('masks the card number in %s', (id, masked) => {
+    expect(maskCorrelationId(id)).toBe(masked);
+  });
+
+  it('leaves an id without a card number as it is', () => {
+    expect(maskCorrelationId('order-2030-01-01.7')).toBe('order-2030-01-01.7');
+  });
+
+  it('masks the host of a link but never its path (a ref)', () => {
+    expect(maskHref('http://4444333322221111.test/tokens/4444333322221111')).toBe('http://4444********1111.test/tokens/4444333322221111');
+    expect(maskCardData({ _links: { self: { href: 'http://4444-3333-2222-1111/tokens/x' } } })).toStrictEqual({ _links: { self: { href: 'http://4444-****-****-1111/tokens/x' } } });
+  });
+
+  it('masks a query parameter by its name and its content', () => {
+    expect(maskField('cvc', '123')).toBe('***');
+    expect(maskField('cardNumber', '4444333322221112')).toBe('4444********1112');
+    expect(maskField('tokenId', '4444333322221111')).toBe('4444333322221111');
+    expect(maskField('q', 'x 4444 3333 2222 1111')).toBe('x 4444 **** **** 1111');
   });
 });

@@ -1,0 +1,176 @@
+/**
+ * A journal record as a listing shows it: times formatted, and card data masked in the path, the query, the
+ * kept headers and both bodies. Only the entries a listing returns are formatted, never on the request path.
+ */
+import { formatInstant } from '../wire/instant.js';
+import { maskBodyText, maskCardNumbersIn, maskCardText, maskCorrelationId, maskField, maskHref } from '../wire/mask.js';
+
+export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'sale', 'unknown'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** What every journal entry says about its request, stored and listed alike. */
+export interface JournalFields {
+  /** The Basic-auth username; null when the request was not authenticated. */
+  tenant: string | null;
+  operation: Operation;
+  method: string;
+  /** As requested when stored; card numbers in it are masked when listed. */
+  path: string;
+  status: number;
+  errorName?: string;
+  correlationId: string;
+  durationMs: number;
+  /** The scenario rule that shaped the answer, if any. */
+  rule: string | null;
+}
+
+/** The request headers the journal keeps, in this order, and where a record keeps each (never Authorization). */
+export const KEPT_REQUEST_HEADERS = [
+  ['Host', 'host'],
+  ['Accept', 'accept'],
+  ['Content-Type', 'contentType'],
+  ['Content-Encoding', 'contentEncoding'],
+  ['Content-Length', 'contentLength'],
+  ['Correlation-Id', 'clientCorrelationId'],
+] as const;
+
+/**
+ * What is kept per request: only references to what the request and its answer already hold, in one object
+ * of one shape (every field present, undefined when there is nothing), so that recording stays cheap. Times
+ * are formatted, headers and bodies masked, when listed.
+ */
+export interface JournalRecord extends Omit<JournalFields, 'errorName'> {
+  errorName?: string | undefined;
+  virtualMs: number;
+  realMs: number;
+  /** The query string as requested, without `?`. */
+  query?: string | undefined;
+  /** The kept request headers as sent (KEPT_REQUEST_HEADERS); the client's Correlation-Id as it came. */
+  host?: string | undefined;
+  accept?: string | undefined;
+  contentType?: string | undefined;
+  contentEncoding?: string | undefined;
+  contentLength?: string | undefined;
+  clientCorrelationId?: string | undefined;
+  /**
+   * The request body, parsed and masked only when listed; kept only up to MAX_BODY_BYTES. A Buffer is
+   * turned into text when recorded: a small Buffer is a slice of an 8 KiB pool slab, and keeping it would
+   * keep the whole slab.
+   */
+  body?: Buffer | string | undefined;
+  /** The size of a request body too large to keep. */
+  omittedBodyBytes?: number;
+  /**
+   * The answer's headers, as sent: `Correlation-Id`, then `sentHeaders` (the list every answer carries; absent
+   * when the request was not answered), then `responseHeaders`, then the body's Content-Type and Length.
+   */
+  sentHeaders?: readonly string[] | undefined;
+  responseHeaders?: Readonly<Record<string, string>> | undefined;
+  /** The Content-Type of the answer's body (application/json when not said). */
+  responseType?: string | undefined;
+  /** The answer's body as sent, masked only when listed; kept only up to MAX_BODY_BYTES. */
+  responseBody?: string | undefined;
+  /** The size of an answer's body too large to keep. */
+  omittedResponseBytes?: number;
+}
+
+export interface JournalEntry extends JournalFields {
+  /** Order in which answers were recorded (finished) in this simulator. */
+  seq: number;
+  /** The tenant's virtual time and the real time when the answer was sent. */
+  virtualTime: string;
+  realTime: string;
+  /** The query string (without `?`), card data masked; absent when there was none. */
+  query?: string;
+  /** The kept request headers (Host, Accept, Content-Type, Content-Encoding, Content-Length, Correlation-Id) that were sent, masked. */
+  requestHeaders: Record<string, string>;
+  /** The request body if it was JSON, masked; a note when it was too large to keep; absent when there was none. */
+  requestBody?: unknown;
+  /** The request body if it was not JSON, as masked text. */
+  requestText?: string;
+  /** The answer's headers as sent, masked; empty when the request was not answered. */
+  responseHeaders: Record<string, string>;
+  /** The answer's body if it was JSON, masked; a note when it was too large to keep; absent when there was none. */
+  responseBody?: unknown;
+  /** The answer's body if it was not JSON, as masked text. */
+  responseText?: string;
+}
+
+/** A kept body as it may be shown. */
+export type BodyView = { kind: 'json'; value: unknown } | { kind: 'text'; text: string } | { kind: 'omitted'; bytes: number };
+
+export function bodyView(body: string | Buffer | undefined, omittedBytes: number | undefined): BodyView | undefined {
+  if (omittedBytes !== undefined) return { kind: 'omitted', bytes: omittedBytes };
+  if (body === undefined) return undefined;
+  const masked = maskBodyText(typeof body === 'string' ? body : body.toString('utf8'));
+  return masked.json ? { kind: 'json', value: masked.value } : { kind: 'text', text: masked.text };
+}
+
+export const omittedNote = (bytes: number): string => `[a body of ${bytes} bytes, not kept]`;
+
+/** The body fields of an entry, under `body` (JSON or a note) or `text`. */
+function bodyFields(view: BodyView | undefined, body: 'requestBody' | 'responseBody', text: 'requestText' | 'responseText'): Partial<JournalEntry> {
+  if (view === undefined) return {};
+  if (view.kind === 'omitted') return { [body]: omittedNote(view.bytes) };
+  return view.kind === 'json' ? { [body]: view.value } : { [text]: view.text };
+}
+
+/** The query's parameters, decoded, each masked by its name (`cvc`, `cardNumber`…) and its content. */
+export function maskedQueryPairs(query: string): [string, string][] {
+  return [...new URLSearchParams(query)].map(([name, value]) => [maskCardText(name), maskField(name, value)]);
+}
+
+/** The kept request headers that were sent, by name, masked. */
+export function maskedRequestHeaders(r: JournalRecord): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [name, key] of KEPT_REQUEST_HEADERS) {
+    const value = r[key];
+    if (value === undefined) continue;
+    out.push([name, key === 'clientCorrelationId' ? maskCorrelationId(maskCardText(value)) : maskCardText(value)]);
+  }
+  return out;
+}
+
+/** The answer's headers as it was sent (none when it was not answered), unmasked. */
+function sentHeadersOf(r: JournalRecord): [string, string][] {
+  if (r.sentHeaders === undefined) return [];
+  const out: [string, string][] = [['Correlation-Id', r.correlationId]];
+  for (let i = 0; i + 1 < r.sentHeaders.length; i += 2) out.push([r.sentHeaders[i] as string, r.sentHeaders[i + 1] as string]);
+  if (r.responseHeaders) for (const name in r.responseHeaders) out.push([name, r.responseHeaders[name] as string]);
+  const size = r.omittedResponseBytes ?? (r.responseBody === undefined ? undefined : Buffer.byteLength(r.responseBody));
+  if (size !== undefined) out.push(['Content-Type', r.responseType ?? 'application/json'], ['Content-Length', String(size)]);
+  return out;
+}
+
+/**
+ * The answer's headers, masked: Location's authority (it comes from the Host header) and any other value;
+ * the Correlation-Id was masked when the request arrived, and the simulator's own ids are left alone.
+ */
+export function maskedResponseHeaders(r: JournalRecord): [string, string][] {
+  return sentHeadersOf(r).map(([name, value]) => {
+    const lower = name.toLowerCase();
+    return [name, lower === 'correlation-id' ? value : lower === 'location' ? maskHref(value) : maskCardText(value)];
+  });
+}
+
+export function toEntry({ seq, record: r }: { seq: number; record: JournalRecord }): JournalEntry {
+  return {
+    seq,
+    tenant: r.tenant,
+    operation: r.operation,
+    method: r.method,
+    path: maskCardNumbersIn(r.path),
+    ...(r.query !== undefined && { query: new URLSearchParams(maskedQueryPairs(r.query)).toString() }),
+    status: r.status,
+    ...(r.errorName !== undefined && { errorName: r.errorName }),
+    correlationId: r.correlationId,
+    virtualTime: formatInstant(r.virtualMs),
+    realTime: new Date(r.realMs).toISOString(),
+    durationMs: r.durationMs,
+    rule: r.rule,
+    requestHeaders: Object.fromEntries(maskedRequestHeaders(r)),
+    ...bodyFields(bodyView(r.body, r.omittedBodyBytes), 'requestBody', 'requestText'),
+    responseHeaders: Object.fromEntries(maskedResponseHeaders(r)),
+    ...bodyFields(bodyView(r.responseBody, r.omittedResponseBytes), 'responseBody', 'responseText'),
+  };
+}
