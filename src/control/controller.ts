@@ -2,7 +2,7 @@
  * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
  * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
  */
-import { WireError, type FieldPath } from '../wire/problems.js';
+import { WireError, schemaError, type FieldPath } from '../wire/problems.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import type { Profiles, Store } from '../domain/ports.js';
 import type { Token } from '../domain/token.js';
@@ -12,8 +12,9 @@ import type { Siv } from '../infra/siv.js';
 import type { ActiveScenarios } from '../scenarios/active-set.js';
 import type { ScenarioEngine } from '../scenarios/engine.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { Journal, JournalEntry } from './journal.js';
-import { parseState, tokenToState, type ClockState, type StateSnapshot } from './state.js';
+import type { Journal, JournalEntry, JournalFilter, JournalSelection } from './journal.js';
+import { toEntry } from './journal-entry.js';
+import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot } from './state.js';
 
 export interface ControllerDeps {
   clocks: TenantClocks;
@@ -28,6 +29,8 @@ export interface ControllerDeps {
   scenarios: ActiveScenarios;
   /** The profile in force: imported tokens without an extension of their own take its extension. */
   profiles: Profiles;
+  /** Whether a name is a configured credential (a tenant). */
+  isTenant(name: string): boolean;
 }
 
 export interface Controller {
@@ -37,11 +40,22 @@ export interface Controller {
   reset(tenant?: string): void;
   /** Live tokens, oldest first. */
   tokens(tenant?: string): Token[];
-  requests(tenant?: string): JournalEntry[];
+  /**
+   * The journal (one tenant's, or every tenant's): the oldest `filter.limit` entries that pass the filter
+   * (all without a limit), newest last, card data masked; `count` is how many pass it. The filter is
+   * trusted: check it first (checkJournalFilter) when it comes from outside.
+   */
+  requests(tenant?: string, filter?: JournalFilter): { requests: JournalEntry[]; count: number };
+  /** The same selection as kept records, for other presentations of the journal (HAR). */
+  requestRecords(tenant?: string, filter?: JournalFilter): { records: JournalSelection[]; count: number };
   clearRequests(tenant?: string): void;
-  scenarios(): readonly Scenario[];
-  /** Replaces the active scenario set (an empty list clears it); `paths` locate them in the request body. */
-  loadScenarios(scenarios: readonly Scenario[], paths?: readonly FieldPath[]): void;
+  /** The global scenario set, or one tenant's own set. */
+  scenarios(tenant?: string): readonly Scenario[];
+  /**
+   * Replaces the global scenario set, or one tenant's own set (an empty list clears it); `paths` locate
+   * them in the request body.
+   */
+  loadScenarios(scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void;
   exportState(): StateSnapshot;
   /** Replaces the whole state, or changes nothing and throws when the snapshot is not valid. */
   importState(data: unknown): void;
@@ -98,15 +112,22 @@ export function createController(deps: ControllerDeps): Controller {
       deps.preload(tenant);
     },
 
-    scenarios: () => deps.scenarios.list(),
-    loadScenarios: (scenarios, paths) => deps.scenarios.load(scenarios, paths),
+    scenarios: (tenant) => deps.scenarios.list(tenant),
+    loadScenarios: (scenarios, paths, tenant) => deps.scenarios.load(scenarios, paths, tenant),
 
     tokens(tenant) {
       const tenants = tenant === undefined ? store.tenants() : [tenant];
       return tenants.flatMap(liveTokens).sort((a, b) => a.createdAt - b.createdAt);
     },
 
-    requests: (tenant) => journal.list(tenant),
+    requests(tenant, filter) {
+      const { selected, count } = journal.select(tenant, filter);
+      return { requests: selected.map(toEntry), count };
+    },
+    requestRecords(tenant, filter) {
+      const { selected, count } = journal.select(tenant, filter);
+      return { records: selected, count };
+    },
     clearRequests: (tenant) => journal.clear(tenant),
 
     exportState() {
@@ -117,20 +138,29 @@ export function createController(deps: ControllerDeps): Controller {
         version: 1,
         clock: view(clocks.shared),
         tenantClocks,
-        counters: { ids: deps.ids.counters(), scenarios: deps.engine.counters() },
+        counters: { ids: deps.ids.counters(), scenarios: deps.engine.counters(), tenantScenarios: deps.engine.tenantCounters() },
         tokens: store.tenants().flatMap(liveTokens).map((t) => tokenToState(t, deps.siv)),
+        scenarios: sealScenarioSets(deps.engine.tenantSets(), deps.siv),
       };
     },
 
     importState(data) {
-      const { snapshot, tokens } = parseState(data, deps.siv, deps.profiles.current().extension);
+      const { snapshot, tokens } = parseState(data, deps.siv, (tenant) => deps.profiles.current(tenant).extension);
+      const strangers = Object.keys(snapshot.scenarios ?? {}).filter((tenant) => !deps.isTenant(tenant));
+      if (strangers.length > 0) {
+        throw schemaError(
+          strangers.map((tenant) => ({ errorName: 'fieldHasInvalidValue', message: `'${tenant}' is not a configured username`, path: ['scenarios', tenant] })),
+          'The state does not match the schema',
+        );
+      }
       // Everything is checked; from here on nothing can fail half-way.
       const at = (iso: string): number => parseInstant(iso) ?? Number.NaN;
       clocks.dropForks();
       clocks.shared.set(at(snapshot.clock.now), snapshot.clock.frozen);
       for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(at(c.now), c.frozen);
       deps.ids.restoreCounters(snapshot.counters.ids);
-      deps.engine.restoreCounters(snapshot.counters.scenarios ?? {});
+      deps.scenarios.restoreTenantSets(snapshot.scenarios ?? {});
+      deps.engine.restoreCounters(snapshot.counters.scenarios ?? {}, snapshot.counters.tenantScenarios ?? {});
       store.replaceAll(tokens);
     },
   };

@@ -9,18 +9,17 @@ import { formatDuration, parseDuration, type Duration } from '../domain/duration
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import { cardIdentity, type Token } from '../domain/token.js';
 import { schemaError, type FieldProblem } from '../wire/problems.js';
-import { billingAddress, toBillingAddress } from '../wire/schemas.js';
+import { isoInstant, strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
 import { parseBody } from '../wire/validation.js';
 import type { Siv } from '../infra/siv.js';
+import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 
-const instant = z.string().refine((v) => parseInstant(v) !== undefined, {
-  error: 'must be an ISO 8601 date-time',
-  params: { errorName: 'dateHasInvalidFormat' },
-});
-const clockState = z.object({ now: instant, frozen: z.boolean() });
-const expiryDate = z.object({ month: z.int().min(1).max(12), year: z.int().max(9999) });
+// Every object of a snapshot refuses fields it does not define (fieldIsNotAllowed, with a hint).
+const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time');
+const clockState = z.strictObject({ now: instant, frozen: z.boolean() });
+const expiryDate = z.strictObject({ month: z.int().min(1).max(12), year: z.int().max(9999) });
 
-const tokenState = z.object({
+const tokenState = z.strictObject({
   tenant: z.string().min(1),
   tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/, 'must be 15 to 21 of 0-9 and A-Z without I and O'),
   entity: z.string().min(1),
@@ -30,7 +29,7 @@ const tokenState = z.object({
   sealedCardNumber: z.string().min(1),
   cardHolderName: z.string().min(1),
   cardExpiryDate: expiryDate,
-  billingAddress: billingAddress.optional(),
+  billingAddress: strictBillingAddress.optional(),
   network: z.string().min(1),
   countryCode: z.string(),
   fundingType: z.string(),
@@ -44,11 +43,11 @@ const tokenState = z.object({
     .refine((v) => parseDuration(v) !== undefined, { error: 'must be an ISO 8601 duration', params: { errorName: 'fieldHasInvalidValue' } })
     .optional(),
   conflict: z
-    .object({
-      values: z.object({
+    .strictObject({
+      values: z.strictObject({
         cardHolderName: z.string().optional(),
         cardExpiryDate: expiryDate.optional(),
-        billingAddress: billingAddress.optional(),
+        billingAddress: strictBillingAddress.optional(),
         schemeTransactionReference: z.string().optional(),
       }),
       expiresAt: instant,
@@ -56,16 +55,22 @@ const tokenState = z.object({
     .optional(),
 });
 
-export const stateSchema = z.object({
+const counts = z.strictObject({ matches: z.int().min(0), applications: z.int().min(0) });
+
+export const stateSchema = z.strictObject({
   format: z.literal('token-sim-state', { error: "must be 'token-sim-state'" }),
   version: z.literal(1, { error: 'must be 1' }),
   clock: clockState,
   tenantClocks: z.record(z.string(), clockState),
-  counters: z.object({
+  counters: z.strictObject({
     ids: z.record(z.string(), z.int().min(0)),
-    scenarios: z.record(z.string(), z.record(z.string(), z.object({ matches: z.int().min(0), applications: z.int().min(0) }))).optional(),
+    scenarios: z.record(z.string(), z.record(z.string(), counts)).optional(),
+    /** The counts of tenants' own scenario sets: tenant → rule label → counts. */
+    tenantScenarios: z.record(z.string(), z.record(z.string(), counts)).optional(),
   }),
   tokens: z.array(tokenState),
+  /** Tenants' own scenario sets (the global set is configuration, like the fixtures, and is not carried). */
+  scenarios: z.record(z.string(), z.array(scenarioSchema)).optional(),
 });
 
 export type StateSnapshot = z.output<typeof stateSchema>;
@@ -150,9 +155,83 @@ export interface ParsedState {
 /**
  * Checks a snapshot whole before anything changes: its shape, that every card number unseals with this
  * simulator's keys, and that no token id or card identity repeats within a tenant. A token without its own
- * extension (an older snapshot) takes `extension`.
+ * extension (an older snapshot) takes its tenant's extension in force.
  */
-export function parseState(data: unknown, siv: Siv, extension: Duration): ParsedState {
+/** Where a scenario holds card numbers: the `when.cardNumber` predicate and its preloaded tokens' numbers. */
+type CardHolder = Record<string, unknown>;
+function cardHoldersOf(scenario: unknown): { holder: CardHolder; path: (string | number)[] }[] {
+  const isObject = (v: unknown): v is CardHolder => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(scenario)) return [];
+  const out: { holder: CardHolder; path: (string | number)[] }[] = [];
+  const rules = Array.isArray(scenario.rules) ? (scenario.rules as unknown[]) : [];
+  rules.forEach((rule, i) => {
+    if (isObject(rule) && isObject(rule.when)) out.push({ holder: rule.when, path: ['rules', i, 'when'] });
+  });
+  const tokens = Array.isArray(scenario.tokens) ? (scenario.tokens as unknown[]) : [];
+  tokens.forEach((token, i) => {
+    if (isObject(token) && isObject(token.paymentInstrument)) out.push({ holder: token.paymentInstrument, path: ['tokens', i, 'paymentInstrument'] });
+  });
+  return out;
+}
+
+/**
+ * Tenants' scenario sets as a snapshot carries them: every card number sealed (`sealedCardNumber` in place
+ * of `cardNumber`), like the tokens' own, so a snapshot shows none and still restores them whole.
+ */
+export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>, siv: Siv): Record<string, Scenario[]> {
+  const out: Record<string, Scenario[]> = {};
+  for (const [tenant, scenarios] of sets) {
+    out[tenant] = scenarios.map((scenario) => {
+      const copy = structuredClone<Scenario>(scenario);
+      for (const { holder } of cardHoldersOf(copy)) {
+        if (typeof holder.cardNumber !== 'string') continue;
+        holder.sealedCardNumber = siv.seal(holder.cardNumber);
+        delete holder.cardNumber;
+      }
+      return copy;
+    });
+  }
+  return out;
+}
+
+/** The snapshot with its scenario sets' sealed card numbers opened (a copy), and what could not be opened. */
+function openScenarioSets(data: unknown, siv: Siv): { data: unknown; problems: FieldProblem[] } {
+  if (typeof data !== 'object' || data === null || !('scenarios' in data)) return { data, problems: [] };
+  const sets = data.scenarios;
+  if (typeof sets !== 'object' || sets === null || Array.isArray(sets)) return { data, problems: [] };
+  const problems: FieldProblem[] = [];
+  const opened: Record<string, unknown> = {};
+  for (const [tenant, scenarios] of Object.entries(sets as Record<string, unknown>)) {
+    if (!Array.isArray(scenarios)) {
+      Object.defineProperty(opened, tenant, { value: scenarios, enumerable: true, writable: true, configurable: true });
+      continue;
+    }
+    const copies = scenarios.map((scenario: unknown, i) => {
+      const copy = structuredClone(scenario);
+      for (const { holder, path } of cardHoldersOf(copy)) {
+        if (!('sealedCardNumber' in holder)) continue;
+        const number = typeof holder.sealedCardNumber === 'string' ? siv.open(holder.sealedCardNumber) : undefined;
+        if (number === undefined || 'cardNumber' in holder) {
+          problems.push({
+            errorName: 'fieldHasInvalidValue',
+            message: number === undefined ? 'sealedCardNumber was not sealed by a simulator with this seed' : 'give cardNumber or sealedCardNumber, not both',
+            path: ['scenarios', tenant, i, ...path, 'sealedCardNumber'],
+          });
+          continue;
+        }
+        holder.cardNumber = number;
+        delete holder.sealedCardNumber;
+      }
+      return copy;
+    });
+    Object.defineProperty(opened, tenant, { value: copies, enumerable: true, writable: true, configurable: true });
+  }
+  return { data: { ...data, scenarios: opened }, problems };
+}
+
+export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string) => Duration): ParsedState {
+  const { data, problems: sealProblems } = openScenarioSets(raw, siv);
+  if (sealProblems.length > 0) throw schemaError(sealProblems, 'The state does not match the schema');
   const snapshot = parseBody(stateSchema, data, 'state');
   const problems: FieldProblem[] = [];
   const tokens: Token[] = [];
@@ -168,7 +247,7 @@ export function parseState(data: unknown, siv: Siv, extension: Duration): Parsed
       });
       return;
     }
-    const token = tokenFromState(t, number, extension);
+    const token = tokenFromState(t, number, extensionOf(t.tenant));
     const idKey = `${t.tenant}\u0000${t.tokenId}`;
     const identity = `${t.tenant}\u0000${cardIdentity(t.entity, t.namespace, number)}`;
     if (ids.has(idKey)) {

@@ -52,7 +52,10 @@ export interface LifetimeProfile {
   readonly extension: Duration;
 }
 
-/** The profile in force (the configured one, or the active scenario set's). Tokens keep the one they were created under. */
+/**
+ * The profile in force for a tenant (the configured one, or the one its scenarios name: its own set's, else
+ * the global set's). Tokens keep the one they were created under.
+ */
 export interface Profiles {
-  current(): LifetimeProfile;
+  current(tenant: string): LifetimeProfile;
 }

@@ -158,7 +158,7 @@ export function createVault(deps: VaultDeps): Vault {
       if (input.tokenId !== undefined && store.get(tenant, input.tokenId)) {
         throw new DomainError('tokenIdTaken', `tokenId ${input.tokenId} is already in use`);
       }
-      const profile = deps.profiles.current();
+      const profile = deps.profiles.current(tenant);
       const expiresAt = input.expiresAt ?? addDuration(now, profile.lifetime);
       const cardProfile = deps.binTable.lookup(input.card.number);
       const token: Token = {

@@ -1,20 +1,19 @@
 /** The control API, mounted at /_sim: JSON in and out, the standard error body, `?tenant=` to name one tenant. */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { readAdvance, readSetClock } from '../control/clock-input.js';
 import type { Controller } from '../control/controller.js';
-import { advanceMs } from '../domain/duration.js';
 import type { RefCodec } from '../infra/refs.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../scenarios/loader.js';
-import { parseInstant } from '../wire/instant.js';
 import { parseJsonText } from '../wire/json.js';
 import { maskCardData } from '../wire/mask.js';
-import { fieldError } from '../wire/problems.js';
-import { clockAdvanceBody, clockSetBody } from '../wire/schemas.js';
-import { parseBody } from '../wire/validation.js';
+import { packageVersion } from '../config/version.js';
 import { readBody } from './body.js';
 import { HttpError } from './errors.js';
+import { toHar } from './har.js';
+import { checkQueryParams, parseJournalQuery } from './journal-query.js';
 import { essence } from './media.js';
-import { presentToken, type LinkContext } from './present.js';
+import { controlTokenList, type LinkContext } from './present.js';
 
 export interface ControlRoutesDeps {
   controller: Controller;
@@ -63,16 +62,19 @@ function requireAdminToken(adminToken: string): RequestHandler {
   };
 }
 
+/** The refusal of a tenant that is not a configured username (over HTTP and in the library alike). */
+export function unknownTenant(): HttpError {
+  return new HttpError('urlInvalid', 'tenant must name one configured username', {
+    problems: [{ errorName: 'fieldHasInvalidValue', message: `tenant must be a configured username, given once` }],
+  });
+}
+
 /** `?tenant=<username>`, a configured credential; absent means every tenant. */
 function tenantParamOf(isTenant: (name: string) => boolean): (req: Request) => string | undefined {
   return (req) => {
     const value: unknown = req.query.tenant;
     if (value === undefined) return undefined;
-    if (typeof value !== 'string' || !isTenant(value)) {
-      throw new HttpError('urlInvalid', 'tenant must name one configured username', {
-        problems: [{ errorName: 'fieldHasInvalidValue', message: `tenant must be a configured username, given once` }],
-      });
-    }
+    if (typeof value !== 'string' || !isTenant(value)) throw unknownTenant();
     return value;
   };
 }
@@ -90,8 +92,8 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .get((req, res) => sendJson(res, 200, controller.clock(tenantParam(req))))
     .put(async (req, res) => {
       const tenant = tenantParam(req);
-      const body = parseBody(clockSetBody, await jsonOf(req));
-      sendJson(res, 200, controller.setClock(parseInstant(body.now) ?? Number.NaN, body.frozen, tenant));
+      const { epochMs, frozen } = readSetClock(await jsonOf(req));
+      sendJson(res, 200, controller.setClock(epochMs, frozen, tenant));
     })
     .all(methodNotAllowed('GET, PUT'));
 
@@ -99,11 +101,7 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .route('/clock/advance')
     .post(async (req, res) => {
       const tenant = tenantParam(req);
-      const { by } = parseBody(clockAdvanceBody, await jsonOf(req));
-      const ms = advanceMs(by, Date.parse(controller.clock(tenant).now));
-      if (ms === undefined) {
-        throw fieldError('fieldHasInvalidValue', ['by'], 'by must be a non-negative ISO 8601 duration (P8D) or number of milliseconds');
-      }
+      const ms = readAdvance(await jsonOf(req), Date.parse(controller.clock(tenant).now));
       sendJson(res, 200, controller.advanceClock(ms, tenant));
     })
     .all(methodNotAllowed('POST'));
@@ -120,17 +118,25 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .route('/tokens')
     .get((req, res) => {
       const ctx: LinkContext = { baseUrl: deps.baseUrlOf(req), refs: deps.refs };
-      const tokens = controller.tokens(tenantParam(req)).map((t) => ({ tenant: t.tenant, ...presentToken(t, ctx) }));
-      // Free text (descriptions, addresses) is shown masked here, unlike in the API's own answers.
-      sendJson(res, 200, { tokens: maskCardData(tokens) });
+      sendJson(res, 200, { tokens: controlTokenList(controller.tokens(tenantParam(req)), ctx) });
     })
     .all(methodNotAllowed('GET'));
 
   router
     .route('/requests')
-    .get((req, res) => sendJson(res, 200, { requests: controller.requests(tenantParam(req)) }))
+    // Filters, a count, and JSON or HAR 1.2 (journal-query.ts, har.ts; decision 0018).
+    .get((req, res) => {
+      const tenant = tenantParam(req);
+      const { filter, format } = parseJournalQuery(req.query);
+      if (format === 'har') {
+        const { records, count } = controller.requestRecords(tenant, filter);
+        sendJson(res, 200, toHar(records, count, packageVersion()));
+      } else sendJson(res, 200, controller.requests(tenant, filter));
+    })
     .delete((req, res) => {
-      controller.clearRequests(tenantParam(req));
+      const tenant = tenantParam(req);
+      checkQueryParams(req.query, ['tenant'], 'DELETE /_sim/requests');
+      controller.clearRequests(tenant);
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, DELETE'));
@@ -146,18 +152,20 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
 
   router
     .route('/scenarios')
-    // Scenarios may name card numbers (`when.cardNumber`, preloaded tokens): masked like all /_sim output.
-    .get((_req, res) => sendJson(res, 200, { scenarios: maskCardData(controller.scenarios()) }))
+    // `?tenant=` names a tenant's own set; without it, the global set. Scenarios may name card numbers
+    // (`when.cardNumber`, preloaded tokens): masked like all /_sim output.
+    .get((req, res) => sendJson(res, 200, { scenarios: maskCardData(controller.scenarios(tenantParam(req))) }))
     .put(async (req, res) => {
+      const tenant = tenantParam(req);
       const yaml = YAML_TYPES.has(essence(req.headers['content-type']) ?? '');
       const text = await bodyText(req);
       const data = parseScenarioText(text, yaml ? 'yaml' : 'json');
       const scenarios = validateScenarios(data);
-      controller.loadScenarios(scenarios, scenarioPaths(data, scenarios.length));
-      sendJson(res, 200, { scenarios: maskCardData(controller.scenarios()) });
+      controller.loadScenarios(scenarios, scenarioPaths(data, scenarios.length), tenant);
+      sendJson(res, 200, { scenarios: maskCardData(controller.scenarios(tenant)) });
     })
-    .delete((_req, res) => {
-      controller.loadScenarios([]);
+    .delete((req, res) => {
+      controller.loadScenarios([], undefined, tenantParam(req));
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, PUT, DELETE'));

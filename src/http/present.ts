@@ -1,6 +1,7 @@
 /** Domain → wire: masked card, ISO dates, HAL links with opaque refs. */
 import { lastFourDigits, maskCardNumber } from '../domain/card.js';
 import { formatInstant } from '../wire/instant.js';
+import { maskCardData } from '../wire/mask.js';
 import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
 import { REF_PURPOSES, type RefCodec, type RefPurpose } from '../infra/refs.js';
@@ -152,4 +153,12 @@ export function presentSale(result: SaleResult): Record<string, unknown> {
     ...(result.riskFactors.length > 0 && { riskFactors: result.riskFactors }),
     ...(result.refusal && { refusalCode: result.refusal.code, refusalDescription: result.refusal.description }),
   };
+}
+
+/**
+ * Tokens as the control plane lists them (`GET /_sim/tokens`, the library's `tokens()`): each with its
+ * tenant, free text (descriptions, addresses) masked, unlike in the API's own answers.
+ */
+export function controlTokenList(tokens: readonly Token[], ctx: LinkContext): unknown[] {
+  return maskCardData(tokens.map((t) => ({ tenant: t.tenant, ...presentToken(t, ctx) }))) as unknown[];
 }

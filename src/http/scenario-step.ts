@@ -127,7 +127,7 @@ function actionOf(rule: Rule): ScenarioAction {
 
 /** The decision of the first matching rule (counting the match), or undefined when none matches. */
 export function decideScenario(deps: ScenarioStepDeps, input: ScenarioInput): ScenarioDecision | undefined {
-  if (deps.engine.scenarios().length === 0) return undefined;
+  if (!deps.engine.active()) return undefined;
   const applied = deps.engine.match(input.tenant, factsOf(deps, input), deps.clock.now(input.tenant));
   if (!applied) return undefined;
   return { rule: applied.label, delayMs: applied.rule.then.delayMs ?? 0, action: actionOf(applied.rule) };

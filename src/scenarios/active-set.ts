@@ -24,14 +24,18 @@ export interface ActiveSetDeps {
 }
 
 export interface ActiveScenarios extends Profiles {
-  list(): readonly Scenario[];
+  /** The global set, or one tenant's own set. */
+  list(tenant?: string): readonly Scenario[];
   /**
-   * Replaces the active set, or changes nothing and throws bodyDoesNotMatchSchema when a preloaded token
-   * cannot be created. `paths` locate each scenario in the submitted document (for the JSONPaths).
+   * Replaces the global set, or one tenant's own set; or changes nothing and throws bodyDoesNotMatchSchema
+   * when a preloaded token cannot be created. `paths` locate each scenario in the submitted document (for
+   * the JSONPaths). A tenant's set preloads tokens for that tenant only.
    */
-  load(scenarios: readonly Scenario[], paths?: readonly FieldPath[]): void;
-  /** Puts the set's preloaded tokens back (of one tenant, or all) after a reset. */
+  load(scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void;
+  /** Puts the sets' preloaded tokens back (of one tenant, or all) after a reset. */
   preload(tenant?: string): void;
+  /** Replaces every tenant's own set, preloading nothing (a state import brings the tokens). */
+  restoreTenantSets(sets: Readonly<Record<string, readonly Scenario[]>>): void;
 }
 
 /** What a refused preloaded token amounts to, as one problem (its path relative to the token); undefined for a bug. */
@@ -42,25 +46,33 @@ export function problemOfRefusal(err: unknown): FieldProblem | undefined {
 }
 
 export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
-  const usernameOf = (t: FixtureToken): string => t.username ?? deps.defaultUser;
+  /** A token's tenant: its username, or the set's own tenant, or the first configured credential. */
+  const usernameOf = (t: FixtureToken, owner: string | undefined): string => t.username ?? owner ?? deps.defaultUser;
 
   /** The profile a set puts in force: its last named profile, where the command line did not fix the durations. */
-  function profileOf(scenarios: readonly Scenario[]): LifetimeProfile {
-    const named = scenarios.findLast((s) => s.profile !== undefined)?.profile ?? deps.config.profile;
+  function profileOf(scenarios: readonly Scenario[], fallback: LifetimeProfile | undefined): LifetimeProfile | undefined {
+    const named = scenarios.findLast((s) => s.profile !== undefined)?.profile;
+    if (named === undefined) return fallback;
     const durations = profileDurations(named);
     return Object.freeze({
       lifetime: deps.config.lifetimeFixed ? deps.config.lifetime : durations.lifetime,
       extension: deps.config.extensionFixed ? deps.config.extension : durations.extension,
     });
   }
-  let current = profileOf([]);
+  const configured = profileOf([{ name: 'configured', profile: deps.config.profile }], undefined) as LifetimeProfile;
+  let global = configured;
+  /** Tenants whose own set names a profile. */
+  const own = new Map<string, LifetimeProfile>();
 
   /** What would stop a token from being preloaded, found before anything changes. */
-  function problemsOf(scenarios: readonly Scenario[], paths: readonly FieldPath[]): FieldProblem[] {
+  function problemsOf(scenarios: readonly Scenario[], paths: readonly FieldPath[], owner: string | undefined): FieldProblem[] {
     return scenarios.flatMap((s, i) =>
       (s.tokens ?? []).flatMap((t, j): FieldProblem[] => {
         const path = [...(paths[i] ?? []), 'tokens', j];
-        const username = usernameOf(t);
+        const username = usernameOf(t, owner);
+        if (owner !== undefined && username !== owner) {
+          return [{ errorName: 'fieldHasInvalidValue', message: `a scenario of the tenant '${owner}' preloads that tenant's tokens only`, path: [...path, 'username'] }];
+        }
         if (!deps.merchants.entityFor(username, t.merchant.entity)) {
           return [{ errorName: 'fieldHasInvalidValue', message: `no credential '${username}' with the entity '${t.merchant.entity}'`, path }];
         }
@@ -73,10 +85,11 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
     );
   }
 
-  function preload(scenarios: readonly Scenario[], tenant: string | undefined, paths?: readonly FieldPath[]): void {
+  /** Creates a set's preloaded tokens (those of `tenant` only, when named). */
+  function preload(scenarios: readonly Scenario[], owner: string | undefined, tenant: string | undefined, paths?: readonly FieldPath[]): void {
     scenarios.forEach((scenario, i) => {
       (scenario.tokens ?? []).forEach((token, j) => {
-        const username = usernameOf(token);
+        const username = usernameOf(token, owner);
         if (tenant !== undefined && username !== tenant) return;
         try {
           deps.createToken(token, username);
@@ -93,29 +106,56 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
     });
   }
 
-  return {
-    list: () => deps.engine.scenarios(),
+  /** Sets the profile a set puts in force; returns how to undo it. */
+  function applyProfile(scenarios: readonly Scenario[], tenant: string | undefined): () => void {
+    if (tenant === undefined) {
+      const before = global;
+      global = profileOf(scenarios, configured) as LifetimeProfile;
+      return () => void (global = before);
+    }
+    const before = own.get(tenant);
+    const next = profileOf(scenarios, undefined);
+    if (next) own.set(tenant, next);
+    else own.delete(tenant);
+    return () => void (before ? own.set(tenant, before) : own.delete(tenant));
+  }
 
-    load(scenarios, paths = scenarios.map((_, i) => (scenarios.length > 1 ? [i] : []))) {
-      const problems = problemsOf(scenarios, paths);
+  return {
+    list: (tenant) => deps.engine.scenarios(tenant),
+
+    load(scenarios, paths = scenarios.map((_, i) => (scenarios.length > 1 ? [i] : [])), tenant) {
+      const problems = problemsOf(scenarios, paths, tenant);
       if (problems.length > 0) {
         throw schemaError(problems, 'The scenario preloads tokens that cannot be created');
       }
       // The profile first (preloaded tokens get its lifetime), the rules last: a refusal in between
       // restores the profile and leaves the active set as it was.
-      const before = current;
-      current = profileOf(scenarios);
+      const undo = applyProfile(scenarios, tenant);
       try {
-        preload(scenarios, undefined, paths);
+        preload(scenarios, tenant, undefined, paths);
       } catch (err) {
-        current = before;
+        undo();
         throw err;
       }
-      deps.engine.replace(scenarios);
+      deps.engine.replace(scenarios, tenant);
     },
 
-    current: () => current,
+    current: (tenant) => own.get(tenant) ?? global,
 
-    preload: (tenant) => preload(deps.engine.scenarios(), tenant),
+    restoreTenantSets(sets) {
+      for (const tenant of deps.engine.tenantSets().keys()) deps.engine.replace([], tenant);
+      own.clear();
+      for (const [tenant, scenarios] of Object.entries(sets)) {
+        applyProfile(scenarios, tenant);
+        deps.engine.replace(scenarios, tenant);
+      }
+    },
+
+    preload(tenant) {
+      preload(deps.engine.scenarios(), undefined, tenant);
+      for (const [owner, scenarios] of deps.engine.tenantSets()) {
+        if (tenant === undefined || owner === tenant) preload(scenarios, owner, owner);
+      }
+    },
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Executes scenario rules as data: for each request, the first rule whose `when` holds applies. Match and
- * application counts are kept per rule and tenant, so parallel tests in different tenants never shift
- * each other's `nth`, `every` or `times`.
+ * Executes scenario rules as data: for each request, the first rule whose `when` holds applies, looking at
+ * the tenant's own set first and then the global set. Match and application counts are kept per set, rule
+ * and tenant, so parallel tests in different tenants never shift each other's `nth`, `every` or `times`.
  */
 import { parseInstant } from '../wire/instant.js';
 import type { Rule, Scenario, ScenarioOperation } from './schema.js';
@@ -31,15 +31,25 @@ interface Counts {
 }
 
 export type ScenarioCounters = Record<string, Record<string, Counts>>;
+/** The counts of tenants' own sets: tenant → rule label → counts. */
+export type TenantScenarioCounters = Record<string, Record<string, Counts>>;
 
 export interface ScenarioEngine {
-  scenarios(): readonly Scenario[];
-  replace(scenarios: readonly Scenario[]): void;
-  /** The rule that applies to this request, counting it; undefined when none does. */
+  /** The global set, or one tenant's own set. */
+  scenarios(tenant?: string): readonly Scenario[];
+  /** Replaces the global set, or one tenant's own set (an empty list removes it); restarts that set's counts. */
+  replace(scenarios: readonly Scenario[], tenant?: string): void;
+  /** Every tenant's own set, by tenant. */
+  tenantSets(): ReadonlyMap<string, readonly Scenario[]>;
+  /** Whether any rule is loaded at all (the request path skips scenarios entirely when none is). */
+  active(): boolean;
+  /** The rule that applies to this request (the tenant's own set first, then the global set), counting it. */
   match(tenant: string, facts: RequestFacts, now: number): AppliedRule | undefined;
+  /** Zeroes the counts of one tenant (in its own set and the global set), or all counts. */
   resetCounters(tenant?: string): void;
   counters(): ScenarioCounters;
-  restoreCounters(counters: ScenarioCounters): void;
+  tenantCounters(): TenantScenarioCounters;
+  restoreCounters(counters: ScenarioCounters, tenantCounters?: TenantScenarioCounters): void;
 }
 
 interface CompiledRule extends AppliedRule {
@@ -68,65 +78,116 @@ function factsHold(rule: Rule, facts: RequestFacts, now: number, from: number, u
   return now >= from && now < until;
 }
 
-export function createScenarioEngine(): ScenarioEngine {
-  let loaded: readonly Scenario[] = [];
-  let rules: CompiledRule[] = [];
-  const counts = new Map<string, Map<string, Counts>>();
+/** One scenario set (the global one, or a tenant's own) with its counts per rule label and tenant. */
+interface RuleSet {
+  scenarios: readonly Scenario[];
+  rules: CompiledRule[];
+  counts: Map<string, Map<string, Counts>>;
+}
 
-  function countsOf(label: string, tenant: string): Counts {
-    let byTenant = counts.get(label);
-    if (!byTenant) counts.set(label, (byTenant = new Map<string, Counts>()));
-    let c = byTenant.get(tenant);
-    if (!c) byTenant.set(tenant, (c = { matches: 0, applications: 0 }));
-    return c;
+function compile(scenarios: readonly Scenario[]): RuleSet {
+  return {
+    scenarios,
+    rules: scenarios.flatMap((s) =>
+      (s.rules ?? []).map((rule, i) => ({
+        rule,
+        label: rule.id ?? `${s.name}#${i}`,
+        from: rule.when?.between?.from === undefined ? Number.NEGATIVE_INFINITY : (parseInstant(rule.when.between.from) ?? 0),
+        until: rule.when?.between?.until === undefined ? Number.POSITIVE_INFINITY : (parseInstant(rule.when.between.until) ?? 0),
+      })),
+    ),
+    counts: new Map(),
+  };
+}
+
+function countsOf(set: RuleSet, label: string, tenant: string): Counts {
+  let byTenant = set.counts.get(label);
+  if (!byTenant) set.counts.set(label, (byTenant = new Map<string, Counts>()));
+  let c = byTenant.get(tenant);
+  if (!c) byTenant.set(tenant, (c = { matches: 0, applications: 0 }));
+  return c;
+}
+
+function matchIn(set: RuleSet, tenant: string, facts: RequestFacts, now: number): AppliedRule | undefined {
+  for (const compiled of set.rules) {
+    if (!factsHold(compiled.rule, facts, now, compiled.from, compiled.until)) continue;
+    const c = countsOf(set, compiled.label, tenant);
+    c.matches += 1;
+    const { nth, every, times } = compiled.rule.when ?? {};
+    if (nth !== undefined && c.matches !== nth) continue;
+    if (every !== undefined && c.matches % every !== 0) continue;
+    if (times !== undefined && c.applications >= times) continue;
+    c.applications += 1;
+    return { label: compiled.label, rule: compiled.rule };
   }
+  return undefined;
+}
+
+export function createScenarioEngine(): ScenarioEngine {
+  let global = compile([]);
+  const own = new Map<string, RuleSet>();
+  /** Rules loaded in all sets together: zero means no request needs to look at scenarios. */
+  let ruleCount = 0;
+  const recount = (): void => {
+    ruleCount = global.rules.length + [...own.values()].reduce((n, set) => n + set.rules.length, 0);
+  };
 
   return {
-    scenarios: () => loaded,
+    scenarios: (tenant) => (tenant === undefined ? global.scenarios : (own.get(tenant)?.scenarios ?? [])),
 
-    replace(scenarios) {
-      loaded = scenarios;
-      rules = scenarios.flatMap((s) =>
-        (s.rules ?? []).map((rule, i) => ({
-          rule,
-          label: rule.id ?? `${s.name}#${i}`,
-          from: rule.when?.between?.from === undefined ? Number.NEGATIVE_INFINITY : (parseInstant(rule.when.between.from) ?? 0),
-          until: rule.when?.between?.until === undefined ? Number.POSITIVE_INFINITY : (parseInstant(rule.when.between.until) ?? 0),
-        })),
-      );
-      counts.clear();
+    replace(scenarios, tenant) {
+      if (tenant === undefined) global = compile(scenarios);
+      else if (scenarios.length === 0) own.delete(tenant);
+      else own.set(tenant, compile(scenarios));
+      recount();
     },
 
+    tenantSets: () => new Map([...own].map(([tenant, set]) => [tenant, set.scenarios])),
+
+    active: () => ruleCount > 0,
+
     match(tenant, facts, now) {
-      for (const compiled of rules) {
-        if (!factsHold(compiled.rule, facts, now, compiled.from, compiled.until)) continue;
-        const c = countsOf(compiled.label, tenant);
-        c.matches += 1;
-        const { nth, every, times } = compiled.rule.when ?? {};
-        if (nth !== undefined && c.matches !== nth) continue;
-        if (every !== undefined && c.matches % every !== 0) continue;
-        if (times !== undefined && c.applications >= times) continue;
-        c.applications += 1;
-        return { label: compiled.label, rule: compiled.rule };
-      }
-      return undefined;
+      const mine = own.get(tenant);
+      return (mine && matchIn(mine, tenant, facts, now)) ?? matchIn(global, tenant, facts, now);
     },
 
     resetCounters(tenant) {
-      if (tenant === undefined) counts.clear();
-      else for (const byTenant of counts.values()) byTenant.delete(tenant);
+      if (tenant === undefined) {
+        global.counts.clear();
+        for (const set of own.values()) set.counts.clear();
+        return;
+      }
+      for (const byTenant of global.counts.values()) byTenant.delete(tenant);
+      own.get(tenant)?.counts.clear();
     },
 
     counters() {
       const out: ScenarioCounters = {};
-      for (const [label, byTenant] of counts) out[label] = Object.fromEntries([...byTenant].map(([t, c]) => [t, { ...c }]));
+      for (const [label, byTenant] of global.counts) out[label] = Object.fromEntries([...byTenant].map(([t, c]) => [t, { ...c }]));
       return out;
     },
 
-    restoreCounters(next) {
-      counts.clear();
+    tenantCounters() {
+      const out: TenantScenarioCounters = {};
+      for (const [tenant, set] of own) {
+        const labels: Record<string, Counts> = {};
+        for (const [label, byTenant] of set.counts) {
+          const c = byTenant.get(tenant);
+          if (c) labels[label] = { ...c };
+        }
+        if (Object.keys(labels).length > 0) out[tenant] = labels;
+      }
+      return out;
+    },
+
+    restoreCounters(next, tenantNext = {}) {
+      global.counts.clear();
       for (const [label, byTenant] of Object.entries(next)) {
-        for (const [tenant, c] of Object.entries(byTenant)) Object.assign(countsOf(label, tenant), { matches: c.matches, applications: c.applications });
+        for (const [tenant, c] of Object.entries(byTenant)) Object.assign(countsOf(global, label, tenant), { matches: c.matches, applications: c.applications });
+      }
+      for (const [tenant, set] of own) {
+        set.counts.clear();
+        for (const [label, c] of Object.entries(tenantNext[tenant] ?? {})) Object.assign(countsOf(set, label, tenant), { matches: c.matches, applications: c.applications });
       }
     },
   };

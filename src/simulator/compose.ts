@@ -17,7 +17,7 @@ import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
 import { createSaleOperation } from '../http/operations/sale.js';
 import { createTokenOperations } from '../http/operations/tokens.js';
-import { createReadCache } from '../http/present.js';
+import { controlTokenList, createReadCache } from '../http/present.js';
 import { createRequestLogger } from '../http/request-log.js';
 import { createTenantClocks, createVirtualClock } from '../infra/clock.js';
 import { createIdSource } from '../infra/ids.js';
@@ -29,7 +29,8 @@ import { createActiveScenarios, problemOfRefusal } from '../scenarios/active-set
 import { createScenarioEngine } from '../scenarios/engine.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import { toCreateInput } from '../wire/schemas.js';
-import { SimulatorError, clockFacade, libraryCall, type Simulator } from './facade.js';
+import { maskCardText } from '../wire/mask.js';
+import { SimulatorError, controlFacade, type ComposedSimulator, type ControlToken, type Simulator } from './facade.js';
 
 const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
 const NAMESPACE_LIMIT = 16;
@@ -39,11 +40,13 @@ export interface SimulatorIo {
   writeErr: (line: string) => void;
   /** Whether that is a terminal (the pretty log is coloured only there). */
   isTTY?: boolean;
+  /** Colour the pretty log (default: isTTY); the CLI decides it with NO_COLOR and FORCE_COLOR. */
+  color?: boolean;
 }
 
 export const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.write(`${line}\n`), isTTY: process.stderr.isTTY };
 
-export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): Simulator {
+export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): ComposedSimulator {
   const config = resolveConfig(options);
   const secrets = createSecrets(config.seed);
   const clocks = createTenantClocks(
@@ -115,12 +118,14 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     engine,
     scenarios: activeScenarios,
     profiles: activeScenarios,
+    isTenant: (name) => config.credentials.has(name),
   });
 
   const media = mediaTypesFor(config.vendor);
-  const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.isTTY === true });
+  const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
+  // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
   const reportUnexpected = (err: unknown): void =>
-    io.writeErr(`token-sim: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    io.writeErr(maskCardText(`token-sim: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   const passwords = new Map([...config.credentials].map(([name, credential]) => [name, credential.password]));
   const fallbackHost = `${config.host}:${config.port}`;
   const api = createApi({
@@ -153,19 +158,24 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     reportUnexpected,
   });
-  return {
+  // Links in the library's token lists: the configured base URL, else the address listened on once known.
+  let listeningUrl: string | undefined;
+  const libraryBaseUrl = (): string => config.baseUrl ?? listeningUrl ?? `http://${fallbackHost}`;
+  const sim: ComposedSimulator = {
     app,
     listener: createLane(api, app),
     config,
     vault,
-    clock: clockFacade(controller),
-    requests: (tenant) => controller.requests(tenant),
-    clearRequests: (tenant) => controller.clearRequests(tenant),
-    reset: (tenant) => controller.reset(tenant),
-    exportState: () => controller.exportState(),
-    importState: (state) => libraryCall(() => controller.importState(state)),
-    loadScenarios: (...items) => libraryCall(() => controller.loadScenarios(resolveScenarios(items))),
-    scenarios: () => controller.scenarios(),
+    ...controlFacade({
+      controller,
+      isTenant: (name) => config.credentials.has(name),
+      tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs }) as ControlToken[],
+    }),
     heldSockets,
   };
+  listening.set(sim, (url) => void (listeningUrl = url));
+  return sim;
 }
+
+/** What startSimulator tells a simulator once it listens (kept off the public object). */
+export const listening = new WeakMap<Simulator, (url: string) => void>();

@@ -2,13 +2,17 @@
 import type { RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
-import { toEpochMs, type SimulatorConfig } from '../config/options.js';
+import type { SimulatorConfig } from '../config/options.js';
+import { instantText, readAdvance, readSetClock } from '../control/clock-input.js';
 import type { Controller } from '../control/controller.js';
-import type { JournalEntry } from '../control/journal.js';
+import { JOURNAL_FILTER_KEYS, type JournalEntry, type JournalFilter } from '../control/journal.js';
+import { checkQueryParams, parseJournalQuery } from '../http/journal-query.js';
 import type { StateSnapshot } from '../control/state.js';
-import { advanceMs } from '../domain/duration.js';
+import type { Token } from '../domain/token.js';
 import type { Vault } from '../domain/vault.js';
 import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
+import { unknownTenant } from '../http/control-routes.js';
+import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 
 export interface SimulatorClock {
@@ -20,28 +24,89 @@ export interface SimulatorClock {
   set(now: string | number | Date, frozen?: boolean, tenant?: string): string;
 }
 
-export interface Simulator {
+/** A tenant's own clock: forked from the shared one on its first move, then moved only by calls naming it. */
+export interface TenantClock {
+  /** The tenant's virtual now as an ISO 8601 string. */
+  now(): string;
+  /** Moves the tenant's clock forward by an ISO 8601 duration (`P8D`) or milliseconds. */
+  advance(by: string | number): string;
+  /** Sets the tenant's time; `frozen` switches between frozen and following real time. */
+  set(now: string | number | Date, frozen?: boolean): string;
+}
+
+/** A token as the control plane lists it: the API's view of it, its tenant, free text masked. */
+export interface ControlToken {
+  tenant: string;
+  tokenId: string;
+  [field: string]: unknown;
+}
+
+/** The journal filter with the tenant to read (every tenant's entries when absent). */
+export interface RequestQuery extends JournalFilter {
+  tenant?: string;
+}
+
+/**
+ * One tenant's part of a simulator: its clock, its own scenario set, its journal, its tokens. Another
+ * tenant's calls never change what these show. Calls on a name that is not a configured username throw
+ * a SimulatorError `urlInvalid`.
+ */
+export interface SimulatorTenant {
+  readonly name: string;
+  readonly clock: TenantClock;
+  /** Replaces the tenant's own scenario set (evaluated before the global one); no arguments clear it. */
+  loadScenarios(...scenarios: (string | object)[]): void;
+  /** The tenant's own scenario set. */
+  scenarios(): readonly Scenario[];
+  /** The tenant's journal entries that pass the filter, oldest first. */
+  requests(filter?: JournalFilter): JournalEntry[];
+  clearRequests(): void;
+  /** The tenant's live tokens, oldest first. */
+  tokens(): ControlToken[];
+  /** Deletes the tenant's tokens and journal and zeroes its scenario counts; its scenario set stays. */
+  reset(): void;
+}
+
+/** The control surface that a simulator in this process and a remote one (`connectSimulator`) share. */
+export interface SimulatorControl {
+  readonly clock: SimulatorClock;
+  /** The request journal (one tenant's with `tenant`, or every tenant's) that passes the filter, oldest first. */
+  requests(query?: RequestQuery | string): JournalEntry[];
+  clearRequests(tenant?: string): void;
+  /** Deletes tokens and journal (one tenant's, or all), zeroes scenario counts, then preloads configured tokens again. */
+  reset(tenant?: string): void;
+  /** Live tokens (one tenant's, or every tenant's), oldest first. */
+  tokens(tenant?: string): ControlToken[];
+  exportState(): StateSnapshot;
+  /** Replaces the whole state; throws (changing nothing) when the snapshot is not valid. */
+  importState(state: unknown): void;
+  /** Replaces the global scenario set with these files and scenario objects (none: clears it). */
+  loadScenarios(...scenarios: (string | object)[]): void;
+  /** The global scenario set. */
+  scenarios(): readonly Scenario[];
+  /** One tenant's handle. */
+  tenant(name: string): SimulatorTenant;
+}
+
+/** A simulator in this process: what the library shows of it (src/public-types.ts has its public twin). */
+export interface Simulator extends SimulatorControl {
   /** The Express adapter: every route, for supertest (no socket). */
   readonly app: Express;
   /** The node:http adapter: the simulated API straight from node, everything else through `app`. */
   readonly listener: RequestListener;
+}
+
+/** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
+export interface ComposedSimulator extends Simulator {
   readonly config: SimulatorConfig;
   readonly vault: Vault;
-  readonly clock: SimulatorClock;
-  /** The request journal (one tenant's, or every tenant's), oldest first. */
-  requests(tenant?: string): JournalEntry[];
-  clearRequests(tenant?: string): void;
-  /** Deletes tokens and journal (one tenant's, or all), then preloads configured tokens again. */
-  reset(tenant?: string): void;
-  exportState(): StateSnapshot;
-  /** Replaces the whole state; throws (changing nothing) when the snapshot is not valid. */
-  importState(state: unknown): void;
-  /** Replaces the active scenario set with these files and scenario objects (none: clears it). */
-  loadScenarios(...scenarios: (string | object)[]): void;
-  /** The active scenarios. */
-  scenarios(): readonly Scenario[];
   /** Sockets held open by `noResponse` faults (closed at shutdown). */
   readonly heldSockets: ReadonlySet<Socket>;
+}
+
+/** An error body received from a remote simulator, to be rethrown as it came. */
+export class ReceivedError {
+  constructor(readonly body: ErrorBody) {}
 }
 
 /** The library's errors carry the same errorName, message and details as the HTTP error body. */
@@ -49,7 +114,7 @@ export class SimulatorError extends Error {
   readonly errorName: string;
   readonly details: ErrorBody;
   constructor(error: unknown) {
-    const { body } = renderError(error);
+    const body = error instanceof ReceivedError ? error.body : renderError(error).body;
     const firstProblem = body.validationErrors?.[0];
     super(firstProblem ? `${body.message}: ${firstProblem.jsonPath ?? ''} ${firstProblem.message}`.trim() : body.message);
     this.name = 'SimulatorError';
@@ -67,18 +132,98 @@ export function libraryCall<T>(fn: () => T): T {
   }
 }
 
-export function clockFacade(controller: Controller): SimulatorClock {
+/**
+ * A library journal query read by the rules of `GET /_sim/requests` (numbers as the parameters' text), so
+ * a bad filter is the same `urlContainsInvalidValue` refusal in process, remotely and over HTTP. Throws
+ * the HTTP error; callers turn it into a SimulatorError.
+ */
+export function readRequestQuery(query: RequestQuery | string | undefined): { tenant: string | undefined; filter: JournalFilter } {
+  if (typeof query === 'string') return { tenant: query, filter: {} };
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params[key] = typeof value === 'number' ? String(value) : value;
+  const { tenant, ...rest } = params;
+  // `format` is the HTTP call's, not a filter: the library answers entries.
+  checkQueryParams(rest, JOURNAL_FILTER_KEYS, 'requests()');
+  if (tenant !== undefined && typeof tenant !== 'string') throw unknownTenant();
+  return { tenant, filter: parseJournalQuery(rest, 'requests()').filter };
+}
+
+export interface FacadeDeps {
+  controller: Controller;
+  isTenant(name: string): boolean;
+  /** Tokens as `/_sim/tokens` lists them. */
+  tokenList(tokens: readonly Token[]): ControlToken[];
+}
+
+/** The clock calls, read by the same rules as `/_sim/clock` (so a bad duration or date is the same SimulatorError). */
+function clockOf(controller: Controller, checkTenant: (tenant: string | undefined) => void): SimulatorClock {
   return {
-    now: (tenant) => controller.clock(tenant).now,
-    advance(by, tenant) {
-      const ms = advanceMs(by, Date.parse(controller.clock(tenant).now));
-      if (ms === undefined) throw new RangeError(`advance takes a non-negative ISO 8601 duration or milliseconds, got '${String(by)}'`);
-      return controller.advanceClock(ms, tenant).now;
-    },
-    set(now, frozen, tenant) {
-      const ms = toEpochMs(now);
-      if (ms === undefined) throw new RangeError(`set takes an ISO 8601 date-time, got '${String(now)}'`);
-      return controller.setClock(ms, frozen, tenant).now;
+    now: (tenant) =>
+      libraryCall(() => {
+        checkTenant(tenant);
+        return controller.clock(tenant).now;
+      }),
+    advance: (by, tenant) =>
+      libraryCall(() => {
+        checkTenant(tenant);
+        return controller.advanceClock(readAdvance({ by }, Date.parse(controller.clock(tenant).now)), tenant).now;
+      }),
+    set: (now, frozen, tenant) =>
+      libraryCall(() => {
+        checkTenant(tenant);
+        const read = readSetClock({ now: instantText(now), ...(frozen !== undefined && { frozen }) });
+        return controller.setClock(read.epochMs, read.frozen, tenant).now;
+      }),
+  };
+}
+
+/** The control surface of a simulator in this process. */
+export function controlFacade(deps: FacadeDeps): SimulatorControl {
+  const { controller } = deps;
+  const checkTenant = (tenant: string | undefined): void => {
+    if (tenant !== undefined && !deps.isTenant(tenant)) throw unknownTenant();
+  };
+  const clock = clockOf(controller, checkTenant);
+  const requests = (query: RequestQuery | string | undefined): JournalEntry[] =>
+    libraryCall(() => {
+      const { tenant, filter } = readRequestQuery(query);
+      checkTenant(tenant);
+      return controller.requests(tenant, filter).requests;
+    });
+  const scoped = <T>(tenant: string | undefined, fn: () => T): T =>
+    libraryCall(() => {
+      checkTenant(tenant);
+      return fn();
+    });
+  const loadScenarios = (tenant: string | undefined, items: (string | object)[]): void =>
+    scoped(tenant, () => controller.loadScenarios(resolveScenarios(items), undefined, tenant));
+  const tokens = (tenant: string | undefined): ControlToken[] => scoped(tenant, () => deps.tokenList(controller.tokens(tenant)));
+
+  return {
+    clock,
+    requests,
+    clearRequests: (tenant) => scoped(tenant, () => controller.clearRequests(tenant)),
+    reset: (tenant) => scoped(tenant, () => controller.reset(tenant)),
+    tokens,
+    exportState: () => controller.exportState(),
+    importState: (state) => libraryCall(() => controller.importState(state)),
+    loadScenarios: (...items) => loadScenarios(undefined, items),
+    scenarios: () => controller.scenarios(),
+    tenant(name) {
+      return {
+        name,
+        clock: {
+          now: () => clock.now(name),
+          advance: (by) => clock.advance(by, name),
+          set: (now, frozen) => clock.set(now, frozen, name),
+        },
+        loadScenarios: (...items) => loadScenarios(name, items),
+        scenarios: () => scoped(name, () => controller.scenarios(name)),
+        requests: (filter) => requests({ ...filter, tenant: name }),
+        clearRequests: () => scoped(name, () => controller.clearRequests(name)),
+        tokens: () => tokens(name),
+        reset: () => scoped(name, () => controller.reset(name)),
+      };
     },
   };
 }

@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
-import { createSimulator, stderrIo, type SimulatorIo } from './compose.js';
-import type { Simulator } from './facade.js';
+import { createSimulator, listening, stderrIo, type SimulatorIo } from './compose.js';
+import type { ComposedSimulator } from './facade.js';
 
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -15,7 +15,7 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-export interface RunningSimulator extends Simulator {
+export interface RunningSimulator extends ComposedSimulator {
   /** e.g. `http://127.0.0.1:54321` */
   readonly url: string;
   readonly server: Server;
@@ -44,10 +44,12 @@ export async function startSimulator(options: SimulatorOptions = {}, io: Simulat
         'import and rewrite all state) has no --admin-token; it is a sandbox for test card data, not a vault for real cards',
     );
   }
+  const url = `http://${host}:${port}`;
+  listening.get(sim)?.(url);
   let closing: Promise<void> | undefined;
   return {
     ...sim,
-    url: `http://${host}:${port}`,
+    url,
     server,
     close() {
       closing ??= new Promise<void>((resolve) => {
