@@ -5,7 +5,8 @@ import tseslint from 'typescript-eslint';
 import { layerZones } from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'test/lint/fixtures/', 'reports/', '.stryker-tmp/'] },
+  // .ci/pack-projects: fresh projects that .ci/pack-check installs the packed package into and checks there.
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'test/lint/fixtures/', 'reports/', '.stryker-tmp/', '.ci/pack-projects/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -46,7 +47,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['bench/*.mjs'],
+    files: ['bench/*.mjs', 'scripts/*.mjs'],
     languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', fetch: 'readonly', performance: 'readonly', URL: 'readonly', console: 'readonly' } },
   },
   {

@@ -12,8 +12,11 @@ export const LAYERS = [
   { folder: 'cli', packages: [] },
 ];
 
-/** The library entry point (src/index.ts) sits above every folder. */
-const ENTRY = ['**/index.js', '../index.js'];
+/**
+ * The entry points (src/index.ts, the test-runner helpers) and the public types they are declared with sit
+ * above every folder (decision 0019).
+ */
+const ENTRY = ['**/index.js', '../index.js', '**/public-types.js', '**/test-runner.js', '**/jest.js', '**/jest-global-*.js', '**/vitest.js'];
 
 export function layerZones() {
   return LAYERS.map(({ folder, packages }, i) => {
@@ -28,7 +31,7 @@ export function layerZones() {
               ...(above.length > 0
                 ? [{ group: above.flatMap((f) => [`**/${f}/*`, `**/${f}/**`]), message: `src/${folder} is below ${above.join(', ')}: imports point down only (docs/architecture.md)` }]
                 : []),
-              { group: ENTRY, message: 'src/index.ts is the library entry point: nothing inside src imports it' },
+              { group: ENTRY, message: 'src/index.ts and the files beside it are the entry points and their public types: nothing inside src imports them' },
               ...(packages.length > 0 ? [{ group: packages, message: `src/${folder} does not use ${packages.join(', ')} (docs/architecture.md)` }] : []),
             ],
           },

@@ -5,7 +5,6 @@
  * which is all a state snapshot needs to carry.
  */
 import { createHmac, type KeyObject } from 'node:crypto';
-import { customRandom } from 'nanoid';
 import type { Ids } from '../domain/ports.js';
 
 const DIGITS = '0123456789';
@@ -41,6 +40,46 @@ class Sfc32 {
   }
 }
 
+/**
+ * Random bytes → an id of `size` characters of `alphabet`, without bias: nanoid's `customRandom` algorithm
+ * (nanoid 5.1, https://github.com/ai/nanoid, MIT License, Copyright 2017 Andrey Sitnik), reproduced exactly so
+ * that seeded ids stay byte-identical, and local because nanoid 5 is ESM-only (decision 0019). Bytes are read
+ * from the end of each batch; a byte at or above the largest multiple of the alphabet's length is skipped.
+ */
+export function customRandom(alphabet: string, size: number, getRandom: (bytes: number) => Uint8Array): () => string {
+  if (size <= 0) return () => '';
+  const safeByteCutoff = 256 - (256 % alphabet.length);
+  if (safeByteCutoff === 256) {
+    const mask = alphabet.length - 1;
+    return () => {
+      let id = '';
+      for (;;) {
+        const bytes = getRandom(size);
+        let i = size;
+        while (i--) {
+          id += alphabet[(bytes[i] ?? 0) & mask];
+          if (id.length >= size) return id;
+        }
+      }
+    };
+  }
+  const step = Math.ceil((1.6 * 256 * size) / safeByteCutoff);
+  return () => {
+    let id = '';
+    for (;;) {
+      const bytes = getRandom(step);
+      let i = step;
+      while (i--) {
+        const byte = bytes[i] ?? 256;
+        if (byte < safeByteCutoff) {
+          id += alphabet[byte % alphabet.length];
+          if (id.length >= size) return id;
+        }
+      }
+    }
+  };
+}
+
 type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference';
 
 /** What each kind of stream draws: an alphabet and a length. */
@@ -63,7 +102,7 @@ export function createIdSource(key: KeyObject): IdSource {
 
   const seedOf = (name: string): Buffer => createHmac('sha256', key).update(name).digest();
 
-  // nanoid's generators (built once per alphabet and size) take their bytes from the stream being drawn.
+  // The generators (built once per alphabet and size) take their bytes from the stream being drawn.
   let source: Sfc32 | undefined;
   const nextBytes = (size: number): Uint8Array => {
     const out = new Uint8Array(size);

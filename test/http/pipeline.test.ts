@@ -1,7 +1,7 @@
 /** The request pipeline both adapters share: fresh representations, the journal's tenant, bugs as 500s, users at scale. */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createSimulator } from '../../src/index.js';
+import { createSimulator } from '../../src/simulator/compose.js';
 import { ADAPTER, START, TOKEN_TYPE, client, createBody, createToken, handlerOf, testSimulator } from '../support/sim.js';
 
 describe(`the request pipeline (${ADAPTER})`, () => {

@@ -1,7 +1,7 @@
 /** Socket faults need a real socket: these tests start the simulator on a loopback port. */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
-import { startSimulator, type RunningSimulator } from '../../src/index.js';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 import { SALE_PATH, SALE_REQUEST, SALE_RESPONSE, saleBody } from '../support/sale.js';
 import { TOKEN_TYPE, createBody, eventually, scenarioFile } from '../support/sim.js';
 

@@ -1,7 +1,7 @@
 /** Limits on what a client can make the simulator hold, and exposure warnings. */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { startSimulator } from '../../src/index.js';
+import { startSimulator } from '../../src/simulator/server.js';
 import { jsonDepth } from '../../src/wire/json.js';
 import { HOST, TOKEN_TYPE, testSimulator, handlerOf } from '../support/sim.js';
 

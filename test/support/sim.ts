@@ -3,7 +3,10 @@ import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import type { SimulatorOptions } from '../../src/config/options.js';
-import { createSimulator, type Simulator } from '../../src/index.js';
+// The composed simulator with its internals (app is the Express app): the public view is tested in test/packaging/.
+import { createSimulator } from '../../src/simulator/compose.js';
+import type { Simulator } from '../../src/simulator/facade.js';
+import type { Simulator as PublicSimulator } from '../../src/index.js';
 
 export const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 export const START = '2030-01-01T00:00:00.000Z';
@@ -15,8 +18,8 @@ export const HOST = 'token-sim.test';
  */
 export const ADAPTER: 'lane' | 'express' = process.env.TOKEN_SIM_ADAPTER === 'express' ? 'express' : 'lane';
 
-/** The request handler of the adapter under test. */
-export function handlerOf(sim: Simulator): RequestListener {
+/** The request handler of the adapter under test, of a simulator as composed or as the library hands it out. */
+export function handlerOf(sim: Pick<PublicSimulator, 'app' | 'listener'>): RequestListener {
   return ADAPTER === 'express' ? sim.app : sim.listener;
 }
 
@@ -48,7 +51,7 @@ export const ADDRESS = { address1: '221B Baker Street', postalCode: 'NW1 6XE', c
 /** The path of an absolute href (supertest talks to the app, not to the href's host). */
 export const pathOf = (href: string): string => new URL(href).pathname;
 
-export function client(sim: Simulator, user = 'merchant', password = 'secret') {
+export function client(sim: Pick<PublicSimulator, 'app' | 'listener'>, user = 'merchant', password = 'secret') {
   const agent = request(handlerOf(sim));
   // A fixed Host, so that hrefs (built from it) are the same across supertest's per-request servers.
   const auth = <T extends request.Test>(t: T): T => t.auth(user, password).set('Accept', TOKEN_TYPE).set('Host', HOST);

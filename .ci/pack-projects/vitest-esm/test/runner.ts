@@ -1,0 +1,1 @@
+export { describe, expect, it } from 'vitest';

@@ -1,0 +1,71 @@
+/**
+ * What the Jest and Vitest helpers share: one simulator for a test run, started in the runner's main process
+ * (port 0) and published as TOKEN_SIM_URL, which the workers started after it inherit (decision 0020).
+ */
+import { startSimulator } from './index.js';
+import type { RunningSimulator, TestRunnerOptions, WorkerTenant } from './public-types.js';
+
+export const URL_VARIABLE = 'TOKEN_SIM_URL';
+export const WORKER_PASSWORD = 'secret';
+const DEFAULT_WORKERS = 32;
+
+/**
+ * The run's simulator. Kept on globalThis (under a registered symbol), not in this module: a runner may load
+ * its set-up and its tear-down as different module instances (one as ESM, one as CommonJS), and a set-up
+ * that runs once per project shares one simulator.
+ */
+interface RunState {
+  sim: RunningSimulator;
+  /** Set-ups that use it; the last tear-down closes it. */
+  users: number;
+}
+const STATE = Symbol.for('token-sim.test-runner');
+const registry = globalThis as typeof globalThis & { [STATE]?: RunState };
+
+/** `worker-1` … `worker-<n>` with the workers' password. */
+export function workerUsers(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `worker-${i + 1}:${WORKER_PASSWORD}`);
+}
+
+/**
+ * Starts the run's simulator (or joins the one already started by this process) and publishes its URL.
+ * When TOKEN_SIM_URL is already set by someone else, that simulator is used and nothing is started.
+ */
+export async function startRun(options: TestRunnerOptions = {}): Promise<string> {
+  const running = registry[STATE];
+  if (running) {
+    running.users++;
+    process.env[URL_VARIABLE] = running.sim.url;
+    return running.sim.url;
+  }
+  const given = process.env[URL_VARIABLE];
+  if (given !== undefined && given !== '') return given;
+  const { workers = DEFAULT_WORKERS, ...simulatorOptions } = options;
+  if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be a whole number, got '${String(workers)}'`);
+  const sim = await startSimulator({
+    port: 0,
+    ...simulatorOptions,
+    users: [...workerUsers(workers), ...(simulatorOptions.users ?? [])],
+  });
+  registry[STATE] = { sim, users: 1 };
+  process.env[URL_VARIABLE] = sim.url;
+  return sim.url;
+}
+
+/** Closes the run's simulator once its last set-up is torn down; does nothing for a simulator it did not start. */
+export async function stopRun(): Promise<void> {
+  const running = registry[STATE];
+  if (!running) return;
+  running.users--;
+  if (running.users > 0) return;
+  delete registry[STATE];
+  if (process.env[URL_VARIABLE] === running.sim.url) delete process.env[URL_VARIABLE];
+  await running.sim.close();
+}
+
+/** This worker's tenant, from JEST_WORKER_ID or VITEST_POOL_ID (1 outside a worker). */
+export function workerTenant(env: Record<string, string | undefined> = process.env): WorkerTenant {
+  const id = env.JEST_WORKER_ID ?? env.VITEST_POOL_ID ?? '1';
+  const name = `worker-${id}`;
+  return { name, password: WORKER_PASSWORD, authorization: `Basic ${Buffer.from(`${name}:${WORKER_PASSWORD}`).toString('base64')}` };
+}

@@ -1,0 +1,141 @@
+/**
+ * The build as `npm run build` makes it (tsc, then scripts/build-cjs.mjs), into a package directory of its own:
+ * the CommonJS entry points work from `require`, find the package's files, and share one copy of the simulator;
+ * the declarations compile for a project without @types/node; package.json's exports name files that exist.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+const run = promisify(execFile);
+const repo = new URL('../../', import.meta.url).pathname;
+const tsc = join(repo, 'node_modules/typescript/bin/tsc');
+const buildCjs = join(repo, 'scripts/build-cjs.mjs');
+
+let work: string;
+/** The package as npm would install it: package.json, fixtures, scenarios and the build. */
+let pkg: string;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'token-sim-build-'));
+  pkg = join(work, 'node_modules', 'token-sim');
+  mkdirSync(pkg, { recursive: true });
+  for (const item of ['package.json', 'fixtures', 'scenarios']) cpSync(join(repo, item), join(pkg, item), { recursive: true });
+  await run(process.execPath, [tsc, '-p', join(repo, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')]);
+  await run(process.execPath, [buildCjs, join(pkg, 'dist')]);
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs a CommonJS script in the package directory; resolves with its stdout. */
+async function commonJs(script: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ['-e', script], { cwd: pkg, env: { ...process.env, NODE_PATH: join(repo, 'node_modules') } });
+  return stdout.trim();
+}
+
+describe('the CommonJS build', () => {
+  it('says commonjs for dist/cjs, and bundles each entry point there', () => {
+    expect(JSON.parse(readFileSync(join(pkg, 'dist/cjs/package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
+    for (const entry of ['index', 'jest', 'jest-global-setup', 'jest-global-teardown', 'vitest']) {
+      expect(existsSync(join(pkg, `dist/cjs/${entry}.js`))).toBe(true);
+      expect(existsSync(join(pkg, `dist/cjs/${entry}.d.ts`))).toBe(true);
+    }
+  });
+
+  it('starts a simulator from require, with the default fixtures, a YAML scenario and the package version', async () => {
+    const out = await commonJs(`
+      const { startSimulator } = require('./dist/cjs/index.js');
+      (async () => {
+        const sim = await startSimulator({ port: 0, scenarios: ['scenarios/outage.yaml'] });
+        const doc = await (await fetch(sim.url + '/_sim/openapi.json')).json();
+        console.log(JSON.stringify({ scenarios: sim.scenarios().map((s) => s.name), version: doc.info.version, users: sim.exportState().format }));
+        await sim.close();
+      })().catch((err) => { console.error(err); process.exit(1); });
+    `);
+    const version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(JSON.parse(out)).toEqual({ scenarios: ['outage'], version, users: 'token-sim-state' });
+  });
+
+  it('keeps one copy of the simulator: the helpers require index.js rather than bundling it', async () => {
+    const out = await commonJs(`
+      require('./dist/cjs/jest-global-setup.js');
+      require('./dist/cjs/vitest.js');
+      const own = process.cwd() + '/';
+      console.log(JSON.stringify(Object.keys(require.cache).filter((f) => f.startsWith(own)).map((f) => f.slice(own.length)).sort()));
+    `);
+    expect(JSON.parse(out)).toEqual(['dist/cjs/index.js', 'dist/cjs/jest-global-setup.js', 'dist/cjs/jest.js', 'dist/cjs/vitest.js']);
+    expect(readFileSync(join(pkg, 'dist/cjs/jest.js'), 'utf8').length).toBeLessThan(10_000);
+  });
+});
+
+describe('package.json', () => {
+  it('names in main, types, typesVersions and exports only files the build makes', () => {
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
+      main: string;
+      types: string;
+      typesVersions: Record<string, Record<string, string[]>>;
+      exports: Record<string, string | Record<string, Record<string, string>>>;
+    };
+    const targets = [
+      manifest.main,
+      manifest.types,
+      ...Object.values(manifest.typesVersions['*'] ?? {}).flat(),
+      ...Object.values(manifest.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e).flatMap((c) => Object.values(c)))),
+    ];
+    expect(targets.length).toBeGreaterThan(20);
+    expect(targets.filter((t) => !existsSync(join(pkg, t)))).toEqual([]);
+    expect(Object.keys(manifest.exports)).toEqual(['.', './jest', './jest/global-setup', './jest/global-teardown', './vitest', './package.json']);
+  });
+});
+
+describe('the declarations', () => {
+  it('compile with strict and skipLibCheck false in a project without @types, as ESM and as CommonJS', async () => {
+    const project = join(work, 'consumer');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(
+      join(project, 'esm.ts'),
+      [
+        "import { createSimulator, type Scenario, type StateSnapshot, type JournalEntry } from 'token-sim';",
+        "import { globalSetup } from 'token-sim/jest';",
+        "import { setup } from 'token-sim/vitest';",
+        "const outage: Scenario = { name: 'outage', rules: [{ when: { operation: 'createToken' }, then: { error: { status: 503, errorName: 'down' } } }] };",
+        'const sim = createSimulator({ scenarios: [outage] });',
+        'export const state: StateSnapshot = sim.exportState();',
+        'export const journal: JournalEntry[] = sim.tenant("merchant").requests({ operation: "createToken" });',
+        'export const helpers = [globalSetup({ workers: 2 }), setup];',
+        '// @ts-expect-error the vault is not public',
+        'export const vault: unknown = sim.vault;',
+      ].join('\n'),
+    );
+    writeFileSync(join(project, 'cjs.cts'), "import tokenSim = require('token-sim');\nexport const start = tokenSim.startSimulator;\n");
+    // No @types anywhere above the project (it lives in the system's temporary directory), no DOM lib.
+    const compile = (module: string, file: string): Promise<string> =>
+      run(process.execPath, [tsc, '--strict', '--skipLibCheck', 'false', '--noEmit', '--target', 'es2022', '--lib', 'es2022', '--module', module, file], { cwd: project }).then(
+        () => '',
+        (err: { stdout: string }) => err.stdout,
+      );
+    expect(await compile('nodenext', 'esm.ts')).toBe('');
+    expect(await compile('node16', 'cjs.cts')).toBe('');
+  }, 60_000);
+
+  it('are refused by the build when one imports a package', async () => {
+    const dist = join(work, 'bad-dist');
+    mkdirSync(dist, { recursive: true });
+    for (const entry of ['index', 'jest', 'jest-global-setup', 'jest-global-teardown', 'vitest']) {
+      writeFileSync(join(dist, `${entry}.js`), 'export {};\n');
+      writeFileSync(join(dist, `${entry}.d.ts`), entry === 'index' ? "import type { Express } from 'express';\nexport type App = Express;\n" : 'export {};\n');
+    }
+    const failure = await run(process.execPath, [buildCjs, dist]).then(
+      () => '',
+      (err: { stderr: string }) => err.stderr,
+    );
+    expect(failure).toContain("index.d.ts imports 'express'");
+    expect(existsSync(join(dist, 'cjs'))).toBe(false);
+  });
+});
