@@ -1,5 +1,6 @@
 // Retained heap per stored token, created through the library: node --expose-gc bench/heap.mjs <count>
-import { createSimulator } from '../dist/index.js';
+// The composition root, not the public entry: the public simulator has no vault (it is an internal).
+import { createSimulator } from '../dist/simulator/compose.js';
 import { luhnComplete } from './cards.mjs';
 
 const count = Number(process.argv[2] ?? 100_000);

@@ -130,7 +130,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const fallbackHost = `${config.host}:${config.port}`;
   const api = createApi({
     operations: {
-      ...createTokenOperations({ vault, refs, tokenMediaType: media.token, reads: createReadCache() }),
+      ...createTokenOperations({ vault, refs, tokenMediaType: media.token, reads: createReadCache(), existing: createReadCache() }),
       sale: createSaleOperation({ sales, refs, media }),
     },
     media,

@@ -56,8 +56,12 @@ function normalise(output: string, port: string): string {
 }
 
 const tools = ['bash', 'curl', 'jq'].filter((tool) => spawnSync(tool, ['--version']).status !== 0);
+// Without the tour's tools the suite is skipped, saying why; CI (CI=true, set by .ci/run, which installs
+// them) never skips it.
+const skip = tools.length > 0 && process.env.CI !== 'true';
+if (skip) console.warn(`SKIPPED the README tour (test/examples/readme-tour.process.test.ts): it needs ${tools.join(', ')}, not installed here`);
 
-describe('the README tour, run', () => {
+(skip ? describe.skip : describe)('the README tour, run', () => {
   let dir: string;
   let cli: ChildProcess;
   let listening: string;

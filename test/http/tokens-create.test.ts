@@ -65,6 +65,23 @@ describe('POST /tokens', () => {
     expect(again.body.paymentInstrument).not.toHaveProperty('countryCode');
   });
 
+  it('answers a repeated create of a card on file with the token as it is now, after an update and after an extension', async () => {
+    const sim = testSimulator({ frozen: true });
+    const api = client(sim);
+    const created = await api.create(createBody());
+    const first = await api.create(createBody());
+    expect((await api.create(createBody())).text).toBe(first.text);
+    expect((await api.put(created.body._links['tokens:description'].href as string, 'Renamed card')).status).toBe(204);
+    const renamed = await api.create(createBody());
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.description).toBe('Renamed card');
+    // Past half of its 7-day lifetime, a read extends the token: the next create answer shows the new expiry.
+    sim.clock.advance('P4D');
+    expect((await api.create(createBody())).body.tokenExpiryDateTime).toBe('2030-01-08T00:00:00Z');
+    expect((await api.get(created.body.tokenPaymentInstrument.href as string)).body.tokenExpiryDateTime).toBe('2030-01-15T00:00:00Z');
+    expect((await api.create(createBody())).body.tokenExpiryDateTime).toBe('2030-01-15T00:00:00Z');
+  });
+
   it('answers 409 with only the differing card holder name', async () => {
     const api = client(testSimulator());
     const first = await api.create(createBody());

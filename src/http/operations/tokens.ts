@@ -13,7 +13,13 @@ export interface TokenOperationsDeps {
   vault: Vault;
   refs: RefCodec;
   tokenMediaType: string;
+  /** GET answers, kept per token until it changes. */
   reads: ReadCache;
+  /**
+   * 200 answers to a create of a card already on file, kept the same way: a client that re-tokenizes on
+   * every checkout gets one string, and the journal keeps one string for all those answers, not one each.
+   */
+  existing: ReadCache;
 }
 
 const CREATE_STATUS: Record<CreateOutcome, number> = { created: 201, existing: 200, conflict: 409 };
@@ -70,7 +76,7 @@ export function createTokenOperations(deps: TokenOperationsDeps): Record<Exclude
         status: CREATE_STATUS[outcome],
         mediaType,
         headers: { Location: tokenHref(ctx, token), Accept: mediaType },
-        body: tokenJson(token, ctx, view),
+        body: outcome === 'existing' ? deps.existing.tokenJson(token, ctx, view) : tokenJson(token, ctx, view),
       };
     },
 
