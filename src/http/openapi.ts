@@ -181,6 +181,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
         put: { operationId: 'importState', security: control, requestBody: { required: true, ...json(ref('State')) }, responses: { 204: { description: 'Replaced' }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) } },
       },
       '/_sim/scenarios': {
+        parameters: [{ ...tenant, description: "One tenant's own scenario set (evaluated before the global set for its requests); without it, the global set" }],
         get: { operationId: 'listScenarios', security: control, responses: { 200: { description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('Scenario') } } }) }, ...errors([401, 'accessDenied']) } },
         put: {
           operationId: 'loadScenarios',

@@ -49,6 +49,15 @@ describe('the OpenAPI document', () => {
     expect([...new Set(served)].sort()).toEqual([...new Set(documented)].sort());
   });
 
+  it('documents the tenant parameter of every /_sim call that takes one, the scenario sets included', async () => {
+    const doc = (await request(handlerOf(sim)).get('/_sim/openapi.json')).body as Doc;
+    const tenantPaths = Object.entries(doc.paths)
+      .filter(([, item]) => ((item.parameters ?? []) as { name: string }[]).some((p) => p.name === 'tenant'))
+      .map(([path]) => path)
+      .sort();
+    expect(tenantPaths).toEqual(['/_sim/clock', '/_sim/clock/advance', '/_sim/requests', '/_sim/reset', '/_sim/scenarios', '/_sim/tokens']);
+  });
+
   it('uses the vendor’s media types and the request schemas the server validates with', async () => {
     const doc = (await request(handlerOf(sim)).get('/_sim/openapi.json')).body as Doc;
     const create = doc.paths['/tokens']!.post as { requestBody: { content: Record<string, unknown> } };
