@@ -1,13 +1,15 @@
 /**
  * Token references: the opaque path segment of every token href. Two forms, told apart by length:
  *
- * - Compact (the simulator's own 19-digit token ids): one AES-256 block per ref — the purpose, the token
- *   id, a keyed 32-bit hash of the tenant and 21 bits of fixed redundancy, enciphered as a pseudo-random
- *   permutation (encode-then-encipher). All seven refs of a token come from one AES-ECB call over seven
- *   blocks; a changed ref deciphers to noise that fails the redundancy and tenant checks (about 2^-53).
+ * - Compact (the simulator's own token ids, `99` and 17 digits): one AES-256 block per ref — a 4-bit marker,
+ *   the purpose, the id's 17 digits and a keyed 64-bit tag of the whole tenant name, enciphered as a
+ *   pseudo-random permutation (encode-then-encipher). All seven refs of a token come from one AES-ECB call
+ *   over seven blocks; a changed ref deciphers to noise that fails the marker, id and tenant-tag checks
+ *   (about n·2^-68 with n tenants). No two tenants of a codec share a tag: a tenant whose tag another already
+ *   holds (odds about n²·2^-65) gets sealed refs instead, so tenants never share a ref space (decision 0022).
  * - Sealed (any other token id, e.g. a fixture's "ABC123DEF456GHJ"): one HMAC-SHA-512 of (tokenId, tenant)
  *   gives the synthetic IV of its AES-256-GCM sealing plus seven 5-byte purpose tags; a ref is the sealed
- *   capability, the masked purpose and that purpose's tag.
+ *   capability (which holds the whole tenant name), the masked purpose and that purpose's tag.
  *
  * Both are deterministic (hrefs are stable, and survive a restart with the same seed), distinct per
  * purpose, opaque, and authenticated.
@@ -51,45 +53,61 @@ const SUFFIX_BYTES = 1 + TAG_BYTES;
 const SUFFIX_CHARS = (SUFFIX_BYTES / 3) * 4;
 const MASK_BYTE = IV_BYTES + REF_PURPOSES.length * TAG_BYTES;
 
-const COMPACT_ID = /^[0-9]{19}$/;
+/** The simulator's own ids: `99`, then 17 digits, split into 8 (27 bits) and 9 (30 bits). */
+const COMPACT_ID = /^99[0-9]{17}$/;
 const BLOCK = 16;
 const COMPACT_CHARS = 22;
-/** The top five bits of a compact block's first byte; the low three hold the purpose. */
-const MARKER = 0b10110 << 3;
+/** A compact block: bits 0-3 the marker, 4-6 the purpose, 7-63 the id's digits, 64-127 the tenant tag. */
+const MARKER = 0b1011;
+const TAG_OFFSET = 8;
+const TENANT_TAG_BYTES = 8;
 
-export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = []): RefCodec {
+export interface RefCodecOptions {
+  /**
+   * The tenant tag of compact refs (8 bytes); by default the first 8 bytes of an HMAC-SHA-256 of the whole
+   * tenant name. Tests pass a weak one to exercise tenants whose tags collide.
+   */
+  tenantTag?: (tenant: string) => Buffer;
+}
+
+export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [], options: RefCodecOptions = {}): RefCodec {
   const encKey = secrets.key('refs-encryption');
-  const macKey = secrets.key('refs-tag');
+  const macKey = secrets.keyObject('refs-tag');
   const blockKey = secrets.key('refs-block');
   // ECB carries no state from block to block, so one cipher and one decipher serve every call as long
   // as only whole blocks go in (and final() is never called).
   const blockCipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
   const blockDecipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
-  const tenantHashes = new Map<string, number>();
-  const tenantsByHash = new Map<number, string>();
-  const hashTenant = (tenant: string): number => {
-    let h = tenantHashes.get(tenant);
-    if (h === undefined) {
-      h = createHmac('sha256', macKey).update(`tenant:${tenant}`).digest().readUInt32BE(0);
-      tenantHashes.set(tenant, h);
-      tenantsByHash.set(h, tenant);
-    }
-    return h;
-  };
-  for (const tenant of tenants) hashTenant(tenant);
+  const tagOfTenant =
+    options.tenantTag ?? ((tenant: string): Buffer => createHmac('sha256', macKey).update(`tenant\0${tenant}`).digest().subarray(0, TENANT_TAG_BYTES));
 
-  function compactRefs(tokenId: string, tenant: string): string[] {
-    const high = Number(tokenId.slice(0, 9));
-    const low = Number(tokenId.slice(9));
-    const hash = hashTenant(tenant);
+  // Each tenant's tag, computed once (configured tenants up front, others when first seen) and held, so the
+  // hot path derives nothing. A tag maps back to exactly one tenant: a tenant whose tag is taken gets no
+  // tag (null) and sealed refs, which carry its whole name.
+  const tags = new Map<string, Buffer | null>();
+  const tenantsByTag = new Map<string, string>();
+  const tagOf = (tenant: string): Buffer | null => {
+    let tag = tags.get(tenant);
+    if (tag === undefined) {
+      const candidate = Buffer.from(tagOfTenant(tenant).subarray(0, TENANT_TAG_BYTES));
+      const key = candidate.toString('latin1');
+      tag = candidate.length === TENANT_TAG_BYTES && !tenantsByTag.has(key) ? candidate : null;
+      if (tag) tenantsByTag.set(key, tenant);
+      tags.set(tenant, tag);
+    }
+    return tag;
+  };
+  for (const tenant of tenants) tagOf(tenant);
+
+  function compactRefs(tokenId: string, tag: Buffer): string[] {
+    const high = Number(tokenId.slice(2, 10));
+    const low = Number(tokenId.slice(10));
     const blocks = Buffer.alloc(REF_PURPOSES.length * BLOCK);
     for (let p = 0; p < REF_PURPOSES.length; p++) {
       const o = p * BLOCK;
-      blocks[o] = MARKER | p;
-      blocks.writeUInt32BE(high, o + 1);
-      blocks.writeUIntBE(low, o + 5, 5);
-      blocks.writeUInt32BE(hash, o + 10);
-      // bytes 14 and 15 stay zero: redundancy
+      blocks.writeUInt32BE(((MARKER << 28) | (p << 25) | (high >>> 2)) >>> 0, o);
+      blocks.writeUInt32BE((((high & 0b11) << 30) | low) >>> 0, o + 4);
+      tag.copy(blocks, o + TAG_OFFSET);
     }
     const enciphered = blockCipher.update(blocks);
     return REF_PURPOSES.map((_, p) => enciphered.toString('base64url', p * BLOCK, (p + 1) * BLOCK));
@@ -97,14 +115,15 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
 
   function openCompact(raw: Buffer): TokenRef | undefined {
     const block = blockDecipher.update(raw);
-    const first = block[0] ?? 0;
-    const purpose = REF_PURPOSES[first & 0b111];
-    const tenant = tenantsByHash.get(block.readUInt32BE(10));
-    if ((first & ~0b111) !== MARKER || block[14] !== 0 || block[15] !== 0 || purpose === undefined || tenant === undefined) return undefined;
-    const low = block.readUIntBE(5, 5);
-    const high = block.readUInt32BE(1);
-    if (high > 999_999_999 || low > 9_999_999_999) return undefined;
-    return Object.freeze({ purpose, tenant, tokenId: `${String(high).padStart(9, '0')}${String(low).padStart(10, '0')}` });
+    const first = block.readUInt32BE(0);
+    const second = block.readUInt32BE(4);
+    const purpose = REF_PURPOSES[(first >>> 25) & 0b111];
+    const high = ((first & 0x1ff_ffff) << 2) | (second >>> 30);
+    const low = second & 0x3fff_ffff;
+    if (first >>> 28 !== MARKER || purpose === undefined || high > 99_999_999 || low > 999_999_999) return undefined;
+    const tenant = tenantsByTag.get(block.toString('latin1', TAG_OFFSET, TAG_OFFSET + TENANT_TAG_BYTES));
+    if (tenant === undefined) return undefined;
+    return Object.freeze({ purpose, tenant, tokenId: `99${String(high).padStart(8, '0')}${String(low).padStart(9, '0')}` });
   }
 
   // Sealed refs (rare: fixed ids) are remembered; decoded refs too, since clients follow the same hrefs
@@ -114,7 +133,7 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
   const decoded = new Map<string, TokenRef>();
 
   const macOf = (plain: Buffer): Buffer => createHmac('sha512', macKey).update(plain).digest();
-  const tagOf = (mac: Buffer, p: number): Buffer => mac.subarray(IV_BYTES + p * TAG_BYTES, IV_BYTES + (p + 1) * TAG_BYTES);
+  const purposeTagOf = (mac: Buffer, p: number): Buffer => mac.subarray(IV_BYTES + p * TAG_BYTES, IV_BYTES + (p + 1) * TAG_BYTES);
 
   function refsOf(tokenId: string, tenant: string): string[] {
     const key = `${tokenId}:${tenant}`;
@@ -122,8 +141,9 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
     // new token's refs only feeds the garbage collector). One answer asks for the same token's refs a few
     // times (body, links, Location), so the last token's are kept.
     if (key === last.key) return last.refs;
-    if (COMPACT_ID.test(tokenId)) {
-      last = { key, refs: compactRefs(tokenId, tenant) };
+    const tag = COMPACT_ID.test(tokenId) ? tagOf(tenant) : null;
+    if (tag) {
+      last = { key, refs: compactRefs(tokenId, tag) };
       return last.refs;
     }
     let refs = encoded.get(key);
@@ -142,7 +162,7 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
       const suffixes = Buffer.alloc(REF_PURPOSES.length * SUFFIX_BYTES);
       for (let p = 0; p < REF_PURPOSES.length; p++) {
         suffixes[p * SUFFIX_BYTES] = p ^ (mac[MASK_BYTE] ?? 0);
-        tagOf(mac, p).copy(suffixes, p * SUFFIX_BYTES + 1);
+        purposeTagOf(mac, p).copy(suffixes, p * SUFFIX_BYTES + 1);
       }
       const tails = suffixes.toString('base64url');
       refs = REF_PURPOSES.map((_, p) => head + tails.slice(p * SUFFIX_CHARS, (p + 1) * SUFFIX_CHARS));
@@ -172,7 +192,7 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [])
     const suffix = raw.subarray(raw.length - SUFFIX_BYTES);
     const p = (suffix[0] ?? 0) ^ (mac[MASK_BYTE] ?? 0);
     const purpose = REF_PURPOSES[p];
-    if (purpose === undefined || !timingSafeEqual(suffix.subarray(1), tagOf(mac, p))) return undefined;
+    if (purpose === undefined || !timingSafeEqual(suffix.subarray(1), purposeTagOf(mac, p))) return undefined;
     const decodedText = plain.toString('utf8').replace(/\0+$/, '');
     const colon = decodedText.indexOf(':');
     if (colon < 1) return undefined;

@@ -74,7 +74,7 @@ describe('the two adapters', () => {
         'Correlation-Id: 193afc00-fea9-5770-4c3e-000000000001',
         'X-Content-Type-Options: nosniff',
         'Cache-Control: no-store',
-        'Location: http://token-sim.test/tokens/26Bq8vV3gqQ72XOXLDorPA',
+        'Location: http://token-sim.test/tokens/EyF2UReRbF4YKfP5kBy7uQ',
         `Accept: ${TOKEN}`,
         `Content-Type: ${TOKEN}`,
         'Content-Length: 1082',
@@ -87,4 +87,4 @@ describe('the two adapters', () => {
 
 /** Recorded from seed 'golden' (the same ids and refs as the golden test in test/http/tokens-lifecycle.test.ts). */
 const GOLDEN_BODY =
-  '{"tokenPaymentInstrument":{"type":"card/tokenized","href":"http://token-sim.test/tokens/26Bq8vV3gqQ72XOXLDorPA"},"tokenId":"9981200627035599425","description":"Card ending 1111","tokenExpiryDateTime":"2030-01-08T00:00:00Z","paymentInstrument":{"type":"card/masked","cardNumber":"4444********1111","cardExpiryDate":{"month":5,"year":2035},"cardHolderName":"Sherlock Holmes","networkType":"VISA","last4Digits":"1111","countryCode":"GB","credit":null},"_links":{"tokens:token":{"href":"http://token-sim.test/tokens/26Bq8vV3gqQ72XOXLDorPA"},"tokens:description":{"href":"http://token-sim.test/tokens/QWlA9OCjrNusPVc4FRKwPQ"},"tokens:cardHolderName":{"href":"http://token-sim.test/tokens/kcinwGNpF_dGy24VCLgCVA"},"tokens:cardExpiryDate":{"href":"http://token-sim.test/tokens/bhH7WClEsZYpB8k2BejaKg"},"tokens:billingAddress":{"href":"http://token-sim.test/tokens/1fH20cixeSFG42dfbSng0w"},"tokens:schemeTransactionReference":{"href":"http://token-sim.test/tokens/2lVGpPt1W570eSfL5-hzqg"},"curies":[{"href":"http://token-sim.test/rels/tokens/{rel}.json","name":"tokens","templated":true}]}}';
+  '{"tokenPaymentInstrument":{"type":"card/tokenized","href":"http://token-sim.test/tokens/EyF2UReRbF4YKfP5kBy7uQ"},"tokenId":"9981200627035599425","description":"Card ending 1111","tokenExpiryDateTime":"2030-01-08T00:00:00Z","paymentInstrument":{"type":"card/masked","cardNumber":"4444********1111","cardExpiryDate":{"month":5,"year":2035},"cardHolderName":"Sherlock Holmes","networkType":"VISA","last4Digits":"1111","countryCode":"GB","credit":null},"_links":{"tokens:token":{"href":"http://token-sim.test/tokens/EyF2UReRbF4YKfP5kBy7uQ"},"tokens:description":{"href":"http://token-sim.test/tokens/A9r95RdvwlIKLczg-0x7aw"},"tokens:cardHolderName":{"href":"http://token-sim.test/tokens/M2Hd0d4ByzTKGsFnC5TVhQ"},"tokens:cardExpiryDate":{"href":"http://token-sim.test/tokens/b9wZm_aiUJhbJkZFDjeQ9A"},"tokens:billingAddress":{"href":"http://token-sim.test/tokens/xdJfjSsyZ7zgKBTYCnummQ"},"tokens:schemeTransactionReference":{"href":"http://token-sim.test/tokens/VfV6H0TAuIZvohA_TvMZuA"},"curies":[{"href":"http://token-sim.test/rels/tokens/{rel}.json","name":"tokens","templated":true}]}}';

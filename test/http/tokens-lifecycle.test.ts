@@ -297,10 +297,10 @@ describe('determinism', () => {
 /** Recorded from seed 'golden'; a change here means every seeded user's ids and hrefs change too. */
 const GOLDEN = {
   tokenId: '9981200627035599425',
-  token: '26Bq8vV3gqQ72XOXLDorPA',
-  description: 'QWlA9OCjrNusPVc4FRKwPQ',
-  cardHolderName: 'kcinwGNpF_dGy24VCLgCVA',
-  cardExpiryDate: 'bhH7WClEsZYpB8k2BejaKg',
-  billingAddress: '1fH20cixeSFG42dfbSng0w',
-  schemeTransactionReference: '2lVGpPt1W570eSfL5-hzqg',
+  token: 'EyF2UReRbF4YKfP5kBy7uQ',
+  description: 'A9r95RdvwlIKLczg-0x7aw',
+  cardHolderName: 'M2Hd0d4ByzTKGsFnC5TVhQ',
+  cardExpiryDate: 'b9wZm_aiUJhbJkZFDjeQ9A',
+  billingAddress: 'xdJfjSsyZ7zgKBTYCnummQ',
+  schemeTransactionReference: 'VfV6H0TAuIZvohA_TvMZuA',
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
 import { createRefCodec, REF_PURPOSES } from '../../src/infra/refs.js';
 import { createSecrets } from '../../src/infra/secrets.js';
 
@@ -63,5 +64,70 @@ describe('token refs', () => {
     const text = createRefCodec(createSecrets('abc'), ['merchant']).encode(ref);
     expect(createRefCodec(createSecrets('abc'), ['merchant']).decode(text)).toEqual(ref);
     expect(createRefCodec(createSecrets('abc'), ['someone-else']).decode(text)).toBeUndefined();
+  });
+
+  it.each(['9900000000000000000', '9999999999999999999', '9950881463919463944'])('round-trips the compact form at the id %s', (tokenId) => {
+    const codec = createRefCodec(createSecrets('abc'), ['merchant']);
+    for (const purpose of REF_PURPOSES) {
+      const text = codec.encode({ purpose, tenant: 'merchant', tokenId });
+      expect(text).toHaveLength(22);
+      expect(codec.decode(text)).toEqual({ purpose, tenant: 'merchant', tokenId });
+    }
+  });
+
+  it('uses the sealed form for 19-digit ids that are not the simulator’s own', () => {
+    const codec = createRefCodec(createSecrets('abc'), ['merchant']);
+    const r = { purpose: 'cardHolderName', tenant: 'merchant', tokenId: '1234567890123456789' } as const;
+    expect(codec.encode(r).length).toBeGreaterThan(22);
+    expect(codec.decode(codec.encode(r))).toEqual(r);
+  });
+});
+
+describe('token refs bind the whole tenant name', () => {
+  it('keeps the users svc-23175 and svc-50258 apart under the seed "tenants"', () => {
+    const codec = createRefCodec(createSecrets('tenants'), ['svc-23175', 'svc-50258']);
+    const a = codec.encode({ purpose: 'token', tenant: 'svc-23175', tokenId: '9900000000000000001' });
+    const b = codec.encode({ purpose: 'token', tenant: 'svc-50258', tokenId: '9900000000000000001' });
+    expect(a).not.toBe(b);
+    expect(codec.decode(a)?.tenant).toBe('svc-23175');
+    expect(codec.decode(b)?.tenant).toBe('svc-50258');
+  });
+
+  it('never lets refs of 100,000 random usernames under one seed collide', () => {
+    const random = randomBytes(100_000 * 12);
+    const users = new Set<string>();
+    for (let i = 0; users.size < 100_000; i++) {
+      const at = (i * 12) % random.length;
+      users.add(`u-${random.toString('base64url', at, at + 4 + (i % 9))}${i >= 100_000 ? `-${i}` : ''}`);
+    }
+    const codec = createRefCodec(createSecrets('tenants'), users);
+    // A second codec with the same seed and users, as after a restart, reads every ref the first issued.
+    const restarted = createRefCodec(createSecrets('tenants'), [...users].reverse());
+    const seen = new Map<string, string>();
+    const problems: string[] = [];
+    for (const tenant of users) {
+      const text = codec.encode({ purpose: 'token', tenant, tokenId: '9900000000000000001' });
+      const other = seen.get(text);
+      if (other !== undefined) problems.push(`${tenant} and ${other} share the ref ${text}`);
+      seen.set(text, tenant);
+      const back = restarted.decode(text);
+      if (text.length !== 22 || back?.tenant !== tenant) problems.push(`the ref ${text} of ${tenant} decodes as ${back?.tenant ?? 'nothing'}`);
+    }
+    expect(problems).toEqual([]);
+    expect(seen.size).toBe(100_000);
+  });
+
+  it('gives sealed refs to a tenant whose tag another tenant holds, so the two never share a ref space', () => {
+    // Every tenant tag the same: the first configured tenant keeps compact refs, the others are sealed.
+    const codec = createRefCodec(createSecrets('abc'), ['alice', 'bob'], { tenantTag: () => Buffer.alloc(8) });
+    const tokenId = '9900000000000000007';
+    const ofAlice = codec.encode({ purpose: 'token', tenant: 'alice', tokenId });
+    const ofBob = codec.encode({ purpose: 'token', tenant: 'bob', tokenId });
+    const ofCarol = codec.encode({ purpose: 'description', tenant: 'carol', tokenId });
+    expect(ofAlice).toHaveLength(22);
+    expect(ofBob.length).toBeGreaterThan(22);
+    expect(codec.decode(ofAlice)).toEqual({ purpose: 'token', tenant: 'alice', tokenId });
+    expect(codec.decode(ofBob)).toEqual({ purpose: 'token', tenant: 'bob', tokenId });
+    expect(codec.decode(ofCarol)).toEqual({ purpose: 'description', tenant: 'carol', tokenId });
   });
 });
