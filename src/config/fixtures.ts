@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { strictCreateTokenBody } from '../wire/schemas.js';
 import { toFieldProblems, toJsonPath } from '../wire/validation.js';
+import { OMITTED_PROBLEMS, boundProblems } from '../wire/problems.js';
 
 const entityName = z.string().min(1, 'must not be empty');
 
@@ -62,11 +63,13 @@ export class ConfigError extends Error {
   }
 }
 
-/** Every problem of a fixtures document, with its JSONPath; empty when it is valid. */
+/** Every problem of a fixtures document (the first MAX_PROBLEMS, as problemsOf), with its JSONPath; empty when it is valid. */
 export function fixturesProblems(data: unknown): { jsonPath: string; message: string }[] {
   const result = fixturesSchema.safeParse(data);
   if (result.success) return [];
-  return toFieldProblems(result.error.issues, data, 'fixtures', fixturesSchema).map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
+  const { problems, omitted } = boundProblems(toFieldProblems(result.error.issues, data, 'fixtures', fixturesSchema));
+  const listed = problems.map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
+  return omitted ? [...listed, { jsonPath: '$', message: OMITTED_PROBLEMS }] : listed;
 }
 
 /** Validates fixtures, listing every problem with its JSONPath. */

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
 import { formatDuration, parseDuration, type Duration } from '../domain/duration.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
+import { isInRange } from '../domain/time-range.js';
 import { cardIdentity, type Token } from '../domain/token.js';
 import { schemaError, type FieldProblem } from '../wire/problems.js';
 import { isoInstant, strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
@@ -15,7 +16,11 @@ import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 
 // Every object of a snapshot refuses fields it does not define (fieldIsNotAllowed, with a hint).
-const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time');
+// Every instant stays inside the clock's range (decision 0021), or a later request could not write it.
+const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time').refine((text) => isInRange(parseInstant(text) ?? 0), {
+  error: "must be inside the clock's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z",
+  params: { errorName: 'fieldHasInvalidValue' },
+});
 const clockState = z.strictObject({ now: instant, frozen: z.boolean() });
 const expiryDate = z.strictObject({ month: z.int().min(1).max(12), year: z.int().max(9999) });
 

@@ -1,5 +1,6 @@
 /** The token and its rules: identity of a card, conflicts field by field, expiry and extension. */
 import { addDuration, type Duration } from './duration.js';
+import { capAtEnd } from './time-range.js';
 
 export interface CardExpiryDate {
   month: number;
@@ -168,9 +169,10 @@ export function isExpired(token: Token, now: number): boolean {
 
 /**
  * The half-life rule: a use extends the expiry by `extension` when less than half of the token's
- * lifetime remains (the token's own extension). Returns the new expiry (unchanged when more than half remains).
+ * lifetime remains (the token's own extension). Returns the new expiry (unchanged when more than half remains),
+ * never past the end of the clock's range.
  */
 export function expiryAfterUse(token: Token, now: number): number {
   const remaining = token.expiresAt - now;
-  return remaining < token.lifetimeMs / 2 ? addDuration(token.expiresAt, token.extension) : token.expiresAt;
+  return remaining < token.lifetimeMs / 2 ? capAtEnd(addDuration(token.expiresAt, token.extension)) : token.expiresAt;
 }

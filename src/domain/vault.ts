@@ -1,6 +1,7 @@
 /** The vault: create, read, update and delete tokens by the service's rules, on an injected clock. */
 import { lastFourDigits, type BinTable } from './card.js';
 import { addDuration } from './duration.js';
+import { capAtEnd } from './time-range.js';
 import { DomainError } from './errors.js';
 import type { Clock, Ids, Merchants, Profiles, Store } from './ports.js';
 import {
@@ -143,7 +144,7 @@ export function createVault(deps: VaultDeps): Vault {
           ...(input.schemeTransactionReference !== undefined && { schemeTransactionReference: input.schemeTransactionReference }),
         });
         if (!conflicts) return { outcome: 'existing', token: existing };
-        existing.pendingConflict = { values: conflicts, expiresAt: now + policy.conflictWindowMs };
+        existing.pendingConflict = { values: conflicts, expiresAt: capAtEnd(now + policy.conflictWindowMs) };
         existing.revision++;
         return { outcome: 'conflict', token: existing };
       }
@@ -159,7 +160,8 @@ export function createVault(deps: VaultDeps): Vault {
         throw new DomainError('tokenIdTaken', `tokenId ${input.tokenId} is already in use`);
       }
       const profile = deps.profiles.current(tenant);
-      const expiresAt = input.expiresAt ?? addDuration(now, profile.lifetime);
+      // Expiries stop at the end of the clock's range (decision 0021), asked for or not.
+      const expiresAt = capAtEnd(input.expiresAt ?? addDuration(now, profile.lifetime));
       const cardProfile = deps.binTable.lookup(input.card.number);
       const token: Token = {
         tenant,

@@ -4,7 +4,7 @@
  */
 import { DomainError, type DomainCode } from '../domain/errors.js';
 import { maskCardNumbersIn } from '../wire/mask.js';
-import { WireError, fieldProblemOf, type FieldProblem, type WireCode } from '../wire/problems.js';
+import { WireError, boundProblems, fieldProblemOf, withOmittedNote, type FieldProblem, type WireCode } from '../wire/problems.js';
 import { toJsonPath } from '../wire/validation.js';
 
 /** What the HTTP edge itself refuses: credentials, headers, URLs, routes, the transport. */
@@ -97,10 +97,12 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 function render(code: ErrorCode, message: string, problems: readonly FieldProblem[], headers = NO_HEADERS, expected = true): RenderedError {
   const answer = ANSWERS[code];
   // Messages may quote the request (an entity, a namespace): a card number pasted there is masked.
-  const body: ErrorBody = { errorName: answer.errorName, message: maskCardNumbersIn(message) };
+  // At most MAX_PROBLEMS items, whoever built the list (decision 0021).
+  const bounded = boundProblems(problems);
+  const body: ErrorBody = { errorName: answer.errorName, message: maskCardNumbersIn(withOmittedNote(message, bounded.omitted)) };
   if (answer.headerName !== undefined) body.headerName = answer.headerName;
-  if (problems.length > 0) {
-    body.validationErrors = problems.map((p) => ({
+  if (bounded.problems.length > 0) {
+    body.validationErrors = bounded.problems.map((p) => ({
       errorName: p.errorName,
       message: maskCardNumbersIn(p.message),
       ...(p.path && { jsonPath: toJsonPath(p.path) }),

@@ -1,5 +1,10 @@
-/** The virtual clock: real time plus an offset, or frozen; moved by advance() and set(). */
+/**
+ * The virtual clock: real time plus an offset, or frozen; moved by advance() and set(). It never leaves the
+ * clock's range (domain/time-range.ts): a running clock stops at its end, and a move past it lands there
+ * (callers refuse such moves first: control/clock-input.ts).
+ */
 import type { Clock } from '../domain/ports.js';
+import { clampToRange } from '../domain/time-range.js';
 
 export interface VirtualClock extends Clock {
   now(): number;
@@ -22,15 +27,15 @@ export function createVirtualClock(options: ClockOptions = {}): VirtualClock {
   const realNow = options.realNow ?? Date.now;
   let frozen = options.frozen ?? false;
   // Following real time: now = realNow() + offset. Frozen: now = pinned.
-  let pinned = options.start ?? realNow();
+  let pinned = clampToRange(options.start ?? realNow());
   let offset = pinned - realNow();
 
-  const now = (): number => (frozen ? pinned : realNow() + offset);
+  const now = (): number => (frozen ? pinned : clampToRange(realNow() + offset));
   const pin = (epochMs: number, nextFrozen: boolean): number => {
     frozen = nextFrozen;
-    pinned = epochMs;
-    offset = epochMs - realNow();
-    return epochMs;
+    pinned = clampToRange(epochMs);
+    offset = pinned - realNow();
+    return pinned;
   };
 
   return {

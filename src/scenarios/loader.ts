@@ -6,7 +6,7 @@ import type * as YamlNamespace from 'yaml';
 import * as z from 'zod';
 import { ConfigError } from '../config/fixtures.js';
 import { checkJsonDepth } from '../wire/json.js';
-import { WireError, type FieldPath, type FieldProblem } from '../wire/problems.js';
+import { OMITTED_PROBLEMS, WireError, type FieldPath, type FieldProblem } from '../wire/problems.js';
 import { parseBody, toJsonPath } from '../wire/validation.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
@@ -63,11 +63,15 @@ export interface FileProblem {
   message: string;
 }
 
-/** Every problem of a file, as `JSONPath: message` lines; empty when the file is valid. */
+/**
+ * Every problem of a file (the first MAX_PROBLEMS, then a line saying more were omitted), as `JSONPath: message`
+ * lines; empty when the file is valid.
+ */
 export function problemsOf(err: unknown): FileProblem[] {
   if (!(err instanceof WireError)) return [{ jsonPath: '$', message: err instanceof Error ? err.message : String(err) }];
   const items: readonly FieldProblem[] = err.problems.length > 0 ? err.problems : [{ errorName: 'fieldHasInvalidValue', message: err.message, path: [] }];
-  return items.map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
+  const listed = items.map((p) => ({ jsonPath: toJsonPath(p.path ?? []), message: p.message }));
+  return err.omitted ? [...listed, { jsonPath: '$', message: OMITTED_PROBLEMS }] : listed;
 }
 
 export class ScenarioFileError extends ConfigError {

@@ -37,16 +37,35 @@ export interface FieldProblem {
 
 export type WireCode = 'bodyIsEmpty' | 'bodyIsNotJson' | 'bodyDoesNotMatchSchema';
 
-/** A document that cannot be read, or does not match its schema (every offending field listed). */
+/** The most problems one answer (or one file's report) lists (decision 0021). */
+export const MAX_PROBLEMS = 100;
+/** What an answer's message adds when it lists only the first MAX_PROBLEMS problems. */
+export const OMITTED_PROBLEMS = `only the first ${MAX_PROBLEMS} problems are listed; more were omitted`;
+
+/** The first MAX_PROBLEMS problems, and whether there were more. */
+export function boundProblems<T>(problems: readonly T[]): { problems: readonly T[]; omitted: boolean } {
+  return problems.length > MAX_PROBLEMS ? { problems: problems.slice(0, MAX_PROBLEMS), omitted: true } : { problems, omitted: false };
+}
+
+/** A message that says, when it is so, that only the first problems are listed. */
+export const withOmittedNote = (message: string, omitted: boolean): string => (omitted ? `${message} (${OMITTED_PROBLEMS})` : message);
+
+/**
+ * A document that cannot be read, or does not match its schema: the offending fields listed, at most
+ * MAX_PROBLEMS of them (`omitted` says there were more, and so does the message).
+ */
 export class WireError extends Error {
   readonly code: WireCode;
   readonly problems: readonly FieldProblem[];
+  readonly omitted: boolean;
 
   constructor(code: WireCode, message: string, problems: readonly FieldProblem[] = []) {
-    super(message);
+    const bounded = boundProblems(problems);
+    super(withOmittedNote(message, bounded.omitted));
     this.name = 'WireError';
     this.code = code;
-    this.problems = problems;
+    this.problems = bounded.problems;
+    this.omitted = bounded.omitted;
   }
 }
 

@@ -1,6 +1,6 @@
 /** zod issues → the spec's validation items {errorName, message, jsonPath}. */
 import type * as z from 'zod';
-import { schemaError, type FieldErrorName, type FieldPath, type FieldProblem } from './problems.js';
+import { MAX_PROBLEMS, schemaError, type FieldErrorName, type FieldPath, type FieldProblem } from './problems.js';
 import { definedFieldsAt, notAllowedMessage } from './unknown-fields.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -88,17 +88,20 @@ function messageOf(errorName: FieldErrorName, issue: z.core.$ZodIssue, label: st
 /**
  * One problem per offending field (the first rule it breaks), in the order zod found them. A strict object's
  * unknown keys are one `fieldIsNotAllowed` each, at the key's own path, with a hint from the fields `schema`
- * defines there.
+ * defines there. It stops once it has more than MAX_PROBLEMS (an answer lists no more, and says so), so a
+ * document with a million problems costs no more to describe than one with a hundred.
  */
 export function toFieldProblems(issues: readonly z.core.$ZodIssue[], root: unknown, rootLabel: string, schema?: z.core.$ZodType): FieldProblem[] {
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
   for (const issue of issues) {
+    if (problems.length > MAX_PROBLEMS) break;
     const path = issue.path.map((s) => (typeof s === 'number' ? s : String(s)));
     if (issue.code === 'unrecognized_keys') {
       const fields = schema ? definedFieldsAt(schema, path) : [];
       // An unknown key has no schema, so no other issue can name its path.
       for (const key of issue.keys) {
+        if (problems.length > MAX_PROBLEMS) break;
         problems.push({ errorName: 'fieldIsNotAllowed', message: notAllowedMessage(key, fields), path: [...path, key] });
       }
       continue;

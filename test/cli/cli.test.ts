@@ -42,6 +42,7 @@ describe('the token-sim CLI', () => {
   it.each([
     [['--profile', 'forever'], /profile/],
     [['--now', 'yesterday-ish'], /--now/],
+    [['--now', '0000-06-01T00:00:00Z'], /--now .*range/],
     [['--token-lifetime', 'seven days'], /--token-lifetime/],
     [['--token-extension', 'P0D'], /--token-extension/],
     [['--port', '70000'], /port/],

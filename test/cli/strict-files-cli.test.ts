@@ -58,3 +58,16 @@ describe('--now with a date that does not exist', () => {
     expect(r.stderr()).toBe(`token-sim: --now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${now}': ${reason}\n`);
   });
 });
+
+describe('validate on a file with very many problems (issue 13, defect 5)', () => {
+  it('prints the first 100 problems and one line saying more were omitted', async () => {
+    const rules = Array.from({ length: 5_000 }, () => ({ x: 0 }));
+    const file = tempFile('many.json', JSON.stringify({ name: 'many', rules }));
+    const r = runCli(['validate', file]);
+    expect(await exitCodeOf(r)).toBe(1);
+    const lines = r.stdout().trim().split('\n');
+    expect(lines).toHaveLength(101);
+    expect(lines[0]).toBe(`${file}: $.rules[0].then: then is required`);
+    expect(lines[100]).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\$: only the first 100 problems are listed`));
+  });
+});

@@ -49,6 +49,11 @@ describe('resolving options', () => {
   it.each([
     [{ now: '2030-13-45T00:00:00Z' }, /--now/],
     [{ now: '2030-01-01T00:00:00' }, /--now/],
+    // Outside the clock's range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (decision 0021).
+    [{ now: '0000-12-31T23:59:59Z' }, /--now .*range/],
+    [{ now: '9999-12-31T23:59:59-01:00' }, /--now .*range/],
+    [{ now: 8_640_000_000_000_000 }, /--now .*range/],
+    [{ now: new Date(-8_640_000_000_000_000) }, /--now .*range/],
     [{ baseUrl: 'ftp://x' }, /--base-url/],
     [{ vendor: 'a b' }, /--vendor/],
     [{ port: -1 }, /--port/],

@@ -16,7 +16,7 @@ const TOKEN = 'application/vnd.service.tokens-v1.hal+json';
 /** The calls the table makes; both surfaces have them (results awaited). */
 export interface TableTenant {
   name: string;
-  clock: { now(): unknown; advance(by: string | number): unknown; set(now: string, frozen?: boolean): unknown };
+  clock: { now(): unknown; advance(by: string | number): unknown; set(now: string | number | Date, frozen?: boolean): unknown };
   loadScenarios(...items: (string | object)[]): unknown;
   scenarios(): unknown;
   requests(filter?: Record<string, unknown>): unknown;
@@ -216,6 +216,25 @@ export const CONTROL_TABLE: TableCase[] = [
       });
       await expect(attempt(() => sim.requests({ limit: -1 }))).rejects.toMatchObject({ errorName: 'urlContainsInvalidValue' });
       expect(await sim.tenant('alice').scenarios()).toEqual([]);
+    },
+  },
+  {
+    // Issue 13: the clock's range is 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (decision 0021).
+    name: 'clock moves out of the range are refused at $.by and $.now, and the clock stays',
+    async run(sim) {
+      const refusedAt = (jsonPath: string) => ({
+        name: 'SimulatorError',
+        errorName: 'bodyDoesNotMatchSchema',
+        details: expect.objectContaining({ validationErrors: [expect.objectContaining({ errorName: 'fieldHasInvalidValue', jsonPath })] }),
+      });
+      await expect(attempt(() => sim.clock.advance(8640000000000000))).rejects.toMatchObject(refusedAt('$.by'));
+      await expect(attempt(() => sim.tenant('alice').clock.advance('P8000Y'))).rejects.toMatchObject(refusedAt('$.by'));
+      await expect(attempt(() => sim.tenant('alice').clock.set('9999-12-31T23:59:59-01:00'))).rejects.toMatchObject(refusedAt('$.now'));
+      await expect(attempt(() => sim.tenant('alice').clock.set(253402300800000))).rejects.toMatchObject(refusedAt('$.now'));
+      await expect(attempt(() => sim.tenant('bob').clock.set(new Date(-62135596800001)))).rejects.toMatchObject(refusedAt('$.now'));
+      expect(await sim.clock.now()).toBe(TABLE_START);
+      expect(await sim.clock.now('alice')).toBe(TABLE_START);
+      expect(await sim.tenant('bob').clock.set('9999-12-31T23:59:59.999Z')).toBe('9999-12-31T23:59:59.999Z');
     },
   },
 ];
