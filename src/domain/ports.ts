@@ -44,6 +44,13 @@ export interface Store {
   clear(tenant?: string): void;
   /** Replaces every token at once (a state import). */
   replaceAll(tokens: readonly Token[]): void;
+  /**
+   * Removes the tenant's tokens that have expired by `now` and returns how many. Cheap when none has: it
+   * does not scan the tenant's tokens.
+   */
+  sweepExpired(tenant: string, now: number): number;
+  /** How many tokens the store holds, expired ones included until removed. */
+  size(): number;
 }
 
 /** A token lifetime profile: how long a new token lives, and what a use after its half-life adds. */

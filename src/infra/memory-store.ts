@@ -1,13 +1,26 @@
-/** In-memory token storage with per-tenant indexes by id, card identity and namespace. */
+/**
+ * In-memory token storage with per-tenant indexes by id, card identity and namespace, and an expiry heap per
+ * tenant so that expired tokens are swept without scanning the live ones (decision 0023).
+ */
 import type { Store } from '../domain/ports.js';
 import { namespaceKey, type Token } from '../domain/token.js';
+import { createExpiryHeap, type ExpiryHeap } from './expiry-heap.js';
 
 interface TenantTokens {
   byId: Map<string, Token>;
   /** Card identity: per (entity, namespace) group, by card number (the token's own string: no key to keep). */
   byCard: Map<string, Map<string, Token>>;
   byNamespace: Map<string, Set<string>>;
+  /**
+   * Every stored token under the expiry it had when pushed. Entries go stale, and are checked when popped: a
+   * token removed (or replaced under its id) is skipped, one extended by a use is pushed again at its new
+   * expiry. Rebuilt when stale entries outnumber the tokens, so deletes cannot make it grow without bound.
+   */
+  expiries: ExpiryHeap<Token>;
 }
+
+/** Stale heap entries allowed beyond twice the live count before a rebuild (keeps small tenants from churning). */
+const HEAP_SLACK = 64;
 
 const groupOf = (entity: string, namespace: string | undefined): string => `${entity}\u0000${namespace ?? ''}`;
 
@@ -17,7 +30,7 @@ export function createMemoryStore(): Store {
   function partition(tenant: string): TenantTokens {
     let p = tenants.get(tenant);
     if (!p) {
-      p = { byId: new Map(), byCard: new Map(), byNamespace: new Map() };
+      p = { byId: new Map(), byCard: new Map(), byNamespace: new Map(), expiries: createExpiryHeap() };
       tenants.set(tenant, p);
     }
     return p;
@@ -41,6 +54,8 @@ export function createMemoryStore(): Store {
         if (!members) p.byNamespace.set(key, (members = new Set()));
         members.add(token.tokenId);
       }
+      p.expiries.push(token.expiresAt, token);
+      if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
     },
 
     remove(tenant, tokenId) {
@@ -56,6 +71,30 @@ export function createMemoryStore(): Store {
         members?.delete(tokenId);
         if (members?.size === 0) p.byNamespace.delete(key);
       }
+      if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
+    },
+
+    sweepExpired(tenant, now) {
+      const p = tenants.get(tenant);
+      if (!p) return 0;
+      let removed = 0;
+      for (let at = p.expiries.peekAt(); at !== undefined && at <= now; at = p.expiries.peekAt()) {
+        const token = p.expiries.pop()!;
+        if (p.byId.get(token.tokenId) !== token) continue;
+        if (token.expiresAt <= now) {
+          store.remove(tenant, token.tokenId);
+          removed++;
+        } else {
+          p.expiries.push(token.expiresAt, token);
+        }
+      }
+      return removed;
+    },
+
+    size() {
+      let n = 0;
+      for (const p of tenants.values()) n += p.byId.size;
+      return n;
     },
 
     list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
@@ -70,4 +109,9 @@ export function createMemoryStore(): Store {
     },
   };
   return store;
+}
+
+/** The heap again from the stored tokens alone, at their current expiries. */
+function compact(p: TenantTokens): void {
+  p.expiries.rebuild([...p.byId.values()].map((token) => [token.expiresAt, token] as const));
 }

@@ -6,9 +6,27 @@ import type { SimulatorOptions } from '../config/options.js';
 import { createSimulator, listening, stderrIo, type SimulatorIo } from './compose.js';
 import type { ComposedSimulator } from './facade.js';
 
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
+export interface ServerTiming {
+  /** The request line and headers must arrive within this. */
+  headersMs: number;
+  /** The whole request (headers and body) must arrive within this; the answer may take longer. */
+  requestMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveMs: number;
+  /**
+   * How often Node checks the two timeouts above (its `connectionsCheckingInterval`, 30 s by default, which
+   * let a slow client keep its socket up to 30 s past its timeout): they hold to within this.
+   */
+  checkEveryMs: number;
+  /** Expired tokens are swept this often (and whenever a clock moves), so that memory comes back. */
+  sweepEveryMs: number;
+}
+
+/** The longest delay setTimeout takes (about 24.8 days); a longer drain is, in practice, unbounded. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export const SERVER_TIMING: ServerTiming = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkEveryMs: 500, sweepEveryMs: 60_000 };
 
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
 export function isLoopback(host: string): boolean {
@@ -24,13 +42,23 @@ export interface RunningSimulator extends ComposedSimulator {
 }
 
 /** Starts a simulator and resolves once its port is listening. */
-export async function startSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): Promise<RunningSimulator> {
+export async function startSimulator(
+  options: SimulatorOptions = {},
+  io: SimulatorIo = stderrIo,
+  timing: ServerTiming = SERVER_TIMING,
+): Promise<RunningSimulator> {
   const sim = createSimulator(options, io);
-  const server = createServer(sim.listener);
-  // A slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s.
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // A slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s,
+  // checked twice a second so that they hold to within a second.
+  const server = createServer(
+    {
+      headersTimeout: timing.headersMs,
+      requestTimeout: timing.requestMs,
+      keepAliveTimeout: timing.keepAliveMs,
+      connectionsCheckingInterval: timing.checkEveryMs,
+    },
+    sim.listener,
+  );
   server.listen(sim.config.port, sim.config.host);
   await Promise.race([
     once(server, 'listening'),
@@ -46,6 +74,9 @@ export async function startSimulator(options: SimulatorOptions = {}, io: Simulat
   }
   const url = `http://${host}:${port}`;
   listening.get(sim)?.(url);
+  // A following clock moves on its own: what expires meanwhile is swept now and then. No request waits on it.
+  const sweeper = setInterval(() => sim.sweepExpired(), timing.sweepEveryMs);
+  sweeper.unref();
   let closing: Promise<void> | undefined;
   return {
     ...sim,
@@ -53,11 +84,15 @@ export async function startSimulator(options: SimulatorOptions = {}, io: Simulat
     server,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        clearInterval(sweeper);
         // Stop accepting; let requests in flight (scripted delays included) finish; close each kept-alive
         // connection as soon as it falls idle rather than waiting for its keep-alive timeout.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
+        const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, MAX_TIMER_MS));
         server.close(() => {
           clearInterval(sweep);
+          clearTimeout(cut);
           resolve();
         });
         server.closeIdleConnections();

@@ -1,0 +1,74 @@
+/** A binary min-heap of (instant, item): the earliest instant on top. The memory store keeps one per tenant. */
+export interface ExpiryHeap<T> {
+  push(at: number, item: T): void;
+  /** The earliest instant, or undefined when empty. */
+  peekAt(): number | undefined;
+  /** Removes and returns the earliest item. */
+  pop(): T | undefined;
+  readonly size: number;
+  /** Replaces the contents at once (O(n)). */
+  rebuild(entries: readonly (readonly [number, T])[]): void;
+}
+
+export function createExpiryHeap<T>(): ExpiryHeap<T> {
+  // Parallel arrays: fewer objects for the garbage collector than one {at, item} per entry.
+  let ats: number[] = [];
+  let items: T[] = [];
+
+  function swap(i: number, j: number): void {
+    [ats[i], ats[j]] = [ats[j]!, ats[i]!];
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+
+  function up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (ats[parent]! <= ats[i]!) return;
+      swap(i, parent);
+      i = parent;
+    }
+  }
+
+  function down(i: number): void {
+    const n = ats.length;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < n && ats[left]! < ats[least]!) least = left;
+      if (right < n && ats[right]! < ats[least]!) least = right;
+      if (least === i) return;
+      swap(i, least);
+      i = least;
+    }
+  }
+
+  return {
+    push(at, item) {
+      ats.push(at);
+      items.push(item);
+      up(ats.length - 1);
+    },
+    peekAt: () => ats[0],
+    pop() {
+      if (ats.length === 0) return undefined;
+      const top = items[0];
+      const lastAt = ats.pop()!;
+      const lastItem = items.pop()!;
+      if (ats.length > 0) {
+        ats[0] = lastAt;
+        items[0] = lastItem;
+        down(0);
+      }
+      return top;
+    },
+    get size() {
+      return ats.length;
+    },
+    rebuild(entries) {
+      ats = entries.map(([at]) => at);
+      items = entries.map(([, item]) => item);
+      for (let i = (ats.length >> 1) - 1; i >= 0; i--) down(i);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/** The memory store's expiry sweep (decision 0023): an expiry heap per tenant, checked against the store. */
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { createExpiryHeap } from '../../src/infra/expiry-heap.js';
+import { createMemoryStore } from '../../src/infra/memory-store.js';
+import type { Token } from '../../src/domain/token.js';
+
+function token(tenant: string, tokenId: string, expiresAt: number, namespace?: string): Token {
+  return {
+    tenant,
+    tokenId,
+    entity: 'default',
+    ...(namespace !== undefined && { namespace }),
+    description: 'd',
+    card: { number: `4444${tokenId.padStart(12, '0')}`, holderName: 'A', expiryDate: { month: 1, year: 2031 }, network: 'VISA', countryCode: 'GB', fundingType: 'credit' },
+    createdAt: 0,
+    expiresAt,
+    lifetimeMs: expiresAt,
+    extension: { years: 0, months: 0, weeks: 0, days: 7, hours: 0, minutes: 0, seconds: 0 },
+    revision: 0,
+  };
+}
+
+describe('the expiry heap', () => {
+  it('pops in order of instant, whatever the order of pushes, and after a rebuild', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1e6, max: 1e6 }), { maxLength: 200 }), (ats) => {
+        const heap = createExpiryHeap<number>();
+        ats.forEach((at) => heap.push(at, at));
+        const popped: number[] = [];
+        while (heap.size > 0) popped.push(heap.pop()!);
+        expect(popped).toEqual([...ats].sort((a, b) => a - b));
+        heap.rebuild(ats.map((at) => [at, at] as const));
+        expect(heap.peekAt()).toBe(ats.length === 0 ? undefined : Math.min(...ats));
+      }),
+    );
+  });
+});
+
+describe('sweeping the memory store', () => {
+  it('removes exactly the tokens expired by now, from every index, and says how many', () => {
+    const store = createMemoryStore();
+    store.insert(token('a', '1', 100, 'ns'));
+    store.insert(token('a', '2', 200, 'ns'));
+    store.insert(token('a', '3', 300));
+    store.insert(token('b', '4', 100));
+    expect(store.sweepExpired('a', 99)).toBe(0);
+    expect(store.sweepExpired('a', 200)).toBe(2);
+    expect(store.size()).toBe(2);
+    expect(store.get('a', '1')).toBeUndefined();
+    expect(store.findByCard('a', 'default', 'ns', '4444000000000002')).toBeUndefined();
+    expect(store.namespaceMembers('a', 'default\u0000ns')).toEqual([]);
+    expect(store.list('a').map((t) => t.tokenId)).toEqual(['3']);
+    expect(store.get('b', '4')).toBeDefined();
+    expect(store.sweepExpired('nobody', 1e9)).toBe(0);
+  });
+
+  it('keeps a token whose expiry moved later after it was stored, until that later expiry', () => {
+    const store = createMemoryStore();
+    const extended = token('a', '1', 100);
+    store.insert(extended);
+    extended.expiresAt = 500;
+    expect(store.sweepExpired('a', 400)).toBe(0);
+    expect(store.sweepExpired('a', 500)).toBe(1);
+  });
+
+  it('agrees with a full scan after any mix of inserts, removes, extensions and sweeps', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('insert' as const), id: fc.integer({ min: 0, max: 30 }), at: fc.integer({ min: 0, max: 1000 }) }),
+      fc.record({ kind: fc.constant('remove' as const), id: fc.integer({ min: 0, max: 30 }) }),
+      fc.record({ kind: fc.constant('extend' as const), id: fc.integer({ min: 0, max: 30 }), by: fc.integer({ min: 1, max: 500 }) }),
+      fc.record({ kind: fc.constant('sweep' as const), now: fc.integer({ min: 0, max: 1500 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const store = createMemoryStore();
+        for (const o of ops) {
+          if (o.kind === 'insert') {
+            if (!store.get('t', String(o.id))) store.insert(token('t', String(o.id), o.at));
+          } else if (o.kind === 'remove') {
+            store.remove('t', String(o.id));
+          } else if (o.kind === 'extend') {
+            const t = store.get('t', String(o.id));
+            if (t) t.expiresAt += o.by;
+          } else {
+            const expired = store.list('t').filter((t) => t.expiresAt <= o.now).length;
+            expect(store.sweepExpired('t', o.now)).toBe(expired);
+            expect(store.list('t').every((t) => t.expiresAt > o.now)).toBe(true);
+          }
+        }
+      }),
+    );
+  });
+
+  it('costs next to nothing when nothing has expired, however many tokens there are', () => {
+    const store = createMemoryStore();
+    for (let i = 0; i < 100_000; i++) store.insert(token('t', String(i), 1_000_000 + i));
+    const started = performance.now();
+    for (let i = 0; i < 10_000; i++) store.sweepExpired('t', 999_999);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(store.size()).toBe(100_000);
+    expect(store.sweepExpired('t', 1_000_000 + 49_999)).toBe(50_000);
+    expect(store.size()).toBe(50_000);
+  });
+});
