@@ -5,6 +5,8 @@
 import * as z from 'zod';
 
 const href = z.object({ href: z.string() });
+/** Every instant the simulator writes: ISO 8601 in UTC (formatInstant). */
+const instant = z.string().meta({ format: 'date-time' });
 const expiryDate = z.object({ month: z.int(), year: z.int() });
 const address = z.object({
   address1: z.string(),
@@ -30,7 +32,7 @@ export const tokenResponse = z
     tokenPaymentInstrument: z.object({ type: z.literal('card/tokenized'), href: z.string() }),
     tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/),
     description: z.string(),
-    tokenExpiryDateTime: z.string(),
+    tokenExpiryDateTime: instant,
     namespace: z.string().optional(),
     schemeTransactionReference: z.string().optional(),
     paymentInstrument: z.object({
@@ -48,7 +50,7 @@ export const tokenResponse = z
       .object({
         paymentInstrument: z.object({ cardHolderName: z.string().optional(), cardExpiryDate: expiryDate.optional(), billingAddress: address.optional() }).optional(),
         schemeTransactionReference: z.string().optional(),
-        conflictsExpiryDateTime: z.string(),
+        conflictsExpiryDateTime: instant,
       })
       .optional()
       .meta({ description: 'In the 409 answer and on the conflicts link' }),
@@ -90,4 +92,7 @@ export const saleResponse = z
   })
   .meta({ description: 'The outcome of a card-on-file sale' });
 
-export const clockResponse = z.object({ now: z.string(), frozen: z.boolean() });
+export const clockResponse = z.object({ now: instant, frozen: z.boolean() });
+
+/** A token as `GET /_sim/tokens` lists it: the API's representation, and whose it is. */
+export const controlTokenResponse = tokenResponse.extend({ tenant: z.string().min(1) }).meta({ description: 'A token (HAL) and its tenant' });

@@ -7,7 +7,8 @@ import { stateSchema } from '../control/state.js';
 import { OPERATIONS } from '../control/journal.js';
 import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
-import { clockResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import { clockResponse, controlTokenResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import { maskedShape, sealedScenario } from './openapi-shapes.js';
 import { saleBody } from '../wire/sale-schemas.js';
 import { billingAddress, cardHolderName, clockAdvanceBody, clockSetBody, createTokenBody, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
 
@@ -45,7 +46,8 @@ const COMMON_ERRORS: [number, string][] = [
 export function openApiDocument(options: OpenApiOptions): Schema {
   const media = mediaTypesFor(options.vendor);
   const tokenRef = { name: 'tokenRef', in: 'path', required: true, description: 'The opaque ref at the end of a token link (`tokens:token`, a per-field link or `tokens:conflicts`)', schema: { type: 'string' } };
-  const tenant = { name: 'tenant', in: 'query', required: false, description: 'One tenant (username); without it the call acts on every tenant', schema: { type: 'string' } };
+  const tenant = { name: 'tenant', in: 'query', required: false, description: 'One tenant (a configured username); without it the call acts on every tenant', schema: { type: 'string', minLength: 1 } };
+  const unknownTenant: [number, string] = [400, 'urlContainsInvalidValue (a tenant that is not a configured username)'];
   const query = (name: string, description: string, schema: object) => ({ name, in: 'query', required: false, description, schema });
   const journalParameters = [
     query('operation', 'Only this operation', { type: 'string', enum: [...OPERATIONS] }),
@@ -53,11 +55,28 @@ export function openApiDocument(options: OpenApiOptions): Schema {
     query('method', 'Only this request method', { type: 'string' }),
     query('rule', 'Only requests shaped by this scenario rule', { type: 'string' }),
     query('since', 'Only entries after this seq', { type: 'integer', minimum: 0 }),
-    query('limit', 'At most this many entries, the oldest first', { type: 'integer', minimum: 0 }),
+    query('limit', 'At most this many entries, the oldest first (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+    query('cursor', 'The `next` of an earlier answer: the page after it (not with since)', { type: 'string', pattern: '^[0-9]+$' }),
     query('format', 'json (default) or har (HAR 1.2)', { type: 'string', enum: ['json', 'har'] }),
   ];
+  const pageParameters = [
+    query('limit', 'At most this many tokens (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+    query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
+  ];
+  const next = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last' };
+  const tooLarge: [number, string] = [413, 'bodyIsTooLarge'];
   const basic = [{ basicAuth: [] }];
   const control = [{}, { adminBearer: [] }];
+  const scenario = jsonSchema(scenarioSchema, 'input');
+  const state = jsonSchema(stateSchema, 'output');
+  // A snapshot's scenario sets carry sealed card numbers (control/state.ts sealScenarioSets).
+  const sets = (state.properties as Record<string, Schema>).scenarios!;
+  sets.additionalProperties = { type: 'array', items: ref('SnapshotScenario') };
+  // What GET /_sim/state sends: the same, after /_sim's masking (the scenario items inline: a $ref would
+  // point at the unmasked SnapshotScenario).
+  const exportSets = { ...sets, additionalProperties: { type: 'array', items: sealedScenario(scenario) } };
+  const stateExport = maskedShape({ ...state, properties: { ...(state.properties as Schema), scenarios: exportSets } }, 'A state export: a State, with card data masked in its texts');
+  const scenarioList = json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] });
   const tokenAnswer = (status: string, text: string): Schema => ({ [status]: { description: text, ...json(ref('Token'), media.token) } });
   const updateBody = {
     required: false,
@@ -97,9 +116,13 @@ export function openApiDocument(options: OpenApiOptions): Schema {
         SaleRequest: jsonSchema(saleBody, 'input'),
         SaleResponse: jsonSchema(saleResponse, 'output'),
         Error: jsonSchema(errorResponse, 'output'),
+        ControlToken: jsonSchema(controlTokenResponse, 'output'),
         Clock: jsonSchema(clockResponse, 'output'),
-        State: jsonSchema(stateSchema, 'output'),
-        Scenario: jsonSchema(scenarioSchema, 'input'),
+        State: state,
+        StateExport: stateExport,
+        Scenario: scenario,
+        SnapshotScenario: sealedScenario(scenario),
+        ScenarioEcho: maskedShape(scenario, 'A scenario as /_sim answers it: card numbers masked (first and last four digits kept), also inside texts'),
       },
     },
     paths: {
@@ -151,15 +174,26 @@ export function openApiDocument(options: OpenApiOptions): Schema {
       '/_sim/health': { get: { operationId: 'health', summary: 'Liveness (open even with --admin-token)', responses: { 200: { description: 'Up', ...json({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } } } },
       '/_sim/clock': {
         parameters: [tenant],
-        get: { operationId: 'getClock', security: control, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'urlContainsInvalidValue'], [401, 'accessDenied']) } },
-        put: { operationId: 'setClock', security: control, requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) } },
+        get: { operationId: 'getClock', security: control, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors(unknownTenant, [401, 'accessDenied']) } },
+        put: { operationId: 'setClock', security: control, requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied']) } },
       },
       '/_sim/clock/advance': {
         parameters: [tenant],
-        post: { operationId: 'advanceClock', security: control, requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) } },
+        post: { operationId: 'advanceClock', security: control, requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied']) } },
       },
-      '/_sim/reset': { parameters: [tenant], post: { operationId: 'reset', security: control, responses: { 204: { description: 'Tokens, journal and scenario counters deleted; configured tokens preloaded again' }, ...errors([401, 'accessDenied']) } } },
-      '/_sim/tokens': { parameters: [tenant], get: { operationId: 'listTokens', security: control, responses: { 200: { description: 'Live tokens, masked', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('Token') } } }) }, ...errors([401, 'accessDenied']) } } },
+      '/_sim/reset': { parameters: [tenant], post: { operationId: 'reset', security: control, responses: { 204: { description: 'Tokens, journal and scenario counters deleted; configured tokens preloaded again' }, ...errors(unknownTenant, [401, 'accessDenied']) } } },
+      '/_sim/tokens': {
+        parameters: [tenant],
+        get: {
+          operationId: 'listTokens',
+          security: control,
+          parameters: pageParameters,
+          responses: {
+            200: { description: 'One page of live tokens, masked, with their tenants', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('ControlToken') }, next }, required: ['tokens', 'next'] }) },
+            ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)'], [401, 'accessDenied']),
+          },
+        },
+      },
       '/_sim/requests': {
         parameters: [tenant],
         get: {
@@ -169,29 +203,29 @@ export function openApiDocument(options: OpenApiOptions): Schema {
           responses: {
             200: {
               description: 'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
-              ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } }, count: { type: 'integer', minimum: 0 }, log: { type: 'object' } } }),
+              ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } }),
             },
             ...errors([400, 'urlContainsInvalidValue'], [401, 'accessDenied']),
           },
         },
-        delete: { operationId: 'clearRequests', security: control, responses: { 204: { description: 'Cleared' }, ...errors([401, 'accessDenied']) } },
+        delete: { operationId: 'clearRequests', security: control, responses: { 204: { description: 'Cleared' }, ...errors(unknownTenant, [401, 'accessDenied']) } },
       },
       '/_sim/state': {
-        get: { operationId: 'exportState', security: control, responses: { 200: { description: 'Everything, card numbers sealed', ...json(ref('State')) }, ...errors([401, 'accessDenied']) } },
-        put: { operationId: 'importState', security: control, requestBody: { required: true, ...json(ref('State')) }, responses: { 204: { description: 'Replaced' }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) } },
+        get: { operationId: 'exportState', security: control, responses: { 200: { description: 'Everything, card numbers sealed', ...json(ref('StateExport')) }, ...errors([401, 'accessDenied']) } },
+        put: { operationId: 'importState', security: control, requestBody: { required: true, ...json(ref('State')) }, responses: { 204: { description: 'Replaced' }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty or bodyIsNotJson'], [401, 'accessDenied'], [413, 'bodyIsTooLarge (over --state-limit)']) } },
       },
       '/_sim/scenarios': {
         parameters: [{ ...tenant, description: "One tenant's own scenario set (evaluated before the global set for its requests); without it, the global set" }],
-        get: { operationId: 'listScenarios', security: control, responses: { 200: { description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('Scenario') } } }) }, ...errors([401, 'accessDenied']) } },
+        get: { operationId: 'listScenarios', security: control, responses: { 200: { description: 'The active scenarios', ...scenarioList }, ...errors(unknownTenant, [401, 'accessDenied']) } },
         put: {
           operationId: 'loadScenarios',
           security: control,
           requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('Scenario'), { type: 'array', items: ref('Scenario') }] } }, 'application/yaml': { schema: ref('Scenario') } } },
-          responses: { 200: { description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('Scenario') } } }) }, ...errors([400, 'bodyDoesNotMatchSchema'], [401, 'accessDenied']) },
+          responses: { 200: { description: 'The active scenarios', ...scenarioList }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied']) },
         },
-        delete: { operationId: 'clearScenarios', security: control, responses: { 204: { description: 'Cleared' }, ...errors([401, 'accessDenied']) } },
+        delete: { operationId: 'clearScenarios', security: control, responses: { 204: { description: 'Cleared' }, ...errors(unknownTenant, [401, 'accessDenied']) } },
       },
-      '/_sim/openapi.json': { get: { operationId: 'openApi', security: control, responses: { 200: { description: 'This document', ...json({ type: 'object' }) } } } },
+      '/_sim/openapi.json': { get: { operationId: 'openApi', security: control, responses: { 200: { description: 'This document', ...json({ type: 'object' }) }, ...errors([401, 'accessDenied']) } } },
     },
   };
 }

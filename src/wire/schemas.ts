@@ -82,19 +82,29 @@ export const updateCardExpiryDate = z.object({ month: integer(1, 12), year: inte
 
 export const namespace = text(1, 64).regex(/^(?!_)[^\s&<]*$/, 'must not start with an underscore or contain spaces, & or <');
 
+/** How the OpenAPI document (JSON Schema) names each form (decision 0024). */
+const INSTANT_FORMATS: Record<InstantForm, Record<string, unknown>> = {
+  dateTime: { format: 'date-time' },
+  dateOrDateTime: { anyOf: [{ format: 'date-time' }, { format: 'date' }] },
+};
+
 /**
  * A date-time text that the one date parser (instant.ts) reads in `form`: a text of another form is refused
  * with `formatMessage`, a date or time that does not exist (`2030-02-31`) with the reason; both are
  * dateHasInvalidFormat.
  */
 export function isoInstant(form: InstantForm, formatMessage: string): z.ZodString {
-  return z.string().superRefine((value, ctx) => {
-    const reading = readInstant(value, form);
-    if (reading.ok) return;
-    const message = reading.reason === undefined ? formatMessage : `must be a date and time that exists: ${reading.reason}`;
-    ctx.addIssue({ code: 'custom', message, params: { errorName: 'dateHasInvalidFormat' } });
-  });
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      const reading = readInstant(value, form);
+      if (reading.ok) return;
+      const message = reading.reason === undefined ? formatMessage : `must be a date and time that exists: ${reading.reason}`;
+      ctx.addIssue({ code: 'custom', message, params: { errorName: 'dateHasInvalidFormat' } });
+    })
+    .meta(INSTANT_FORMATS[form]);
 }
+
 
 const paymentInstrumentFields = {
   type: oneOf(['card/front']),
@@ -106,7 +116,7 @@ const paymentInstrumentFields = {
 const merchantFields = { entity: z.string().min(1, 'must not be empty') };
 const createTokenFields = {
   description: description.optional(),
-  tokenExpiryDateTime: isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone').meta({ format: 'date-time' }).optional(),
+  tokenExpiryDateTime: isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone').optional(),
   namespace: namespace.optional(),
   schemeTransactionReference: schemeTransactionReference.optional(),
 };
