@@ -45,8 +45,12 @@ export interface SimulatorOptions {
   journalSize?: number;
   /** Journal entries kept across all tenants (default: 10,000, or journalSize when that is larger). */
   journalTotal?: number;
+  /** The largest state snapshot `PUT /_sim/state` takes: bytes, or a size such as `256MiB` (the default). */
+  stateLimit?: number | string;
   /** Scenario files (JSON or YAML) or scenario objects, active from the start. */
   scenarios?: readonly (string | object)[];
+  /** ISO 8601 duration: how long `close()` lets requests in flight finish before cutting them. Default `PT65S`. */
+  drainTimeout?: string;
 }
 
 /** Where a simulator writes its request log and reports unexpected errors (stderr by default). */

@@ -12,6 +12,7 @@ import { colorEnabled, colorForced, paint, type Env } from './color.js';
 import { readConfigFile } from './config-file.js';
 import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
 import { OPTIONS } from './option-table.js';
+import { ADMIN_TOKEN_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -43,8 +44,6 @@ export const processIo: CliIo = {
 
 /** Exit code for bad options and start-up failures. */
 export const USAGE_ERROR = 2;
-/** How long a stop waits for in-flight requests before cutting connections. */
-const DRAIN_MS = 10_000;
 
 function wholeNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
@@ -73,8 +72,11 @@ interface CliOptions {
   vendor: string;
   baseUrl?: string;
   adminToken?: string;
+  adminTokenFile?: string;
+  drainTimeout?: string;
   journalSize: number;
   journalTotal?: number;
+  stateLimit?: string;
   scenario?: string[];
   watch?: boolean;
   log: LogFormat;
@@ -97,8 +99,10 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
     ...(o.user !== undefined && { users: o.user }),
     ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
     ...(o.adminToken !== undefined && { adminToken: o.adminToken }),
+    ...(o.drainTimeout !== undefined && { drainTimeout: o.drainTimeout }),
     journalSize: o.journalSize,
     ...(o.journalTotal !== undefined && { journalTotal: o.journalTotal }),
+    ...(o.stateLimit !== undefined && { stateLimit: o.stateLimit }),
     ...(o.scenario !== undefined && { scenarios: o.scenario }),
   };
 }
@@ -170,18 +174,24 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .option('--user <name:password>', 'add a credential; repeatable', collect)
     .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
     .option('--base-url <url>', 'base of generated links (default: from the Host header)')
-    .option('--admin-token <token>', 'require Authorization: Bearer <token> on /_sim')
+    .option('--admin-token <token>', 'require Authorization: Bearer <token> on /_sim (visible in ps: prefer TOKEN_SIM_ADMIN_TOKEN or --admin-token-file)')
+    .option('--admin-token-file <file>', 'read the admin token from this file (one line)')
     .addOption(new Option('--journal-size <n>', 'journal entries kept per tenant').default(1000).argParser(wholeNumber))
     .addOption(new Option('--journal-total <n>', 'journal entries kept across all tenants (default: 10000, or --journal-size if larger)').argParser(wholeNumber))
+    .addOption(new Option('--state-limit <size>', 'the largest snapshot PUT /_sim/state takes (default: 256MiB)'))
     .option('--scenario <file>', 'scenario file, JSON or YAML; repeatable', collect)
     .option('--watch', 'reload the scenario files when they change (an invalid change keeps the previous set)')
+    .option('--drain-timeout <duration>', 'ISO 8601 duration a stop lets requests in flight finish before cutting them (default: PT65S)')
     .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
     .option('--config <file>', 'options from a JSON or YAML file (keys in camelCase)')
     .version(packageVersion(), '-V, --version', 'print the version and exit')
     .addHelpText('after', ENVIRONMENT_HELP.replace('Environment and config file:', bold('Environment and config file:')))
     .action(async (flags: CliOptions, command: Command) => {
       const options = await withEnvironmentAndFile(flags, command, io);
-      await handlers.run(toSimulatorOptions(options), options.watch ? (options.scenario ?? []) : []);
+      if (command.getOptionValueSource('adminToken') === 'cli') io.err(ADMIN_TOKEN_ON_COMMAND_LINE);
+      const adminToken = adminTokenOf(options.adminToken, options.adminTokenFile);
+      const simulatorOptions = toSimulatorOptions({ ...options, ...(adminToken !== undefined && { adminToken }) });
+      await handlers.run(simulatorOptions, options.watch ? (options.scenario ?? []) : []);
     });
   program
     .command('openapi')
@@ -235,8 +245,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     const stopWatching = watched.length > 0 ? watchScenarioFiles(running, watched, io.err) : () => undefined;
     io.onStopSignal(() => {
       stopWatching();
-      const force = setTimeout(() => running.server.closeAllConnections(), DRAIN_MS);
-      force.unref();
+      // close() drains for at most --drain-timeout, then cuts what is left.
       void running.close().then(() => io.exit(0));
     });
     io.out(`token-sim listening on ${running.url}`);

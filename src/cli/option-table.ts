@@ -9,7 +9,7 @@ import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 /** Option names as commander stores them (the flags in camelCase). */
 export type OptionKey =
   | 'port' | 'host' | 'profile' | 'tokenLifetime' | 'tokenExtension' | 'now' | 'frozen' | 'seed' | 'fixtures' | 'user'
-  | 'vendor' | 'baseUrl' | 'adminToken' | 'journalSize' | 'journalTotal' | 'scenario' | 'watch' | 'log';
+  | 'vendor' | 'baseUrl' | 'adminToken' | 'adminTokenFile' | 'drainTimeout' | 'journalSize' | 'journalTotal' | 'stateLimit' | 'scenario' | 'watch' | 'log';
 
 export type OptionValue = string | number | boolean | string[];
 
@@ -38,10 +38,13 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'vendor', kind: 'string', checked: true },
   { key: 'baseUrl', kind: 'string', checked: true },
   { key: 'adminToken', kind: 'string', checked: true },
+  { key: 'adminTokenFile', kind: 'file' },
   { key: 'journalSize', kind: 'count' },
   { key: 'journalTotal', kind: 'count' },
+  { key: 'stateLimit', kind: 'string', checked: true },
   { key: 'scenario', kind: 'files', alias: 'scenarios' },
   { key: 'watch', kind: 'boolean' },
+  { key: 'drainTimeout', kind: 'string', checked: true },
   { key: 'log', kind: ['pretty', 'json', 'silent'] },
 ];
 

@@ -1,6 +1,7 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
-import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
+import { addDuration, parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
 import { parseInstant, readInstant } from '../wire/instant.js';
+import { isInRange } from '../domain/time-range.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
 
 export type Profile = 'try' | 'live';
@@ -36,8 +37,12 @@ export interface SimulatorOptions {
   journalSize?: number;
   /** Journal entries kept across all tenants (default: 10,000, or journalSize when that is larger). */
   journalTotal?: number;
+  /** The largest state snapshot `PUT /_sim/state` takes: bytes, or a size such as `256MiB` (the default). */
+  stateLimit?: number | string;
   /** Scenario files (JSON or YAML) or scenario objects, active from the start. */
   scenarios?: readonly (string | object)[];
+  /** ISO 8601 duration: how long a stop lets requests in flight finish before cutting them (default PT65S). */
+  drainTimeout?: string;
 }
 
 export interface Credential {
@@ -63,9 +68,16 @@ export interface SimulatorConfig {
   adminToken: string | undefined;
   journalSize: number;
   journalTotal: number;
+  /** Bytes. */
+  stateLimit: number;
   credentials: ReadonlyMap<string, Credential>;
   fixtures: Fixtures;
+  /** How long a stop lets requests in flight finish before cutting them. */
+  drainTimeoutMs: number;
 }
+
+/** Longer than the longest scripted delay (60 s), so that a stop never cuts one by default. */
+const DEFAULT_DRAIN_TIMEOUT = 'PT65S';
 
 /** Journal entries kept across all tenants unless told otherwise. */
 const DEFAULT_JOURNAL_TOTAL = 10_000;
@@ -88,6 +100,21 @@ function durationOption(name: string, text: string): Duration {
 }
 
 /** An instant given as ISO 8601 text (see parseInstant), epoch milliseconds or a Date. */
+const DEFAULT_STATE_LIMIT = 256 * 1024 * 1024;
+/** Past about 512 MiB a snapshot's text no longer fits in one JavaScript string. */
+const MAX_STATE_LIMIT = 512 * 1024 * 1024;
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** Bytes from a number or a size such as `256MiB`, `300 MB`, `1048576`; undefined when it is none. */
+export function parseSize(value: number | string): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  const match = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = SIZE_UNITS[(match?.[2] ?? '').toLowerCase()];
+  if (!match || unit === undefined) return undefined;
+  const bytes = Math.floor(Number(match[1]) * unit);
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
 export function toEpochMs(value: string | number | Date): number | undefined {
   if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
@@ -116,6 +143,13 @@ function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<s
   return credentials;
 }
 
+/** A non-negative ISO 8601 duration in milliseconds (years and months counted from the epoch). */
+function drainTimeoutMs(text: string): number {
+  const d = parseDuration(text);
+  if (!d || text.trim() === '') throw new ConfigError(`--drain-timeout must be an ISO 8601 duration such as PT65S, got '${text}'`);
+  return addDuration(0, d);
+}
+
 export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   const profile = options.profile ?? 'try';
   if (!(profile in PROFILES)) throw new ConfigError(`--profile must be try or live, got '${String(profile)}'`);
@@ -129,6 +163,9 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
       const reading = typeof options.now === 'string' ? readInstant(options.now, 'dateOrDateTime') : undefined;
       const why = reading?.ok === false && reading.reason !== undefined ? `: ${reading.reason}` : '';
       throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(options.now)}'${why}`);
+    }
+    if (!isInRange(start)) {
+      throw new ConfigError(`--now must be inside the clock's range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, got '${String(options.now)}'`);
     }
   }
   const vendor = options.vendor ?? 'service';
@@ -144,6 +181,10 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   if (!Number.isInteger(journalSize) || journalSize < 0) throw new ConfigError(`--journal-size must be a whole number, got '${journalSize}'`);
   const journalTotal = options.journalTotal ?? Math.max(DEFAULT_JOURNAL_TOTAL, journalSize);
   if (!Number.isInteger(journalTotal) || journalTotal < 0) throw new ConfigError(`--journal-total must be a whole number, got '${journalTotal}'`);
+  const stateLimit = options.stateLimit === undefined ? DEFAULT_STATE_LIMIT : parseSize(options.stateLimit);
+  if (stateLimit === undefined || stateLimit < 1024 * 1024 || stateLimit > MAX_STATE_LIMIT) {
+    throw new ConfigError(`--state-limit must be a size from 1MiB to 512MiB such as 256MiB, got '${String(options.stateLimit)}'`);
+  }
   if (options.adminToken !== undefined && !/^\S+$/.test(options.adminToken)) {
     throw new ConfigError('--admin-token must be a non-empty string without spaces');
   }
@@ -173,7 +214,9 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     adminToken: options.adminToken,
     journalSize,
     journalTotal,
+    stateLimit,
     credentials,
     fixtures,
+    drainTimeoutMs: drainTimeoutMs(options.drainTimeout ?? DEFAULT_DRAIN_TIMEOUT),
   };
 }

@@ -14,7 +14,8 @@ import type { ScenarioEngine } from '../scenarios/engine.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { Journal, JournalEntry, JournalFilter, JournalSelection } from './journal.js';
 import { toEntry } from './journal-entry.js';
-import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot } from './state.js';
+import { tokenPage, type TokenPosition } from './token-pages.js';
+import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
 
 export interface ControllerDeps {
   clocks: TenantClocks;
@@ -40,6 +41,8 @@ export interface Controller {
   reset(tenant?: string): void;
   /** Live tokens, oldest first. */
   tokens(tenant?: string): Token[];
+  /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
+  tokenPage(tenant: string | undefined, after: TokenPosition | undefined, limit: number): { tokens: Token[]; more: boolean };
   /**
    * The journal (one tenant's, or every tenant's): the oldest `filter.limit` entries that pass the filter
    * (all without a limit), newest last, card data masked; `count` is how many pass it. The filter is
@@ -57,8 +60,15 @@ export interface Controller {
    */
   loadScenarios(scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void;
   exportState(): StateSnapshot;
+  /**
+   * The same snapshot in parts, to be written a slice at a time: everything but the tokens, the live
+   * tokens as they are now, and the conversion of one token to its snapshot form.
+   */
+  exportStateParts(): { head: Omit<StateSnapshot, 'tokens'>; tokens: Token[]; toState: (token: Token) => TokenState };
   /** Replaces the whole state, or changes nothing and throws when the snapshot is not valid. */
   importState(data: unknown): void;
+  /** Deletes every tenant's expired tokens, each by its tenant's clock; returns how many (a periodic sweep). */
+  sweepExpired(): number;
 }
 
 const view = (clock: VirtualClock): ClockState => ({ now: formatInstant(clock.now()), frozen: clock.frozen });
@@ -73,21 +83,43 @@ export function createController(deps: ControllerDeps): Controller {
   const target = (tenant: string | undefined): VirtualClock => (tenant === undefined ? clocks.shared : clocks.fork(tenant));
 
   /**
-   * Deletes the tokens that have expired by the clocks about to be set, so that setting a clock back never
-   * brings an expired token back (expiry is otherwise checked, and acted on, when a request sees a token).
+   * Deletes the tokens that have expired by the clock a call moves (the tenant's own, or the shared one for
+   * every tenant following it), before and after the move: setting a clock back never brings an expired token
+   * back, and moving it on frees what expires (decision 0023). The store's expiry heap makes it cheap.
    */
   function sweepExpired(tenant: string | undefined): void {
     const forked = clocks.forks();
     const tenants = tenant === undefined ? store.tenants().filter((t) => !forked.has(t)) : [tenant];
-    for (const t of tenants) {
-      const now = clocks.now(t);
-      for (const token of store.list(t)) if (now >= token.expiresAt) store.remove(t, token.tokenId);
-    }
+    for (const t of tenants) store.sweepExpired(t, clocks.now(t));
+  }
+
+  /** Every tenant's expired tokens, each by its own clock. */
+  function sweepAll(): number {
+    let removed = 0;
+    for (const t of store.tenants()) removed += store.sweepExpired(t, clocks.now(t));
+    return removed;
   }
 
   function liveTokens(tenant: string): Token[] {
     const now = clocks.now(tenant);
     return store.list(tenant).filter((t) => now < t.expiresAt);
+  }
+
+  function stateParts(): ReturnType<Controller['exportStateParts']> {
+    const tenantClocks: Record<string, ClockState> = {};
+    for (const [tenant, clock] of clocks.forks()) tenantClocks[tenant] = view(clock);
+    return {
+      head: {
+        format: 'token-sim-state',
+        version: 1,
+        clock: view(clocks.shared),
+        tenantClocks,
+        counters: { ids: deps.ids.counters(), scenarios: deps.engine.counters(), tenantScenarios: deps.engine.tenantCounters() },
+        scenarios: sealScenarioSets(deps.engine.tenantSets(), deps.siv),
+      },
+      tokens: store.tenants().flatMap(liveTokens),
+      toState: (token) => tokenToState(token, deps.siv),
+    };
   }
 
   return {
@@ -96,12 +128,14 @@ export function createController(deps: ControllerDeps): Controller {
     advanceClock(ms, tenant) {
       if (!(ms >= 0) || !Number.isFinite(ms)) throw new WireError('bodyDoesNotMatchSchema', 'advance takes a non-negative duration');
       target(tenant).advance(ms);
+      sweepExpired(tenant);
       return view(clocks.of(tenant));
     },
 
     setClock(epochMs, frozen, tenant) {
       sweepExpired(tenant);
       target(tenant).set(epochMs, frozen);
+      sweepExpired(tenant);
       return view(clocks.of(tenant));
     },
 
@@ -117,7 +151,18 @@ export function createController(deps: ControllerDeps): Controller {
 
     tokens(tenant) {
       const tenants = tenant === undefined ? store.tenants() : [tenant];
-      return tenants.flatMap(liveTokens).sort((a, b) => a.createdAt - b.createdAt);
+      return tokenPage(tenants.flatMap(liveTokens), undefined, Number.MAX_SAFE_INTEGER - 1).tokens;
+    },
+
+    tokenPage(tenant, after, limit) {
+      const tenants = tenant === undefined ? store.tenants() : [tenant];
+      function* live(): Generator<Token> {
+        for (const t of tenants) {
+          const now = clocks.now(t);
+          for (const token of store.list(t)) if (now < token.expiresAt) yield token;
+        }
+      }
+      return tokenPage(live(), after, limit);
     },
 
     requests(tenant, filter) {
@@ -130,18 +175,11 @@ export function createController(deps: ControllerDeps): Controller {
     },
     clearRequests: (tenant) => journal.clear(tenant),
 
+    exportStateParts: stateParts,
+
     exportState() {
-      const tenantClocks: Record<string, ClockState> = {};
-      for (const [tenant, clock] of clocks.forks()) tenantClocks[tenant] = view(clock);
-      return {
-        format: 'token-sim-state',
-        version: 1,
-        clock: view(clocks.shared),
-        tenantClocks,
-        counters: { ids: deps.ids.counters(), scenarios: deps.engine.counters(), tenantScenarios: deps.engine.tenantCounters() },
-        tokens: store.tenants().flatMap(liveTokens).map((t) => tokenToState(t, deps.siv)),
-        scenarios: sealScenarioSets(deps.engine.tenantSets(), deps.siv),
-      };
+      const { head, tokens, toState } = stateParts();
+      return { ...head, tokens: tokens.map(toState) };
     },
 
     importState(data) {
@@ -162,6 +200,9 @@ export function createController(deps: ControllerDeps): Controller {
       deps.scenarios.restoreTenantSets(snapshot.scenarios ?? {});
       deps.engine.restoreCounters(snapshot.counters.scenarios ?? {}, snapshot.counters.tenantScenarios ?? {});
       store.replaceAll(tokens);
+      sweepAll();
     },
+
+    sweepExpired: sweepAll,
   };
 }

@@ -22,6 +22,8 @@ export interface AppDeps {
   baseUrl: string | undefined;
   fallbackHost: string;
   adminToken: string | undefined;
+  /** The largest snapshot `PUT /_sim/state` takes, in bytes. */
+  stateLimit: number;
   isTenant: (name: string) => boolean;
   openApi: (baseUrl: string) => unknown;
   reportUnexpected: (err: unknown) => void;
@@ -70,6 +72,7 @@ export function buildApp(deps: AppDeps): Express {
       baseUrlOf,
       adminToken: deps.adminToken,
       isTenant: deps.isTenant,
+      stateLimit: deps.stateLimit,
       openApi: (req) => deps.openApi(baseUrlOf(req)),
     }),
   );

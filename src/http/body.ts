@@ -10,7 +10,19 @@ import { HttpError } from './errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const tooLarge = (): HttpError => new HttpError('bodyTooLarge', 'The request body must not exceed 1 MiB');
+/** 1 MiB, 256 MiB, 1.5 KiB… */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1 && value % 1024 === 0) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value} ${units[unit] ?? 'bytes'}`;
+}
+
+const tooLarge = (limit: number): HttpError => new HttpError('bodyTooLarge', `The request body must not exceed ${formatBytes(limit)}`);
 /** Aborted uploads, wrong lengths, a gzip or br body that does not decompress. */
 const unreadable = (): WireError => new WireError('bodyIsNotJson', 'The request body could not be read or decoded');
 
@@ -27,8 +39,8 @@ function decoderFor(encoding: string): Transform | undefined {
   }
 }
 
-/** Collects a stream into one Buffer; more than MAX_BODY_BYTES → 413. */
-function collect(stream: Readable, onTooLarge: () => void): Promise<Buffer> {
+/** Collects a stream into one Buffer; more than `limit` bytes → 413. */
+function collect(stream: Readable, limit: number, onTooLarge: () => void): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -41,8 +53,8 @@ function collect(stream: Readable, onTooLarge: () => void): Promise<Buffer> {
     stream.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        fail(tooLarge);
+      if (size > limit) {
+        fail(() => tooLarge(limit));
         onTooLarge();
         return;
       }
@@ -59,8 +71,11 @@ function collect(stream: Readable, onTooLarge: () => void): Promise<Buffer> {
   });
 }
 
-/** Reads the body whatever its media type: over 1 MiB → 413 bodyIsTooLarge; an unknown Content-Encoding → 415. */
-export function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * Reads the body whatever its media type: over `limit` (1 MiB unless a route says otherwise, after
+ * decompression) → 413 bodyIsTooLarge; an unknown Content-Encoding → 415.
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const encoding = req.headers['content-encoding']?.trim().toLowerCase();
   if (encoding !== undefined && encoding !== 'identity') {
     const decoder = decoderFor(encoding);
@@ -69,8 +84,8 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     }
     req.once('error', () => decoder.destroy(unreadable()));
     req.pipe(decoder);
-    return collect(decoder, () => req.unpipe(decoder));
+    return collect(decoder, limit, () => req.unpipe(decoder));
   }
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
-  return collect(req, () => undefined);
+  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge(limit));
+  return collect(req, limit, () => undefined);
 }

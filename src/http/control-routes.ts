@@ -1,8 +1,10 @@
 /** The control API, mounted at /_sim: JSON in and out, the standard error body, `?tenant=` to name one tenant. */
 import { timingSafeEqual, createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { readAdvance, readSetClock } from '../control/clock-input.js';
 import type { Controller } from '../control/controller.js';
+import { positionOf } from '../control/token-pages.js';
 import type { RefCodec } from '../infra/refs.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../scenarios/loader.js';
 import { parseJsonText } from '../wire/json.js';
@@ -13,6 +15,7 @@ import { HttpError } from './errors.js';
 import { toHar } from './har.js';
 import { checkQueryParams, parseJournalQuery } from './journal-query.js';
 import { essence } from './media.js';
+import { readJournalCursor, readLimit, readTokenCursor, tokenCursor } from './paging.js';
 import { controlTokenList, type LinkContext } from './present.js';
 
 export interface ControlRoutesDeps {
@@ -23,6 +26,8 @@ export interface ControlRoutesDeps {
   adminToken: string | undefined;
   /** Whether a username is a configured credential (a tenant). */
   isTenant: (name: string) => boolean;
+  /** The largest snapshot `PUT /_sim/state` takes, in bytes. */
+  stateLimit: number;
   /** The OpenAPI document for a request (its base URL). */
   openApi: (req: Request) => unknown;
 }
@@ -32,6 +37,43 @@ function sendJson(res: Response, status: number, body: unknown): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
   res.end(JSON.stringify(body));
+}
+
+/**
+ * A snapshot token with card data masked, except its lifetime: a number the simulator computes itself, which
+ * may read as a card number (Luhn-valid, 12 to 19 digits) and must import back as a number.
+ */
+const maskTokenState = <T extends { lifetimeMs: number }>(state: T): unknown => ({ ...(maskCardData(state) as object), lifetimeMs: state.lifetimeMs });
+
+/** Tokens per slice of a streamed snapshot: each slice is a few milliseconds of work at most. */
+const STATE_SLICE = 64;
+
+/**
+ * `GET /_sim/state`, written a slice of tokens at a time, yielding to other requests between slices and
+ * waiting while the client reads slowly: a snapshot of 100,000 tokens never holds the API up, nor is it
+ * ever one string in memory. The parts (clocks, counters, the live tokens) are taken at one moment.
+ */
+async function streamState(controller: Controller, res: Response): Promise<void> {
+  const { head, tokens, toState } = controller.exportStateParts();
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json');
+  const gone = new Promise<void>((resolve) => res.once('close', resolve));
+  let open = true;
+  void gone.then(() => (open = false));
+  // Wait for a slow reader; then always yield to the poll phase: when the socket takes each write at once,
+  // 'drain' comes on the next tick, which would let the whole export run before any other request.
+  const pause = async (full: boolean): Promise<void> => {
+    if (full) await Promise.race([gone, once(res, 'drain')]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  const headJson = JSON.stringify(maskCardData(head));
+  res.write(`${headJson.slice(0, -1)},"tokens":[`);
+  for (let i = 0; i < tokens.length && open; i += STATE_SLICE) {
+    const slice = tokens.slice(i, i + STATE_SLICE).map((t) => JSON.stringify(maskTokenState(toState(t))));
+    const full = !res.write(`${i === 0 ? '' : ','}${slice.join(',')}`);
+    await pause(full);
+  }
+  if (open) res.end(']}');
 }
 
 /** For a known path: 405 with the methods it allows. */
@@ -117,8 +159,14 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
   router
     .route('/tokens')
     .get((req, res) => {
+      const tenant = tenantParam(req);
+      const where = 'GET /_sim/tokens';
+      checkQueryParams(req.query, ['tenant', 'limit', 'cursor'], where);
+      const limit = readLimit(req.query.limit, where);
+      const page = controller.tokenPage(tenant, readTokenCursor(req.query.cursor, where), limit);
+      const last = page.tokens.at(-1);
       const ctx: LinkContext = { baseUrl: deps.baseUrlOf(req), refs: deps.refs };
-      sendJson(res, 200, { tokens: controlTokenList(controller.tokens(tenantParam(req)), ctx) });
+      sendJson(res, 200, { tokens: controlTokenList(page.tokens, ctx), next: page.more && last ? tokenCursor(positionOf(last)) : null });
     })
     .all(methodNotAllowed('GET'));
 
@@ -127,11 +175,24 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     // Filters, a count, and JSON or HAR 1.2 (journal-query.ts, har.ts; decision 0018).
     .get((req, res) => {
       const tenant = tenantParam(req);
-      const { filter, format } = parseJournalQuery(req.query);
+      const where = 'GET /_sim/requests';
+      const { cursor: cursorParam, ...query } = req.query;
+      const { filter: given, format } = parseJournalQuery(query, where);
+      const cursor = readJournalCursor(cursorParam, where);
+      if (cursor !== undefined && given.since !== undefined) throw new HttpError('urlInvalid', 'Give since or cursor, not both', { problems: [{ errorName: 'fieldHasInvalidValue', message: 'since and cursor cannot be combined' }] });
+      // One page: at most `limit` (default 1000, at most 10000) entries; `next` continues after them.
+      const since = cursor ?? given.since;
+      const filter = { ...given, ...(since !== undefined && { since }), limit: readLimit(query.limit, where) };
+      const nextOf = (shown: number, count: number, lastSeq: number | undefined): string | null =>
+        lastSeq !== undefined && count > shown ? String(lastSeq) : null;
       if (format === 'har') {
         const { records, count } = controller.requestRecords(tenant, filter);
-        sendJson(res, 200, toHar(records, count, packageVersion()));
-      } else sendJson(res, 200, controller.requests(tenant, filter));
+        const har = toHar(records, count, packageVersion());
+        sendJson(res, 200, { log: { ...har.log, _next: nextOf(records.length, count, records.at(-1)?.seq) } });
+      } else {
+        const { requests, count } = controller.requests(tenant, filter);
+        sendJson(res, 200, { requests, count, next: nextOf(requests.length, count, requests.at(-1)?.seq) });
+      }
     })
     .delete((req, res) => {
       const tenant = tenantParam(req);
@@ -143,9 +204,9 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
 
   router
     .route('/state')
-    .get((_req, res) => sendJson(res, 200, maskCardData(controller.exportState())))
+    .get((_req, res) => streamState(controller, res))
     .put(async (req, res) => {
-      controller.importState(await jsonOf(req));
+      controller.importState(parseJsonText((await readBody(req, deps.stateLimit)).toString('utf8')));
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, PUT'));

@@ -154,6 +154,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     baseUrl: config.baseUrl,
     fallbackHost,
     adminToken: config.adminToken,
+    stateLimit: config.stateLimit,
     isTenant: (name) => config.credentials.has(name),
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     reportUnexpected,
@@ -172,6 +173,8 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs }) as ControlToken[],
     }),
     heldSockets,
+    sweepExpired: () => controller.sweepExpired(),
+    storedTokens: () => store.size(),
   };
   listening.set(sim, (url) => void (listeningUrl = url));
   return sim;

@@ -102,6 +102,10 @@ export interface ComposedSimulator extends Simulator {
   readonly vault: Vault;
   /** Sockets held open by `noResponse` faults (closed at shutdown). */
   readonly heldSockets: ReadonlySet<Socket>;
+  /** Removes every tenant's expired tokens, each by its tenant's clock (the server calls it periodically). */
+  sweepExpired(): number;
+  /** How many tokens the store holds, expired ones included until swept. */
+  storedTokens(): number;
 }
 
 /** An error body received from a remote simulator, to be rethrown as it came. */

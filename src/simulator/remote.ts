@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { JournalEntry } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
 import type { ErrorBody } from '../http/errors.js';
+import { PAGE_MAX } from '../http/paging.js';
 import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { instantText } from '../control/clock-input.js';
@@ -96,19 +97,45 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
   const advance = async (by: string | number, tenant?: string): Promise<string> =>
     (await call<{ now: string }>('POST', 'clock/advance', { tenant }, json({ by }))).now;
   const set = async (now: string | number | Date, frozen?: boolean, tenant?: string): Promise<string> =>
-    (await call<{ now: string }>('PUT', 'clock', { tenant }, json({ now: instantText(now), ...(frozen !== undefined && { frozen }) }))).now;
+    (await call<{ now: string }>('PUT', 'clock', { tenant }, json({ now: libraryCall(() => instantText(now)), ...(frozen !== undefined && { frozen }) }))).now;
 
   const requests = async (query?: RequestQuery | string): Promise<JournalEntry[]> => {
     // Read here by the same rules as in process, so a bad filter is refused alike (and never sent).
     const { tenant, filter } = libraryCall(() => readRequestQuery(query));
-    return (await call<{ requests: JournalEntry[] }>('GET', 'requests', { tenant, ...filter })).requests;
+    // The HTTP call answers pages (decision 0025): follow them up to the caller's limit, or to the end.
+    const wanted = filter.limit ?? Number.POSITIVE_INFINITY;
+    const out: JournalEntry[] = [];
+    const { since, ...rest } = filter;
+    delete rest.limit;
+    let cursor: string | null = null;
+    do {
+      const position = cursor === null ? { since } : { cursor };
+      const page: { requests: JournalEntry[]; next: string | null } = await call('GET', 'requests', {
+        tenant,
+        ...rest,
+        ...position,
+        limit: Math.min(wanted - out.length, PAGE_MAX),
+      });
+      out.push(...page.requests);
+      cursor = page.next;
+    } while (cursor !== null && out.length < wanted);
+    return out;
   };
   const loadScenarios = async (tenant: string | undefined, items: (string | object)[]): Promise<void> => {
     if (items.length === 0) await call('DELETE', 'scenarios', { tenant });
     else await call('PUT', 'scenarios', { tenant }, scenarioBody(items));
   };
   const scenarios = async (tenant?: string): Promise<readonly Scenario[]> => (await call<{ scenarios: Scenario[] }>('GET', 'scenarios', { tenant })).scenarios;
-  const tokens = async (tenant?: string): Promise<ControlToken[]> => (await call<{ tokens: ControlToken[] }>('GET', 'tokens', { tenant })).tokens;
+  const tokens = async (tenant?: string): Promise<ControlToken[]> => {
+    const out: ControlToken[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { tokens: ControlToken[]; next: string | null } = await call('GET', 'tokens', { tenant, limit: PAGE_MAX, ...(cursor !== null && { cursor }) });
+      out.push(...page.tokens);
+      cursor = page.next;
+    } while (cursor !== null);
+    return out;
+  };
   const clearRequests = async (tenant?: string): Promise<void> => void (await call('DELETE', 'requests', { tenant }));
   const reset = async (tenant?: string): Promise<void> => void (await call('POST', 'reset', { tenant }));
 

@@ -61,7 +61,7 @@ describe('GET /_sim/requests filters', () => {
   it('answers the oldest `limit` entries that pass, with the count of all of them; limit=0 only counts', async () => {
     const sim = await session();
     expect(summary(await list(sim, '?operation=getToken&limit=2'))).toEqual({ seqs: [2, 4], count: 3 });
-    expect(await list(sim, '?limit=0')).toEqual({ requests: [], count: 6 });
+    expect(await list(sim, '?limit=0')).toEqual({ requests: [], count: 6, next: null });
   });
 
   it('pages forward with since = the last seq seen', async () => {
@@ -70,7 +70,22 @@ describe('GET /_sim/requests filters', () => {
     expect(summary(first)).toEqual({ seqs: [1, 2, 3, 4], count: 6 });
     const next = await list(sim, `?limit=4&since=${first.requests.at(-1)!.seq}`);
     expect(summary(next)).toEqual({ seqs: [5, 6], count: 2 });
-    expect(await list(sim, '?limit=4&since=6')).toEqual({ requests: [], count: 0 });
+    expect(await list(sim, '?limit=4&since=6')).toEqual({ requests: [], count: 0, next: null });
+  });
+
+  it('answers a page of at most 1000 entries by default, with the cursor of the next page', async () => {
+    const sim = await session();
+    const first = (await request(handlerOf(sim)).get('/_sim/requests?limit=4')).body as { requests: Entry[]; next: string | null };
+    expect(first.next).toBe('4');
+    const second = (await request(handlerOf(sim)).get(`/_sim/requests?limit=4&cursor=${first.next}`)).body as { requests: Entry[]; next: string | null };
+    expect([second.requests.map((e) => e.seq), second.next]).toEqual([[5, 6], null]);
+    const har = (await request(handlerOf(sim)).get('/_sim/requests?format=har&limit=5')).body as { log: { entries: unknown[]; _next: string | null } };
+    expect([har.log.entries.length, har.log._next]).toEqual([5, '5']);
+  });
+
+  it.each([['?limit=10001'], ['?cursor=abc'], ['?cursor=2&since=1'], ['?limit=1&limit=2'], ['?cursor=1&cursor=2']])('refuses %s', async (query) => {
+    const res = await request(handlerOf(await session())).get(`/_sim/requests${query}`);
+    expect([res.status, res.body.errorName]).toEqual([400, 'urlContainsInvalidValue']);
   });
 
   it('filters by the scenario rule that applied', async () => {
@@ -312,7 +327,7 @@ describe('the OpenAPI document', () => {
   it('documents the journal query, its count and its refusal', async () => {
     const doc = (await control(testSimulator()).get('/_sim/openapi.json')).body;
     const get = doc.paths['/_sim/requests'].get;
-    expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(['operation', 'status', 'method', 'rule', 'since', 'limit', 'format']);
+    expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(['operation', 'status', 'method', 'rule', 'since', 'limit', 'cursor', 'format']);
     expect(get.responses[200].content['application/json'].schema.properties.count).toEqual({ type: 'integer', minimum: 0 });
     expect(Object.keys(get.responses)).toContain('400');
   });

@@ -72,7 +72,7 @@ describe('the public types', () => {
   });
 
   it('show a simulator without its internals: every other member, and nothing more', () => {
-    type Internals = 'vault' | 'heldSockets' | 'config';
+    type Internals = 'vault' | 'heldSockets' | 'config' | 'sweepExpired' | 'storedTokens';
     expect(holds<Equals<keyof Public.Simulator, keyof Facade.Simulator>>()).toBe(true);
     expect(holds<Equals<Exclude<keyof Facade.ComposedSimulator, keyof Facade.Simulator>, Internals>>()).toBe(true);
     expect(holds<Equals<keyof Public.RunningSimulator, Exclude<keyof InternalRunningSimulator, Internals>>>()).toBe(true);

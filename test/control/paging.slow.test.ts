@@ -1,0 +1,67 @@
+/**
+ * Large reads page, and the remote client follows the pages: more than one page of the HTTP maximum
+ * (10,000) of journal entries, and more than the default page (1,000) of tokens.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connectSimulator, startSimulator, type RunningSimulator } from '../../src/index.js';
+
+const T = 'application/vnd.service.tokens-v1.hal+json';
+const auth = `Basic ${Buffer.from('merchant:secret').toString('base64')}`;
+/** Luhn-complete 16-digit numbers from a 15-digit prefix. */
+function card(i: number): string {
+  const body = `4${String(i).padStart(14, '0')}`;
+  let sum = 0;
+  for (let k = 0; k < body.length; k++) {
+    let d = Number(body[body.length - 1 - k]);
+    if (k % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+let sim: RunningSimulator;
+const TOKENS = 1_005;
+const UNAUTHENTICATED = 10_000;
+
+async function inBatches(n: number, send: (i: number) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < n; i += 100) await Promise.all(Array.from({ length: Math.min(100, n - i) }, (_, j) => send(i + j)));
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, frozen: true, journalSize: 20_000, journalTotal: 20_000 });
+  await inBatches(TOKENS, (i) =>
+    fetch(`${sim.url}/tokens`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': T, Accept: T },
+      body: JSON.stringify({ paymentInstrument: { type: 'card/front', cardHolderName: 'Page Test', cardNumber: card(i), cardExpiryDate: { month: 5, year: 2035 } }, merchant: { entity: 'default' } }),
+    }).then((r) => r.arrayBuffer()),
+  );
+  await inBatches(UNAUTHENTICATED, () => fetch(`${sim.url}/tokens`).then((r) => r.arrayBuffer()));
+}, 120_000);
+
+afterAll(() => sim.close());
+
+describe('paged reads', () => {
+  it('GET /_sim/tokens answers 1,000 tokens by default, then the rest', async () => {
+    const first = (await (await fetch(`${sim.url}/_sim/tokens`)).json()) as { tokens: unknown[]; next: string | null };
+    expect(first.tokens).toHaveLength(1000);
+    expect(first.next).not.toBeNull();
+    const rest = (await (await fetch(`${sim.url}/_sim/tokens?cursor=${first.next}`)).json()) as { tokens: unknown[]; next: string | null };
+    expect([rest.tokens.length, rest.next]).toEqual([TOKENS - 1000, null]);
+  });
+
+  it('GET /_sim/requests answers at most 10,000 entries, with the count of all', async () => {
+    const page = (await (await fetch(`${sim.url}/_sim/requests?limit=10000`)).json()) as { requests: unknown[]; count: number; next: string | null };
+    expect([page.requests.length, page.count, page.next === null]).toEqual([10_000, TOKENS + UNAUTHENTICATED, false]);
+  });
+
+  it('connectSimulator follows the pages: every token and every entry, in order, as in process', async () => {
+    const remote = connectSimulator(sim.url);
+    const tokens = await remote.tokens();
+    expect(tokens.map((t) => t.tokenId)).toEqual(sim.tokens().map((t) => t.tokenId));
+    const entries = await remote.requests();
+    expect(entries.length).toBe(TOKENS + UNAUTHENTICATED);
+    expect(entries.map((e) => e.seq)).toEqual(sim.requests().map((e) => e.seq));
+    expect((await remote.requests({ limit: 10_003 })).map((e) => e.seq)).toEqual(entries.slice(0, 10_003).map((e) => e.seq));
+  });
+});
