@@ -48,12 +48,12 @@ describe('paged reads', () => {
     expect(first.next).not.toBeNull();
     const rest = (await (await fetch(`${sim.url}/_sim/tokens?cursor=${first.next}`)).json()) as { tokens: unknown[]; next: string | null };
     expect([rest.tokens.length, rest.next]).toEqual([TOKENS - 1000, null]);
-  });
+  }, 30_000);
 
   it('GET /_sim/requests answers at most 10,000 entries, with the count of all', async () => {
     const page = (await (await fetch(`${sim.url}/_sim/requests?limit=10000`)).json()) as { requests: unknown[]; count: number; next: string | null };
     expect([page.requests.length, page.count, page.next === null]).toEqual([10_000, TOKENS + UNAUTHENTICATED, false]);
-  });
+  }, 30_000);
 
   it('connectSimulator follows the pages: every token and every entry, in order, as in process', async () => {
     const remote = connectSimulator(sim.url);
@@ -63,5 +63,5 @@ describe('paged reads', () => {
     expect(entries.length).toBe(TOKENS + UNAUTHENTICATED);
     expect(entries.map((e) => e.seq)).toEqual(sim.requests().map((e) => e.seq));
     expect((await remote.requests({ limit: 10_003 })).map((e) => e.seq)).toEqual(entries.slice(0, 10_003).map((e) => e.seq));
-  });
+  }, 60_000);
 });
