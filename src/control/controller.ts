@@ -2,7 +2,7 @@
  * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
  * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
  */
-import { WireError, schemaError, type FieldPath } from '../wire/problems.js';
+import { WireError, schemaError, type FieldPath, type FieldProblem } from '../wire/problems.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import type { Profiles, Store } from '../domain/ports.js';
 import type { Token } from '../domain/token.js';
@@ -16,6 +16,7 @@ import type { Journal, JournalEntry, JournalFilter, JournalSelection } from './j
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
+import { foreignParts, onlyTenant, tenantOfCounter } from './tenant-state.js';
 
 export interface ControllerDeps {
   clocks: TenantClocks;
@@ -59,14 +60,18 @@ export interface Controller {
    * them in the request body.
    */
   loadScenarios(scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void;
-  exportState(): StateSnapshot;
+  /** Everything, or one tenant's part only (decision 0026). */
+  exportState(tenant?: string): StateSnapshot;
   /**
    * The same snapshot in parts, to be written a slice at a time: everything but the tokens, the live
    * tokens as they are now, and the conversion of one token to its snapshot form.
    */
-  exportStateParts(): { head: Omit<StateSnapshot, 'tokens'>; tokens: Token[]; toState: (token: Token) => TokenState };
-  /** Replaces the whole state, or changes nothing and throws when the snapshot is not valid. */
-  importState(data: unknown): void;
+  exportStateParts(tenant?: string): { head: Omit<StateSnapshot, 'tokens'>; tokens: Token[]; toState: (token: Token) => TokenState };
+  /**
+   * Replaces the whole state (tokens of configured tenants only), or with a tenant that tenant's part only,
+   * every other tenant untouched; changes nothing and throws when the snapshot is not valid.
+   */
+  importState(data: unknown, tenant?: string): void;
   /** Deletes every tenant's expired tokens, each by its tenant's clock; returns how many (a periodic sweep). */
   sweepExpired(): number;
 }
@@ -105,7 +110,8 @@ export function createController(deps: ControllerDeps): Controller {
     return store.list(tenant).filter((t) => now < t.expiresAt);
   }
 
-  function stateParts(): ReturnType<Controller['exportStateParts']> {
+  function stateParts(scope?: string): ReturnType<Controller['exportStateParts']> {
+    if (scope !== undefined) return tenantStateParts(scope);
     const tenantClocks: Record<string, ClockState> = {};
     for (const [tenant, clock] of clocks.forks()) tenantClocks[tenant] = view(clock);
     return {
@@ -120,6 +126,60 @@ export function createController(deps: ControllerDeps): Controller {
       tokens: store.tenants().flatMap(liveTokens),
       toState: (token) => tokenToState(token, deps.siv),
     };
+  }
+
+  /**
+   * One tenant's part of a snapshot: its live tokens, its own clock when it has one (the shared clock as
+   * `clock` either way), its id and scenario counters, and its own scenario set.
+   */
+  function tenantStateParts(tenant: string): ReturnType<Controller['exportStateParts']> {
+    const fork = clocks.forks().get(tenant);
+    const ids = Object.fromEntries(Object.entries(deps.ids.counters()).filter(([key]) => tenantOfCounter(key) === tenant));
+    const scenarioCounts = onlyTenant(deps.engine.counters(), tenant);
+    const ownCounts = deps.engine.tenantCounters()[tenant];
+    const set = deps.engine.tenantSets().get(tenant);
+    return {
+      head: {
+        format: 'token-sim-state',
+        version: 1,
+        clock: view(clocks.shared),
+        tenantClocks: fork ? { [tenant]: view(fork) } : {},
+        counters: { ids, scenarios: scenarioCounts, tenantScenarios: ownCounts ? { [tenant]: ownCounts } : {} },
+        scenarios: sealScenarioSets(new Map(set ? [[tenant, set]] : []), deps.siv),
+      },
+      tokens: liveTokens(tenant),
+      toState: (token) => tokenToState(token, deps.siv),
+    };
+  }
+
+  /** Replaces one tenant's part of the state with a snapshot's, which must name no other tenant. */
+  function importTenantState(data: unknown, tenant: string): void {
+    const { snapshot, tokens } = parseState(data, deps.siv, (t) => deps.profiles.current(t).extension);
+    const problems = foreignParts(snapshot, tenant);
+    if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
+    // Everything is checked; from here on nothing can fail half-way. Other tenants' parts are kept as they are.
+    const own = snapshot.tenantClocks[tenant];
+    if (own) clocks.fork(tenant).set(parseInstant(own.now) ?? Number.NaN, own.frozen);
+    const ids = Object.fromEntries(Object.entries(deps.ids.counters()).filter(([key]) => tenantOfCounter(key) !== tenant));
+    deps.ids.restoreCounters({ ...ids, ...snapshot.counters.ids });
+    const sets: Record<string, readonly Scenario[]> = {};
+    for (const [owner, set] of deps.engine.tenantSets()) if (owner !== tenant) sets[owner] = set;
+    const mine = snapshot.scenarios?.[tenant];
+    if (mine && mine.length > 0) sets[tenant] = mine;
+    const counts = deps.engine.counters();
+    const ownCounts = deps.engine.tenantCounters();
+    deps.scenarios.restoreTenantSets(sets);
+    for (const byTenant of Object.values(counts)) delete byTenant[tenant];
+    for (const [label, byTenant] of Object.entries(snapshot.counters.scenarios ?? {})) {
+      const c = byTenant[tenant];
+      if (c) (counts[label] ??= {})[tenant] = c;
+    }
+    delete ownCounts[tenant];
+    const ownNext = snapshot.counters.tenantScenarios?.[tenant];
+    deps.engine.restoreCounters(counts, ownNext ? { ...ownCounts, [tenant]: ownNext } : ownCounts);
+    store.clear(tenant);
+    for (const token of tokens) store.insert(token);
+    store.sweepExpired(tenant, clocks.now(tenant));
   }
 
   return {
@@ -177,20 +237,29 @@ export function createController(deps: ControllerDeps): Controller {
 
     exportStateParts: stateParts,
 
-    exportState() {
-      const { head, tokens, toState } = stateParts();
+    exportState(tenant) {
+      const { head, tokens, toState } = stateParts(tenant);
       return { ...head, tokens: tokens.map(toState) };
     },
 
-    importState(data) {
-      const { snapshot, tokens } = parseState(data, deps.siv, (tenant) => deps.profiles.current(tenant).extension);
-      const strangers = Object.keys(snapshot.scenarios ?? {}).filter((tenant) => !deps.isTenant(tenant));
-      if (strangers.length > 0) {
-        throw schemaError(
-          strangers.map((tenant) => ({ errorName: 'fieldHasInvalidValue', message: `'${tenant}' is not a configured username`, path: ['scenarios', tenant] })),
-          'The state does not match the schema',
-        );
+    importState(data, tenant) {
+      if (tenant !== undefined) {
+        importTenantState(data, tenant);
+        return;
       }
+      const { snapshot, tokens } = parseState(data, deps.siv, (t) => deps.profiles.current(t).extension);
+      // An import writes configured tenants only: a token or clock of any other name would be out of every reach.
+      const stranger = (name: string): string => `'${name}' is not a configured username`;
+      const problems: FieldProblem[] = [
+        ...snapshot.tokens.flatMap((t, i): FieldProblem[] => (deps.isTenant(t.tenant) ? [] : [{ errorName: 'fieldHasInvalidValue', message: stranger(t.tenant), path: ['tokens', i, 'tenant'] }])),
+        ...Object.keys(snapshot.tenantClocks)
+          .filter((name) => !deps.isTenant(name))
+          .map((name): FieldProblem => ({ errorName: 'fieldHasInvalidValue', message: stranger(name), path: ['tenantClocks', name] })),
+        ...Object.keys(snapshot.scenarios ?? {})
+          .filter((name) => !deps.isTenant(name))
+          .map((name): FieldProblem => ({ errorName: 'fieldHasInvalidValue', message: stranger(name), path: ['scenarios', name] })),
+      ];
+      if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
       // Everything is checked; from here on nothing can fail half-way.
       const at = (iso: string): number => parseInstant(iso) ?? Number.NaN;
       clocks.dropForks();

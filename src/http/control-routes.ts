@@ -4,12 +4,14 @@ import { once } from 'node:events';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { readAdvance, readSetClock } from '../control/clock-input.js';
 import type { Controller } from '../control/controller.js';
+import type { Metrics } from '../control/metrics.js';
 import { positionOf } from '../control/token-pages.js';
 import type { RefCodec } from '../infra/refs.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../scenarios/loader.js';
 import { parseJsonText } from '../wire/json.js';
 import { maskCardData } from '../wire/mask.js';
 import { packageVersion } from '../config/version.js';
+import type { Authenticate } from './auth.js';
 import { readBody } from './body.js';
 import { HttpError } from './errors.js';
 import { toHar } from './har.js';
@@ -22,14 +24,18 @@ export interface ControlRoutesDeps {
   controller: Controller;
   refs: RefCodec;
   baseUrlOf: (req: Request) => string;
-  /** When set, every /_sim call but health needs `Authorization: Bearer <adminToken>`. */
+  /** When set, every /_sim call but health needs `Authorization: Bearer <adminToken>` (or, for a tenant's own calls, its Basic credentials). */
   adminToken: string | undefined;
   /** Whether a username is a configured credential (a tenant). */
   isTenant: (name: string) => boolean;
+  /** The API's Basic check: the username of valid credentials (a tenant's own control plane, decision 0026). */
+  authenticate: Authenticate;
   /** The largest snapshot `PUT /_sim/state` takes, in bytes. */
   stateLimit: number;
   /** The OpenAPI document for a request (its base URL). */
   openApi: (req: Request) => unknown;
+  /** What GET /_sim/metrics exposes: every tenant's, so only the admin token opens it when one is set. */
+  metrics: Metrics;
 }
 
 /** Writes a JSON body with exactly the given media type (Express would append `; charset=utf-8`). */
@@ -53,8 +59,8 @@ const STATE_SLICE = 64;
  * waiting while the client reads slowly: a snapshot of 100,000 tokens never holds the API up, nor is it
  * ever one string in memory. The parts (clocks, counters, the live tokens) are taken at one moment.
  */
-async function streamState(controller: Controller, res: Response): Promise<void> {
-  const { head, tokens, toState } = controller.exportStateParts();
+async function streamState(controller: Controller, res: Response, tenant: string | undefined): Promise<void> {
+  const { head, tokens, toState } = controller.exportStateParts(tenant);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');
   const gone = new Promise<void>((resolve) => res.once('close', resolve));
@@ -104,6 +110,39 @@ function requireAdminToken(adminToken: string): RequestHandler {
   };
 }
 
+/** The calls of a tenant's own control plane (as lower-case paths under /_sim); a tenant gets 403 on any other. */
+const TENANT_PATHS = new Set(['/clock', '/clock/advance', '/reset', '/tokens', '/requests', '/scenarios', '/state', '/openapi.json']);
+
+/** The refusal of a call outside the tenant's own control plane. */
+function outsideScope(tenant: string): HttpError {
+  return new HttpError('outsideTenantScope', `These credentials act on tenant '${tenant}' only; other tenants and everyone-wide calls need the admin token`);
+}
+
+/**
+ * A tenant's own control plane (decision 0026): `Basic` credentials of a configured user act on that tenant
+ * only, and `scopes` remembers the tenant of such a request; wrong ones are refused. Any other call goes on to
+ * the admin check (with --admin-token) or stays open (without it), as before.
+ */
+function authorizeTenant(authenticate: Authenticate, scopes: WeakMap<Request, string>): RequestHandler {
+  return (req, _res, next) => {
+    const authorization = req.headers.authorization;
+    if (authorization === undefined || !/^ *basic( |$)/i.test(authorization)) {
+      next();
+      return;
+    }
+    const tenant = authenticate(authorization);
+    if (tenant === undefined) {
+      throw new HttpError('accessDenied', 'These Basic credentials are not a configured username and password', {
+        headers: { 'WWW-Authenticate': 'Basic realm="token-sim"' },
+      });
+    }
+    // Express matches paths case-insensitively and with a trailing slash: so does this check.
+    if (!TENANT_PATHS.has(req.path.toLowerCase().replace(/(.)\/$/, '$1'))) throw outsideScope(tenant);
+    scopes.set(req, tenant);
+    next();
+  };
+}
+
 /** The refusal of a tenant that is not a configured username (over HTTP and in the library alike). */
 export function unknownTenant(): HttpError {
   return new HttpError('urlInvalid', 'tenant must name one configured username', {
@@ -123,11 +162,36 @@ function tenantParamOf(isTenant: (name: string) => boolean): (req: Request) => s
 
 export function createControlRoutes(deps: ControlRoutesDeps): Router {
   const { controller } = deps;
-  const tenantParam = tenantParamOf(deps.isTenant);
+  const named = tenantParamOf(deps.isTenant);
+  /** The tenants of requests made with a tenant's Basic credentials. */
+  const scopes = new WeakMap<Request, string>();
+  /** The tenant a call acts on: `?tenant=`, or for a tenant's own credentials that tenant, which `?tenant=` may only repeat. */
+  const tenantParam = (req: Request): string | undefined => {
+    const own = scopes.get(req);
+    if (own === undefined) return named(req);
+    if (req.query.tenant !== undefined && req.query.tenant !== own) throw outsideScope(own);
+    return own;
+  };
   const router = Router();
   // Health stays open: a readiness probe should not need the admin secret, and it reveals nothing.
   router.route('/health').get((_req, res) => sendJson(res, 200, { status: 'ok' })).all(methodNotAllowed('GET'));
-  if (deps.adminToken !== undefined) router.use(requireAdminToken(deps.adminToken));
+  // Metrics are every tenant's: with --admin-token, the admin token alone opens them (whatever else /_sim takes).
+  router
+    .route('/metrics')
+    .get(...(deps.adminToken === undefined ? [] : [requireAdminToken(deps.adminToken)]), async (req, res) => {
+      checkQueryParams(req.query, [], 'GET /_sim/metrics');
+      const text = await deps.metrics.scrape();
+      res.statusCode = 200;
+      res.setHeader('Content-Type', deps.metrics.contentType);
+      res.end(text);
+    })
+    .all(methodNotAllowed('GET'));
+  router.use(authorizeTenant(deps.authenticate, scopes));
+  if (deps.adminToken !== undefined) {
+    // Everyone-wide calls (and calls without a tenant's credentials) need the admin token.
+    const admin = requireAdminToken(deps.adminToken);
+    router.use((req, res, next) => (scopes.has(req) ? next() : admin(req, res, next)));
+  }
 
   router
     .route('/clock')
@@ -204,9 +268,11 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
 
   router
     .route('/state')
-    .get((_req, res) => streamState(controller, res))
+    // `?tenant=` (or a tenant's own credentials): that tenant's part only, read or written (decision 0026).
+    .get((req, res) => streamState(controller, res, tenantParam(req)))
     .put(async (req, res) => {
-      controller.importState(parseJsonText((await readBody(req, deps.stateLimit)).toString('utf8')));
+      const tenant = tenantParam(req);
+      controller.importState(parseJsonText((await readBody(req, deps.stateLimit)).toString('utf8')), tenant);
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, PUT'));

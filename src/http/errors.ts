@@ -18,6 +18,7 @@ export type HttpCode =
   | 'bodyTooLarge'
   | 'urlInvalid'
   | 'refOfAnotherTenant'
+  | 'outsideTenantScope'
   | 'endpointNotFound'
   | 'methodNotAllowed'
   | 'unexpected';
@@ -57,6 +58,8 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   bodyTooLarge: { status: 413, errorName: 'bodyIsTooLarge' },
   urlInvalid: { status: 400, errorName: 'urlContainsInvalidValue' },
   refOfAnotherTenant: { status: 404, errorName: 'resourceNotFound' },
+  // A tenant's Basic credentials on another tenant or an everyone-wide /_sim call (decision 0026).
+  outsideTenantScope: { status: 403, errorName: 'operationIsNotAllowed' },
   endpointNotFound: { status: 404, errorName: 'endpointNotFound' },
   methodNotAllowed: { status: 405, errorName: 'methodNotAllowed' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },

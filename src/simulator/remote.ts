@@ -44,6 +44,12 @@ export type RemoteSimulator = { readonly url: string; readonly clock: { readonly
 export interface ConnectOptions {
   /** The simulator's `--admin-token`, sent as `Authorization: Bearer <adminToken>`. */
   adminToken?: string;
+  /**
+   * A tenant's Basic credentials instead (without adminToken): every call then acts on that tenant only, its
+   * `tenant(username)` handle, its clock and its part of the state (decision 0026).
+   */
+  username?: string;
+  password?: string;
 }
 
 /** Scenario files and objects as one PUT body: a single item goes as it is (its JSONPaths stay its own). */
@@ -65,7 +71,12 @@ function scenarioBody(items: readonly (string | object)[]): { type: string; text
 /** Connects to a simulator's control API at `url` (e.g. `process.env.TOKEN_SIM_URL`). Nothing is sent until a call. */
 export function connectSimulator(url: string, options: ConnectOptions = {}): RemoteSimulator {
   const base = new URL(url.endsWith('/') ? url : `${url}/`);
-  const auth: Record<string, string> = options.adminToken === undefined ? {} : { Authorization: `Bearer ${options.adminToken}` };
+  const auth: Record<string, string> =
+    options.adminToken !== undefined
+      ? { Authorization: `Bearer ${options.adminToken}` }
+      : options.username !== undefined
+        ? { Authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`, 'utf8').toString('base64')}` }
+        : {};
 
   async function call<T>(method: string, path: string, query: Record<string, string | number | undefined> = {}, body?: { type: string; text: string }): Promise<T> {
     const target = new URL(`_sim/${path}`, base);

@@ -275,16 +275,17 @@ describe('state snapshots', () => {
 describe('--admin-token', () => {
   const sim = testSimulator({ adminToken: 's3cret' });
 
+  // Right Basic credentials open the tenant's own control plane (issue 13, decision 0026: tenant-control-plane.test.ts).
   it.each([
-    ['no Authorization', undefined],
-    ['a wrong token', 'Bearer nope'],
-    ['Basic credentials', `Basic ${Buffer.from('merchant:secret').toString('base64')}`],
-  ])('answers 401 accessDenied to %s', async (_name, authorization) => {
+    ['no Authorization', undefined, 'Bearer realm="token-sim"'],
+    ['a wrong token', 'Bearer nope', 'Bearer realm="token-sim"'],
+    ['wrong Basic credentials', `Basic ${Buffer.from('merchant:wrong').toString('base64')}`, 'Basic realm="token-sim"'],
+  ])('answers 401 accessDenied to %s', async (_name, authorization, challenge) => {
     let t = request(handlerOf(sim)).get('/_sim/clock');
     if (authorization) t = t.set('Authorization', authorization);
     const res = await t;
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="token-sim"');
+    expect(res.headers['www-authenticate']).toBe(challenge);
     expect(res.body.errorName).toBe('accessDenied');
   });
 

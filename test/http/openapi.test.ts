@@ -57,7 +57,7 @@ describe('the OpenAPI document', () => {
       .filter(([, item]) => ((item.parameters ?? []) as { name: string }[]).some((p) => p.name === 'tenant'))
       .map(([path]) => path)
       .sort();
-    expect(tenantPaths).toEqual(['/_sim/clock', '/_sim/clock/advance', '/_sim/requests', '/_sim/reset', '/_sim/scenarios', '/_sim/tokens']);
+    expect(tenantPaths).toEqual(['/_sim/clock', '/_sim/clock/advance', '/_sim/requests', '/_sim/reset', '/_sim/scenarios', '/_sim/state', '/_sim/tokens']);
   });
 
   it('uses the vendor’s media types and the request schemas the server validates with', async () => {

@@ -110,9 +110,10 @@ async function run(sim: Sim, hrefs: string[][], command: Command): Promise<Respo
     case 'reset':
       return [await agent.post(`/_sim/reset${query(command.tenant)}`)];
     case 'roundTrip': {
-      const exported = await agent.get('/_sim/state');
+      // With a tenant, its own part only (decision 0026): that import must take its export too.
+      const exported = await agent.get(`/_sim/state${query(command.tenant)}`);
       if (exported.status !== 200) return [exported];
-      return [exported, await agent.put('/_sim/state').set('Content-Type', 'application/json').send(exported.text)];
+      return [exported, await agent.put(`/_sim/state${query(command.tenant)}`).set('Content-Type', 'application/json').send(exported.text)];
     }
     case 'scenarios':
       return [await agent.put(`/_sim/scenarios${query(command.tenant)}`).send(SCENARIOS[command.index] as object)];
