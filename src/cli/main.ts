@@ -12,7 +12,7 @@ import { colorEnabled, colorForced, paint, type Env } from './color.js';
 import { readConfigFile } from './config-file.js';
 import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
 import { OPTIONS } from './option-table.js';
-import { ADMIN_TOKEN_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
+import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -74,6 +74,9 @@ interface CliOptions {
   adminToken?: string;
   adminTokenFile?: string;
   drainTimeout?: string;
+  stateFile?: string;
+  stateInterval?: string;
+  stateKey?: string;
   journalSize: number;
   journalTotal?: number;
   stateLimit?: string;
@@ -100,6 +103,9 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
     ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
     ...(o.adminToken !== undefined && { adminToken: o.adminToken }),
     ...(o.drainTimeout !== undefined && { drainTimeout: o.drainTimeout }),
+    ...(o.stateFile !== undefined && { stateFile: o.stateFile }),
+    ...(o.stateInterval !== undefined && { stateInterval: o.stateInterval }),
+    ...(o.stateKey !== undefined && { stateKey: o.stateKey }),
     journalSize: o.journalSize,
     ...(o.journalTotal !== undefined && { journalTotal: o.journalTotal }),
     ...(o.stateLimit !== undefined && { stateLimit: o.stateLimit }),
@@ -182,6 +188,9 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .option('--scenario <file>', 'scenario file, JSON or YAML; repeatable', collect)
     .option('--watch', 'reload the scenario files when they change (an invalid change keeps the previous set)')
     .option('--drain-timeout <duration>', 'ISO 8601 duration a stop lets requests in flight finish before cutting them (default: PT65S)')
+    .option('--state-file <file>', 'restore the state from this file at start; save it there atomically every --state-interval and on stop')
+    .option('--state-interval <duration>', 'ISO 8601 duration between saves of a changed state to --state-file (default: PT10S)')
+    .option('--state-key <key>', 'seals card numbers in snapshots (default with --state-file: generated in <file>.key; prefer TOKEN_SIM_STATE_KEY)')
     .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
     .option('--config <file>', 'options from a JSON or YAML file (keys in camelCase)')
     .version(packageVersion(), '-V, --version', 'print the version and exit')
@@ -189,6 +198,7 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .action(async (flags: CliOptions, command: Command) => {
       const options = await withEnvironmentAndFile(flags, command, io);
       if (command.getOptionValueSource('adminToken') === 'cli') io.err(ADMIN_TOKEN_ON_COMMAND_LINE);
+      if (command.getOptionValueSource('stateKey') === 'cli') io.err(STATE_KEY_ON_COMMAND_LINE);
       const adminToken = adminTokenOf(options.adminToken, options.adminTokenFile);
       const simulatorOptions = toSimulatorOptions({ ...options, ...(adminToken !== undefined && { adminToken }) });
       await handlers.run(simulatorOptions, options.watch ? (options.scenario ?? []) : []);

@@ -9,7 +9,7 @@ import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 /** Option names as commander stores them (the flags in camelCase). */
 export type OptionKey =
   | 'port' | 'host' | 'profile' | 'tokenLifetime' | 'tokenExtension' | 'now' | 'frozen' | 'seed' | 'fixtures' | 'user'
-  | 'vendor' | 'baseUrl' | 'adminToken' | 'adminTokenFile' | 'drainTimeout' | 'journalSize' | 'journalTotal' | 'stateLimit' | 'scenario' | 'watch' | 'log';
+  | 'vendor' | 'baseUrl' | 'adminToken' | 'adminTokenFile' | 'drainTimeout' | 'stateFile' | 'stateInterval' | 'stateKey' | 'journalSize' | 'journalTotal' | 'stateLimit' | 'scenario' | 'watch' | 'log';
 
 export type OptionValue = string | number | boolean | string[];
 
@@ -45,6 +45,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'scenario', kind: 'files', alias: 'scenarios' },
   { key: 'watch', kind: 'boolean' },
   { key: 'drainTimeout', kind: 'string', checked: true },
+  { key: 'stateFile', kind: 'string', checked: true },
+  { key: 'stateInterval', kind: 'string', checked: true },
+  { key: 'stateKey', kind: 'string', checked: true },
   { key: 'log', kind: ['pretty', 'json', 'silent'] },
 ];
 

@@ -8,6 +8,8 @@ import { ConfigError } from '../config/fixtures.js';
 export const ADMIN_TOKEN_ON_COMMAND_LINE =
   'token-sim: warning: --admin-token on the command line is visible in ps; use TOKEN_SIM_ADMIN_TOKEN or --admin-token-file';
 
+export const STATE_KEY_ON_COMMAND_LINE = 'token-sim: warning: --state-key on the command line is visible in ps; use TOKEN_SIM_STATE_KEY';
+
 /** The token a file holds: its content without one trailing newline; empty, unreadable or not one word → refused. */
 export function readAdminTokenFile(path: string): string {
   let text: string;

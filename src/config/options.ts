@@ -43,6 +43,12 @@ export interface SimulatorOptions {
   scenarios?: readonly (string | object)[];
   /** ISO 8601 duration: how long a stop lets requests in flight finish before cutting them (default PT65S). */
   drainTimeout?: string;
+  /** Restores the state from this file at start, and saves it there atomically (decision 0027). */
+  stateFile?: string;
+  /** ISO 8601 duration: how often a changed state is saved to `stateFile` (default PT10S). */
+  stateInterval?: string;
+  /** Seals card numbers in snapshots instead of the seed (at least 16 characters); with `stateFile`, generated beside it when absent. */
+  stateKey?: string;
 }
 
 export interface Credential {
@@ -74,7 +80,15 @@ export interface SimulatorConfig {
   fixtures: Fixtures;
   /** How long a stop lets requests in flight finish before cutting them. */
   drainTimeoutMs: number;
+  stateFile: string | undefined;
+  /** How often a changed state is saved to stateFile. */
+  stateIntervalMs: number;
+  stateKey: string | undefined;
 }
+
+const DEFAULT_STATE_INTERVAL = 'PT10S';
+/** The shortest state key taken: a passphrase shorter than this is too easy to guess. */
+const MIN_STATE_KEY_CHARS = 16;
 
 /** Longer than the longest scripted delay (60 s), so that a stop never cuts one by default. */
 const DEFAULT_DRAIN_TIMEOUT = 'PT65S';
@@ -150,6 +164,14 @@ function drainTimeoutMs(text: string): number {
   return addDuration(0, d);
 }
 
+/** A positive ISO 8601 duration in milliseconds, at least 10 ms. */
+function stateIntervalMs(text: string): number {
+  const d = parseDuration(text);
+  const ms = d && text.trim() !== '' ? addDuration(0, d) : Number.NaN;
+  if (!(ms >= 10)) throw new ConfigError(`--state-interval must be an ISO 8601 duration of at least 10 ms such as PT10S, got '${text}'`);
+  return ms;
+}
+
 export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   const profile = options.profile ?? 'try';
   if (!(profile in PROFILES)) throw new ConfigError(`--profile must be try or live, got '${String(profile)}'`);
@@ -188,6 +210,10 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   if (options.adminToken !== undefined && !/^\S+$/.test(options.adminToken)) {
     throw new ConfigError('--admin-token must be a non-empty string without spaces');
   }
+  if (options.stateKey !== undefined && (options.stateKey.length < MIN_STATE_KEY_CHARS || options.stateKey.trim() !== options.stateKey)) {
+    throw new ConfigError(`--state-key must be at least ${MIN_STATE_KEY_CHARS} characters, without leading or trailing spaces`);
+  }
+  if (options.stateFile !== undefined && options.stateFile.trim() === '') throw new ConfigError('--state-file must be a path');
   const log = options.log ?? 'silent';
   if (!['pretty', 'json', 'silent'].includes(log)) throw new ConfigError(`--log must be pretty, json or silent, got '${log}'`);
   const fixtures =
@@ -218,5 +244,8 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     credentials,
     fixtures,
     drainTimeoutMs: drainTimeoutMs(options.drainTimeout ?? DEFAULT_DRAIN_TIMEOUT),
+    stateFile: options.stateFile,
+    stateIntervalMs: stateIntervalMs(options.stateInterval ?? DEFAULT_STATE_INTERVAL),
+    stateKey: options.stateKey,
   };
 }

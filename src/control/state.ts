@@ -1,7 +1,7 @@
 /**
  * State snapshots: every token, the clocks and the id counters as JSON. Card numbers travel sealed (siv.ts,
- * keys from the seed): a snapshot shows no card number, and it imports only into a simulator with the same
- * seed (or the same process).
+ * keys from the state key when one is configured, else from the seed; decision 0027): a snapshot shows no card
+ * number, and it imports only into a simulator with the same key (or seed, or the same process).
  */
 import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
@@ -219,7 +219,7 @@ function openScenarioSets(data: unknown, siv: Siv): { data: unknown; problems: F
         if (number === undefined || 'cardNumber' in holder) {
           problems.push({
             errorName: 'fieldHasInvalidValue',
-            message: number === undefined ? 'sealedCardNumber was not sealed by a simulator with this seed' : 'give cardNumber or sealedCardNumber, not both',
+            message: number === undefined ? 'sealedCardNumber was not sealed by a simulator with this seed or state key' : 'give cardNumber or sealedCardNumber, not both',
             path: ['scenarios', tenant, i, ...path, 'sealedCardNumber'],
           });
           continue;
@@ -247,7 +247,7 @@ export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string)
     if (number === undefined || !/^[0-9]{10,19}$/.test(number)) {
       problems.push({
         errorName: 'fieldHasInvalidValue',
-        message: 'sealedCardNumber was not sealed by a simulator with this seed',
+        message: 'sealedCardNumber was not sealed by a simulator with this seed or state key',
         path: ['tokens', i, 'sealedCardNumber'],
       });
       return;

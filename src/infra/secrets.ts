@@ -1,4 +1,8 @@
-/** One master secret per simulator: derived from --seed when given, random otherwise. */
+/**
+ * One master secret per simulator: derived from --seed when given, else from the state key when there is one
+ * (so that hrefs and ids survive a restart with --state-file, decision 0027), random otherwise. Snapshots are
+ * sealed with keys from the state key when there is one, else from the master.
+ */
 import { createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
 export type KeyPurpose = 'ids' | 'refs-encryption' | 'refs-tag' | 'refs-block' | 'state-encryption' | 'state-iv';
@@ -10,14 +14,23 @@ export interface Secrets {
   keyObject(purpose: KeyPurpose): KeyObject;
 }
 
-export function createSecrets(seed?: string): Secrets {
-  const master = seed === undefined ? randomBytes(32) : Buffer.from(`token-sim:${seed}`, 'utf8');
+const STATE_PURPOSES: ReadonlySet<KeyPurpose> = new Set(['state-encryption', 'state-iv']);
+
+export function createSecrets(seed?: string, stateKey?: string): Secrets {
+  const stateMaster = stateKey === undefined ? undefined : Buffer.from(hkdfSync('sha256', Buffer.from(stateKey, 'utf8'), 'token-sim', 'state-key', 32));
+  const master =
+    seed !== undefined
+      ? Buffer.from(`token-sim:${seed}`, 'utf8')
+      : stateMaster !== undefined
+        ? Buffer.from(hkdfSync('sha256', stateMaster, 'token-sim', 'master', 32))
+        : randomBytes(32);
   const cache = new Map<KeyPurpose, Buffer>();
   const objects = new Map<KeyPurpose, KeyObject>();
   const key = (purpose: KeyPurpose): Buffer => {
     let k = cache.get(purpose);
     if (!k) {
-      k = Buffer.from(hkdfSync('sha256', master, 'token-sim', purpose, 32));
+      const from = stateMaster !== undefined && STATE_PURPOSES.has(purpose) ? stateMaster : master;
+      k = Buffer.from(hkdfSync('sha256', from, 'token-sim', purpose, 32));
       cache.set(purpose, k);
     }
     return k;

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
-import { createSimulator, listening, stderrIo, type SimulatorIo } from './compose.js';
+import { createSimulator, listening, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
 import type { ComposedSimulator } from './facade.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
@@ -48,6 +48,14 @@ export async function startSimulator(
   timing: ServerTiming = SERVER_TIMING,
 ): Promise<RunningSimulator> {
   const sim = createSimulator(options, io);
+  // With --state-file, every answered request may have changed the state: the next periodic save writes it.
+  const saver = stateSavers.get(sim);
+  const listener: typeof sim.listener = saver
+    ? (req, res) => {
+        res.once('close', () => saver.touch());
+        sim.listener(req, res);
+      }
+    : sim.listener;
   // A slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s,
   // checked twice a second so that they hold to within a second.
   const server = createServer(
@@ -57,7 +65,7 @@ export async function startSimulator(
       keepAliveTimeout: timing.keepAliveMs,
       connectionsCheckingInterval: timing.checkEveryMs,
     },
-    sim.listener,
+    listener,
   );
   server.listen(sim.config.port, sim.config.host);
   await Promise.race([
@@ -77,6 +85,7 @@ export async function startSimulator(
   // A following clock moves on its own: what expires meanwhile is swept now and then. No request waits on it.
   const sweeper = setInterval(() => sim.sweepExpired(), timing.sweepEveryMs);
   sweeper.unref();
+  saver?.start();
   let closing: Promise<void> | undefined;
   return {
     ...sim,
@@ -93,7 +102,8 @@ export async function startSimulator(
         server.close(() => {
           clearInterval(sweep);
           clearTimeout(cut);
-          resolve();
+          // Once the last request has finished, the state is saved a last time (when it changed).
+          void (saver?.stop() ?? Promise.resolve()).then(resolve);
         });
         server.closeIdleConnections();
         // A `noResponse` fault would otherwise hold the server open until the client gives up.
