@@ -51,6 +51,12 @@ export interface SimulatorOptions {
   scenarios?: readonly (string | object)[];
   /** ISO 8601 duration: how long `close()` lets requests in flight finish before cutting them. Default `PT65S`. */
   drainTimeout?: string;
+  /** Restores the state from this file at start, and saves it there atomically (decision 0027). */
+  stateFile?: string;
+  /** ISO 8601 duration: how often a changed state is saved to `stateFile` (default PT10S). */
+  stateInterval?: string;
+  /** Seals card numbers in snapshots instead of the seed (at least 16 characters); with `stateFile`, generated beside it when absent. */
+  stateKey?: string;
 }
 
 /** Where a simulator writes its request log and reports unexpected errors (stderr by default). */
@@ -476,6 +482,12 @@ export interface WorkerTenant {
 export interface ConnectOptions {
   /** The simulator's `--admin-token`, sent as `Authorization: Bearer <adminToken>`. */
   adminToken?: string;
+  /**
+   * A tenant's Basic credentials instead (without adminToken): every call then acts on that tenant only, its
+   * `tenant(username)` handle, its clock and its part of the state (decision 0026).
+   */
+  username?: string;
+  password?: string;
 }
 
 /** TenantClock's calls over HTTP. */

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Journal, Operation } from '../control/journal.js';
+import type { Metrics } from '../control/metrics.js';
 import type { Clock } from '../domain/ports.js';
 import type { IdSource } from '../infra/ids.js';
 import type { Authenticate } from './auth.js';
@@ -27,6 +28,8 @@ export interface ApiDeps {
   fallbackHost: string;
   scenario: ScenarioStepDeps;
   journal: Journal;
+  /** Counts each request as the journal records it (GET /_sim/metrics). */
+  metrics: Metrics;
   clock: Clock;
   ids: IdSource;
   log: RequestLogger | undefined;
@@ -124,6 +127,8 @@ export function createApi(deps: ApiDeps): Api {
     const h = ex.req.headers;
     const url = ex.req.url ?? '/';
     const response = answered ? ex.response : undefined;
+    const status = answered ? res.statusCode : 0;
+    deps.metrics.record(ex.operation, status, tenant, durationMs);
     // One object of one shape, holding only what the request and the answer already hold (no copies):
     // the journal formats and masks it when it is listed. Never the Authorization header.
     deps.journal.record({
@@ -132,7 +137,7 @@ export function createApi(deps: ApiDeps): Api {
       method: ex.req.method ?? 'GET',
       path: ex.path,
       query: url.length > ex.path.length + 1 ? url.slice(ex.path.length + 1) : undefined,
-      status: answered ? res.statusCode : 0,
+      status,
       errorName,
       correlationId: ex.correlationId,
       virtualMs: deps.clock.now(tenant ?? ''),

@@ -5,9 +5,11 @@
  */
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { Controller } from '../control/controller.js';
+import type { Metrics } from '../control/metrics.js';
 import type { IdSource } from '../infra/ids.js';
 import type { RefCodec } from '../infra/refs.js';
 import { SECURITY_HEADERS, correlationIdOf, type Api } from './api.js';
+import type { Authenticate } from './auth.js';
 import { API_ROUTES, matchApiPath, urlInvalid } from './routes.js';
 import { createControlRoutes } from './control-routes.js';
 import { HttpError, renderError } from './errors.js';
@@ -25,7 +27,10 @@ export interface AppDeps {
   /** The largest snapshot `PUT /_sim/state` takes, in bytes. */
   stateLimit: number;
   isTenant: (name: string) => boolean;
+  /** The API's Basic check, shared with /_sim (a tenant's own control plane). */
+  authenticate: Authenticate;
   openApi: (baseUrl: string) => unknown;
+  metrics: Metrics;
   reportUnexpected: (err: unknown) => void;
 }
 
@@ -72,8 +77,10 @@ export function buildApp(deps: AppDeps): Express {
       baseUrlOf,
       adminToken: deps.adminToken,
       isTenant: deps.isTenant,
+      authenticate: deps.authenticate,
       stateLimit: deps.stateLimit,
       openApi: (req) => deps.openApi(baseUrlOf(req)),
+      metrics: deps.metrics,
     }),
   );
   control.use(controlErrors(deps.reportUnexpected));

@@ -67,6 +67,9 @@ export function openApiDocument(options: OpenApiOptions): Schema {
   const tooLarge: [number, string] = [413, 'bodyIsTooLarge'];
   const basic = [{ basicAuth: [] }];
   const control = [{}, { adminBearer: [] }];
+  // A tenant's Basic credentials open its own control plane; other tenants and everyone-wide calls answer 403 (decision 0026).
+  const tenantControl = [{}, { adminBearer: [] }, { basicAuth: [] }];
+  const forbidden: [number, string] = [403, 'operationIsNotAllowed (a tenant\u2019s Basic credentials naming another tenant)'];
   const scenario = jsonSchema(scenarioSchema, 'input');
   const state = jsonSchema(stateSchema, 'output');
   // A snapshot's scenario sets carry sealed card numbers (control/state.ts sealScenarioSets).
@@ -107,7 +110,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
     servers: [{ url: options.baseUrl ?? 'http://127.0.0.1:8080' }],
     components: {
       securitySchemes: {
-        basicAuth: { type: 'http', scheme: 'basic', description: 'Each username is a tenant' },
+        basicAuth: { type: 'http', scheme: 'basic', description: 'Each username is a tenant; on /_sim, it opens that tenant\u2019s own control plane only' },
         adminBearer: { type: 'http', scheme: 'bearer', description: 'Only when token-sim runs with --admin-token' },
       },
       schemas: {
@@ -174,23 +177,23 @@ export function openApiDocument(options: OpenApiOptions): Schema {
       '/_sim/health': { get: { operationId: 'health', summary: 'Liveness (open even with --admin-token)', responses: { 200: { description: 'Up', ...json({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } } } },
       '/_sim/clock': {
         parameters: [tenant],
-        get: { operationId: 'getClock', security: control, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors(unknownTenant, [401, 'accessDenied']) } },
-        put: { operationId: 'setClock', security: control, requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied']) } },
+        get: { operationId: 'getClock', security: tenantControl, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } },
+        put: { operationId: 'setClock', security: tenantControl, requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied'], forbidden) } },
       },
       '/_sim/clock/advance': {
         parameters: [tenant],
-        post: { operationId: 'advanceClock', security: control, requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied']) } },
+        post: { operationId: 'advanceClock', security: tenantControl, requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied'], forbidden) } },
       },
-      '/_sim/reset': { parameters: [tenant], post: { operationId: 'reset', security: control, responses: { 204: { description: 'Tokens, journal and scenario counters deleted; configured tokens preloaded again' }, ...errors(unknownTenant, [401, 'accessDenied']) } } },
+      '/_sim/reset': { parameters: [tenant], post: { operationId: 'reset', security: tenantControl, responses: { 204: { description: 'Tokens, journal and scenario counters deleted; configured tokens preloaded again' }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } } },
       '/_sim/tokens': {
         parameters: [tenant],
         get: {
           operationId: 'listTokens',
-          security: control,
+          security: tenantControl,
           parameters: pageParameters,
           responses: {
             200: { description: 'One page of live tokens, masked, with their tenants', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('ControlToken') }, next }, required: ['tokens', 'next'] }) },
-            ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)'], [401, 'accessDenied']),
+            ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)'], [401, 'accessDenied'], forbidden),
           },
         },
       },
@@ -198,34 +201,46 @@ export function openApiDocument(options: OpenApiOptions): Schema {
         parameters: [tenant],
         get: {
           operationId: 'listRequests',
-          security: control,
+          security: tenantControl,
           parameters: journalParameters,
           responses: {
             200: {
               description: 'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
               ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } }),
             },
-            ...errors([400, 'urlContainsInvalidValue'], [401, 'accessDenied']),
+            ...errors([400, 'urlContainsInvalidValue'], [401, 'accessDenied'], forbidden),
           },
         },
-        delete: { operationId: 'clearRequests', security: control, responses: { 204: { description: 'Cleared' }, ...errors(unknownTenant, [401, 'accessDenied']) } },
+        delete: { operationId: 'clearRequests', security: tenantControl, responses: { 204: { description: 'Cleared' }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } },
       },
       '/_sim/state': {
-        get: { operationId: 'exportState', security: control, responses: { 200: { description: 'Everything, card numbers sealed', ...json(ref('StateExport')) }, ...errors([401, 'accessDenied']) } },
-        put: { operationId: 'importState', security: control, requestBody: { required: true, ...json(ref('State')) }, responses: { 204: { description: 'Replaced' }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty or bodyIsNotJson'], [401, 'accessDenied'], [413, 'bodyIsTooLarge (over --state-limit)']) } },
+        parameters: [tenant],
+        get: { operationId: 'exportState', security: tenantControl, responses: { 200: { description: 'Everything, or one tenant\u2019s part (`?tenant=` or its Basic credentials), card numbers sealed', ...json(ref('StateExport')) }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } },
+        put: { operationId: 'importState', security: tenantControl, requestBody: { required: true, ...json(ref('State')) }, responses: { 204: { description: 'Replaced (with a tenant: that tenant\u2019s part only)' }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], [401, 'accessDenied'], forbidden, [413, 'bodyIsTooLarge (over --state-limit)']) } },
       },
       '/_sim/scenarios': {
         parameters: [{ ...tenant, description: "One tenant's own scenario set (evaluated before the global set for its requests); without it, the global set" }],
-        get: { operationId: 'listScenarios', security: control, responses: { 200: { description: 'The active scenarios', ...scenarioList }, ...errors(unknownTenant, [401, 'accessDenied']) } },
+        get: { operationId: 'listScenarios', security: tenantControl, responses: { 200: { description: 'The active scenarios', ...scenarioList }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } },
         put: {
           operationId: 'loadScenarios',
-          security: control,
+          security: tenantControl,
           requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('Scenario'), { type: 'array', items: ref('Scenario') }] } }, 'application/yaml': { schema: ref('Scenario') } } },
-          responses: { 200: { description: 'The active scenarios', ...scenarioList }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied']) },
+          responses: { 200: { description: 'The active scenarios', ...scenarioList }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied'], forbidden) },
         },
-        delete: { operationId: 'clearScenarios', security: control, responses: { 204: { description: 'Cleared' }, ...errors(unknownTenant, [401, 'accessDenied']) } },
+        delete: { operationId: 'clearScenarios', security: tenantControl, responses: { 204: { description: 'Cleared' }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } },
       },
-      '/_sim/openapi.json': { get: { operationId: 'openApi', security: control, responses: { 200: { description: 'This document', ...json({ type: 'object' }) }, ...errors([401, 'accessDenied']) } } },
+      '/_sim/metrics': {
+        get: {
+          operationId: 'metrics',
+          summary: 'Metrics in the Prometheus text format: requests, latency, tokens, journal, RSS, event-loop lag (with --admin-token, the admin token alone opens it)',
+          security: control,
+          responses: {
+            200: { description: 'The exposition text (format 0.0.4); per-tenant series for the 50 busiest tenants only', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+            ...errors([400, 'urlContainsInvalidValue (it takes no query parameter)'], [401, 'accessDenied']),
+          },
+        },
+      },
+      '/_sim/openapi.json': { get: { operationId: 'openApi', security: tenantControl, responses: { 200: { description: 'This document', ...json({ type: 'object' }) }, ...errors([401, 'accessDenied']) } } },
     },
   };
 }

@@ -6,6 +6,7 @@ import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
 import { DEFAULT_BODY_CHARS, createJournal } from '../control/journal.js';
+import { createMetrics } from '../control/metrics.js';
 import { createBinTable } from '../domain/card.js';
 import { createSales } from '../domain/sale.js';
 import { createVault } from '../domain/vault.js';
@@ -30,6 +31,7 @@ import { createScenarioEngine } from '../scenarios/engine.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import { toCreateInput } from '../wire/schemas.js';
 import { maskCardText } from '../wire/mask.js';
+import { createStateSaver, resolveStateKey, restoreStateFile, type StateSaver } from './state-file.js';
 import { SimulatorError, controlFacade, type ComposedSimulator, type ControlToken, type Simulator } from './facade.js';
 
 const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
@@ -48,7 +50,9 @@ export const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.w
 
 export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): ComposedSimulator {
   const config = resolveConfig(options);
-  const secrets = createSecrets(config.seed);
+  // With --state-file the state key is the given one or the key file's (decision 0027).
+  const stateKey = config.stateFile === undefined ? config.stateKey : resolveStateKey(config.stateFile, config.stateKey);
+  const secrets = createSecrets(config.seed, stateKey);
   const clocks = createTenantClocks(
     createVirtualClock({ frozen: config.frozen, ...(config.start !== undefined && { start: config.start }) }),
   );
@@ -56,6 +60,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const refs = createRefCodec(secrets, config.credentials.keys());
   const store = createMemoryStore();
   const journal = createJournal({ perTenant: config.journalSize, total: config.journalTotal, bodyChars: DEFAULT_BODY_CHARS });
+  const metrics = createMetrics({ tokens: () => store.size(), journal: () => journal.size() });
   const merchants = createMerchants(config);
   const binTable = createBinTable(config.fixtures.bins);
   const defaultUser = config.fixtures.credentials[0]?.username ?? 'merchant';
@@ -121,12 +126,16 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     isTenant: (name) => config.credentials.has(name),
   });
 
+  if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
+
   const media = mediaTypesFor(config.vendor);
   const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
   // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
   const reportUnexpected = (err: unknown): void =>
     io.writeErr(maskCardText(`token-sim: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   const passwords = new Map([...config.credentials].map(([name, credential]) => [name, credential.password]));
+  // One Basic check for the API and a tenant's own control plane (/_sim, decision 0026).
+  const authenticate = createAuthenticator(passwords);
   const fallbackHost = `${config.host}:${config.port}`;
   const api = createApi({
     operations: {
@@ -134,11 +143,12 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       sale: createSaleOperation({ sales, refs, media }),
     },
     media,
-    authenticate: createAuthenticator(passwords),
+    authenticate,
     baseUrl: config.baseUrl,
     fallbackHost,
     scenario: { engine, clock: clocks, vault, refs },
     journal,
+    metrics,
     clock: clocks,
     ids,
     log,
@@ -156,7 +166,9 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     adminToken: config.adminToken,
     stateLimit: config.stateLimit,
     isTenant: (name) => config.credentials.has(name),
+    authenticate,
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
+    metrics,
     reportUnexpected,
   });
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
@@ -177,8 +189,12 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     storedTokens: () => store.size(),
   };
   listening.set(sim, (url) => void (listeningUrl = url));
+  if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));
   return sim;
 }
 
 /** What startSimulator tells a simulator once it listens (kept off the public object). */
 export const listening = new WeakMap<Simulator, (url: string) => void>();
+
+/** The --state-file saver of a simulator, which startSimulator runs (kept off the public object). */
+export const stateSavers = new WeakMap<Simulator, StateSaver>();

@@ -61,6 +61,24 @@ describe('the CommonJS build', () => {
     expect(JSON.parse(out)).toEqual({ scenarios: ['outage'], version, users: 'token-sim-state' });
   });
 
+  it('keeps prom-client a require of the installed package, and serves /_sim/metrics from require', async () => {
+    const bundle = readFileSync(join(pkg, 'dist/cjs/index.js'), 'utf8');
+    expect(bundle).toContain('require("prom-client")');
+    expect(bundle).not.toContain('collectDefaultMetrics');
+    const out = await commonJs(`
+      const { startSimulator } = require('./dist/cjs/index.js');
+      (async () => {
+        const sim = await startSimulator({ port: 0, log: 'silent' });
+        const res = await fetch(sim.url + '/_sim/metrics');
+        const text = await res.text();
+        const loaded = Object.keys(require.cache).filter((f) => f.includes('/prom-client/')).length > 0;
+        console.log(JSON.stringify({ status: res.status, type: res.headers.get('content-type'), tokens: /^token_sim_tokens 0$/m.test(text), loaded }));
+        await sim.close();
+      })().catch((err) => { console.error(err); process.exit(1); });
+    `);
+    expect(JSON.parse(out)).toEqual({ status: 200, type: 'text/plain; version=0.0.4; charset=utf-8', tokens: true, loaded: true });
+  });
+
   it('keeps one copy of the simulator: the helpers require index.js rather than bundling it', async () => {
     const out = await commonJs(`
       require('./dist/cjs/jest-global-setup.js');
