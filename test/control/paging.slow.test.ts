@@ -4,20 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connectSimulator, startSimulator, type RunningSimulator } from '../../src/index.js';
+import { luhnCard } from '../support/cards.js';
 
 const T = 'application/vnd.service.tokens-v1.hal+json';
 const auth = `Basic ${Buffer.from('merchant:secret').toString('base64')}`;
-/** Luhn-complete 16-digit numbers from a 15-digit prefix. */
-function card(i: number): string {
-  const body = `4${String(i).padStart(14, '0')}`;
-  let sum = 0;
-  for (let k = 0; k < body.length; k++) {
-    let d = Number(body[body.length - 1 - k]);
-    if (k % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
 
 let sim: RunningSimulator;
 const TOKENS = 1_005;
@@ -33,7 +23,7 @@ beforeAll(async () => {
     fetch(`${sim.url}/tokens`, {
       method: 'POST',
       headers: { Authorization: auth, 'Content-Type': T, Accept: T },
-      body: JSON.stringify({ paymentInstrument: { type: 'card/front', cardHolderName: 'Page Test', cardNumber: card(i), cardExpiryDate: { month: 5, year: 2035 } }, merchant: { entity: 'default' } }),
+      body: JSON.stringify({ paymentInstrument: { type: 'card/front', cardHolderName: 'Page Test', cardNumber: luhnCard(i), cardExpiryDate: { month: 5, year: 2035 } }, merchant: { entity: 'default' } }),
     }).then((r) => r.arrayBuffer()),
   );
   await inBatches(UNAUTHENTICATED, () => fetch(`${sim.url}/tokens`).then((r) => r.arrayBuffer()));

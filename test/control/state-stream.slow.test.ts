@@ -7,21 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import autocannon from 'autocannon';
 import { createSimulator } from '../../src/simulator/compose.js';
 import { listening, run, type Run } from '../support/cli.js';
+import { luhnCard } from '../support/cards.js';
 
 const TOKENS = 100_000;
 const T = 'application/vnd.service.tokens-v1.hal+json';
 const auth = `Basic ${Buffer.from('merchant:secret').toString('base64')}`;
 
-function card(i: number): string {
-  const body = `4${String(i).padStart(14, '0')}`;
-  let sum = 0;
-  for (let k = 0; k < body.length; k++) {
-    let d = Number(body[body.length - 1 - k]);
-    if (k % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
 
 // The simulator runs in its own process (the CLI), so that this process's client work — receiving and
 // parsing 47 MB, generating load — does not share its event loop.
@@ -33,7 +24,7 @@ beforeAll(async () => {
   // 100,000 tokens, sealed with the seed's keys, imported into the CLI started with the same seed.
   const maker = createSimulator({ seed: 'stream', now: '2030-01-01T00:00:00Z', frozen: true, log: 'silent' });
   for (let i = 0; i < TOKENS; i++) {
-    maker.vault.create('merchant', { entity: 'default', card: { number: card(i), holderName: 'Stream Test', expiryDate: { month: 12, year: 2035 } } });
+    maker.vault.create('merchant', { entity: 'default', card: { number: luhnCard(i), holderName: 'Stream Test', expiryDate: { month: 12, year: 2035 } } });
   }
   proc = run(['--port', '0', '--seed', 'stream', '--now', '2030-01-01T00:00:00Z', '--frozen', '--log', 'silent']);
   url = await listening(proc);
@@ -42,7 +33,7 @@ beforeAll(async () => {
   const created = await fetch(`${url}/tokens`, {
     method: 'POST',
     headers: { Authorization: auth, 'Content-Type': T, Accept: T },
-    body: JSON.stringify({ paymentInstrument: { type: 'card/front', cardHolderName: 'Reader', cardNumber: card(TOKENS), cardExpiryDate: { month: 5, year: 2035 } }, merchant: { entity: 'default' } }),
+    body: JSON.stringify({ paymentInstrument: { type: 'card/front', cardHolderName: 'Reader', cardNumber: luhnCard(TOKENS), cardExpiryDate: { month: 5, year: 2035 } }, merchant: { entity: 'default' } }),
   });
   href = ((await created.json()) as { tokenPaymentInstrument: { href: string } }).tokenPaymentInstrument.href;
 }, 120_000);

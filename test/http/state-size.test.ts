@@ -3,25 +3,15 @@ import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createSimulator } from '../../src/simulator/compose.js';
 import { createBody, client, handlerOf, testSimulator } from '../support/sim.js';
+import { luhnCard } from '../support/cards.js';
 
-/** Luhn-complete 16-digit numbers from a 15-digit prefix. */
-function card(i: number): string {
-  const body = `4${String(i).padStart(14, '0')}`;
-  let sum = 0;
-  for (let k = 0; k < body.length; k++) {
-    let d = Number(body[body.length - 1 - k]);
-    if (k % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
 
 describe('state snapshots larger than 1 MiB', () => {
   it('round-trips its own export of 3,000 tokens (about 1.3 MiB), which 1 MiB refused', async () => {
     const sim = testSimulator({ seed: 'big', frozen: true });
     const api = client(sim);
     for (let i = 0; i < 3000; i += 100) {
-      await Promise.all(Array.from({ length: 100 }, (_, j) => api.create(createBody({ cardNumber: card(i + j) }))));
+      await Promise.all(Array.from({ length: 100 }, (_, j) => api.create(createBody({ cardNumber: luhnCard(i + j) }))));
     }
     const exported = await request(handlerOf(sim)).get('/_sim/state');
     expect(exported.status).toBe(200);
