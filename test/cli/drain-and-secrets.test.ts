@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { exitCodeOf, runCli, startCli, tempFile } from '../support/cli-in-process.js';
+import { createOutcome } from '../support/outcome.js';
 
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 const QUIET = ['--port', '0', '--log', 'silent'];
@@ -33,17 +34,7 @@ describe('--drain-timeout', () => {
   it('cuts a request still in a scripted delay when the drain timeout passes after a stop, and exits 0', async () => {
     const scenario = tempFile('slow.json', JSON.stringify({ name: 'slow', rules: [{ when: { operation: 'createToken' }, then: { delayMs: 5_000 } }] }));
     const { run, url } = await startCli([...QUIET, '--seed', 'd', '--now', '2030-01-01T00:00:00Z', '--frozen', '--scenario', scenario, '--drain-timeout', 'PT0.5S']);
-    const answer = fetch(`${url}/tokens`, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE },
-      body: JSON.stringify({
-        paymentInstrument: { type: 'card/front', cardHolderName: 'A', cardNumber: '4444333322221111', cardExpiryDate: { month: 1, year: 2031 } },
-        merchant: { entity: 'default' },
-      }),
-    }).then(
-      (res) => `answered ${res.status}`,
-      () => 'cut',
-    );
+    const answer = createOutcome(url);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const stopping = performance.now();
     expect(await run.stop('SIGTERM')).toBe(0);

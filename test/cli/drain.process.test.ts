@@ -3,8 +3,9 @@
  * than it is cut when it passes, and the process still exits 0. A real signal needs a real process.
  */
 import { describe, expect, it } from '@jest/globals';
-import { listening, run, TOKEN_TYPE } from '../support/cli.js';
+import { listening, run } from '../support/cli.js';
 import { tempFile } from '../support/cli-in-process.js';
+import { createOutcome } from '../support/outcome.js';
 
 describe('token-sim --drain-timeout', () => {
   it('on SIGTERM cuts a request whose scripted delay outlasts the drain timeout, and exits 0 when it passes', async () => {
@@ -12,17 +13,7 @@ describe('token-sim --drain-timeout', () => {
     const r = run(['--port', '0', '--log', 'silent', '--seed', 'drain', '--now', '2030-01-01T00:00:00Z', '--frozen', '--scenario', scenario, '--drain-timeout', 'PT1S']);
     try {
       const url = await listening(r);
-      const answer = fetch(`${url}/tokens`, {
-        method: 'POST',
-        headers: { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE },
-        body: JSON.stringify({
-          paymentInstrument: { type: 'card/front', cardHolderName: 'A', cardNumber: '4444333322221111', cardExpiryDate: { month: 1, year: 2031 } },
-          merchant: { entity: 'default' },
-        }),
-      }).then(
-        (res) => `answered ${res.status}`,
-        () => 'cut',
-      );
+      const answer = createOutcome(url);
       // The request is in its delay once the scenario rule has counted it.
       const arrived = async (): Promise<boolean> => {
         const state = (await (await fetch(`${url}/_sim/state`)).json()) as { counters: { scenarios: Record<string, { merchant?: { matches: number } }> } };

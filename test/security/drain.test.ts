@@ -5,23 +5,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { resolveConfig } from '../../src/config/options.js';
 import { startSimulator } from '../../src/simulator/server.js';
+import { createOutcome } from '../support/outcome.js';
 
-const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 const QUIET = { writeErr: (): void => undefined };
-
-function slowCreate(url: string): Promise<string> {
-  return fetch(`${url}/tokens`, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE },
-    body: JSON.stringify({
-      paymentInstrument: { type: 'card/front', cardHolderName: 'A', cardNumber: '4444333322221111', cardExpiryDate: { month: 1, year: 2031 } },
-      merchant: { entity: 'default' },
-    }),
-  }).then(
-    (res) => `answered ${res.status}`,
-    () => 'cut',
-  );
-}
 
 describe('the drain on stop', () => {
   it('drains for 65 s by default, and reads drainTimeout as an ISO 8601 duration', () => {
@@ -37,7 +23,7 @@ describe('the drain on stop', () => {
   it('cuts a request still in a scripted delay once the drain timeout has passed', async () => {
     const sim = await startSimulator({ port: 0, seed: 'd', now: '2030-01-01T00:00:00Z', frozen: true, drainTimeout: 'PT0.5S' }, QUIET);
     sim.loadScenarios({ name: 'slow', rules: [{ when: { operation: 'createToken' }, then: { delayMs: 5_000 } }] });
-    const answer = slowCreate(sim.url);
+    const answer = createOutcome(sim.url);
     // The request is in its delay once the scenario rule has counted it.
     const counted = (): boolean =>
       Object.values(sim.exportState().counters.scenarios as unknown as Record<string, { merchant?: { matches: number } }>).some((c) => (c.merchant?.matches ?? 0) > 0);
@@ -53,7 +39,7 @@ describe('the drain on stop', () => {
   it('lets a request that ends within the drain timeout finish', async () => {
     const sim = await startSimulator({ port: 0, seed: 'd', now: '2030-01-01T00:00:00Z', frozen: true, drainTimeout: 'PT3S' }, QUIET);
     sim.loadScenarios({ name: 'slow', rules: [{ when: { operation: 'createToken' }, then: { delayMs: 500 } }] });
-    const answer = slowCreate(sim.url);
+    const answer = createOutcome(sim.url);
     await new Promise((resolve) => setTimeout(resolve, 150));
     const stopping = performance.now();
     await sim.close();
