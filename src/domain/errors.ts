@@ -22,7 +22,13 @@ export type DomainCode =
   /** The card stored in the token a sale names has expired. */
   | 'storedCardExpired'
   /** The issuer failed (the sandbox's scripted `ERROR` card holder name). */
-  | 'issuerFailed';
+  | 'issuerFailed'
+  /** No payment with that id for the tenant (never made, or cleared by a reset). */
+  | 'paymentNotFound'
+  /** The payment's state no longer allows the action (a refund after a full refund, a reversal after a refund…). */
+  | 'actionNotAllowed'
+  /** A partial refund names another currency than the sale's. */
+  | 'refundCurrencyMismatch';
 
 export class DomainError extends Error {
   readonly code: DomainCode;

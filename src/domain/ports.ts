@@ -1,5 +1,6 @@
 /** What the domain needs from the outside world, injected so that time and ids are scriptable. */
 import type { Duration } from './duration.js';
+import type { Payment } from './payment.js';
 import type { Token } from './token.js';
 
 export interface Clock {
@@ -16,6 +17,10 @@ export interface Ids {
   schemeReference(tenant: string): string;
   /** The card's payment account reference: 29 characters, always the same for one card number. */
   paymentAccountReference(cardNumber: string): string;
+  /** A new payment id for the tenant: 19 digits starting with 99, like token ids. */
+  paymentId(tenant: string): string;
+  /** A payment event's id: a UUID-shaped string. */
+  eventId(tenant: string): string;
 }
 
 /** How a merchant entity is configured. */
@@ -36,6 +41,11 @@ export interface Store {
   findByCard(tenant: string, entity: string, namespace: string | undefined, cardNumber: string): Token | undefined;
   /** Token ids currently indexed under a namespace key (expired ones included until removed). */
   namespaceMembers(tenant: string, namespaceKey: string): readonly string[];
+  /**
+   * The tokens indexed under a namespace, whatever their merchant entity, in the order they were stored
+   * (expired ones included until removed).
+   */
+  namespaceTokens(tenant: string, namespace: string): readonly Token[];
   /** Adds a new token and indexes it. */
   insert(token: Token): void;
   remove(tenant: string, tokenId: string): void;
@@ -65,4 +75,22 @@ export interface LifetimeProfile {
  */
 export interface Profiles {
   current(tenant: string): LifetimeProfile;
+}
+
+/** Payment storage, partitioned by tenant (decision 0029). */
+export interface PaymentStore {
+  get(tenant: string, paymentId: string): Payment | undefined;
+  /** Adds a payment; the store may drop a tenant's oldest payments beyond its limit. */
+  put(payment: Payment): void;
+  /** Notes whether a payment has events scheduled by the clock. */
+  markScheduled(tenant: string, paymentId: string, scheduled: boolean): void;
+  /** The tenant's payments with events scheduled (a copy: the caller may change marks while it reads). */
+  scheduled(tenant: string): readonly string[];
+  /** The tenant's payments, oldest first. */
+  list(tenant: string): readonly Payment[];
+  tenants(): readonly string[];
+  clear(tenant?: string): void;
+  /** Replaces every payment (a state import), or one tenant's. */
+  replaceAll(payments: readonly Payment[], tenant?: string): void;
+  size(): number;
 }

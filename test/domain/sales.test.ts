@@ -17,6 +17,8 @@ function setup() {
     authorizationCode: (tenant: string) => `AUTH-${tenant}`,
     schemeReference: (tenant: string) => `SCHEME-${tenant}`,
     paymentAccountReference: (n: string) => `PAR-${n}`,
+    paymentId: () => '9900000000000000001',
+    eventId: () => 'event',
   };
   const clock = { now: () => now };
   const binTable = createBinTable([

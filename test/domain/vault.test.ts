@@ -20,6 +20,8 @@ function setup(options: { lifetime?: string; extension?: string } = {}) {
       authorizationCode: () => 'AUTH01',
       schemeReference: () => 'SCHEME',
       paymentAccountReference: (n) => n.padEnd(29, '0'),
+      paymentId: () => '9900000000000000001',
+      eventId: () => 'event',
     },
     store: createMemoryStore(),
     binTable: createBinTable([{ prefix: '4', network: 'VISA', countryCode: 'GB', fundingType: 'credit' }]),
