@@ -52,6 +52,8 @@ function publicView(sim: ReturnType<typeof composeSimulator>): Simulator {
     importState: (state) => sim.importState(state),
     loadScenarios: (...scenarios) => sim.loadScenarios(...scenarios),
     scenarios: () => sim.scenarios(),
+    webhooks: (query) => sim.webhooks(query),
+    flushWebhooks: (options) => sim.flushWebhooks(options),
     tenant: (name) => sim.tenant(name),
   };
 }

@@ -21,6 +21,8 @@ export interface SimulatorOptions {
   profile?: Profile;
   /** ISO 8601 duration overriding the profile's token lifetime. */
   tokenLifetime?: string;
+  /** ISO 8601 duration until a sale settles (and a scripted refund failure shows); P1D by default. */
+  settlementDelay?: string;
   /** ISO 8601 duration overriding the profile's extension on use. */
   tokenExtension?: string;
   /** Where the virtual clock starts (ISO 8601 date-time, epoch ms or Date); real time by default. */
@@ -37,6 +39,8 @@ export interface SimulatorOptions {
   vendor?: string;
   /** Base of generated links; from the Host header when absent. */
   baseUrl?: string;
+  /** Where payment events are POSTed (an http or https URL); a fixtures credential's own `webhookUrl` wins for its tenant. */
+  webhookUrl?: string;
   /** Request log on stderr; the library defaults to `silent`, the CLI to `pretty`. */
   log?: LogFormat;
   /** Requires `Authorization: Bearer <adminToken>` on /_sim. */
@@ -80,7 +84,10 @@ export interface BillingAddress {
   countryCode: string;
 }
 
-/** A `POST /tokens` body, as fixtures and scenario files preload it. */
+/**
+ * A `POST /tokens` body, as fixtures and scenario files preload it (the API itself also takes `null` for an
+ * optional field, as absent; a file does not).
+ */
 export interface CreateTokenBody {
   paymentInstrument: {
     type: 'card/front';
@@ -107,6 +114,10 @@ export interface FixtureCredential {
   username: string;
   password: string;
   entities: string[];
+  /** May read full card numbers with `Accept: <token media type>; masked=false` (default false). */
+  detokenize?: boolean | undefined;
+  /** Where this tenant's payment events are POSTed, instead of `webhookUrl` (an http or https URL). */
+  webhookUrl?: string | undefined;
 }
 
 export interface EntityConfig {
@@ -133,7 +144,18 @@ export interface Fixtures {
 
 // ---- Scenarios -----------------------------------------------------------------------------------------
 
-export type ScenarioOperation = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale' | 'any';
+export type ScenarioOperation =
+  | 'createToken'
+  | 'getToken'
+  | 'updateToken'
+  | 'deleteToken'
+  | 'queryTokens'
+  | 'sale'
+  | 'refund'
+  | 'partialRefund'
+  | 'reversal'
+  | 'paymentEvents'
+  | 'any';
 
 /** When a rule applies: every predicate given must hold. */
 export interface RuleWhen {
@@ -171,6 +193,10 @@ export interface RuleThen {
     | { outcome: 'sentForSettlement' | 'refused'; refusalCode?: string | undefined; refusalDescription?: string | undefined }
     | undefined;
   riskFactors?: RiskFactor[] | undefined;
+  /** The sale's settlement fails: `settlementFailed` instead of `settled`. */
+  settlement?: 'failed' | undefined;
+  /** The sale's refunds (or the refund the rule matches) end in `refundFailed` with this refusal. */
+  refund?: { failed: { code: string; description: string } } | undefined;
 }
 
 export interface Rule {
@@ -255,11 +281,54 @@ export interface StateSnapshot {
   tokens: TokenState[];
   /** Tenants' own scenario sets. */
   scenarios?: Record<string, Scenario[]> | undefined;
+  /** Payments with their events and what the clock will bring. */
+  payments?: PaymentState[] | undefined;
+}
+
+export type PaymentEventType = 'sentForSettlement' | 'settled' | 'settlementFailed' | 'cancelled' | 'sentForRefund' | 'refundFailed' | 'refused';
+
+export interface PaymentEventState {
+  eventId: string;
+  type: PaymentEventType;
+  at: string;
+  amount: number;
+  reference?: string | undefined;
+  refusal?: { code: string; description: string } | undefined;
+}
+
+/** A payment in a snapshot. */
+export interface PaymentState {
+  tenant: string;
+  paymentId: string;
+  transactionReference: string;
+  entity: string;
+  currency: string;
+  amount: number;
+  createdAt: string;
+  origin?: string | undefined;
+  settlement: 'none' | 'pending' | 'settled' | 'failed' | 'cancelled';
+  refunded: number;
+  refundRequested: boolean;
+  reversed: boolean;
+  script: { settlementFails?: boolean | undefined; refundFailure?: { code: string; description: string } | undefined };
+  events: PaymentEventState[];
+  scheduled: PaymentEventState[];
 }
 
 // ---- The journal ---------------------------------------------------------------------------------------
 
-export type Operation = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale' | 'unknown';
+export type Operation =
+  | 'createToken'
+  | 'getToken'
+  | 'updateToken'
+  | 'deleteToken'
+  | 'queryTokens'
+  | 'sale'
+  | 'refund'
+  | 'partialRefund'
+  | 'reversal'
+  | 'paymentEvents'
+  | 'unknown';
 
 /** One request in the journal: what was asked and answered, card data masked, credentials never kept. */
 export interface JournalEntry {
@@ -282,7 +351,7 @@ export interface JournalEntry {
   rule: string | null;
   /** The query string (without `?`), card data masked; absent when there was none. */
   query?: string;
-  /** The kept request headers (Host, Accept, Content-Type, Content-Encoding, Content-Length, Correlation-Id) that were sent, masked. */
+  /** The kept request headers (Host, Accept, Content-Type, Content-Encoding, Content-Length, Correlation-Id or WP-CorrelationId) that were sent, masked. */
   requestHeaders: Record<string, string>;
   /** The request body if it was JSON, masked; a note when it was too large to keep; absent when there was none. */
   requestBody?: unknown;
@@ -294,6 +363,52 @@ export interface JournalEntry {
   responseBody?: unknown;
   /** The answer's body if it was not JSON, as masked text. */
   responseText?: string;
+}
+
+// ---- Webhook deliveries --------------------------------------------------------------------------------
+
+export type WebhookState = 'pending' | 'delivered' | 'failed';
+
+/** One webhook delivery as the log shows it (docs/webhooks.md). */
+export interface WebhookDelivery {
+  /** Position in the log (a cursor for paging). */
+  seq: number;
+  eventId: string;
+  type: string;
+  url: string;
+  tenant: string;
+  attempts: number;
+  /** The HTTP status of the last attempt, or null (no attempt yet, or a network error or timeout). */
+  lastStatus: number | null;
+  /** Why the last attempt failed, or null. */
+  lastError: string | null;
+  state: WebhookState;
+  /** Real time (ISO 8601): when it was queued, last tried, delivered or given up. */
+  enqueuedAt: string;
+  lastAttemptAt: string | null;
+  finishedAt: string | null;
+}
+
+/** Which webhook deliveries to list: in one state, at most `limit` (the oldest first). */
+export interface WebhookFilter {
+  state?: WebhookState;
+  limit?: number;
+}
+
+/** The same with the tenant to read (every tenant's deliveries when absent). */
+export interface WebhookQuery extends WebhookFilter {
+  tenant?: string;
+}
+
+/** How long a flush waits at most (milliseconds, default 30000, at most 60000). */
+export interface FlushOptions {
+  timeoutMs?: number;
+}
+
+/** What a flush found: whether the queue emptied, and how many deliveries are still pending. */
+export interface WebhookFlush {
+  flushed: boolean;
+  pending: number;
 }
 
 // ---- Errors --------------------------------------------------------------------------------------------
@@ -410,6 +525,10 @@ export interface SimulatorTenant {
   tokens(): ControlToken[];
   /** Deletes the tenant's tokens and journal and zeroes its scenario counts; its scenario set stays. */
   reset(): void;
+  /** The tenant's webhook deliveries that pass the filter, oldest first. */
+  webhooks(filter?: WebhookFilter): WebhookDelivery[];
+  /** Resolves once none of the tenant's deliveries is queued, in flight or waiting to retry (or the wait is over). */
+  flushWebhooks(options?: FlushOptions): Promise<WebhookFlush>;
 }
 
 /** The control surface that a simulator in this process and a remote one (`connectSimulator`) share. */
@@ -429,6 +548,10 @@ export interface SimulatorControl {
   loadScenarios(...scenarios: (string | Scenario | object)[]): void;
   /** The global scenario set. */
   scenarios(): readonly Scenario[];
+  /** Webhook deliveries (one tenant's, or every tenant's) that pass the filter, oldest first. */
+  webhooks(query?: WebhookQuery | string): WebhookDelivery[];
+  /** Resolves once no delivery (of the tenant, when named) is queued, in flight or waiting to retry, or the wait is over. */
+  flushWebhooks(options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush>;
   /** One tenant's handle. */
   tenant(name: string): SimulatorTenant;
 }
@@ -507,6 +630,8 @@ export interface RemoteTenant {
   clearRequests(): Promise<void>;
   tokens(): Promise<ControlToken[]>;
   reset(): Promise<void>;
+  webhooks(filter?: WebhookFilter): Promise<WebhookDelivery[]>;
+  flushWebhooks(options?: FlushOptions): Promise<WebhookFlush>;
 }
 
 /** SimulatorClock's calls over HTTP. */
@@ -528,6 +653,8 @@ export interface RemoteSimulator {
   importState(state: unknown): Promise<void>;
   loadScenarios(...scenarios: (string | Scenario | object)[]): Promise<void>;
   scenarios(): Promise<readonly Scenario[]>;
+  webhooks(query?: WebhookQuery | string): Promise<WebhookDelivery[]>;
+  flushWebhooks(options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush>;
   /** One tenant's handle (no request is made until a call). */
   tenant(name: string): RemoteTenant;
   /** Resolves once `/_sim/health` answers ok, retrying for up to `timeoutMs` (default 10 s). */

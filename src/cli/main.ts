@@ -63,6 +63,7 @@ interface CliOptions {
   host: string;
   profile: Profile;
   tokenLifetime?: string;
+  settlementDelay?: string;
   tokenExtension?: string;
   now?: string;
   frozen?: boolean;
@@ -71,6 +72,7 @@ interface CliOptions {
   user?: string[];
   vendor: string;
   baseUrl?: string;
+  webhookUrl?: string;
   adminToken?: string;
   adminTokenFile?: string;
   drainTimeout?: string;
@@ -96,11 +98,13 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
     frozen: o.frozen ?? false,
     ...(o.tokenLifetime !== undefined && { tokenLifetime: o.tokenLifetime }),
     ...(o.tokenExtension !== undefined && { tokenExtension: o.tokenExtension }),
+    ...(o.settlementDelay !== undefined && { settlementDelay: o.settlementDelay }),
     ...(o.now !== undefined && { now: o.now }),
     ...(o.seed !== undefined && { seed: o.seed }),
     ...(o.fixtures !== undefined && { fixtures: o.fixtures }),
     ...(o.user !== undefined && { users: o.user }),
     ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
+    ...(o.webhookUrl !== undefined && { webhookUrl: o.webhookUrl }),
     ...(o.adminToken !== undefined && { adminToken: o.adminToken }),
     ...(o.drainTimeout !== undefined && { drainTimeout: o.drainTimeout }),
     ...(o.stateFile !== undefined && { stateFile: o.stateFile }),
@@ -173,6 +177,7 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .addOption(new Option('--profile <profile>', 'token lifetime profile').choices(['try', 'live']).default('try'))
     .option('--token-lifetime <duration>', 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)')
     .option('--token-extension <duration>', 'ISO 8601 duration overriding the extension on use')
+    .option('--settlement-delay <duration>', 'ISO 8601 duration until a sale settles on the virtual clock (default: P1D)')
     .option('--now <date-time>', 'start the virtual clock at this ISO 8601 date-time (default: real time)')
     .option('--frozen', 'the clock moves only when told to')
     .option('--seed <string>', 'deterministic ids, refs and codes')
@@ -180,6 +185,7 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .option('--user <name:password>', 'add a credential; repeatable', collect)
     .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
     .option('--base-url <url>', 'base of generated links (default: from the Host header)')
+    .option('--webhook-url <url>', 'POST every payment event to this http(s) URL (a fixtures credential\'s webhookUrl wins)')
     .option('--admin-token <token>', 'require Authorization: Bearer <token> on /_sim (visible in ps: prefer TOKEN_SIM_ADMIN_TOKEN or --admin-token-file)')
     .option('--admin-token-file <file>', 'read the admin token from this file (one line)')
     .addOption(new Option('--journal-size <n>', 'journal entries kept per tenant').default(1000).argParser(wholeNumber))

@@ -8,8 +8,9 @@ import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 
 /** Option names as commander stores them (the flags in camelCase). */
 export type OptionKey =
-  | 'port' | 'host' | 'profile' | 'tokenLifetime' | 'tokenExtension' | 'now' | 'frozen' | 'seed' | 'fixtures' | 'user'
-  | 'vendor' | 'baseUrl' | 'adminToken' | 'adminTokenFile' | 'drainTimeout' | 'stateFile' | 'stateInterval' | 'stateKey' | 'journalSize' | 'journalTotal' | 'stateLimit' | 'scenario' | 'watch' | 'log';
+  | 'port' | 'host' | 'profile' | 'tokenLifetime' | 'tokenExtension' | 'settlementDelay' | 'now' | 'frozen' | 'seed' | 'fixtures' | 'user'
+  | 'vendor' | 'baseUrl' | 'adminToken' | 'adminTokenFile' | 'drainTimeout' | 'stateFile' | 'stateInterval' | 'stateKey' | 'journalSize' | 'journalTotal' | 'stateLimit' | 'scenario' | 'watch' | 'log'
+  | 'webhookUrl';
 
 export type OptionValue = string | number | boolean | string[];
 
@@ -30,6 +31,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'profile', kind: ['try', 'live'] },
   { key: 'tokenLifetime', kind: 'string', checked: true },
   { key: 'tokenExtension', kind: 'string', checked: true },
+  { key: 'settlementDelay', kind: 'string', checked: true },
   { key: 'now', kind: 'string', checked: true },
   { key: 'frozen', kind: 'boolean' },
   { key: 'seed', kind: 'string' },
@@ -37,6 +39,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'user', kind: 'list', alias: 'users', checked: true },
   { key: 'vendor', kind: 'string', checked: true },
   { key: 'baseUrl', kind: 'string', checked: true },
+  { key: 'webhookUrl', kind: 'string', checked: true },
   { key: 'adminToken', kind: 'string', checked: true },
   { key: 'adminTokenFile', kind: 'file' },
   { key: 'journalSize', kind: 'count' },

@@ -8,6 +8,13 @@ import { OMITTED_PROBLEMS, boundProblems } from '../wire/problems.js';
 
 const entityName = z.string().min(1, 'must not be empty');
 
+/** A webhook receiver: an absolute http or https URL (decision 0030). */
+export function isWebhookUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
 /**
  * A preloaded token: a create request body, for a tenant (the first credential when absent), maybe with a fixed
  * id. Like every object of a fixtures or scenario file, it refuses fields it does not define (fieldIsNotAllowed).
@@ -24,6 +31,10 @@ export const fixturesSchema = z.strictObject({
         username: z.string().min(1, 'must not be empty').regex(/^[^:]*$/, 'must not contain a colon'),
         password: z.string(),
         entities: z.array(entityName).min(1, 'must name at least one entity'),
+        /** May read full card numbers with `Accept: <token type>; masked=false` (decision 0031). */
+        detokenize: z.boolean().optional(),
+        /** Where this tenant's payment events are POSTed, instead of --webhook-url (decision 0030). */
+        webhookUrl: z.string().refine(isWebhookUrl, 'must be an absolute http or https URL').optional(),
       }),
     )
     .min(1, 'must hold at least one credential'),

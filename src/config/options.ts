@@ -2,7 +2,7 @@
 import { addDuration, parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
 import { parseInstant, readInstant } from '../wire/instant.js';
 import { isInRange } from '../domain/time-range.js';
-import { ConfigError, DEFAULT_FIXTURES_PATH, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
+import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
 
 export type Profile = 'try' | 'live';
 export type LogFormat = 'pretty' | 'json' | 'silent';
@@ -15,6 +15,8 @@ export interface SimulatorOptions {
   tokenLifetime?: string;
   /** ISO 8601 duration overriding the profile's extension on use. */
   tokenExtension?: string;
+  /** ISO 8601 duration until a sale settles (and a scripted refund failure shows); P1D by default. */
+  settlementDelay?: string;
   /** Where the virtual clock starts (ISO 8601 date-time, epoch ms or Date); real time by default. */
   now?: string | number | Date;
   /** The clock moves only when told to. */
@@ -49,11 +51,17 @@ export interface SimulatorOptions {
   stateInterval?: string;
   /** Seals card numbers in snapshots instead of the seed (at least 16 characters); with `stateFile`, generated beside it when absent. */
   stateKey?: string;
+  /** Where payment events are POSTed (an http or https URL); a fixtures credential's own `webhookUrl` wins for its tenant. */
+  webhookUrl?: string;
 }
 
 export interface Credential {
   password: string;
   entities: ReadonlySet<string>;
+  /** May detokenize (`masked=false`): only a fixtures credential with `detokenize: true` (decision 0031). */
+  detokenize: boolean;
+  /** The fixtures credential's own webhook receiver (decision 0030). */
+  webhookUrl: string | undefined;
 }
 
 export interface SimulatorConfig {
@@ -62,6 +70,8 @@ export interface SimulatorConfig {
   profile: Profile;
   lifetime: Duration;
   extension: Duration;
+  /** How long until a sale settles, and until a scripted refund failure shows. */
+  settlementDelay: Duration;
   /** True when --token-lifetime / --token-extension set them: a scenario's profile then leaves them alone. */
   lifetimeFixed: boolean;
   extensionFixed: boolean;
@@ -84,6 +94,13 @@ export interface SimulatorConfig {
   /** How often a changed state is saved to stateFile. */
   stateIntervalMs: number;
   stateKey: string | undefined;
+  /** The global webhook receiver (--webhook-url). */
+  webhookUrl: string | undefined;
+}
+
+/** Where a tenant's payment events go: its credential's own URL, else the global one, else nowhere. */
+export function webhookUrlFor(config: Pick<SimulatorConfig, 'credentials' | 'webhookUrl'>, tenant: string): string | undefined {
+  return config.credentials.get(tenant)?.webhookUrl ?? config.webhookUrl;
 }
 
 const DEFAULT_STATE_INTERVAL = 'PT10S';
@@ -148,11 +165,13 @@ function checkEntitiesExist(credentials: ReadonlyMap<string, Credential>, fixtur
 
 function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
   const credentials = new Map<string, Credential>();
-  for (const c of fixtures.credentials) credentials.set(c.username, { password: c.password, entities: new Set(c.entities) });
+  for (const c of fixtures.credentials) {
+    credentials.set(c.username, { password: c.password, entities: new Set(c.entities), detokenize: c.detokenize === true, webhookUrl: c.webhookUrl });
+  }
   for (const user of users) {
     const colon = user.indexOf(':');
     if (colon < 1) throw new ConfigError(`--user must be name:password, got '${user}'`);
-    credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']) });
+    credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']), detokenize: false, webhookUrl: undefined });
   }
   return credentials;
 }
@@ -214,6 +233,9 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     throw new ConfigError(`--state-key must be at least ${MIN_STATE_KEY_CHARS} characters, without leading or trailing spaces`);
   }
   if (options.stateFile !== undefined && options.stateFile.trim() === '') throw new ConfigError('--state-file must be a path');
+  if (options.webhookUrl !== undefined && !isWebhookUrl(options.webhookUrl)) {
+    throw new ConfigError(`--webhook-url must be an absolute http or https URL, got '${options.webhookUrl}'`);
+  }
   const log = options.log ?? 'silent';
   if (!['pretty', 'json', 'silent'].includes(log)) throw new ConfigError(`--log must be pretty, json or silent, got '${log}'`);
   const fixtures =
@@ -231,6 +253,7 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     extension: durationOption('--token-extension', options.tokenExtension ?? defaults.extension),
     lifetimeFixed: options.tokenLifetime !== undefined,
     extensionFixed: options.tokenExtension !== undefined,
+    settlementDelay: durationOption('--settlement-delay', options.settlementDelay ?? 'P1D'),
     start,
     frozen: options.frozen ?? false,
     seed: options.seed,
@@ -247,5 +270,6 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     stateFile: options.stateFile,
     stateIntervalMs: stateIntervalMs(options.stateInterval ?? DEFAULT_STATE_INTERVAL),
     stateKey: options.stateKey,
+    webhookUrl: options.webhookUrl,
   };
 }

@@ -4,7 +4,7 @@
  */
 import { WireError, schemaError, type FieldPath, type FieldProblem } from '../wire/problems.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
-import type { Profiles, Store } from '../domain/ports.js';
+import type { PaymentStore, Profiles, Store } from '../domain/ports.js';
 import type { Token } from '../domain/token.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
 import type { IdSource } from '../infra/ids.js';
@@ -17,6 +17,7 @@ import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
 import { foreignParts, onlyTenant, tenantOfCounter } from './tenant-state.js';
+import { paymentFromState, paymentToState } from './payment-state.js';
 
 export interface ControllerDeps {
   clocks: TenantClocks;
@@ -33,6 +34,10 @@ export interface ControllerDeps {
   profiles: Profiles;
   /** Whether a name is a configured credential (a tenant). */
   isTenant(name: string): boolean;
+  /** Drops the webhook queue and delivery log (of one tenant, or all) at a reset (decision 0030). */
+  clearWebhooks?(tenant?: string): void;
+  /** Payments: their store, and the catch-up of a tenant's events that are due by its clock (a clock move). */
+  payments?: { store: PaymentStore; catchUp(tenant: string): number };
 }
 
 export interface Controller {
@@ -96,12 +101,29 @@ export function createController(deps: ControllerDeps): Controller {
     const forked = clocks.forks();
     const tenants = tenant === undefined ? store.tenants().filter((t) => !forked.has(t)) : [tenant];
     for (const t of tenants) store.sweepExpired(t, clocks.now(t));
+    catchUpPayments(tenant);
   }
+
+  /**
+   * The payment events that the clock a call moved has made due, caught up (and their webhooks queued) before
+   * the call answers: the tenant's, or every tenant's that follows the shared clock.
+   */
+  function catchUpPayments(tenant: string | undefined): void {
+    const payments = deps.payments;
+    if (!payments) return;
+    const forked = clocks.forks();
+    const tenants = tenant === undefined ? payments.store.tenants().filter((t) => !forked.has(t)) : [tenant];
+    for (const t of tenants) payments.catchUp(t);
+  }
+
+  const paymentsOf = (tenant: string | undefined) =>
+    (deps.payments ? (tenant === undefined ? deps.payments.store.tenants() : [tenant]).flatMap((t) => deps.payments?.store.list(t) ?? []) : []).map(paymentToState);
 
   /** Every tenant's expired tokens, each by its own clock. */
   function sweepAll(): number {
     let removed = 0;
     for (const t of store.tenants()) removed += store.sweepExpired(t, clocks.now(t));
+    for (const t of deps.payments?.store.tenants() ?? []) deps.payments?.catchUp(t);
     return removed;
   }
 
@@ -122,6 +144,7 @@ export function createController(deps: ControllerDeps): Controller {
         tenantClocks,
         counters: { ids: deps.ids.counters(), scenarios: deps.engine.counters(), tenantScenarios: deps.engine.tenantCounters() },
         scenarios: sealScenarioSets(deps.engine.tenantSets(), deps.siv),
+        payments: paymentsOf(undefined),
       },
       tokens: store.tenants().flatMap(liveTokens),
       toState: (token) => tokenToState(token, deps.siv),
@@ -146,6 +169,7 @@ export function createController(deps: ControllerDeps): Controller {
         tenantClocks: fork ? { [tenant]: view(fork) } : {},
         counters: { ids, scenarios: scenarioCounts, tenantScenarios: ownCounts ? { [tenant]: ownCounts } : {} },
         scenarios: sealScenarioSets(new Map(set ? [[tenant, set]] : []), deps.siv),
+        payments: paymentsOf(tenant),
       },
       tokens: liveTokens(tenant),
       toState: (token) => tokenToState(token, deps.siv),
@@ -180,6 +204,8 @@ export function createController(deps: ControllerDeps): Controller {
     store.clear(tenant);
     for (const token of tokens) store.insert(token);
     store.sweepExpired(tenant, clocks.now(tenant));
+    deps.payments?.store.replaceAll((snapshot.payments ?? []).map(paymentFromState), tenant);
+    catchUpPayments(tenant);
   }
 
   return {
@@ -203,6 +229,8 @@ export function createController(deps: ControllerDeps): Controller {
       store.clear(tenant);
       journal.clear(tenant);
       deps.engine.resetCounters(tenant);
+      deps.clearWebhooks?.(tenant);
+      deps.payments?.store.clear(tenant);
       deps.preload(tenant);
     },
 
@@ -258,6 +286,9 @@ export function createController(deps: ControllerDeps): Controller {
         ...Object.keys(snapshot.scenarios ?? {})
           .filter((name) => !deps.isTenant(name))
           .map((name): FieldProblem => ({ errorName: 'fieldHasInvalidValue', message: stranger(name), path: ['scenarios', name] })),
+        ...(snapshot.payments ?? []).flatMap((p, i): FieldProblem[] =>
+          deps.isTenant(p.tenant) ? [] : [{ errorName: 'fieldHasInvalidValue', message: stranger(p.tenant), path: ['payments', i, 'tenant'] }],
+        ),
       ];
       if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
       // Everything is checked; from here on nothing can fail half-way.
@@ -269,6 +300,7 @@ export function createController(deps: ControllerDeps): Controller {
       deps.scenarios.restoreTenantSets(snapshot.scenarios ?? {});
       deps.engine.restoreCounters(snapshot.counters.scenarios ?? {}, snapshot.counters.tenantScenarios ?? {});
       store.replaceAll(tokens);
+      deps.payments?.store.replaceAll((snapshot.payments ?? []).map(paymentFromState));
       sweepAll();
     },
 

@@ -5,7 +5,7 @@
 import { formatInstant } from '../wire/instant.js';
 import { maskBodyText, maskCardNumbersIn, maskCardText, maskCorrelationId, maskField, maskHref } from '../wire/mask.js';
 
-export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'sale', 'unknown'] as const;
+export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'unknown'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** What every journal entry says about its request, stored and listed alike. */
@@ -24,7 +24,10 @@ export interface JournalFields {
   rule: string | null;
 }
 
-/** The request headers the journal keeps, in this order, and where a record keeps each (never Authorization). */
+/**
+ * The request headers the journal keeps, in this order, and where a record keeps each (never Authorization).
+ * The correlation header is listed under the name the simulator uses (the record's `correlationHeader`).
+ */
 export const KEPT_REQUEST_HEADERS = [
   ['Host', 'host'],
   ['Accept', 'accept'],
@@ -45,13 +48,18 @@ export interface JournalRecord extends Omit<JournalFields, 'errorName'> {
   realMs: number;
   /** The query string as requested, without `?`. */
   query?: string | undefined;
-  /** The kept request headers as sent (KEPT_REQUEST_HEADERS); the client's Correlation-Id as it came. */
+  /** The kept request headers as sent (KEPT_REQUEST_HEADERS); the client's correlation id as it came. */
   host?: string | undefined;
   accept?: string | undefined;
   contentType?: string | undefined;
   contentEncoding?: string | undefined;
   contentLength?: string | undefined;
   clientCorrelationId?: string | undefined;
+  /**
+   * The name of the correlation header, request and answer alike: the vendor's (`WP-CorrelationId` with
+   * `--vendor worldpay`), `Correlation-Id` when absent.
+   */
+  correlationHeader?: string | undefined;
   /**
    * The request body, parsed and masked only when listed; kept only up to MAX_BODY_BYTES. A Buffer is
    * turned into text when recorded: a small Buffer is a slice of an 8 KiB pool slab, and keeping it would
@@ -61,7 +69,7 @@ export interface JournalRecord extends Omit<JournalFields, 'errorName'> {
   /** The size of a request body too large to keep. */
   omittedBodyBytes?: number;
   /**
-   * The answer's headers, as sent: `Correlation-Id`, then `sentHeaders` (the list every answer carries; absent
+   * The answer's headers, as sent: the correlation header, then `sentHeaders` (the list every answer carries; absent
    * when the request was not answered), then `responseHeaders`, then the body's Content-Type and Length.
    */
   sentHeaders?: readonly string[] | undefined;
@@ -82,7 +90,7 @@ export interface JournalEntry extends JournalFields {
   realTime: string;
   /** The query string (without `?`), card data masked; absent when there was none. */
   query?: string;
-  /** The kept request headers (Host, Accept, Content-Type, Content-Encoding, Content-Length, Correlation-Id) that were sent, masked. */
+  /** The kept request headers (Host, Accept, Content-Type, Content-Encoding, Content-Length, Correlation-Id or WP-CorrelationId) that were sent, masked. */
   requestHeaders: Record<string, string>;
   /** The request body if it was JSON, masked; a note when it was too large to keep; absent when there was none. */
   requestBody?: unknown;
@@ -126,7 +134,8 @@ export function maskedRequestHeaders(r: JournalRecord): [string, string][] {
   for (const [name, key] of KEPT_REQUEST_HEADERS) {
     const value = r[key];
     if (value === undefined) continue;
-    out.push([name, key === 'clientCorrelationId' ? maskCorrelationId(maskCardText(value)) : maskCardText(value)]);
+    if (key === 'clientCorrelationId') out.push([r.correlationHeader ?? name, maskCorrelationId(maskCardText(value))]);
+    else out.push([name, maskCardText(value)]);
   }
   return out;
 }
@@ -134,7 +143,7 @@ export function maskedRequestHeaders(r: JournalRecord): [string, string][] {
 /** The answer's headers as it was sent (none when it was not answered), unmasked. */
 function sentHeadersOf(r: JournalRecord): [string, string][] {
   if (r.sentHeaders === undefined) return [];
-  const out: [string, string][] = [['Correlation-Id', r.correlationId]];
+  const out: [string, string][] = [[r.correlationHeader ?? 'Correlation-Id', r.correlationId]];
   for (let i = 0; i + 1 < r.sentHeaders.length; i += 2) out.push([r.sentHeaders[i] as string, r.sentHeaders[i + 1] as string]);
   if (r.responseHeaders) for (const name in r.responseHeaders) out.push([name, r.responseHeaders[name] as string]);
   const size = r.omittedResponseBytes ?? (r.responseBody === undefined ? undefined : Buffer.byteLength(r.responseBody));
@@ -144,12 +153,13 @@ function sentHeadersOf(r: JournalRecord): [string, string][] {
 
 /**
  * The answer's headers, masked: Location's authority (it comes from the Host header) and any other value;
- * the Correlation-Id was masked when the request arrived, and the simulator's own ids are left alone.
+ * the correlation id (the first header) was masked when the request arrived, and the simulator's own ids are
+ * left alone.
  */
 export function maskedResponseHeaders(r: JournalRecord): [string, string][] {
-  return sentHeadersOf(r).map(([name, value]) => {
-    const lower = name.toLowerCase();
-    return [name, lower === 'correlation-id' ? value : lower === 'location' ? maskHref(value) : maskCardText(value)];
+  return sentHeadersOf(r).map(([name, value], i) => {
+    if (i === 0) return [name, value];
+    return [name, name.toLowerCase() === 'location' ? maskHref(value) : maskCardText(value)];
   });
 }
 

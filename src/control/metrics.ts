@@ -17,6 +17,8 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 export interface MetricsSources {
   /** Live tokens held, every tenant. */
   tokens: () => number;
+  /** Payments held, every tenant. */
+  payments: () => number;
   /** What the journal holds now: entries and the characters of their kept bodies. */
   journal: () => { entries: number; bodyChars: number };
 }
@@ -85,10 +87,10 @@ export function createMetrics(sources: MetricsSources): Metrics {
   });
   new Gauge({
     name: 'token_sim_payments',
-    help: 'Payments held: always 0 until payments are stored (sales are counted in token_sim_requests_total)',
+    help: 'Payments held, every tenant (a sale makes one, approved or refused)',
     registers,
     collect() {
-      this.set(0);
+      this.set(sources.payments());
     },
   });
   new Gauge({

@@ -14,6 +14,7 @@ import { isoInstant, strictBillingAddress, toBillingAddress } from '../wire/sche
 import { parseBody } from '../wire/validation.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
+import { paymentState } from './payment-state.js';
 
 // Every object of a snapshot refuses fields it does not define (fieldIsNotAllowed, with a hint).
 // Every instant stays inside the clock's range (decision 0021), or a later request could not write it.
@@ -76,6 +77,8 @@ export const stateSchema = z.strictObject({
   tokens: z.array(tokenState),
   /** Tenants' own scenario sets (the global set is configuration, like the fixtures, and is not carried). */
   scenarios: z.record(z.string(), z.array(scenarioSchema)).optional(),
+  /** Payments with their events (absent in snapshots of versions before payments: none). */
+  payments: z.array(paymentState).optional(),
 });
 
 export type StateSnapshot = z.output<typeof stateSchema>;

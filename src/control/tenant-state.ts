@@ -20,6 +20,7 @@ export function foreignParts(snapshot: StateSnapshot, tenant: string): FieldProb
   const problem = (path: FieldPath): FieldProblem => ({ errorName: 'fieldHasInvalidValue', message: `this import writes tenant '${tenant}' only`, path });
   const out: FieldProblem[] = [];
   snapshot.tokens.forEach((t, i) => t.tenant !== tenant && out.push(problem(['tokens', i, 'tenant'])));
+  (snapshot.payments ?? []).forEach((p, i) => p.tenant !== tenant && out.push(problem(['payments', i, 'tenant'])));
   for (const name of Object.keys(snapshot.tenantClocks)) if (name !== tenant) out.push(problem(['tenantClocks', name]));
   for (const key of Object.keys(snapshot.counters.ids)) if (tenantOfCounter(key) !== tenant) out.push(problem(['counters', 'ids', key]));
   for (const [label, byTenant] of Object.entries(snapshot.counters.scenarios ?? {})) {

@@ -91,8 +91,9 @@ export interface Payments {
   record(tenant: string, sale: NewPayment): Payment;
   /** The payment with its due events caught up; throws `paymentNotFound`. */
   get(tenant: string, paymentId: string): Payment;
-  refund(tenant: string, paymentId: string): Payment;
-  partialRefund(tenant: string, paymentId: string, refund: PartialRefund): Payment;
+  /** `failure` (a scenario on the refund itself) makes this refund fail, whatever the sale's script says. */
+  refund(tenant: string, paymentId: string, failure?: Refusal): Payment;
+  partialRefund(tenant: string, paymentId: string, refund: PartialRefund, failure?: Refusal): Payment;
   reversal(tenant: string, paymentId: string): Payment;
   /** Catches up every due event of the tenant's payments (a clock move); returns how many happened. */
   catchUp(tenant: string): number;
@@ -189,11 +190,11 @@ export function createPayments(deps: PaymentsDeps): Payments {
   }
 
   /** Sends an amount for refund now; a scripted failure shows once the settlement delay has passed. */
-  function sendForRefund(payment: Payment, now: number, amount: number, reference: string | undefined): void {
+  function sendForRefund(payment: Payment, now: number, amount: number, reference: string | undefined, scripted: Refusal | undefined): void {
     const extra = reference === undefined ? {} : { reference };
     payment.refunded += amount;
     happen(payment, newEvent(payment.tenant, 'sentForRefund', now, amount, extra));
-    const failure = payment.script.refundFailure;
+    const failure = scripted ?? payment.script.refundFailure;
     if (failure) {
       schedule(payment, newEvent(payment.tenant, 'refundFailed', addDuration(now, deps.settlementDelay), amount, { ...extra, refusal: { ...failure } }));
     }
@@ -232,16 +233,16 @@ export function createPayments(deps: PaymentsDeps): Payments {
 
     get: (tenant, paymentId) => live(tenant, paymentId).payment,
 
-    refund(tenant, paymentId) {
+    refund(tenant, paymentId, failure) {
       const { payment, now } = live(tenant, paymentId);
       check(payment, 'refund');
       // After partial refunds, a full refund refunds what remains.
-      sendForRefund(payment, now, remainingOf(payment), undefined);
+      sendForRefund(payment, now, remainingOf(payment), undefined, failure);
       payment.refundRequested = true;
       return payment;
     },
 
-    partialRefund(tenant, paymentId, refund) {
+    partialRefund(tenant, paymentId, refund, failure) {
       const { payment, now } = live(tenant, paymentId);
       if (refund.currency !== payment.currency) {
         throw new DomainError('refundCurrencyMismatch', `currency must be the sale's currency, ${payment.currency}`);
@@ -250,7 +251,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
       if (refund.amount > remainingOf(payment)) {
         throw notAllowed('partialRefund', `${refund.amount} exceeds the ${remainingOf(payment)} that remains to refund`);
       }
-      sendForRefund(payment, now, refund.amount, refund.reference);
+      sendForRefund(payment, now, refund.amount, refund.reference, failure);
       payment.refundRequested = true;
       return payment;
     },

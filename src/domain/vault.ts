@@ -67,12 +67,23 @@ export type TokenUpdate =
 
 export type TokenField = TokenUpdate['field'];
 
+/** What a token query asks for: a namespace, a token id, or both (a token must then match both). */
+export interface TokenQuery {
+  namespace?: string;
+  tokenId?: string;
+}
+
 export interface Vault {
   create(tenant: string, input: CreateTokenInput): CreateResult;
   /** A use: extends the expiry by the half-life rule. */
   get(tenant: string, tokenId: string): Token;
   /** The live token without using it, or undefined. */
   peek(tenant: string, tokenId: string): Token | undefined;
+  /**
+   * The tenant's live tokens that match the query, oldest first (creation order), whatever their merchant
+   * entity. Not a use: no expiry moves (contract 1.5).
+   */
+  query(tenant: string, query: TokenQuery): Token[];
   /** The token while its pending conflict is open (a use). */
   getConflict(tenant: string, tokenId: string): Token;
   update(tenant: string, tokenId: string, update: TokenUpdate): void;
@@ -198,6 +209,19 @@ export function createVault(deps: VaultDeps): Vault {
 
     peek(tenant, tokenId) {
       return live(tenant, store.get(tenant, tokenId), clock.now(tenant));
+    },
+
+    query(tenant, { namespace, tokenId }) {
+      const now = clock.now(tenant);
+      if (tokenId !== undefined) {
+        const token = live(tenant, store.get(tenant, tokenId), now);
+        return token && (namespace === undefined || token.namespace === namespace) ? [token] : [];
+      }
+      if (namespace === undefined) return [];
+      const found: Token[] = [];
+      for (const token of store.namespaceTokens(tenant, namespace)) if (live(tenant, token, now)) found.push(token);
+      // The store's order is the order of storing; a state import may store older tokens after newer ones.
+      return found.sort((a, b) => a.createdAt - b.createdAt);
     },
 
     getConflict(tenant, tokenId) {

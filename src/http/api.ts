@@ -17,7 +17,7 @@ import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import type { ApiOperation, ApiOperationName, ApiResponse } from './operations/types.js';
 import { elapsedMs, type RequestLogger } from './request-log.js';
 import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
-import { maskCorrelationId } from '../wire/mask.js';
+import type { Correlation } from './correlation.js';
 
 export interface ApiDeps {
   operations: Readonly<Record<ApiOperationName, ApiOperation>>;
@@ -32,6 +32,8 @@ export interface ApiDeps {
   metrics: Metrics;
   clock: Clock;
   ids: IdSource;
+  /** The correlation header (its name follows the vendor) and the id of a request. */
+  correlation: Correlation;
   log: RequestLogger | undefined;
   /** Sockets held open by `noResponse` faults, released at shutdown. */
   heldSockets: Set<Socket>;
@@ -62,22 +64,22 @@ interface Exchange {
   response: ApiResponse | undefined;
 }
 
-/** The headers every answer carries besides its Correlation-Id: no MIME sniffing, no caching. */
+/** The headers every answer carries besides its correlation header: no MIME sniffing, no caching. */
 export const SECURITY_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } as const;
 const SECURITY_HEADER_LIST: readonly string[] = Object.entries(SECURITY_HEADERS).flat();
 
-const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * The client's own Correlation-Id when it sent a sane one (so it can tie its logs to ours), else a new one.
- * A card number in the client's id is masked: the id is echoed, journaled and logged.
- */
-export function correlationIdOf(req: IncomingMessage, ids: IdSource): string {
-  const given = req.headers['correlation-id'];
-  return typeof given === 'string' && SAFE_CORRELATION_ID.test(given) ? maskCorrelationId(given) : ids.correlationId();
-}
-
-const READS_BODY: Readonly<Record<ApiOperationName, boolean>> = { createToken: true, getToken: false, updateToken: true, deleteToken: false, sale: true };
+const READS_BODY: Readonly<Record<ApiOperationName, boolean>> = {
+  createToken: true,
+  getToken: false,
+  updateToken: true,
+  deleteToken: false,
+  queryTokens: false,
+  sale: true,
+  refund: false,
+  partialRefund: true,
+  reversal: false,
+  paymentEvents: false,
+};
 
 const str = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
 
@@ -87,15 +89,22 @@ const pathOf = (url: string): string => {
 };
 
 export function createApi(deps: ApiDeps): Api {
-  const { media } = deps;
+  const { media, correlation } = deps;
   const read: HeaderRules = { accept: [media.token] };
   const write: HeaderRules = { accept: [media.token], contentType: media.token };
+  const payments: HeaderRules = { contentType: media.saleRequest, accept: [media.saleResponse, media.saleRequest] };
   const HEADER_RULES: Record<ApiOperationName, HeaderRules> = {
     createToken: write,
     getToken: read,
     updateToken: write,
     deleteToken: read,
-    sale: { contentType: media.saleRequest, accept: [media.saleResponse, media.saleRequest] },
+    queryTokens: read,
+    sale: payments,
+    // The follow-ups of a sale take the sale's media types (contract 3.2); a refund or reversal has no body.
+    refund: payments,
+    partialRefund: payments,
+    reversal: payments,
+    paymentEvents: { accept: payments.accept },
   };
 
   function begin(req: IncomingMessage, res: ServerResponse, operation: Operation): Exchange {
@@ -104,7 +113,7 @@ export function createApi(deps: ApiDeps): Api {
       res,
       operation,
       path: pathOf(req.url ?? '/'),
-      correlationId: correlationIdOf(req, deps.ids),
+      correlationId: correlation.idOf(req),
       started: performance.now(),
       tenant: undefined,
       rule: null,
@@ -149,7 +158,8 @@ export function createApi(deps: ApiDeps): Api {
       contentType: h['content-type'],
       contentEncoding: h['content-encoding'],
       contentLength: h['content-length'],
-      clientCorrelationId: str(h['correlation-id']),
+      clientCorrelationId: str(h[correlation.key]),
+      correlationHeader: correlation.header,
       body: ex.body !== undefined && ex.body.length > 0 ? ex.body : undefined,
       sentHeaders: response && SECURITY_HEADER_LIST,
       responseHeaders: response?.headers,
@@ -162,7 +172,7 @@ export function createApi(deps: ApiDeps): Api {
   function send(ex: Exchange, response: ApiResponse): void {
     const { res } = ex;
     if (res.headersSent || res.destroyed) return;
-    const headers: string[] = ['Correlation-Id', ex.correlationId, ...SECURITY_HEADER_LIST];
+    const headers: string[] = [correlation.header, ex.correlationId, ...SECURITY_HEADER_LIST];
     if (response.headers) for (const name in response.headers) headers.push(name, response.headers[name] as string);
     if (response.body !== undefined) {
       headers.push('Content-Type', response.mediaType ?? 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)));
@@ -209,13 +219,15 @@ export function createApi(deps: ApiDeps): Api {
         tenant: ex.tenant ?? '',
         baseUrl: deps.baseUrl ?? `http://${host ?? deps.fallbackHost}`,
         ...(action?.saleOverride && { saleOverride: action.saleOverride }),
+        ...(action?.paymentScript && { paymentScript: action.paymentScript }),
       }),
     );
   }
 
   /** After the body: the scenario step (maybe late), then the operation. */
   function proceed(ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
-    const decision = decideScenario(deps.scenario, { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref });
+    const query = name === 'queryTokens' ? (ex.req.url ?? '').slice(ex.path.length + 1) : undefined;
+    const decision = decideScenario(deps.scenario, { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref, ...(query !== undefined && { query }) });
     if (!decision) {
       perform(ex, name, ref, undefined);
       return;

@@ -6,9 +6,10 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { Controller } from '../control/controller.js';
 import type { Metrics } from '../control/metrics.js';
-import type { IdSource } from '../infra/ids.js';
 import type { RefCodec } from '../infra/refs.js';
-import { SECURITY_HEADERS, correlationIdOf, type Api } from './api.js';
+import type { WebhookDispatcher } from '../infra/webhooks.js';
+import { SECURITY_HEADERS, type Api } from './api.js';
+import type { Correlation } from './correlation.js';
 import type { Authenticate } from './auth.js';
 import { API_ROUTES, matchApiPath, urlInvalid } from './routes.js';
 import { createControlRoutes } from './control-routes.js';
@@ -19,7 +20,8 @@ export interface AppDeps {
   api: Api;
   controller: Controller;
   refs: RefCodec;
-  ids: IdSource;
+  /** The correlation header, the API's: /_sim answers carry it under the same name (decision 0033). */
+  correlation: Correlation;
   log: RequestLogger | undefined;
   baseUrl: string | undefined;
   fallbackHost: string;
@@ -31,13 +33,15 @@ export interface AppDeps {
   authenticate: Authenticate;
   openApi: (baseUrl: string) => unknown;
   metrics: Metrics;
+  /** The webhook delivery log and queue: `/_sim/webhooks` (decision 0030). */
+  webhooks: WebhookDispatcher;
   reportUnexpected: (err: unknown) => void;
 }
 
-/** Control responses carry a Correlation-Id (the client's own when sane) and the security headers too. */
-function commonHeaders(ids: IdSource): RequestHandler {
+/** Control responses carry the correlation header (the client's own id when sane) and the security headers too. */
+function commonHeaders(correlation: Correlation): RequestHandler {
   return (req, res, next) => {
-    res.setHeader('Correlation-Id', correlationIdOf(req, ids));
+    res.setHeader(correlation.header, correlation.idOf(req));
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     next();
   };
@@ -68,8 +72,8 @@ export function buildApp(deps: AppDeps): Express {
 
   const baseUrlOf = (req: Request): string => deps.baseUrl ?? `http://${req.headers.host ?? deps.fallbackHost}`;
   const control = express.Router();
-  control.use(commonHeaders(deps.ids));
-  if (deps.log) control.use(logMiddleware(deps.log));
+  control.use(commonHeaders(deps.correlation));
+  if (deps.log) control.use(logMiddleware(deps.log, deps.correlation.header));
   control.use(
     createControlRoutes({
       controller: deps.controller,
@@ -81,6 +85,7 @@ export function buildApp(deps: AppDeps): Express {
       stateLimit: deps.stateLimit,
       openApi: (req) => deps.openApi(baseUrlOf(req)),
       metrics: deps.metrics,
+      webhooks: deps.webhooks,
     }),
   );
   control.use(controlErrors(deps.reportUnexpected));

@@ -7,6 +7,7 @@ import type { Controller } from '../control/controller.js';
 import type { Metrics } from '../control/metrics.js';
 import { positionOf } from '../control/token-pages.js';
 import type { RefCodec } from '../infra/refs.js';
+import type { WebhookDispatcher } from '../infra/webhooks.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../scenarios/loader.js';
 import { parseJsonText } from '../wire/json.js';
 import { maskCardData } from '../wire/mask.js';
@@ -19,6 +20,7 @@ import { checkQueryParams, parseJournalQuery } from './journal-query.js';
 import { essence } from './media.js';
 import { readJournalCursor, readLimit, readTokenCursor, tokenCursor } from './paging.js';
 import { controlTokenList, type LinkContext } from './present.js';
+import { readFlushTimeout, readWebhookQuery } from './webhook-query.js';
 
 export interface ControlRoutesDeps {
   controller: Controller;
@@ -36,6 +38,8 @@ export interface ControlRoutesDeps {
   openApi: (req: Request) => unknown;
   /** What GET /_sim/metrics exposes: every tenant's, so only the admin token opens it when one is set. */
   metrics: Metrics;
+  /** The webhook delivery log and queue (decision 0030). */
+  webhooks: WebhookDispatcher;
 }
 
 /** Writes a JSON body with exactly the given media type (Express would append `; charset=utf-8`). */
@@ -111,7 +115,7 @@ function requireAdminToken(adminToken: string): RequestHandler {
 }
 
 /** The calls of a tenant's own control plane (as lower-case paths under /_sim); a tenant gets 403 on any other. */
-const TENANT_PATHS = new Set(['/clock', '/clock/advance', '/reset', '/tokens', '/requests', '/scenarios', '/state', '/openapi.json']);
+const TENANT_PATHS = new Set(['/clock', '/clock/advance', '/reset', '/tokens', '/requests', '/scenarios', '/state', '/webhooks', '/webhooks/flush', '/openapi.json']);
 
 /** The refusal of a call outside the tenant's own control plane. */
 function outsideScope(tenant: string): HttpError {
@@ -296,6 +300,31 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, PUT, DELETE'));
+
+  router
+    .route('/webhooks')
+    // The delivery log, paged like the journal: the oldest `limit` after `cursor`, `next` continues (decision 0030).
+    .get((req, res) => {
+      const tenant = tenantParam(req);
+      const filter = readWebhookQuery(req.query, 'GET /_sim/webhooks');
+      const { deliveries, count } = deps.webhooks.deliveries({ ...filter, ...(tenant !== undefined && { tenant }) });
+      const last = deliveries.at(-1);
+      sendJson(res, 200, { webhooks: deliveries, count, next: last !== undefined && count > deliveries.length ? String(last.seq) : null });
+    })
+    .all(methodNotAllowed('GET'));
+
+  router
+    .route('/webhooks/flush')
+    // Answers once nothing (of the tenant) is queued, in flight or waiting to retry, or after `timeout` ms.
+    .post(async (req, res) => {
+      const tenant = tenantParam(req);
+      const timeoutMs = readFlushTimeout(req.query, 'POST /_sim/webhooks/flush');
+      const gone = new AbortController();
+      res.once('close', () => gone.abort());
+      const result = await deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), timeoutMs });
+      if (!gone.signal.aborted) sendJson(res, 200, result);
+    })
+    .all(methodNotAllowed('POST'));
 
   router.route('/openapi.json').get((req, res) => sendJson(res, 200, deps.openApi(req))).all(methodNotAllowed('GET'));
 

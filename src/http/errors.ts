@@ -19,6 +19,7 @@ export type HttpCode =
   | 'urlInvalid'
   | 'refOfAnotherTenant'
   | 'outsideTenantScope'
+  | 'detokenizeNotAllowed'
   | 'endpointNotFound'
   | 'methodNotAllowed'
   | 'unexpected';
@@ -44,6 +45,9 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   saleTokenNotLive: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
   storedCardExpired: { status: 400, errorName: 'underlyingPaymentInstrumentHasExpired' },
   issuerFailed: { status: 500, errorName: 'internalErrorOccurred' },
+  paymentNotFound: { status: 404, errorName: 'resourceNotFound' },
+  actionNotAllowed: { status: 409, errorName: 'actionIsNotAllowed' },
+  refundCurrencyMismatch: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
   // wire
   bodyIsEmpty: { status: 400, errorName: 'bodyIsEmpty' },
   bodyIsNotJson: { status: 400, errorName: 'bodyIsNotJson' },
@@ -60,6 +64,8 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   refOfAnotherTenant: { status: 404, errorName: 'resourceNotFound' },
   // A tenant's Basic credentials on another tenant or an everyone-wide /_sim call (decision 0026).
   outsideTenantScope: { status: 403, errorName: 'operationIsNotAllowed' },
+  // `masked=false` from a credential without `detokenize: true` (contract 3.3, decision 0031).
+  detokenizeNotAllowed: { status: 403, errorName: 'merchantIsNotConfigured' },
   endpointNotFound: { status: 404, errorName: 'endpointNotFound' },
   methodNotAllowed: { status: 405, errorName: 'methodNotAllowed' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },

@@ -36,6 +36,33 @@ export function acceptsOneOf(accept: string, allowed: readonly string[]): boolea
   return false;
 }
 
+/**
+ * True when Accept asks for the token media type with the parameter `masked=false` (name and value in any
+ * case, the value maybe quoted) in a range whose q is not 0: the detokenized view (contract 3.3, decision
+ * 0031). Only that parameter of that range counts; `*\/*; masked=false` and every other parameter do not.
+ */
+export function asksUnmasked(accept: string | undefined, mediaType: string): boolean {
+  if (accept === undefined || !accept.includes('=')) return false;
+  const wanted = mediaType.toLowerCase();
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';');
+    if (type.trim().toLowerCase() !== wanted) continue;
+    let unmasked = false;
+    let refused = false;
+    for (const param of params) {
+      const eq = param.indexOf('=');
+      if (eq === -1) continue;
+      const name = param.slice(0, eq).trim().toLowerCase();
+      let value = param.slice(eq + 1).trim();
+      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+      if (name === 'masked' && value.toLowerCase() === 'false') unmasked = true;
+      else if (name === 'q' && Number(value) === 0) refused = true;
+    }
+    if (unmasked && !refused) return true;
+  }
+  return false;
+}
+
 function hasBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');

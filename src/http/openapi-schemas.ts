@@ -36,7 +36,7 @@ export const tokenResponse = z
     namespace: z.string().optional(),
     schemeTransactionReference: z.string().optional(),
     paymentInstrument: z.object({
-      type: z.literal('card/masked'),
+      type: z.enum(['card/masked', 'card/front']).meta({ description: 'card/front (the full card number) only for `Accept: <token type>; masked=false` from a credential allowed to detokenize' }),
       cardNumber: z.string().regex(/^[0-9*]*$/),
       cardExpiryDate: expiryDate,
       cardHolderName: z.string(),
@@ -70,6 +70,17 @@ export const tokenResponse = z
 
 const riskFactor = z.object({ risk: z.enum(['not_checked', 'not_matched', 'not_supplied']), detail: z.enum(['address', 'postcode']) });
 
+/** The links of a payment (HAL): the actions its state allows now, its events, the curies. */
+export const paymentLinks = z
+  .object({
+    'payments:refund': href.optional(),
+    'payments:partialRefund': href.optional(),
+    'payments:reversal': href.optional(),
+    'payments:events': href,
+    curies: z.array(z.object({ name: z.literal('payments'), href: z.string(), templated: z.literal(true) })),
+  })
+  .meta({ description: 'Links to the actions the payment allows now, and to its events' });
+
 export const saleResponse = z
   .object({
     outcome: z.enum(['sentForSettlement', 'refused']),
@@ -89,8 +100,18 @@ export const saleResponse = z
     riskFactors: z.array(riskFactor).optional(),
     refusalCode: z.string().optional(),
     refusalDescription: z.string().optional(),
+    _links: paymentLinks,
   })
-  .meta({ description: 'The outcome of a card-on-file sale' });
+  .meta({ description: 'The outcome of a card-on-file sale, with links to what may follow (an approved sale) or to its events (a refused one)' });
+
+export const paymentActionResponse = z.object({ _links: paymentLinks }).meta({ description: 'A refund, partial refund or reversal accepted: links to what may follow' });
+
+export const paymentEventsResponse = z
+  .object({
+    lastEvent: z.enum(['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused']),
+    _links: paymentLinks,
+  })
+  .meta({ description: 'The last event of a payment by the virtual now, and what may follow' });
 
 export const clockResponse = z.object({ now: instant, frozen: z.boolean() });
 

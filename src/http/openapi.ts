@@ -7,7 +7,8 @@ import { stateSchema } from '../control/state.js';
 import { OPERATIONS } from '../control/journal.js';
 import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
-import { clockResponse, controlTokenResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import { clockResponse, controlTokenResponse, errorResponse, paymentActionResponse, paymentEventsResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import { partialRefundBody } from '../wire/payment-schemas.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
 import { saleBody } from '../wire/sale-schemas.js';
 import { billingAddress, cardHolderName, clockAdvanceBody, clockSetBody, createTokenBody, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
@@ -45,6 +46,15 @@ const COMMON_ERRORS: [number, string][] = [
 
 export function openApiDocument(options: OpenApiOptions): Schema {
   const media = mediaTypesFor(options.vendor);
+  const paymentRef = {
+    name: 'paymentRef',
+    in: 'path',
+    required: true,
+    description: 'The opaque ref at the end of a payment link (`payments:refund`, `payments:partialRefund`, `payments:reversal`, `payments:events`)',
+    schema: { type: 'string' },
+  };
+  const paymentAccepted = { description: 'Accepted: links to the actions allowed next and to the events', ...json(ref('PaymentAction'), media.saleResponse) };
+  const PAYMENT_ERRORS: [number, string][] = [...COMMON_ERRORS, [404, 'resourceNotFound'], [409, 'actionIsNotAllowed']];
   const tokenRef = { name: 'tokenRef', in: 'path', required: true, description: 'The opaque ref at the end of a token link (`tokens:token`, a per-field link or `tokens:conflicts`)', schema: { type: 'string' } };
   const tenant = { name: 'tenant', in: 'query', required: false, description: 'One tenant (a configured username); without it the call acts on every tenant', schema: { type: 'string', minLength: 1 } };
   const unknownTenant: [number, string] = [400, 'urlContainsInvalidValue (a tenant that is not a configured username)'];
@@ -65,6 +75,8 @@ export function openApiDocument(options: OpenApiOptions): Schema {
   ];
   const next = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last' };
   const tooLarge: [number, string] = [413, 'bodyIsTooLarge'];
+  const detokenizeNote = `\`Accept: ${media.token}; masked=false\` answers \`paymentInstrument.type: card/front\` with the full \`cardNumber\`, for a credential with \`detokenize: true\` in its fixtures; any other credential gets 403 merchantIsNotConfigured.`;
+  const detokenizeRefused: [number, string] = [403, 'merchantIsNotConfigured (masked=false from a credential not allowed to detokenize)'];
   const basic = [{ basicAuth: [] }];
   const control = [{}, { adminBearer: [] }];
   // A tenant's Basic credentials open its own control plane; other tenants and everyone-wide calls answer 403 (decision 0026).
@@ -116,8 +128,17 @@ export function openApiDocument(options: OpenApiOptions): Schema {
       schemas: {
         CreateTokenRequest: jsonSchema(createTokenBody, 'input'),
         Token: jsonSchema(tokenResponse, 'output'),
+        TokenList: {
+          type: 'object',
+          description: 'The answer of a token query (HAL): live tokens as GET of each answers them, oldest first',
+          properties: { _embedded: { type: 'object', properties: { tokens: { type: 'array', items: ref('Token') } }, required: ['tokens'] } },
+          required: ['_embedded'],
+        },
         SaleRequest: jsonSchema(saleBody, 'input'),
         SaleResponse: jsonSchema(saleResponse, 'output'),
+        PartialRefundRequest: jsonSchema(partialRefundBody, 'input'),
+        PaymentAction: jsonSchema(paymentActionResponse, 'output'),
+        PaymentEvents: jsonSchema(paymentEventsResponse, 'output'),
         Error: jsonSchema(errorResponse, 'output'),
         ControlToken: jsonSchema(controlTokenResponse, 'output'),
         Clock: jsonSchema(clockResponse, 'output'),
@@ -130,6 +151,20 @@ export function openApiDocument(options: OpenApiOptions): Schema {
     },
     paths: {
       '/tokens': {
+        get: {
+          operationId: 'queryTokens',
+          summary: 'Find tokens by namespace (any merchant entity) or by tokenId; both: a token must match both. Not a use: no expiry moves',
+          description: detokenizeNote,
+          security: basic,
+          parameters: [
+            query('namespace', 'The tenant\u2019s live tokens in this namespace, oldest first', { type: 'string', minLength: 1 }),
+            query('tokenId', 'The token with this id, or none', { type: 'string', minLength: 1 }),
+          ],
+          responses: {
+            200: { description: 'The tokens found (maybe none)', ...json(ref('TokenList'), media.token) },
+            ...errors(...COMMON_ERRORS, detokenizeRefused),
+          },
+        },
         post: {
           operationId: 'createToken',
           summary: 'Create a token (or answer the existing one, or a conflict)',
@@ -148,8 +183,9 @@ export function openApiDocument(options: OpenApiOptions): Schema {
         get: {
           operationId: 'getToken',
           summary: 'Retrieve a token (a use: may extend its expiry); on the conflicts link, with its conflicts',
+          description: detokenizeNote,
           security: basic,
-          responses: { ...tokenAnswer('200', 'The token'), ...errors(...COMMON_ERRORS, [404, 'resourceNotFound or endpointNotFound']) },
+          responses: { ...tokenAnswer('200', 'The token'), ...errors(...COMMON_ERRORS, [404, 'resourceNotFound or endpointNotFound'], detokenizeRefused) },
         },
         put: {
           operationId: 'updateToken',
@@ -174,6 +210,43 @@ export function openApiDocument(options: OpenApiOptions): Schema {
           responses: { 201: { description: 'The outcome (approved or refused)', ...json(ref('SaleResponse'), media.saleResponse) }, ...errors(...COMMON_ERRORS) },
         },
       },
+      '/payments/settlements/refunds/full/{paymentRef}': {
+        parameters: [paymentRef],
+        post: {
+          operationId: 'refund',
+          summary: 'Refund what remains of the sale (the `payments:refund` link); no body',
+          security: basic,
+          responses: { 202: paymentAccepted, ...errors(...PAYMENT_ERRORS) },
+        },
+      },
+      '/payments/settlements/refunds/partials/{paymentRef}': {
+        parameters: [paymentRef],
+        post: {
+          operationId: 'partialRefund',
+          summary: 'Refund part of the sale (the `payments:partialRefund` link), in its currency, within what remains',
+          security: basic,
+          requestBody: { required: true, ...json(ref('PartialRefundRequest'), media.saleRequest) },
+          responses: { 202: paymentAccepted, ...errors(...PAYMENT_ERRORS) },
+        },
+      },
+      '/payments/sales/reversals/{paymentRef}': {
+        parameters: [paymentRef],
+        post: {
+          operationId: 'reversal',
+          summary: 'Reverse the sale (the `payments:reversal` link): cancelled before settlement, sent for refund after; no body',
+          security: basic,
+          responses: { 202: paymentAccepted, ...errors(...PAYMENT_ERRORS) },
+        },
+      },
+      '/payments/events/{paymentRef}': {
+        parameters: [paymentRef],
+        get: {
+          operationId: 'paymentEvents',
+          summary: 'The payment\u2019s last event by the virtual now (the `payments:events` link)',
+          security: basic,
+          responses: { 200: { description: 'The last event and what may follow', ...json(ref('PaymentEvents'), media.saleResponse) }, ...errors(...COMMON_ERRORS, [404, 'resourceNotFound']) },
+        },
+      },
       '/_sim/health': { get: { operationId: 'health', summary: 'Liveness (open even with --admin-token)', responses: { 200: { description: 'Up', ...json({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } } } },
       '/_sim/clock': {
         parameters: [tenant],
@@ -184,7 +257,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
         parameters: [tenant],
         post: { operationId: 'advanceClock', security: tenantControl, requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied'], forbidden) } },
       },
-      '/_sim/reset': { parameters: [tenant], post: { operationId: 'reset', security: tenantControl, responses: { 204: { description: 'Tokens, journal and scenario counters deleted; configured tokens preloaded again' }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } } },
+      '/_sim/reset': { parameters: [tenant], post: { operationId: 'reset', security: tenantControl, responses: { 204: { description: 'Tokens, journal, scenario counters and webhook deliveries deleted; configured tokens preloaded again' }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } } },
       '/_sim/tokens': {
         parameters: [tenant],
         get: {
@@ -228,6 +301,72 @@ export function openApiDocument(options: OpenApiOptions): Schema {
           responses: { 200: { description: 'The active scenarios', ...scenarioList }, ...errors([400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'], tooLarge, [401, 'accessDenied'], forbidden) },
         },
         delete: { operationId: 'clearScenarios', security: tenantControl, responses: { 204: { description: 'Cleared' }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } },
+      },
+      '/_sim/webhooks': {
+        parameters: [tenant],
+        get: {
+          operationId: 'listWebhooks',
+          summary: 'The webhook delivery log (docs/webhooks.md): the oldest `limit` deliveries that pass the filter, newest last',
+          security: tenantControl,
+          parameters: [
+            query('state', 'Only deliveries in this state', { enum: ['pending', 'delivered', 'failed'] }),
+            query('limit', 'At most this many deliveries (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+            query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
+          ],
+          responses: {
+            200: {
+              description: 'One page of deliveries and how many pass the filter',
+              ...json({
+                type: 'object',
+                properties: {
+                  webhooks: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      properties: {
+                        seq: { type: 'integer', minimum: 1 },
+                        eventId: { type: 'string' },
+                        type: { type: 'string' },
+                        url: { type: 'string' },
+                        tenant: { type: 'string' },
+                        attempts: { type: 'integer', minimum: 0 },
+                        lastStatus: { type: ['integer', 'null'], description: 'The HTTP status of the last attempt; null before one, or on a network error or timeout' },
+                        lastError: { type: ['string', 'null'] },
+                        state: { enum: ['pending', 'delivered', 'failed'] },
+                        enqueuedAt: { type: 'string', format: 'date-time' },
+                        lastAttemptAt: { type: ['string', 'null'], format: 'date-time' },
+                        finishedAt: { type: ['string', 'null'], format: 'date-time' },
+                      },
+                      required: ['seq', 'eventId', 'type', 'url', 'tenant', 'attempts', 'lastStatus', 'lastError', 'state', 'enqueuedAt', 'lastAttemptAt', 'finishedAt'],
+                      additionalProperties: false,
+                    },
+                  },
+                  count: { type: 'integer', minimum: 0 },
+                  next,
+                },
+                required: ['webhooks', 'count', 'next'],
+                additionalProperties: false,
+              }),
+            },
+            ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad state, limit or cursor)'], [401, 'accessDenied'], forbidden),
+          },
+        },
+      },
+      '/_sim/webhooks/flush': {
+        parameters: [tenant],
+        post: {
+          operationId: 'flushWebhooks',
+          summary: 'Answers once no webhook delivery (of the tenant) is queued, in flight or waiting to retry, or once `timeout` has passed',
+          security: tenantControl,
+          parameters: [query('timeout', 'Milliseconds to wait at most (default 30000)', { type: 'integer', minimum: 0, maximum: 60000 })],
+          responses: {
+            200: {
+              description: '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
+              ...json({ type: 'object', properties: { flushed: { type: 'boolean' }, pending: { type: 'integer', minimum: 0 } }, required: ['flushed', 'pending'], additionalProperties: false }),
+            },
+            ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad timeout)'], [401, 'accessDenied'], forbidden),
+          },
+        },
       },
       '/_sim/metrics': {
         get: {

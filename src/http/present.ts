@@ -34,6 +34,11 @@ export interface TokenView {
   retrieved?: boolean;
   /** 409 and GET on the conflicts ref: `conflicts` and the `tokens:conflicts` link. */
   conflict?: PendingConflict;
+  /**
+   * Detokenized (`masked=false`, decision 0031): `card/front` with the full card number. Never kept by a
+   * ReadCache, so a cached string is always a masked one.
+   */
+  unmasked?: boolean;
 }
 
 function presentConflicts(conflict: PendingConflict): Record<string, unknown> {
@@ -63,8 +68,8 @@ function tokenData(token: Token, href: string, view: TokenView): Record<string, 
   if (token.namespace !== undefined) body.namespace = token.namespace;
   if (token.schemeTransactionReference !== undefined) body.schemeTransactionReference = token.schemeTransactionReference;
   const instrument: Record<string, unknown> = {
-    type: 'card/masked',
-    cardNumber: maskCardNumber(card.number),
+    type: view.unmasked ? 'card/front' : 'card/masked',
+    cardNumber: view.unmasked ? card.number : maskCardNumber(card.number),
     cardExpiryDate: { month: card.expiryDate.month, year: card.expiryDate.year },
     cardHolderName: card.holderName,
   };
@@ -121,6 +126,8 @@ export function createReadCache(): ReadCache {
   const kept = new Map<Token, { key: string; json: string }>();
   return {
     tokenJson(token, ctx, view) {
+      // A full card number is written afresh each time and never kept: no masked read can be served it.
+      if (view.unmasked) return tokenJson(token, ctx, view);
       const key = `${view.conflict ? `x${view.conflict.expiresAt}` : ''}|${token.revision}|${token.expiresAt}|${ctx.baseUrl}`;
       const hit = kept.get(token);
       if (hit !== undefined && hit.key === key) return hit.json;
@@ -130,6 +137,15 @@ export function createReadCache(): ReadCache {
       return json;
     },
   };
+}
+
+/** The body of a token query: `{"_embedded": {"tokens": [...]}}`, each token as `read` writes it. */
+export function tokenListJson(tokens: readonly Token[], read: (token: Token) => string): string {
+  let json = '{"_embedded":{"tokens":[';
+  tokens.forEach((token, i) => {
+    json += (i === 0 ? '' : ',') + read(token);
+  });
+  return `${json}]}}`;
 }
 
 /** The 201 body of a sale: masked card, issuer and scheme references, risk factors, refusal. */

@@ -52,13 +52,16 @@ export function createRequestLogger({ format, write, color }: RequestLogOptions)
 /** Milliseconds since `started` (a performance.now() reading), to the microsecond. */
 export const elapsedMs = (started: number): number => Math.round((performance.now() - started) * 1e3) / 1e3;
 
-/** The logger as Express middleware, for the routes the Express adapter serves on its own (/_sim). */
-export function logMiddleware(logger: RequestLogger): RequestHandler {
+/**
+ * The logger as Express middleware, for the routes the Express adapter serves on its own (/_sim); the id is
+ * the one the answer carries under `correlationHeader`.
+ */
+export function logMiddleware(logger: RequestLogger, correlationHeader: string): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     const { method } = req;
     const path = req.originalUrl.split('?')[0] ?? '';
-    res.once('finish', () => logger({ method, path, status: res.statusCode, ms: elapsedMs(started), correlationId: res.getHeader('Correlation-Id') as string }));
+    res.once('finish', () => logger({ method, path, status: res.statusCode, ms: elapsedMs(started), correlationId: res.getHeader(correlationHeader) as string }));
     next();
   };
 }

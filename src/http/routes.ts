@@ -10,14 +10,27 @@ export interface ApiRoute {
   readonly methods: Readonly<Partial<Record<string, ApiOperationName>>>;
 }
 
-const TOKENS_ROUTE: ApiRoute = { pattern: '/tokens', allow: 'POST', methods: { POST: 'createToken' } };
+const TOKENS_ROUTE: ApiRoute = {
+  pattern: '/tokens',
+  allow: 'GET, POST',
+  methods: { GET: 'queryTokens', HEAD: 'queryTokens', POST: 'createToken' },
+};
 const TOKEN_ROUTE: ApiRoute = {
   pattern: '/tokens/:ref',
   allow: 'GET, PUT, DELETE',
   methods: { GET: 'getToken', HEAD: 'getToken', PUT: 'updateToken', DELETE: 'deleteToken' },
 };
 const SALE_ROUTE: ApiRoute = { pattern: '/payments/sales/migrateCardOnFile', allow: 'POST', methods: { POST: 'sale' } };
-export const API_ROUTES: readonly ApiRoute[] = [TOKENS_ROUTE, TOKEN_ROUTE, SALE_ROUTE];
+/** The follow-ups of a sale, each behind its own payment ref (contract 3.2). */
+const PAYMENT_ROUTES: readonly ApiRoute[] = [
+  { pattern: '/payments/settlements/refunds/full/:ref', allow: 'POST', methods: { POST: 'refund' } },
+  { pattern: '/payments/settlements/refunds/partials/:ref', allow: 'POST', methods: { POST: 'partialRefund' } },
+  { pattern: '/payments/sales/reversals/:ref', allow: 'POST', methods: { POST: 'reversal' } },
+  { pattern: '/payments/events/:ref', allow: 'GET', methods: { GET: 'paymentEvents', HEAD: 'paymentEvents' } },
+];
+/** Each payment route's path before its ref, lower-cased. */
+const PAYMENT_PREFIXES = PAYMENT_ROUTES.map((route) => [route.pattern.slice(0, -':ref'.length).toLowerCase(), route] as const);
+export const API_ROUTES: readonly ApiRoute[] = [TOKENS_ROUTE, TOKEN_ROUTE, SALE_ROUTE, ...PAYMENT_ROUTES];
 
 export interface RouteMatch {
   route: ApiRoute;
@@ -39,7 +52,15 @@ export function matchApiPath(path: string): RouteMatch | undefined {
     const rawRef = path.slice(8, end);
     return rawRef.length > 0 && !rawRef.includes('/') ? { route: TOKEN_ROUTE, rawRef } : undefined;
   }
-  return lower === SALE_PATH ? { route: SALE_ROUTE } : undefined;
+  if (lower === SALE_PATH) return { route: SALE_ROUTE };
+  if (lower.startsWith('/payments/')) {
+    for (const [prefix, route] of PAYMENT_PREFIXES) {
+      if (!lower.startsWith(prefix)) continue;
+      const rawRef = path.slice(prefix.length, end);
+      return rawRef.length > 0 && !rawRef.includes('/') ? { route, rawRef } : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** A path parameter percent-decoded as Express decodes it; a malformed one is a 400. */

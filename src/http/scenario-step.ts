@@ -4,6 +4,7 @@
  * after authentication, headers and body reading.
  */
 import type { Clock } from '../domain/ports.js';
+import type { Payment, PaymentScript } from '../domain/payment.js';
 import type { SaleOverride } from '../domain/sale.js';
 import type { Vault } from '../domain/vault.js';
 import type { RefCodec } from '../infra/refs.js';
@@ -15,6 +16,8 @@ export interface ScenarioStepDeps {
   clock: Clock;
   vault: Vault;
   refs: RefCodec;
+  /** The payment behind a payment ref of the tenant, for the facts of a refund, reversal or events request. */
+  paymentOf?: (tenant: string, ref: string) => Payment | undefined;
 }
 
 type Operation = RequestFacts['operation'];
@@ -27,12 +30,14 @@ export interface ScenarioInput {
   body: string;
   /** The token ref of the URL, for token operations. */
   ref: string | undefined;
+  /** The query string without `?` (token queries: `namespace`, `tokenId`). */
+  query?: string;
 }
 
 export type ScenarioAction =
   | { kind: 'fault'; fault: 'connectionReset' | 'noResponse' }
   | { kind: 'error'; status: number; errorName: string; message: string }
-  | { kind: 'proceed'; saleOverride?: SaleOverride };
+  | { kind: 'proceed'; saleOverride?: SaleOverride; paymentScript?: PaymentScript };
 
 export interface ScenarioDecision {
   /** The rule's label, shown in the journal. */
@@ -99,6 +104,24 @@ function factsOf(deps: ScenarioStepDeps, input: ScenarioInput): RequestFacts {
       assign('cardNumber', at(body, 'instruction', 'paymentInstrument', 'cardNumber'));
       assign('cardHolderName', at(body, 'instruction', 'paymentInstrument', 'cardHolderName'));
     }
+  } else if (operation === 'queryTokens') {
+    // The queried token's facts (looked at, not used), and the namespace asked for.
+    const params = new URLSearchParams(input.query ?? '');
+    const tokenId = params.get('tokenId');
+    if (tokenId) tokenFacts(tokenId);
+    const namespace = params.get('namespace');
+    if (namespace) facts.namespace = namespace;
+  } else if (operation === 'refund' || operation === 'partialRefund' || operation === 'reversal' || operation === 'paymentEvents') {
+    // The sale's facts; a partial refund's amount is the one it asks for.
+    const payment = input.ref === undefined ? undefined : deps.paymentOf?.(tenant, input.ref);
+    if (payment) {
+      facts.entity = payment.entity;
+      facts.currency = payment.currency;
+      facts.transactionReference = payment.transactionReference;
+      facts.amount = payment.amount;
+    }
+    const amount = at(body, 'value', 'amount');
+    if (operation === 'partialRefund' && typeof amount === 'number') facts.amount = amount;
   } else if (operation !== 'unknown') {
     tokenFacts(refTokenId(input.ref));
   }
@@ -111,7 +134,11 @@ function actionOf(rule: Rule): ScenarioAction {
   if (then.error) {
     return { kind: 'error', status: then.error.status, errorName: then.error.errorName, message: then.error.message ?? 'A scripted error from a token-sim scenario' };
   }
-  if (!then.outcome && !then.riskFactors) return { kind: 'proceed' };
+  const paymentScript: PaymentScript | undefined =
+    then.settlement || then.refund
+      ? { ...(then.settlement === 'failed' && { settlementFails: true }), ...(then.refund && { refundFailure: { ...then.refund.failed } }) }
+      : undefined;
+  if (!then.outcome && !then.riskFactors) return paymentScript ? { kind: 'proceed', paymentScript } : { kind: 'proceed' };
   const saleOverride: SaleOverride = {
     ...(then.outcome && {
       outcome: {
@@ -122,7 +149,7 @@ function actionOf(rule: Rule): ScenarioAction {
     }),
     ...(then.riskFactors && { riskFactors: then.riskFactors }),
   };
-  return { kind: 'proceed', saleOverride };
+  return { kind: 'proceed', saleOverride, ...(paymentScript && { paymentScript }) };
 }
 
 /** The decision of the first matching rule (counting the match), or undefined when none matches. */

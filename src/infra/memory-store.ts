@@ -11,6 +11,8 @@ interface TenantTokens {
   /** Card identity: per (entity, namespace) group, by card number (the token's own string: no key to keep). */
   byCard: Map<string, Map<string, Token>>;
   byNamespace: Map<string, Set<string>>;
+  /** By namespace alone, across entities (token queries, decision 0031), in the order stored. */
+  byNamespaceName: Map<string, Set<Token>>;
   /**
    * Every stored token under the expiry it had when pushed. Entries go stale, and are checked when popped: a
    * token removed (or replaced under its id) is skipped, one extended by a use is pushed again at its new
@@ -30,7 +32,7 @@ export function createMemoryStore(): Store {
   function partition(tenant: string): TenantTokens {
     let p = tenants.get(tenant);
     if (!p) {
-      p = { byId: new Map(), byCard: new Map(), byNamespace: new Map(), expiries: createExpiryHeap() };
+      p = { byId: new Map(), byCard: new Map(), byNamespace: new Map(), byNamespaceName: new Map(), expiries: createExpiryHeap() };
       tenants.set(tenant, p);
     }
     return p;
@@ -40,9 +42,12 @@ export function createMemoryStore(): Store {
     get: (tenant, tokenId) => tenants.get(tenant)?.byId.get(tokenId),
     findByCard: (tenant, entity, namespace, cardNumber) => tenants.get(tenant)?.byCard.get(groupOf(entity, namespace))?.get(cardNumber),
     namespaceMembers: (tenant, key) => [...(tenants.get(tenant)?.byNamespace.get(key) ?? [])],
+    namespaceTokens: (tenant, namespace) => [...(tenants.get(tenant)?.byNamespaceName.get(namespace) ?? [])],
 
     insert(token) {
       const p = partition(token.tenant);
+      // A token stored again under a taken id replaces the old one in every index, not only by id.
+      if (p.byId.has(token.tokenId)) store.remove(token.tenant, token.tokenId);
       p.byId.set(token.tokenId, token);
       const group = groupOf(token.entity, token.namespace);
       let cards = p.byCard.get(group);
@@ -53,6 +58,9 @@ export function createMemoryStore(): Store {
         let members = p.byNamespace.get(key);
         if (!members) p.byNamespace.set(key, (members = new Set()));
         members.add(token.tokenId);
+        let named = p.byNamespaceName.get(token.namespace);
+        if (!named) p.byNamespaceName.set(token.namespace, (named = new Set()));
+        named.add(token);
       }
       p.expiries.push(token.expiresAt, token);
       if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
@@ -70,6 +78,9 @@ export function createMemoryStore(): Store {
         const members = p.byNamespace.get(key);
         members?.delete(tokenId);
         if (members?.size === 0) p.byNamespace.delete(key);
+        const named = p.byNamespaceName.get(token.namespace);
+        named?.delete(token);
+        if (named?.size === 0) p.byNamespaceName.delete(token.namespace);
       }
       if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
     },

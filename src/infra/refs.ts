@@ -15,7 +15,7 @@
  * purpose, opaque, and authenticated.
  */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Secrets } from './secrets.js';
+import type { RefKeyLabel, Secrets } from './secrets.js';
 
 export const REF_PURPOSES = [
   'token',
@@ -29,18 +29,24 @@ export const REF_PURPOSES = [
 
 export type RefPurpose = (typeof REF_PURPOSES)[number];
 
-export interface TokenRef {
-  purpose: RefPurpose;
+/** The purposes of a payment's refs: one per link of a sale's answer (contract 3.2). */
+export const PAYMENT_REF_PURPOSES = ['events', 'refund', 'partialRefund', 'reversal'] as const;
+
+export type PaymentRefPurpose = (typeof PAYMENT_REF_PURPOSES)[number];
+
+/** A decrypted ref: what it is for, whose it is, and the id it names (a token's, or a payment's). */
+export interface TokenRef<P extends string = RefPurpose> {
+  purpose: P;
   tenant: string;
   tokenId: string;
 }
 
-export interface RefCodec {
-  encode(ref: TokenRef): string;
-  /** The refs of every purpose of a token, in REF_PURPOSES order. */
+export interface RefCodec<P extends string = RefPurpose> {
+  encode(ref: TokenRef<P>): string;
+  /** The refs of every purpose of a token, in the codec's purpose order (REF_PURPOSES for tokens). */
   encodeAll(tenant: string, tokenId: string): readonly string[];
   /** The decrypted ref, or undefined when the text is not one of ours (malformed or tampered). */
-  decode(text: string): TokenRef | undefined;
+  decode(text: string): TokenRef<P> | undefined;
 }
 
 const MAX_REF_CHARS = 1024;
@@ -51,7 +57,6 @@ const TAG_BYTES = 5;
 /** Masked purpose index and its tag: 6 bytes, so 8 base64 characters that never straddle a boundary. */
 const SUFFIX_BYTES = 1 + TAG_BYTES;
 const SUFFIX_CHARS = (SUFFIX_BYTES / 3) * 4;
-const MASK_BYTE = IV_BYTES + REF_PURPOSES.length * TAG_BYTES;
 
 /** The simulator's own ids: `99`, then 17 digits, split into 8 (27 bits) and 9 (30 bits). */
 const COMPACT_ID = /^99[0-9]{17}$/;
@@ -62,7 +67,14 @@ const MARKER = 0b1011;
 const TAG_OFFSET = 8;
 const TENANT_TAG_BYTES = 8;
 
-export interface RefCodecOptions {
+export interface RefCodecOptions<P extends string = RefPurpose> {
+  /**
+   * The purposes of the codec's refs (at most 8), in order; REF_PURPOSES by default. Payments have a codec of
+   * their own with their own purposes and keys (`keyLabel`), so a token ref never opens as a payment's.
+   */
+  purposes?: readonly P[];
+  /** The prefix of the codec's key names ('refs' by default). */
+  keyLabel?: RefKeyLabel;
   /**
    * The tenant tag of compact refs (8 bytes); by default the first 8 bytes of an HMAC-SHA-256 of the whole
    * tenant name. Tests pass a weak one to exercise tenants whose tags collide.
@@ -70,10 +82,18 @@ export interface RefCodecOptions {
   tenantTag?: (tenant: string) => Buffer;
 }
 
-export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [], options: RefCodecOptions = {}): RefCodec {
-  const encKey = secrets.key('refs-encryption');
-  const macKey = secrets.keyObject('refs-tag');
-  const blockKey = secrets.key('refs-block');
+export function createRefCodec<P extends string = RefPurpose>(
+  secrets: Secrets,
+  tenants: Iterable<string> = [],
+  options: RefCodecOptions<P> = {},
+): RefCodec<P> {
+  const PURPOSES = options.purposes ?? (REF_PURPOSES as unknown as readonly P[]);
+  if (PURPOSES.length > 8) throw new RangeError('a ref codec takes at most 8 purposes');
+  const MASK_BYTE = IV_BYTES + PURPOSES.length * TAG_BYTES;
+  const label = options.keyLabel ?? 'refs';
+  const encKey = secrets.key(`${label}-encryption`);
+  const macKey = secrets.keyObject(`${label}-tag`);
+  const blockKey = secrets.key(`${label}-block`);
   // ECB carries no state from block to block, so one cipher and one decipher serve every call as long
   // as only whole blocks go in (and final() is never called).
   const blockCipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
@@ -102,22 +122,22 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [],
   function compactRefs(tokenId: string, tag: Buffer): string[] {
     const high = Number(tokenId.slice(2, 10));
     const low = Number(tokenId.slice(10));
-    const blocks = Buffer.alloc(REF_PURPOSES.length * BLOCK);
-    for (let p = 0; p < REF_PURPOSES.length; p++) {
+    const blocks = Buffer.alloc(PURPOSES.length * BLOCK);
+    for (let p = 0; p < PURPOSES.length; p++) {
       const o = p * BLOCK;
       blocks.writeUInt32BE(((MARKER << 28) | (p << 25) | (high >>> 2)) >>> 0, o);
       blocks.writeUInt32BE((((high & 0b11) << 30) | low) >>> 0, o + 4);
       tag.copy(blocks, o + TAG_OFFSET);
     }
     const enciphered = blockCipher.update(blocks);
-    return REF_PURPOSES.map((_, p) => enciphered.toString('base64url', p * BLOCK, (p + 1) * BLOCK));
+    return PURPOSES.map((_, p) => enciphered.toString('base64url', p * BLOCK, (p + 1) * BLOCK));
   }
 
-  function openCompact(raw: Buffer): TokenRef | undefined {
+  function openCompact(raw: Buffer): TokenRef<P> | undefined {
     const block = blockDecipher.update(raw);
     const first = block.readUInt32BE(0);
     const second = block.readUInt32BE(4);
-    const purpose = REF_PURPOSES[(first >>> 25) & 0b111];
+    const purpose = PURPOSES[(first >>> 25) & 0b111];
     const high = ((first & 0x1ff_ffff) << 2) | (second >>> 30);
     const low = second & 0x3fff_ffff;
     if (first >>> 28 !== MARKER || purpose === undefined || high > 99_999_999 || low > 999_999_999) return undefined;
@@ -130,7 +150,7 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [],
   // again and again (both bounded).
   const encoded = new Map<string, string[]>();
   let last: { key: string; refs: string[] } = { key: '', refs: [] };
-  const decoded = new Map<string, TokenRef>();
+  const decoded = new Map<string, TokenRef<P>>();
 
   const macOf = (plain: Buffer): Buffer => createHmac('sha512', macKey).update(plain).digest();
   const purposeTagOf = (mac: Buffer, p: number): Buffer => mac.subarray(IV_BYTES + p * TAG_BYTES, IV_BYTES + (p + 1) * TAG_BYTES);
@@ -159,20 +179,20 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [],
       const body = cipher.update(plain);
       cipher.final();
       const head = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
-      const suffixes = Buffer.alloc(REF_PURPOSES.length * SUFFIX_BYTES);
-      for (let p = 0; p < REF_PURPOSES.length; p++) {
+      const suffixes = Buffer.alloc(PURPOSES.length * SUFFIX_BYTES);
+      for (let p = 0; p < PURPOSES.length; p++) {
         suffixes[p * SUFFIX_BYTES] = p ^ (mac[MASK_BYTE] ?? 0);
         purposeTagOf(mac, p).copy(suffixes, p * SUFFIX_BYTES + 1);
       }
       const tails = suffixes.toString('base64url');
-      refs = REF_PURPOSES.map((_, p) => head + tails.slice(p * SUFFIX_CHARS, (p + 1) * SUFFIX_CHARS));
+      refs = PURPOSES.map((_, p) => head + tails.slice(p * SUFFIX_CHARS, (p + 1) * SUFFIX_CHARS));
       if (encoded.size >= CACHE_LIMIT) encoded.clear();
       encoded.set(key, refs);
     }
     return refs;
   }
 
-  function open(text: string): TokenRef | undefined {
+  function open(text: string): TokenRef<P> | undefined {
     if (text.length > MAX_REF_CHARS || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
     const raw = Buffer.from(text, 'base64url');
     // Only the canonical spelling: base64 leaves spare bits in the last character that decoding ignores.
@@ -191,7 +211,7 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [],
     const mac = macOf(plain);
     const suffix = raw.subarray(raw.length - SUFFIX_BYTES);
     const p = (suffix[0] ?? 0) ^ (mac[MASK_BYTE] ?? 0);
-    const purpose = REF_PURPOSES[p];
+    const purpose = PURPOSES[p];
     if (purpose === undefined || !timingSafeEqual(suffix.subarray(1), purposeTagOf(mac, p))) return undefined;
     const decodedText = plain.toString('utf8').replace(/\0+$/, '');
     const colon = decodedText.indexOf(':');
@@ -200,7 +220,7 @@ export function createRefCodec(secrets: Secrets, tenants: Iterable<string> = [],
   }
 
   return {
-    encode: ({ purpose, tenant, tokenId }) => refsOf(tokenId, tenant)[REF_PURPOSES.indexOf(purpose)] ?? '',
+    encode: ({ purpose, tenant, tokenId }) => refsOf(tokenId, tenant)[PURPOSES.indexOf(purpose)] ?? '',
     encodeAll: (tenant, tokenId) => refsOf(tokenId, tenant),
 
     decode(text) {

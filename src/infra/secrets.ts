@@ -5,7 +5,9 @@
  */
 import { createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
-export type KeyPurpose = 'ids' | 'refs-encryption' | 'refs-tag' | 'refs-block' | 'state-encryption' | 'state-iv';
+/** The label of a ref codec's keys: tokens' and payments'. */
+export type RefKeyLabel = 'refs' | 'payment-refs';
+export type KeyPurpose = 'ids' | `${RefKeyLabel}-${'encryption' | 'tag' | 'block'}` | 'state-encryption' | 'state-iv';
 
 export interface Secrets {
   readonly seeded: boolean;

@@ -4,7 +4,7 @@ import { fixtureToken } from '../config/fixtures.js';
 import { parseInstant } from '../wire/instant.js';
 import { isoInstant, oneOf } from '../wire/schemas.js';
 
-export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'sale', 'any'] as const;
+export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'any'] as const;
 
 /** The longest a scripted delay may hold a request. */
 export const MAX_DELAY_MS = 60_000;
@@ -66,9 +66,16 @@ const then = z
       })
       .optional(),
     riskFactors: z.array(riskFactor).optional(),
+    // The payment's later life (contract 3.2): its settlement fails, or its refunds do.
+    settlement: oneOf(['failed']).optional(),
+    refund: z
+      .strictObject({
+        failed: z.strictObject({ code: z.string().min(1, 'must not be empty'), description: z.string().min(1, 'must not be empty') }),
+      })
+      .optional(),
   })
   .refine((t) => Object.values(t).some((v) => v !== undefined), {
-    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors',
+    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors, settlement, refund',
     params: { errorName: 'fieldIsEmpty' },
   })
   .refine((t) => t.error === undefined || t.fault === undefined, { error: 'error and fault cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
@@ -78,12 +85,14 @@ export const ruleSchema = z
   .superRefine((rule, ctx) => {
     // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
     // would apply (and be counted) without any effect.
+    // `refund` scripts a sale's refunds, or the refund a rule matches.
     const operation = rule.when?.operation;
-    if (operation === undefined || operation === 'any' || operation === 'sale') return;
-    for (const key of ['outcome', 'riskFactors'] as const) {
-      if (rule.then[key] !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['then', key], message: `applies to sales only, and this rule matches ${operation}`, params: { errorName: 'fieldHasInvalidValue' } });
-      }
+    if (operation === undefined || operation === 'any') return;
+    const refunds = operation === 'sale' || operation === 'refund' || operation === 'partialRefund';
+    for (const key of ['outcome', 'riskFactors', 'settlement', 'refund'] as const) {
+      if (rule.then[key] === undefined || operation === 'sale' || (key === 'refund' && refunds)) continue;
+      const what = key === 'refund' ? 'sales and refunds' : 'sales';
+      ctx.addIssue({ code: 'custom', path: ['then', key], message: `applies to ${what} only, and this rule matches ${operation}`, params: { errorName: 'fieldHasInvalidValue' } });
     }
   });
 

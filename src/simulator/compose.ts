@@ -2,30 +2,37 @@
 import type { Socket } from 'node:net';
 import { ConfigError, type FixtureToken } from '../config/fixtures.js';
 import { createMerchants } from '../config/merchants.js';
-import { resolveConfig, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, webhookUrlFor, type SimulatorOptions } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
 import { DEFAULT_BODY_CHARS, createJournal } from '../control/journal.js';
 import { createMetrics } from '../control/metrics.js';
 import { createBinTable } from '../domain/card.js';
+import { createPayments, type Payment, type PaymentEvent } from '../domain/payment.js';
 import { createSales } from '../domain/sale.js';
 import { createVault } from '../domain/vault.js';
 import { createApi } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
+import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
 import { createLane } from '../http/lane.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
+import { createPaymentOperations } from '../http/operations/payments.js';
 import { createSaleOperation } from '../http/operations/sale.js';
 import { createTokenOperations } from '../http/operations/tokens.js';
 import { controlTokenList, createReadCache } from '../http/present.js';
+import { webhookEventBody } from '../http/present-payments.js';
 import { createRequestLogger } from '../http/request-log.js';
+import { createWebhookSender } from '../http/webhook-sender.js';
 import { createTenantClocks, createVirtualClock } from '../infra/clock.js';
 import { createIdSource } from '../infra/ids.js';
 import { createMemoryStore } from '../infra/memory-store.js';
-import { createRefCodec } from '../infra/refs.js';
+import { createMemoryPaymentStore } from '../infra/memory-payments.js';
+import { PAYMENT_REF_PURPOSES, createRefCodec } from '../infra/refs.js';
 import { createSecrets } from '../infra/secrets.js';
 import { createSiv } from '../infra/siv.js';
+import { createWebhookDispatcher } from '../infra/webhooks.js';
 import { createActiveScenarios, problemOfRefusal } from '../scenarios/active-set.js';
 import { createScenarioEngine } from '../scenarios/engine.js';
 import { resolveScenarios } from '../scenarios/loader.js';
@@ -59,8 +66,10 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const ids = createIdSource(secrets.keyObject('ids'));
   const refs = createRefCodec(secrets, config.credentials.keys());
   const store = createMemoryStore();
+  const paymentRefs = createRefCodec(secrets, config.credentials.keys(), { purposes: PAYMENT_REF_PURPOSES, keyLabel: 'payment-refs' });
+  const paymentStore = createMemoryPaymentStore();
   const journal = createJournal({ perTenant: config.journalSize, total: config.journalTotal, bodyChars: DEFAULT_BODY_CHARS });
-  const metrics = createMetrics({ tokens: () => store.size(), journal: () => journal.size() });
+  const metrics = createMetrics({ tokens: () => store.size(), payments: () => paymentStore.size(), journal: () => journal.size() });
   const merchants = createMerchants(config);
   const binTable = createBinTable(config.fixtures.bins);
   const defaultUser = config.fixtures.credentials[0]?.username ?? 'merchant';
@@ -82,6 +91,26 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     merchants,
   });
   const sales = createSales({ clock: clocks, ids, vault, merchants, binTable });
+  // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
+  const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`);
+  const webhooks = createWebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close });
+  // Every payment event goes to the tenant's webhook receiver, if it has one, rendered as it happens
+  // (decision 0030): delivery never blocks the request or the clock move that caused it.
+  const sendEvent = (payment: Payment, event: PaymentEvent): void => {
+    const url = webhookUrlFor(config, payment.tenant);
+    if (url === undefined) return;
+    const baseUrl = payment.origin ?? config.baseUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
+    webhooks.enqueue({
+      tenant: payment.tenant,
+      url,
+      orderKey: `${payment.tenant}\u0000${payment.paymentId}`,
+      eventId: event.eventId,
+      type: event.type,
+      body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event)),
+      mediaType: `application/vnd.${config.vendor}.events-v1.hal+json`,
+    });
+  };
+  const payments = createPayments({ clock: clocks, ids, store: paymentStore, settlementDelay: config.settlementDelay, onEvent: sendEvent });
 
   /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
   function preloadFixtureTokens(tenant: string | undefined, strict: boolean): void {
@@ -124,11 +153,15 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     scenarios: activeScenarios,
     profiles: activeScenarios,
     isTenant: (name) => config.credentials.has(name),
+    clearWebhooks: (tenant) => webhooks.clear(tenant),
+    payments: { store: paymentStore, catchUp: (tenant) => payments.catchUp(tenant) },
   });
 
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
 
   const media = mediaTypesFor(config.vendor);
+  // One correlation header per simulator, named after the vendor (decision 0033).
+  const correlation = createCorrelation(correlationHeaderFor(config.vendor), ids);
   const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
   // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
   const reportUnexpected = (err: unknown): void =>
@@ -139,18 +172,36 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const fallbackHost = `${config.host}:${config.port}`;
   const api = createApi({
     operations: {
-      ...createTokenOperations({ vault, refs, tokenMediaType: media.token, reads: createReadCache(), existing: createReadCache() }),
-      sale: createSaleOperation({ sales, refs, media }),
+      ...createTokenOperations({
+        vault,
+        refs,
+        tokenMediaType: media.token,
+        reads: createReadCache(),
+        existing: createReadCache(),
+        mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
+      }),
+      sale: createSaleOperation({ sales, refs, media, payments, paymentRefs }),
+      ...createPaymentOperations({ payments, refs: paymentRefs, media }),
     },
     media,
     authenticate,
     baseUrl: config.baseUrl,
     fallbackHost,
-    scenario: { engine, clock: clocks, vault, refs },
+    scenario: {
+      engine,
+      clock: clocks,
+      vault,
+      refs,
+      paymentOf(tenant, text) {
+        const ref = paymentRefs.decode(text);
+        return ref && ref.tenant === tenant ? paymentStore.get(tenant, ref.tokenId) : undefined;
+      },
+    },
     journal,
     metrics,
     clock: clocks,
     ids,
+    correlation,
     log,
     heldSockets,
     reportUnexpected,
@@ -159,7 +210,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     api,
     controller,
     refs,
-    ids,
+    correlation,
     log,
     baseUrl: config.baseUrl,
     fallbackHost,
@@ -169,6 +220,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     authenticate,
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     metrics,
+    webhooks,
     reportUnexpected,
   });
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
@@ -181,12 +233,15 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     vault,
     ...controlFacade({
       controller,
+      webhooks,
       isTenant: (name) => config.credentials.has(name),
       tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs }) as ControlToken[],
     }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),
     storedTokens: () => store.size(),
+    webhookDispatcher: webhooks,
+    webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
   };
   listening.set(sim, (url) => void (listeningUrl = url));
   if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));

@@ -12,6 +12,8 @@ import type { Token } from '../domain/token.js';
 import type { Vault } from '../domain/vault.js';
 import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
 import { unknownTenant } from '../http/control-routes.js';
+import { FLUSH_MAX_MS, readFlushTimeout, readWebhookQuery } from '../http/webhook-query.js';
+import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookState } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 
@@ -46,6 +48,22 @@ export interface RequestQuery extends JournalFilter {
   tenant?: string;
 }
 
+/** Which webhook deliveries to list (decision 0030): in one state, at most `limit` (the oldest first). */
+export interface WebhookFilter {
+  state?: WebhookState;
+  limit?: number;
+}
+
+/** The same with the tenant to read (every tenant's deliveries when absent). */
+export interface WebhookQuery extends WebhookFilter {
+  tenant?: string;
+}
+
+/** How long a flush waits at most (milliseconds, default 30000, at most 60000). */
+export interface FlushOptions {
+  timeoutMs?: number;
+}
+
 /**
  * One tenant's part of a simulator: its clock, its own scenario set, its journal, its tokens. Another
  * tenant's calls never change what these show. Calls on a name that is not a configured username throw
@@ -65,6 +83,10 @@ export interface SimulatorTenant {
   tokens(): ControlToken[];
   /** Deletes the tenant's tokens and journal and zeroes its scenario counts; its scenario set stays. */
   reset(): void;
+  /** The tenant's webhook deliveries that pass the filter, oldest first. */
+  webhooks(filter?: WebhookFilter): WebhookDelivery[];
+  /** Resolves once none of the tenant's deliveries is queued, in flight or waiting to retry (or the wait is over). */
+  flushWebhooks(options?: FlushOptions): Promise<WebhookFlush>;
 }
 
 /** The control surface that a simulator in this process and a remote one (`connectSimulator`) share. */
@@ -84,6 +106,10 @@ export interface SimulatorControl {
   loadScenarios(...scenarios: (string | object)[]): void;
   /** The global scenario set. */
   scenarios(): readonly Scenario[];
+  /** Webhook deliveries (one tenant's, or every tenant's) that pass the filter, oldest first (decision 0030). */
+  webhooks(query?: WebhookQuery | string): WebhookDelivery[];
+  /** Resolves once no delivery (of the tenant, when named) is queued, in flight or waiting to retry, or the wait is over. */
+  flushWebhooks(options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush>;
   /** One tenant's handle. */
   tenant(name: string): SimulatorTenant;
 }
@@ -106,6 +132,10 @@ export interface ComposedSimulator extends Simulator {
   sweepExpired(): number;
   /** How many tokens the store holds, expired ones included until swept. */
   storedTokens(): number;
+  /** The webhook dispatcher: the payment domain enqueues its events here (decision 0030); closed at shutdown. */
+  readonly webhookDispatcher: WebhookDispatcher;
+  /** Where a tenant's events go: its fixtures credential's webhookUrl, else --webhook-url, else nowhere. */
+  webhookUrlFor(tenant: string): string | undefined;
 }
 
 /** An error body received from a remote simulator, to be rethrown as it came. */
@@ -152,8 +182,33 @@ export function readRequestQuery(query: RequestQuery | string | undefined): { te
   return { tenant, filter: parseJournalQuery(rest, 'requests()').filter };
 }
 
+/** Library arguments as query text (numbers as the parameters' text), read by the rules of the HTTP call. */
+function asParams(query: object | undefined): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params[key] = typeof value === 'number' ? String(value) : value;
+  return params;
+}
+
+/** A library webhook query read by the rules of `GET /_sim/webhooks`; throws the HTTP error. */
+export function readWebhookArgs(query: WebhookQuery | string | undefined): { tenant: string | undefined; state?: WebhookState; limit?: number } {
+  if (typeof query === 'string') return { tenant: query };
+  const { tenant, ...rest } = asParams(query);
+  if (tenant !== undefined && typeof tenant !== 'string') throw unknownTenant();
+  const read = readWebhookQuery(rest, 'webhooks()');
+  return { tenant, ...(read.state !== undefined && { state: read.state }), ...(rest.limit !== undefined && { limit: read.limit }) };
+}
+
+/** A library flush's options read by the rules of `POST /_sim/webhooks/flush`; throws the HTTP error. */
+export function readFlushArgs(options: (FlushOptions & { tenant?: string }) | undefined): { tenant: string | undefined; timeoutMs: number } {
+  const { tenant, timeoutMs } = options ?? {};
+  if (tenant !== undefined && typeof tenant !== 'string') throw unknownTenant();
+  const read = readFlushTimeout(asParams(timeoutMs === undefined ? {} : { timeout: timeoutMs }), 'flushWebhooks()');
+  return { tenant, timeoutMs: Math.min(read, FLUSH_MAX_MS) };
+}
+
 export interface FacadeDeps {
   controller: Controller;
+  webhooks: WebhookDispatcher;
   isTenant(name: string): boolean;
   /** Tokens as `/_sim/tokens` lists them. */
   tokenList(tokens: readonly Token[]): ControlToken[];
@@ -202,6 +257,20 @@ export function controlFacade(deps: FacadeDeps): SimulatorControl {
   const loadScenarios = (tenant: string | undefined, items: (string | object)[]): void =>
     scoped(tenant, () => controller.loadScenarios(resolveScenarios(items), undefined, tenant));
   const tokens = (tenant: string | undefined): ControlToken[] => scoped(tenant, () => deps.tokenList(controller.tokens(tenant)));
+  const webhooks = (query: WebhookQuery | string | undefined): WebhookDelivery[] =>
+    libraryCall(() => {
+      const { tenant, ...filter } = readWebhookArgs(query);
+      checkTenant(tenant);
+      return deps.webhooks.deliveries({ ...(tenant !== undefined && { tenant }), ...filter }).deliveries;
+    });
+  const flushWebhooks = async (options: (FlushOptions & { tenant?: string }) | undefined): Promise<WebhookFlush> => {
+    const { tenant, timeoutMs } = libraryCall(() => {
+      const read = readFlushArgs(options);
+      checkTenant(read.tenant);
+      return read;
+    });
+    return deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), timeoutMs });
+  };
 
   return {
     clock,
@@ -213,6 +282,8 @@ export function controlFacade(deps: FacadeDeps): SimulatorControl {
     importState: (state) => libraryCall(() => controller.importState(state)),
     loadScenarios: (...items) => loadScenarios(undefined, items),
     scenarios: () => controller.scenarios(),
+    webhooks,
+    flushWebhooks,
     tenant(name) {
       return {
         name,
@@ -227,6 +298,8 @@ export function controlFacade(deps: FacadeDeps): SimulatorControl {
         clearRequests: () => scoped(name, () => controller.clearRequests(name)),
         tokens: () => tokens(name),
         reset: () => scoped(name, () => controller.reset(name)),
+        webhooks: (filter) => webhooks({ ...filter, tenant: name }),
+        flushWebhooks: (options) => flushWebhooks({ ...options, tenant: name }),
       };
     },
   };

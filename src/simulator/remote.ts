@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { JournalEntry } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
 import type { ErrorBody } from '../http/errors.js';
+import type { WebhookDelivery, WebhookFlush } from '../infra/webhooks.js';
 import { PAGE_MAX } from '../http/paging.js';
 import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
@@ -13,7 +14,11 @@ import { instantText } from '../control/clock-input.js';
 import {
   ReceivedError,
   libraryCall,
+  readFlushArgs,
   readRequestQuery,
+  readWebhookArgs,
+  type FlushOptions,
+  type WebhookQuery,
   SimulatorError,
   type ControlToken,
   type RequestQuery,
@@ -24,7 +29,7 @@ import {
 } from './facade.js';
 
 /** A function of the in-process surface, answering a promise instead. */
-type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
+type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 
 /** `sim.tenant(name)` of a remote simulator: SimulatorTenant's calls, each answering a promise. */
 export type RemoteTenant = { readonly name: string; readonly clock: { readonly [K in keyof TenantClock]: Async<TenantClock[K]> } } & {
@@ -149,6 +154,28 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
   };
   const clearRequests = async (tenant?: string): Promise<void> => void (await call('DELETE', 'requests', { tenant }));
   const reset = async (tenant?: string): Promise<void> => void (await call('POST', 'reset', { tenant }));
+  const webhooks = async (query?: WebhookQuery | string): Promise<WebhookDelivery[]> => {
+    // Read here by the same rules as in process (a bad filter is never sent); pages followed up to the limit.
+    const { tenant, state, limit } = libraryCall(() => readWebhookArgs(query));
+    const wanted = limit ?? Number.POSITIVE_INFINITY;
+    const out: WebhookDelivery[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { webhooks: WebhookDelivery[]; next: string | null } = await call('GET', 'webhooks', {
+        tenant,
+        state,
+        limit: Math.min(wanted - out.length, PAGE_MAX),
+        ...(cursor !== null && { cursor }),
+      });
+      out.push(...page.webhooks);
+      cursor = page.next;
+    } while (cursor !== null && out.length < wanted);
+    return out;
+  };
+  const flushWebhooks = async (options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush> => {
+    const { tenant, timeoutMs } = libraryCall(() => readFlushArgs(options));
+    return call<WebhookFlush>('POST', 'webhooks/flush', { tenant, timeout: timeoutMs });
+  };
 
   return {
     url: base.href.replace(/\/$/, ''),
@@ -161,6 +188,8 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
     importState: async (state) => void (await call('PUT', 'state', {}, json(state))),
     loadScenarios: (...items) => loadScenarios(undefined, items),
     scenarios: () => scenarios(),
+    webhooks,
+    flushWebhooks,
     tenant: (name) => ({
       name,
       clock: { now: () => clockNow(name), advance: (by) => advance(by, name), set: (now, frozen) => set(now, frozen, name) },
@@ -170,6 +199,8 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
       clearRequests: () => clearRequests(name),
       tokens: () => tokens(name),
       reset: () => reset(name),
+      webhooks: (filter) => webhooks({ ...filter, tenant: name }),
+      flushWebhooks: (options) => flushWebhooks({ ...options, tenant: name }),
     }),
     async ready(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

@@ -102,6 +102,8 @@ export async function startSimulator(
         server.close(() => {
           clearInterval(sweep);
           clearTimeout(cut);
+          // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
+          sim.webhookDispatcher.close();
           // Once the last request has finished, the state is saved a last time (when it changed).
           void (saver?.stop() ?? Promise.resolve()).then(resolve);
         });

@@ -105,7 +105,7 @@ export function maskHref(href: string): string {
 }
 
 /** Keys whose values are the simulator's own identifiers, never card data: a 19-digit token id can pass Luhn. */
-const OWN_IDS = new Set(['tokenId', 'sealedCardNumber', 'correlationId']);
+const OWN_IDS = new Set(['tokenId', 'paymentId', 'eventId', 'sealedCardNumber', 'correlationId']);
 
 /** What a key says about the values under it, at any depth (array items and nested objects included). */
 type Kind = 'cvc' | 'pan' | undefined;

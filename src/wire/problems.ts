@@ -87,6 +87,7 @@ const FIELDS_OF_DOMAIN_CODES: Partial<Record<DomainCode, { errorName: FieldError
   expiryNotInFuture: { errorName: 'fieldHasInvalidValue', path: ['tokenExpiryDateTime'] },
   tokenIdTaken: { errorName: 'fieldHasInvalidValue', path: ['tokenId'] },
   saleTokenNotLive: { errorName: 'fieldHasInvalidValue', path: ['instruction', 'paymentInstrument', 'href'] },
+  refundCurrencyMismatch: { errorName: 'fieldHasInvalidValue', path: ['value', 'currency'] },
 };
 
 /** The field problem a domain refusal amounts to, when it is about one field; undefined otherwise. */

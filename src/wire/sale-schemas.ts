@@ -1,6 +1,9 @@
-/** zod schema of the card-on-file sale request (payments v5), with the contract's two instrument kinds. */
+/**
+ * zod schema of the card-on-file sale request (payments v5), with the contract's two instrument kinds. An
+ * optional field sent as `null` is absent (absentOrNull, decision 0032).
+ */
 import * as z from 'zod';
-import { billingAddress, cardHolderName, cardNumber, createCardExpiryDate, oneOf } from './schemas.js';
+import { absentOrNull, billingAddress, cardHolderName, cardNumber, createCardExpiryDate, oneOf } from './schemas.js';
 
 const cvc = z.string().regex(/^[0-9]{3,4}$/, 'must be 3 or 4 digits');
 
@@ -9,14 +12,14 @@ const plainCard = z.object({
   cardNumber,
   cardHolderName,
   cardExpiryDate: createCardExpiryDate,
-  billingAddress: billingAddress.optional(),
-  cvc: cvc.optional(),
+  billingAddress: absentOrNull(billingAddress),
+  cvc: absentOrNull(cvc),
 });
 
 const tokenCard = z.object({
   type: z.literal('card/token'),
   href: z.string().min(1, 'must not be empty'),
-  cvc: cvc.optional(),
+  cvc: absentOrNull(cvc),
 });
 
 export const saleBody = z.object({
@@ -25,15 +28,15 @@ export const saleBody = z.object({
       amount: z.int().min(0, 'must be 0 or more'),
       currency: z.string().regex(/^[A-Z]{3}$/, 'must be 3 upper-case letters (ISO 4217)'),
     }),
-    narrative: z.object({ line1: z.string(), line2: z.string().optional() }),
+    narrative: z.object({ line1: z.string(), line2: absentOrNull(z.string()) }),
     paymentInstrument: z.discriminatedUnion('type', [plainCard, tokenCard], { error: "must be 'card/plain' or 'card/token'" }),
-    debtRepayment: z.boolean().optional(),
+    debtRepayment: absentOrNull(z.boolean()),
   }),
   merchant: z.object({
     entity: z.string().min(1, 'must not be empty'),
-    mcc: z.string().optional(),
-    paymentFacilitator: z
-      .object({
+    mcc: absentOrNull(z.string()),
+    paymentFacilitator: absentOrNull(
+      z.object({
         pfId: z.string(),
         subMerchant: z.object({
           city: z.string(),
@@ -42,26 +45,26 @@ export const saleBody = z.object({
           merchantId: z.string(),
           countryCode: z.string(),
           street: z.string(),
-          state: z.string().optional(),
-          taxId: z.string().optional(),
+          state: absentOrNull(z.string()),
+          taxId: absentOrNull(z.string()),
         }),
-        isoId: z.string().optional(),
-      })
-      .optional(),
+        isoId: absentOrNull(z.string()),
+      }),
+    ),
   }),
   transactionReference: z.string(),
-  channel: oneOf(['moto']).optional(),
-  customer: z
-    .object({
+  channel: absentOrNull(oneOf(['moto'])),
+  customer: absentOrNull(
+    z.object({
       authentication: z.object({
         eci: z.string(),
         type: z.string(),
-        authenticationValue: z.string().optional(),
-        version: z.string().optional(),
-        transactionId: z.string().optional(),
+        authenticationValue: absentOrNull(z.string()),
+        version: absentOrNull(z.string()),
+        transactionId: absentOrNull(z.string()),
       }),
-    })
-    .optional(),
+    }),
+  ),
 });
 
 export type SaleBody = z.output<typeof saleBody>;

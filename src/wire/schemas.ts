@@ -48,29 +48,49 @@ export const cardNumber = text(10, 19)
   .regex(/^[0-9]*$/, 'must hold only digits')
   .refine(passesLuhn, { error: 'must pass the Luhn check', params: { errorName: 'panFailedLuhnCheck' } });
 
+/**
+ * An optional field of an API body: absent, or `null`, which means absent (contract 3.3; the vendor's own
+ * plugins send `"address2": null`). zod hands any other value straight to `schema`, so a body without nulls
+ * parses as fast as before and a wrong value is reported as before; the `to…` functions drop the nulls.
+ * Files (fixtures, scenarios, snapshots) keep `.optional()`: a null there is fieldIsNull (decision 0032).
+ */
+export function absentOrNull<T extends z.ZodType>(schema: T): z.ZodOptional<z.ZodNullable<T>> {
+  return schema.nullish();
+}
+
+/** A value of an optional field when it was given: absent and `null` alike are undefined. */
+const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
+
+const addressLine = textUpTo(80);
+const addressState = text(1, 30);
 const billingAddressFields = {
   address1: text(1, 80),
-  address2: textUpTo(80).optional(),
-  address3: textUpTo(80).optional(),
+  address2: absentOrNull(addressLine),
+  address3: absentOrNull(addressLine),
   postalCode: text(1, 15),
   city: text(1, 50),
-  state: text(1, 30).optional(),
+  state: absentOrNull(addressState),
   countryCode,
 };
 
 /** API bodies ignore fields they do not define (contract 1.3); files refuse them (the `strict…` variants). */
 export const billingAddress = z.object(billingAddressFields);
-export const strictBillingAddress = z.strictObject(billingAddressFields);
+export const strictBillingAddress = z.strictObject({
+  ...billingAddressFields,
+  address2: addressLine.optional(),
+  address3: addressLine.optional(),
+  state: addressState.optional(),
+});
 
-/** zod's optional keys may hold `undefined`; the domain's may only be absent. */
+/** zod's optional keys may hold `undefined` (or, in API bodies, `null`); the domain's may only be absent. */
 export function toBillingAddress(a: z.output<typeof billingAddress>): BillingAddress {
   return {
     address1: a.address1,
-    ...(a.address2 !== undefined && { address2: a.address2 }),
-    ...(a.address3 !== undefined && { address3: a.address3 }),
+    ...(given(a.address2) && { address2: a.address2 }),
+    ...(given(a.address3) && { address3: a.address3 }),
     postalCode: a.postalCode,
     city: a.city,
-    ...(a.state !== undefined && { state: a.state }),
+    ...(given(a.state) && { state: a.state }),
     countryCode: a.countryCode,
   };
 }
@@ -111,23 +131,21 @@ const paymentInstrumentFields = {
   cardHolderName,
   cardNumber,
   cardExpiryDate: createCardExpiryDate,
-  billingAddress: billingAddress.optional(),
+  billingAddress: absentOrNull(billingAddress),
 };
 const merchantFields = { entity: z.string().min(1, 'must not be empty') };
-const createTokenFields = {
-  description: description.optional(),
-  tokenExpiryDateTime: isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone').optional(),
-  namespace: namespace.optional(),
-  schemeTransactionReference: schemeTransactionReference.optional(),
-};
+const tokenExpiryDateTime = isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone');
 
 export const createTokenBody = z.object({
   paymentInstrument: z.object(paymentInstrumentFields),
   merchant: z.object(merchantFields),
-  ...createTokenFields,
+  description: absentOrNull(description),
+  tokenExpiryDateTime: absentOrNull(tokenExpiryDateTime),
+  namespace: absentOrNull(namespace),
+  schemeTransactionReference: absentOrNull(schemeTransactionReference),
 });
 
-/** A create body in a file (a fixtures or scenario token): the same fields, and no others at any depth. */
+/** A create body in a file (a fixtures or scenario token): the same fields, no others at any depth, and no nulls. */
 export const strictCreateTokenBody = z.strictObject({
   paymentInstrument: z.strictObject({
     ...paymentInstrumentFields,
@@ -135,7 +153,10 @@ export const strictCreateTokenBody = z.strictObject({
     billingAddress: strictBillingAddress.optional(),
   }),
   merchant: z.strictObject(merchantFields),
-  ...createTokenFields,
+  description: description.optional(),
+  tokenExpiryDateTime: tokenExpiryDateTime.optional(),
+  namespace: namespace.optional(),
+  schemeTransactionReference: schemeTransactionReference.optional(),
 });
 
 export type CreateTokenBody = z.output<typeof createTokenBody>;
@@ -145,15 +166,15 @@ export function toCreateInput(body: CreateTokenBody): CreateTokenInput {
   const pi = body.paymentInstrument;
   return {
     entity: body.merchant.entity,
-    ...(body.namespace !== undefined && { namespace: body.namespace }),
-    ...(body.description !== undefined && { description: body.description }),
-    ...(body.tokenExpiryDateTime !== undefined && { expiresAt: parseDateTime(body.tokenExpiryDateTime) ?? Number.NaN }),
-    ...(body.schemeTransactionReference !== undefined && { schemeTransactionReference: body.schemeTransactionReference }),
+    ...(given(body.namespace) && { namespace: body.namespace }),
+    ...(given(body.description) && { description: body.description }),
+    ...(given(body.tokenExpiryDateTime) && { expiresAt: parseDateTime(body.tokenExpiryDateTime) ?? Number.NaN }),
+    ...(given(body.schemeTransactionReference) && { schemeTransactionReference: body.schemeTransactionReference }),
     card: {
       number: pi.cardNumber,
       holderName: pi.cardHolderName,
       expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
-      ...(pi.billingAddress && { billingAddress: toBillingAddress(pi.billingAddress) }),
+      ...(given(pi.billingAddress) && { billingAddress: toBillingAddress(pi.billingAddress) }),
     },
   };
 }

@@ -46,6 +46,9 @@ async function conversation(listener: RequestListener): Promise<string[]> {
     answers.push(await exchange(port, api('GET /tokens/%E0%A4%A')));
     answers.push(await exchange(port, api('GET /tokens/network')));
     answers.push(await exchange(port, api('GET /tokens')));
+    const { tokenId } = JSON.parse(created.slice(created.indexOf('\r\n\r\n') + 4)) as { tokenId: string };
+    answers.push(await exchange(port, api(`GET /tokens?tokenId=${tokenId}&namespace=`)));
+    answers.push(await exchange(port, api(`GET /tokens?tokenId=${tokenId}`)));
     answers.push(await exchange(port, api('GET /nowhere')));
     answers.push(await exchange(port, api(`DELETE ${path('tokens:token')}`)));
     answers.push(await exchange(port, api(`GET ${path('tokens:token')}`)));
@@ -61,7 +64,7 @@ describe('the two adapters', () => {
   it('answer a seeded conversation with identical bytes, Date aside', async () => {
     const lane = await conversation(simulator().listener);
     const express = await conversation(simulator().app);
-    expect(lane).toHaveLength(14);
+    expect(lane).toHaveLength(16);
     for (let i = 0; i < lane.length; i++) expect(`${i}: ${express[i]}`).toBe(`${i}: ${lane[i]}`);
   });
 

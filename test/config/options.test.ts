@@ -19,7 +19,27 @@ describe('resolving options', () => {
     const c = resolveConfig();
     expect(c).toMatchObject({ profile: 'try', port: 8080, host: '127.0.0.1', vendor: 'service', log: 'silent', frozen: false });
     expect(c.lifetime.days).toBe(7);
-    expect(c.credentials.get('merchant')).toEqual({ password: 'secret', entities: new Set(['default']) });
+    expect(c.credentials.get('merchant')).toEqual({ password: 'secret', entities: new Set(['default']), detokenize: false });
+  });
+
+  it('lets a fixtures credential detokenize only with detokenize: true, and never one added by --user', () => {
+    const f = fixtures();
+    f.credentials.push({ username: 'reader', password: 'pw', entities: ['default'], detokenize: true });
+    f.credentials.push({ username: 'plain', password: 'pw', entities: ['default'], detokenize: false });
+    const c = resolveConfig({ fixtures: f, users: ['qa:pw'] });
+    expect([...c.credentials].map(([name, credential]) => [name, credential.detokenize])).toEqual([
+      ['merchant', false],
+      ['reader', true],
+      ['plain', false],
+      ['qa', false],
+    ]);
+    expect(resolveConfig({ fixtures: f, users: ['reader:other'] }).credentials.get('reader')?.detokenize).toBe(false);
+  });
+
+  it('refuses a detokenize that is not a boolean, at its JSONPath', () => {
+    const f = fixtures() as unknown as { credentials: Record<string, unknown>[] };
+    f.credentials.push({ username: 'reader', password: 'pw', entities: ['default'], detokenize: 'yes' });
+    expect(messageOf(() => resolveConfig({ fixtures: f as never }))).toMatch(/\$\.credentials\[1\]\.detokenize: .*boolean/);
   });
 
   it('lets --user replace or add a credential with the default entity', () => {

@@ -206,7 +206,7 @@ describe('checking a journal filter', () => {
   });
 
   it('names every problem at once, each at its key', () => {
-    const bad = { operation: 'refund', status: 600, method: 'GE T', rule: '', since: -1, limit: 1.5, opertion: 'sale' } as unknown as JournalFilter;
+    const bad = { operation: 'capture', status: 600, method: 'GE T', rule: '', since: -1, limit: 1.5, opertion: 'sale' } as unknown as JournalFilter;
     let error: unknown;
     try {
       checkJournalFilter(bad);
@@ -225,7 +225,7 @@ describe('checking a journal filter', () => {
       ['fieldMustBeInteger', ['limit']],
       ['fieldIsNotAllowed', ['opertion']],
     ]);
-    expect(problems[0]?.message).toBe('operation must be one of createToken, getToken, updateToken, deleteToken, sale, unknown');
+    expect(problems[0]?.message).toBe('operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, unknown');
   });
 
   it.each([

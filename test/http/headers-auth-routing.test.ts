@@ -113,10 +113,11 @@ describe('routing', () => {
     expect(res.body).toEqual({ errorName: 'endpointNotFound', message: expect.any(String) });
   });
 
-  it.each(['get', 'put', 'delete', 'patch'] as const)('answers 405 methodNotAllowed for %s /tokens', async (method) => {
+  // GET /tokens is the token query (decision 0031).
+  it.each(['put', 'delete', 'patch'] as const)('answers 405 methodNotAllowed for %s /tokens', async (method) => {
     const res = await request(handlerOf(sim))[method]('/tokens').auth('merchant', 'secret');
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('POST');
+    expect(res.headers.allow).toBe('GET, POST');
     expect(res.body.errorName).toBe('methodNotAllowed');
   });
 

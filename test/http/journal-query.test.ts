@@ -101,7 +101,7 @@ describe('a bad query of /_sim/requests', () => {
   it.each([
     ['?opertion=sale', 'fieldIsNotAllowed', 'opertion is not a parameter of GET /_sim/requests; did you mean operation?'],
     ['?color=red', 'fieldIsNotAllowed', 'color is not a parameter of GET /_sim/requests'],
-    ['?operation=refund', 'fieldHasInvalidValue', 'operation must be one of createToken, getToken, updateToken, deleteToken, sale, unknown'],
+    ['?operation=capture', 'fieldHasInvalidValue', 'operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, unknown'],
     ['?operation=', 'fieldIsEmpty', 'operation must not be empty'],
     ['?status=abc', 'fieldMustBeInteger', 'status must be an HTTP status from 0 to 599'],
     ['?status=2.5', 'fieldMustBeInteger', 'status must be an HTTP status from 0 to 599'],

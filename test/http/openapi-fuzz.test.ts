@@ -63,6 +63,8 @@ interface Running {
   /** Paths of every link of the tokens made by populate(), and of their `tokens:token` links alone. */
   refs: string[];
   tokens: string[];
+  /** Paths of every payment link of the sales made by populate() (an approved one, partly refunded, and a refused one). */
+  payments: string[];
   /** Sealed card numbers of the simulator's own export, so that generated imports can be valid. */
   sealed: string[];
 }
@@ -80,7 +82,7 @@ async function start(adminToken?: string): Promise<Running> {
   const sim = testSimulator({ users: [`${OTHER}:pw`], ...(adminToken !== undefined && { adminToken }) });
   const server = createServer(handlerOf(sim));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const r: Running = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, agent: new Agent({ keepAlive: true, maxSockets: 4 }), refs: [], tokens: [], sealed: [] };
+  const r: Running = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, agent: new Agent({ keepAlive: true, maxSockets: 4 }), refs: [], tokens: [], payments: [], sealed: [] };
   running.push(r);
   return r;
 }
@@ -118,6 +120,13 @@ async function populate(r: Running): Promise<void> {
   }
   const sale = { instruction: { value: { amount: 100, currency: 'GBP' }, narrative: { line1: 'x' }, paymentInstrument: { type: 'card/token', href: `http://x${r.tokens[0]}` } }, merchant: { entity: 'default' }, transactionReference: 't-1', channel: 'moto' };
   const saleHeaders = { authorization: AUTH, accept: 'application/vnd.service.payments-v5.hal+json', 'content-type': 'application/vnd.service.payments-v5+json' };
+  for (const holder of ['Sherlock Holmes', 'REFUSED']) {
+    const plain = { type: 'card/plain', cardNumber: CARDS[0], cardHolderName: holder, cardExpiryDate: { month: 5, year: 2035 } };
+    const s = await send(r, { method: 'POST', path: '/payments/sales/migrateCardOnFile', headers: saleHeaders, body: json({ ...sale, instruction: { ...sale.instruction, paymentInstrument: plain } }) });
+    expect(s.status).toBe(201);
+    const links = (JSON.parse(s.text) as { _links: Record<string, { href?: string }> })._links;
+    for (const [name, link] of Object.entries(links)) if (name !== 'curies' && link.href) r.payments.push(new URL(link.href).pathname);
+  }
   expect((await send(r, { method: 'POST', path: '/payments/sales/migrateCardOnFile', headers: saleHeaders, body: json(sale) })).status).toBe(201);
   const control = { 'content-type': 'application/json' };
   expect((await send(r, { method: 'PUT', path: `/_sim/clock?tenant=${USER}`, headers: control, body: json({ now: '2030-01-02T00:00:00Z', frozen: true }) })).status).toBe(200);
@@ -199,9 +208,16 @@ function requestsFor(op: Operation, r: Running, resolve: (ref: string) => Schema
         return fc.option(value.map((v) => `${encodeURIComponent(name)}=${encodeURIComponent(String(v))}`), { freq: 2 });
       }),
   );
-  return fc.record({ body, contentType, accept, authorization, tokenRef, query }).map(({ body, contentType, accept, authorization, tokenRef, query }) => {
+  // A payment route's own refs (right path, any purpose: a wrong purpose is a 404), a token's, and junk.
+  const prefix = op.path.replace('{paymentRef}', '');
+  const paymentRef = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...r.payments.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)), 'x') },
+    { weight: 2, arbitrary: fc.constantFrom(...r.payments.map((p) => p.slice(p.lastIndexOf('/') + 1))) },
+    { weight: 1, arbitrary: fc.constantFrom(...r.refs.map((p) => p.slice('/tokens/'.length)), '%E0%A4%A', 'x'.repeat(300), '%00') },
+  );
+  return fc.record({ body, contentType, accept, authorization, tokenRef, paymentRef, query }).map(({ body, contentType, accept, authorization, tokenRef, paymentRef, query }) => {
     const pairs = query.filter((q): q is string => q !== null);
-    const path = op.path.replace('{tokenRef}', tokenRef) + (pairs.length > 0 ? `?${pairs.join('&')}` : '');
+    const path = op.path.replace('{tokenRef}', tokenRef).replace('{paymentRef}', paymentRef) + (pairs.length > 0 ? `?${pairs.join('&')}` : '');
     const headers: Record<string, string> = {};
     if (authorization !== undefined) headers.authorization = authorization;
     if (accept !== undefined) headers.accept = accept;

@@ -11,12 +11,12 @@ import type { Simulator } from '../../src/simulator/facade.js';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
 
-/** Every (method, path) the app routes, from Express's router stacks; `:ref` becomes `{tokenRef}`. */
+/** Every (method, path) the app routes, from Express's router stacks; `:ref` becomes `{tokenRef}` or `{paymentRef}`. */
 function routesOf(router: Router, prefix = ''): string[] {
   const out: string[] = [];
   for (const layer of (router as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> }; handle: { stack?: unknown }; matchers?: unknown }[] }).stack) {
     if (layer.route) {
-      const path = `${prefix}${layer.route.path}`.replace(':ref', '{tokenRef}');
+      const path = `${prefix}${layer.route.path}`.replace(':ref', layer.route.path.startsWith('/payments/') ? '{paymentRef}' : '{tokenRef}');
       for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push(`${method.toUpperCase()} ${path}`);
     } else if (layer.handle.stack) {
       out.push(...routesOf(layer.handle as unknown as Router, '/_sim'));
@@ -57,7 +57,7 @@ describe('the OpenAPI document', () => {
       .filter(([, item]) => ((item.parameters ?? []) as { name: string }[]).some((p) => p.name === 'tenant'))
       .map(([path]) => path)
       .sort();
-    expect(tenantPaths).toEqual(['/_sim/clock', '/_sim/clock/advance', '/_sim/requests', '/_sim/reset', '/_sim/scenarios', '/_sim/state', '/_sim/tokens']);
+    expect(tenantPaths).toEqual(['/_sim/clock', '/_sim/clock/advance', '/_sim/requests', '/_sim/reset', '/_sim/scenarios', '/_sim/state', '/_sim/tokens', '/_sim/webhooks', '/_sim/webhooks/flush']);
   });
 
   it('uses the vendor’s media types and the request schemas the server validates with', async () => {
@@ -94,7 +94,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the OpenAPI document against real answers (issue 13)', () => {
-  const TENANT_PATHS = ['/_sim/clock', '/_sim/clock/advance', '/_sim/requests', '/_sim/reset', '/_sim/scenarios', '/_sim/tokens'];
+  const TENANT_PATHS = ['/_sim/clock', '/_sim/clock/advance', '/_sim/requests', '/_sim/reset', '/_sim/scenarios', '/_sim/tokens', '/_sim/webhooks', '/_sim/webhooks/flush'];
   const served = async (sim: Simulator): Promise<OpenApiDoc> => (await request(handlerOf(sim)).get('/_sim/openapi.json')).body as OpenApiDoc;
   /** A simulator with a token, a tenant scenario set and a global one that both hold card numbers. */
   async function populated(): Promise<Simulator> {
@@ -140,7 +140,8 @@ describe('the OpenAPI document against real answers (issue 13)', () => {
     expect(text('Token')).toContain(`"tokenExpiryDateTime":${DATE_TIME}`);
     expect(text('Token')).toContain(`"conflictsExpiryDateTime":${DATE_TIME}`);
     expect(text('Clock')).toContain(`"now":${DATE_TIME}`);
-    expect(text('CreateTokenRequest')).toContain('"tokenExpiryDateTime":{"type":"string","format":"date-time"}');
+    // An optional request field may also be null, meaning absent (decision 0032).
+    expect(text('CreateTokenRequest')).toContain('"tokenExpiryDateTime":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}]}');
     const either = '"anyOf":[{"format":"date-time"},{"format":"date"}]';
     for (const key of ['now', 'createdAt', 'expiresAt']) expect(text('State')).toMatch(new RegExp(`"${key}":\\{"type":"string",${either.replace(/[[\]{}]/g, '\\$&')}`));
     expect(text('Scenario')).toMatch(/"from":\{"type":"string","anyOf":\[\{"format":"date-time"\},\{"format":"date"\}\]/);

@@ -86,7 +86,8 @@ describe('sale request validation', () => {
     ['a customer without authentication', (b) => (b.customer = {}), [['fieldIsMissing', '$.customer.authentication']]],
     ['an authentication without eci', (b) => (b.customer = { authentication: { type: '3DS' } }), [['fieldIsMissing', '$.customer.authentication.eci']]],
     ['an authentication without type', (b) => (b.customer = { authentication: { eci: '05' } }), [['fieldIsMissing', '$.customer.authentication.type']]],
-    ['a null authentication version', (b) => (b.customer = { authentication: { ...authentication(), version: null } }), [['fieldIsNull', '$.customer.authentication.version']]],
+    // A null optional field (version) is absent since contract 3.3; a null mandatory one is fieldIsNull (decision 0032).
+    ['a null authentication eci', (b) => (b.customer = { authentication: { ...authentication(), eci: null } }), [['fieldIsNull', '$.customer.authentication.eci']]],
   ])('reports %s', async (_name, edit, expected) => {
     const res = await sale(sim, edited(edit));
     expect(res.status).toBe(400);

@@ -34,6 +34,13 @@ describe('POST /payments/sales/migrateCardOnFile with a plain card', () => {
           expiryDate: { month: 5, year: 2035 },
         },
       },
+      _links: {
+        'payments:refund': { href: expect.stringMatching(/^http:\/\/token-sim\.test\/payments\/settlements\/refunds\/full\/[\w-]+$/) },
+        'payments:partialRefund': { href: expect.stringMatching(/^http:\/\/token-sim\.test\/payments\/settlements\/refunds\/partials\/[\w-]+$/) },
+        'payments:reversal': { href: expect.stringMatching(/^http:\/\/token-sim\.test\/payments\/sales\/reversals\/[\w-]+$/) },
+        'payments:events': { href: expect.stringMatching(/^http:\/\/token-sim\.test\/payments\/events\/[\w-]+$/) },
+        curies: [{ name: 'payments', href: 'http://token-sim.test/rels/payments/{rel}', templated: true }],
+      },
     });
     expect(JSON.stringify(res.body)).not.toContain('4444333322221111');
     expect(JSON.stringify(res.body)).not.toContain('123"');

@@ -103,3 +103,26 @@ describe('sweeping the memory store', () => {
     expect(store.size()).toBe(50_000);
   });
 });
+
+describe('the memory store’s namespace index across entities', () => {
+  it('lists a namespace’s tokens of every entity in the order stored, and forgets removed and replaced ones', () => {
+    const store = createMemoryStore();
+    const a = token('t', '1', 100, 'ns');
+    const b = { ...token('t', '2', 100, 'ns'), entity: 'second' };
+    store.insert(a);
+    store.insert(b);
+    store.insert(token('t', '3', 100, 'other'));
+    store.insert(token('u', '4', 100, 'ns'));
+    expect(store.namespaceTokens('t', 'ns').map((t) => t.tokenId)).toEqual(['1', '2']);
+    store.remove('t', '1');
+    expect(store.namespaceTokens('t', 'ns').map((t) => t.tokenId)).toEqual(['2']);
+    // A token stored again under a taken id replaces the old one in this index as well.
+    store.insert(token('t', '2', 100, 'moved'));
+    expect(store.namespaceTokens('t', 'ns')).toEqual([]);
+    expect(store.namespaceTokens('t', 'moved').map((t) => t.tokenId)).toEqual(['2']);
+    expect(store.findByCard('t', 'second', 'ns', b.card.number)).toBeUndefined();
+    expect(store.sweepExpired('t', 100)).toBe(2);
+    expect(store.namespaceTokens('t', 'moved')).toEqual([]);
+    expect(store.namespaceTokens('nobody', 'ns')).toEqual([]);
+  });
+});

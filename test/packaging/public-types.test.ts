@@ -14,14 +14,16 @@ import type { fixtureToken, fixturesSchema, ConfigError as InternalConfigError }
 import type { JournalFilter as InternalJournalFilter } from '../../src/control/journal.js';
 import type { JournalEntry as InternalJournalEntry, Operation as InternalOperation } from '../../src/control/journal-entry.js';
 import type { ClockState as InternalClockState, TokenState as InternalTokenState, stateSchema } from '../../src/control/state.js';
+import type { PaymentState as InternalPaymentState } from '../../src/control/payment-state.js';
 import type { ErrorBody as InternalErrorBody } from '../../src/http/errors.js';
+import type { WebhookDelivery as InternalWebhookDelivery, WebhookFlush as InternalWebhookFlush, WebhookState as InternalWebhookState } from '../../src/infra/webhooks.js';
 import type { FileProblem as InternalFileProblem, ScenarioFileError as InternalScenarioFileError } from '../../src/scenarios/loader.js';
 import type { ScenarioOperation as InternalScenarioOperation, ruleSchema, scenarioSchema } from '../../src/scenarios/schema.js';
 import type { SimulatorIo as InternalSimulatorIo } from '../../src/simulator/compose.js';
 import type * as Facade from '../../src/simulator/facade.js';
 import type * as Remote from '../../src/simulator/remote.js';
 import type { RunningSimulator as InternalRunningSimulator } from '../../src/simulator/server.js';
-import type { createTokenBody } from '../../src/wire/schemas.js';
+import type { strictCreateTokenBody } from '../../src/wire/schemas.js';
 import * as tokenSim from '../../src/index.js';
 import type * as Public from '../../src/index.js';
 
@@ -39,12 +41,14 @@ describe('the public types', () => {
     expect(holds<Equals<Public.LogFormat, Internal.LogFormat>>()).toBe(true);
     expect(holds<Equals<Public.Fixtures, z.output<typeof fixturesSchema>>>()).toBe(true);
     expect(holds<Equals<Public.FixtureToken, z.output<typeof fixtureToken>>>()).toBe(true);
-    expect(holds<Equals<Public.CreateTokenBody, z.output<typeof createTokenBody>>>()).toBe(true);
+    // The body as files preload it: the API's own schema also takes null for an optional field (decision 0032).
+    expect(holds<Equals<Public.CreateTokenBody, z.output<typeof strictCreateTokenBody>>>()).toBe(true);
     expect(holds<Equals<Public.Scenario, z.output<typeof scenarioSchema>>>()).toBe(true);
     expect(holds<Equals<Public.Rule, z.output<typeof ruleSchema>>>()).toBe(true);
     expect(holds<Equals<Public.ScenarioOperation, InternalScenarioOperation>>()).toBe(true);
     expect(holds<Equals<Public.StateSnapshot, z.output<typeof stateSchema>>>()).toBe(true);
     expect(holds<Equals<Public.TokenState, InternalTokenState>>()).toBe(true);
+    expect(holds<Equals<Public.PaymentState, InternalPaymentState>>()).toBe(true);
     expect(holds<Equals<Public.ClockState, InternalClockState>>()).toBe(true);
   });
 
@@ -58,6 +62,12 @@ describe('the public types', () => {
     expect(holds<Equals<Public.SimulatorIo, InternalSimulatorIo>>()).toBe(true);
     expect(holds<Equals<Public.ControlToken, Facade.ControlToken>>()).toBe(true);
     expect(holds<Equals<Public.ConnectOptions, Remote.ConnectOptions>>()).toBe(true);
+    expect(holds<Equals<Public.WebhookDelivery, InternalWebhookDelivery>>()).toBe(true);
+    expect(holds<Equals<Public.WebhookState, InternalWebhookState>>()).toBe(true);
+    expect(holds<Equals<Public.WebhookFlush, InternalWebhookFlush>>()).toBe(true);
+    expect(holds<Equals<Public.WebhookFilter, Facade.WebhookFilter>>()).toBe(true);
+    expect(holds<Equals<Public.WebhookQuery, Facade.WebhookQuery>>()).toBe(true);
+    expect(holds<Equals<Public.FlushOptions, Facade.FlushOptions>>()).toBe(true);
   });
 
   it('are the control surfaces of a simulator in this process and of a remote one', () => {
@@ -72,7 +82,7 @@ describe('the public types', () => {
   });
 
   it('show a simulator without its internals: every other member, and nothing more', () => {
-    type Internals = 'vault' | 'heldSockets' | 'config' | 'sweepExpired' | 'storedTokens';
+    type Internals = 'vault' | 'heldSockets' | 'config' | 'sweepExpired' | 'storedTokens' | 'webhookDispatcher' | 'webhookUrlFor';
     expect(holds<Equals<keyof Public.Simulator, keyof Facade.Simulator>>()).toBe(true);
     expect(holds<Equals<Exclude<keyof Facade.ComposedSimulator, keyof Facade.Simulator>, Internals>>()).toBe(true);
     expect(holds<Equals<keyof Public.RunningSimulator, Exclude<keyof InternalRunningSimulator, Internals>>>()).toBe(true);
@@ -100,9 +110,9 @@ describe('the public types', () => {
 describe('the library’s exports', () => {
   it('hand out a simulator without its vault, held sockets or resolved configuration', () => {
     const sim = tokenSim.createSimulator();
-    expect(Object.keys(sim).filter((k) => ['vault', 'heldSockets', 'config'].includes(k))).toEqual([]);
+    expect(Object.keys(sim).filter((k) => ['vault', 'heldSockets', 'config', 'webhookDispatcher', 'webhookUrlFor'].includes(k))).toEqual([]);
     expect(Object.keys(sim).sort()).toEqual(
-      ['app', 'listener', 'clock', 'requests', 'clearRequests', 'reset', 'tokens', 'exportState', 'importState', 'loadScenarios', 'scenarios', 'tenant'].sort(),
+      ['app', 'listener', 'clock', 'requests', 'clearRequests', 'reset', 'tokens', 'exportState', 'importState', 'loadScenarios', 'scenarios', 'webhooks', 'flushWebhooks', 'tenant'].sort(),
     );
   });
 

@@ -106,7 +106,7 @@ describe('scenario validation', () => {
 
   it.each<[string, unknown, [string, string][]]>([
     ['a missing name', { rules: [] }, [['fieldIsMissing', 'name']]],
-    ['an unknown operation', { name: 'x', rules: [{ when: { operation: 'refund' }, then: { delayMs: 1 } }] }, [['fieldHasInvalidValue', 'rules.0.when.operation']]],
+    ['an unknown operation', { name: 'x', rules: [{ when: { operation: 'capture' }, then: { delayMs: 1 } }] }, [['fieldHasInvalidValue', 'rules.0.when.operation']]],
     ['an empty then', { name: 'x', rules: [{ then: {} }] }, [['fieldIsEmpty', 'rules.0.then']]],
     ['a missing then', { name: 'x', rules: [{ when: {} }] }, [['fieldIsMissing', 'rules.0.then']]],
     ['nth 0', { name: 'x', rules: [{ when: { nth: 0 }, then: { delayMs: 1 } }] }, [['integerIsTooSmall', 'rules.0.when.nth']]],

@@ -23,6 +23,8 @@ export interface TableTenant {
   clearRequests(): unknown;
   tokens(): unknown;
   reset(): unknown;
+  webhooks(filter?: Record<string, unknown>): unknown;
+  flushWebhooks(options?: Record<string, unknown>): unknown;
 }
 export interface TableSurface {
   clock: { now(tenant?: string): unknown; advance(by: string | number, tenant?: string): unknown };
@@ -32,6 +34,8 @@ export interface TableSurface {
   reset(tenant?: string): unknown;
   exportState(): unknown;
   importState(state: unknown): unknown;
+  webhooks(query?: Record<string, unknown> | string): unknown;
+  flushWebhooks(options?: Record<string, unknown>): unknown;
   tenant(name: string): TableTenant;
 }
 
@@ -216,6 +220,25 @@ export const CONTROL_TABLE: TableCase[] = [
       });
       await expect(attempt(() => sim.requests({ limit: -1 }))).rejects.toMatchObject({ errorName: 'urlContainsInvalidValue' });
       expect(await sim.tenant('alice').scenarios()).toEqual([]);
+    },
+  },
+  {
+    // Decision 0030: the same calls and refusals in process and remotely (deliveries themselves: test/control/webhooks-library.test.ts).
+    name: 'webhook deliveries are listed and flushed alike, and bad queries refused alike',
+    async run(sim) {
+      expect(await sim.webhooks()).toEqual([]);
+      expect(await sim.webhooks({ tenant: 'alice', state: 'failed', limit: 5 })).toEqual([]);
+      expect(await sim.flushWebhooks({ timeoutMs: 1000 })).toEqual({ flushed: true, pending: 0 });
+      expect(await sim.tenant('alice').webhooks({ state: 'delivered' })).toEqual([]);
+      expect(await sim.tenant('alice').flushWebhooks()).toEqual({ flushed: true, pending: 0 });
+      await expect(attempt(() => sim.webhooks({ state: 'lost' }))).rejects.toMatchObject({
+        name: 'SimulatorError',
+        errorName: 'urlContainsInvalidValue',
+        details: { validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'state must be pending, delivered or failed, given once' }] },
+      });
+      await expect(attempt(() => sim.webhooks('nobody'))).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
+      await expect(attempt(() => sim.tenant('nobody').flushWebhooks())).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
+      await expect(attempt(() => sim.flushWebhooks({ timeoutMs: 60_001 }))).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
     },
   },
   {

@@ -1,18 +1,22 @@
 /** POST /payments/sales/migrateCardOnFile (v5): parse, resolve a token href, call the sale, present. */
+import type { Payments } from '../../domain/payment.js';
 import type { Sales, SaleInstrument } from '../../domain/sale.js';
-import type { RefCodec } from '../../infra/refs.js';
+import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
 import { saleBody, type SaleBody } from '../../wire/sale-schemas.js';
 import { toBillingAddress } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
 import type { MediaTypes } from '../media.js';
 import { presentSale } from '../present.js';
+import { paymentLinks } from '../present-payments.js';
 import type { ApiOperation } from './types.js';
 
 export interface SaleOperationDeps {
   sales: Sales;
   refs: RefCodec;
   media: MediaTypes;
+  payments: Payments;
+  paymentRefs: RefCodec<PaymentRefPurpose>;
 }
 
 /** The token id behind a `tokens:token` href of this tenant; undefined for anything else. */
@@ -39,16 +43,23 @@ function instrumentOf(pi: SaleBody['instruction']['paymentInstrument'], refs: Re
 export function createSaleOperation(deps: SaleOperationDeps): ApiOperation {
   return (req) => {
     const body = parseBody(saleBody, parseJsonText(req.body));
+    const { amount, currency } = body.instruction.value;
     const result = deps.sales.sale(
       req.tenant,
-      {
-        entity: body.merchant.entity,
-        currency: body.instruction.value.currency,
-        amount: body.instruction.value.amount,
-        instrument: instrumentOf(body.instruction.paymentInstrument, deps.refs, req.tenant),
-      },
+      { entity: body.merchant.entity, currency, amount, instrument: instrumentOf(body.instruction.paymentInstrument, deps.refs, req.tenant) },
       req.saleOverride,
     );
-    return { status: 201, mediaType: deps.media.saleResponse, body: JSON.stringify(presentSale(result)) };
+    // A decided sale is a payment (a scripted ERROR threw above: no payment).
+    const payment = deps.payments.record(req.tenant, {
+      transactionReference: body.transactionReference,
+      entity: body.merchant.entity,
+      currency,
+      amount,
+      approved: result.outcome === 'sentForSettlement',
+      origin: req.baseUrl,
+      ...(req.paymentScript && { script: req.paymentScript }),
+    });
+    const links = paymentLinks({ baseUrl: req.baseUrl, refs: deps.paymentRefs }, payment);
+    return { status: 201, mediaType: deps.media.saleResponse, body: JSON.stringify({ ...presentSale(result), _links: links }) };
   };
 }

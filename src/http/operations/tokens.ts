@@ -1,12 +1,17 @@
-/** The token service's operations: POST /tokens and GET/PUT/DELETE /tokens/{ref}. Parse, call the vault, present. */
-import type { CreateOutcome, TokenUpdate, Vault } from '../../domain/vault.js';
+/**
+ * The token service's operations: POST and GET /tokens (create, query) and GET/PUT/DELETE /tokens/{ref}.
+ * Parse, call the vault, present.
+ */
+import type { CreateOutcome, TokenQuery, TokenUpdate, Vault } from '../../domain/vault.js';
 import type { Token } from '../../domain/token.js';
 import type { RefCodec, RefPurpose, TokenRef } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
 import { createTokenBody, toBillingAddress, toCreateInput, updateBodies } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
+import type { FieldProblem } from '../../wire/problems.js';
 import { HttpError } from '../errors.js';
-import { tokenHref, tokenJson, type LinkContext, type ReadCache, type TokenView } from '../present.js';
+import { asksUnmasked } from '../media.js';
+import { tokenHref, tokenJson, tokenListJson, type LinkContext, type ReadCache, type TokenView } from '../present.js';
 import type { ApiOperation, ApiOperationName, ApiRequest } from './types.js';
 
 export interface TokenOperationsDeps {
@@ -20,7 +25,11 @@ export interface TokenOperationsDeps {
    * every checkout gets one string, and the journal keeps one string for all those answers, not one each.
    */
   existing: ReadCache;
+  /** Whether the credential may detokenize (`detokenize: true` in fixtures; decision 0031). */
+  mayDetokenize: (tenant: string) => boolean;
 }
+
+export type TokenOperationName = Extract<ApiOperationName, 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'queryTokens'>;
 
 const CREATE_STATUS: Record<CreateOutcome, number> = { created: 201, existing: 200, conflict: 409 };
 
@@ -43,7 +52,31 @@ function wrongMethod(allow: string): HttpError {
   return new HttpError('methodNotAllowed', `This token link allows ${allow} only`, { headers: { Allow: allow } });
 }
 
-export function createTokenOperations(deps: TokenOperationsDeps): Record<Exclude<ApiOperationName, 'sale'>, ApiOperation> {
+const QUERY_PARAMS = ['namespace', 'tokenId'] as const;
+
+/**
+ * `?namespace=&tokenId=` of GET /tokens: at least one, each given once and not empty; other parameters are
+ * ignored, as unknown body fields are (decision 0031). Every problem at once, as 400 urlContainsInvalidValue.
+ */
+function readTokenQuery(text: string): TokenQuery {
+  const params = new URLSearchParams(text);
+  const query: TokenQuery = {};
+  const problems: FieldProblem[] = [];
+  for (const name of QUERY_PARAMS) {
+    const values = params.getAll(name);
+    if (values.length === 0) continue;
+    if (values.length > 1) problems.push({ errorName: 'fieldHasInvalidValue', message: `${name} must be given once` });
+    else if (values[0] === '') problems.push({ errorName: 'fieldIsEmpty', message: `${name} must not be empty` });
+    else query[name] = values[0] as string;
+  }
+  if (problems.length === 0 && query.namespace === undefined && query.tokenId === undefined) {
+    problems.push({ errorName: 'fieldIsMissing', message: 'namespace or tokenId is required' });
+  }
+  if (problems.length > 0) throw new HttpError('urlInvalid', 'The query of GET /tokens is not valid', { problems });
+  return query;
+}
+
+export function createTokenOperations(deps: TokenOperationsDeps): Record<TokenOperationName, ApiOperation> {
   const { vault, refs, tokenMediaType: mediaType } = deps;
   const link = (req: ApiRequest): LinkContext => ({ baseUrl: req.baseUrl, refs });
 
@@ -65,6 +98,19 @@ export function createTokenOperations(deps: TokenOperationsDeps): Record<Exclude
     return ref;
   }
 
+  /**
+   * Whether the request asks for the detokenized view (`Accept: <token type>; masked=false`); a credential
+   * not allowed to detokenize gets 403 merchantIsNotConfigured, before the URL is looked at.
+   */
+  function unmaskedFor(req: ApiRequest): boolean {
+    const accept = req.headers.accept;
+    if (!asksUnmasked(Array.isArray(accept) ? accept.join(',') : accept, mediaType)) return false;
+    if (!deps.mayDetokenize(req.tenant)) {
+      throw new HttpError('detokenizeNotAllowed', 'These credentials are not configured to detokenize card numbers (masked=false)');
+    }
+    return true;
+  }
+
   return {
     createToken(req) {
       const input = toCreateInput(parseBody(createTokenBody, parseJsonText(req.body)));
@@ -81,12 +127,22 @@ export function createTokenOperations(deps: TokenOperationsDeps): Record<Exclude
     },
 
     getToken(req) {
+      const unmasked = unmaskedFor(req);
       const ref = refOf(req);
       if (ref.purpose !== 'token' && ref.purpose !== 'conflicts') throw wrongMethod('PUT');
       const token: Token = ref.purpose === 'conflicts' ? vault.getConflict(ref.tenant, ref.tokenId) : vault.get(ref.tenant, ref.tokenId);
       const conflict = ref.purpose === 'conflicts' ? token.pendingConflict : undefined;
       const view: TokenView = conflict ? { retrieved: true, conflict } : { retrieved: true };
+      if (unmasked) view.unmasked = true;
       return { status: 200, mediaType, body: deps.reads.tokenJson(token, link(req), view) };
+    },
+
+    queryTokens(req) {
+      const view: TokenView = unmaskedFor(req) ? { retrieved: true, unmasked: true } : { retrieved: true };
+      // Not a use (contract 1.5): the vault's query moves no expiry.
+      const tokens = vault.query(req.tenant, readTokenQuery(req.query));
+      const ctx = link(req);
+      return { status: 200, mediaType, body: tokenListJson(tokens, (token) => deps.reads.tokenJson(token, ctx, view)) };
     },
 
     updateToken(req) {

@@ -1,8 +1,12 @@
 /** What an operation of the simulated API takes and gives: no framework, no socket. */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { PaymentScript } from '../../domain/payment.js';
 import type { SaleOverride } from '../../domain/sale.js';
 
-export type ApiOperationName = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'sale';
+export type ApiOperationName = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'queryTokens' | 'sale' | PaymentOperationName;
+
+/** The follow-ups of a sale (contract 3.2). */
+export type PaymentOperationName = 'refund' | 'partialRefund' | 'reversal' | 'paymentEvents';
 
 /** A request as an adapter parsed it, authenticated and checked. */
 export interface ApiRequest {
@@ -22,6 +26,8 @@ export interface ApiRequest {
   readonly baseUrl: string;
   /** A scenario's scripted sale outcome. */
   readonly saleOverride?: SaleOverride;
+  /** A scenario's script for the payment's later life (a sale's), or for this refund (a refund's). */
+  readonly paymentScript?: PaymentScript;
 }
 
 export interface ApiResponse {

@@ -1,0 +1,107 @@
+/** Payments in state snapshots (contract 3.2): their amounts, scripts, history and what the clock will bring. */
+import * as z from 'zod';
+import type { Payment, PaymentEvent } from '../domain/payment.js';
+import { isInRange } from '../domain/time-range.js';
+import { formatInstant, parseInstant } from '../wire/instant.js';
+import { isoInstant, oneOf } from '../wire/schemas.js';
+
+const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time').refine((text) => isInRange(parseInstant(text) ?? 0), {
+  error: "must be inside the clock's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z",
+  params: { errorName: 'fieldHasInvalidValue' },
+});
+const amount = z.int().min(0);
+const refusal = z.strictObject({ code: z.string().min(1), description: z.string().min(1) });
+
+const eventState = z.strictObject({
+  eventId: z.string().min(1),
+  type: oneOf(['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused']),
+  at: instant,
+  amount,
+  reference: z.string().optional(),
+  refusal: refusal.optional(),
+});
+
+export const paymentState = z.strictObject({
+  tenant: z.string().min(1),
+  paymentId: z.string().regex(/^99[0-9]{17}$/, 'must be 99 and 17 digits'),
+  transactionReference: z.string(),
+  entity: z.string().min(1),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be 3 upper-case letters'),
+  amount,
+  createdAt: instant,
+  origin: z.string().optional(),
+  settlement: oneOf(['none', 'pending', 'settled', 'failed', 'cancelled']),
+  refunded: amount,
+  refundRequested: z.boolean(),
+  reversed: z.boolean(),
+  script: z.strictObject({ settlementFails: z.boolean().optional(), refundFailure: refusal.optional() }),
+  events: z.array(eventState),
+  scheduled: z.array(eventState),
+});
+
+export type PaymentState = z.output<typeof paymentState>;
+type EventState = z.output<typeof eventState>;
+
+const eventToState = (e: PaymentEvent): EventState => ({
+  eventId: e.eventId,
+  type: e.type,
+  at: formatInstant(e.at),
+  amount: e.amount,
+  ...(e.reference !== undefined && { reference: e.reference }),
+  ...(e.refusal && { refusal: { ...e.refusal } }),
+});
+
+const eventFromState = (e: EventState): PaymentEvent => ({
+  eventId: e.eventId,
+  type: e.type,
+  at: parseInstant(e.at) ?? Number.NaN,
+  amount: e.amount,
+  ...(e.reference !== undefined && { reference: e.reference }),
+  ...(e.refusal && { refusal: { ...e.refusal } }),
+});
+
+export function paymentToState(p: Payment): PaymentState {
+  return {
+    tenant: p.tenant,
+    paymentId: p.paymentId,
+    transactionReference: p.transactionReference,
+    entity: p.entity,
+    currency: p.currency,
+    amount: p.amount,
+    createdAt: formatInstant(p.createdAt),
+    ...(p.origin !== undefined && { origin: p.origin }),
+    settlement: p.settlement,
+    refunded: p.refunded,
+    refundRequested: p.refundRequested,
+    reversed: p.reversed,
+    script: {
+      ...(p.script.settlementFails !== undefined && { settlementFails: p.script.settlementFails }),
+      ...(p.script.refundFailure && { refundFailure: { ...p.script.refundFailure } }),
+    },
+    events: p.events.map(eventToState),
+    scheduled: p.scheduled.map(eventToState),
+  };
+}
+
+export function paymentFromState(s: PaymentState): Payment {
+  return {
+    tenant: s.tenant,
+    paymentId: s.paymentId,
+    transactionReference: s.transactionReference,
+    entity: s.entity,
+    currency: s.currency,
+    amount: s.amount,
+    createdAt: parseInstant(s.createdAt) ?? Number.NaN,
+    ...(s.origin !== undefined && { origin: s.origin }),
+    settlement: s.settlement,
+    refunded: s.refunded,
+    refundRequested: s.refundRequested,
+    reversed: s.reversed,
+    script: {
+      ...(s.script.settlementFails !== undefined && { settlementFails: s.script.settlementFails }),
+      ...(s.script.refundFailure && { refundFailure: { ...s.script.refundFailure } }),
+    },
+    events: s.events.map(eventFromState),
+    scheduled: s.scheduled.map(eventFromState).sort((a, b) => a.at - b.at),
+  };
+}

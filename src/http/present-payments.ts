@@ -1,0 +1,60 @@
+/**
+ * How payments look on the wire (contract 3.2): the HAL links of a sale's answer, of a 202 and of the events
+ * resource, and the vendor's webhook event body.
+ */
+import { allowedActions, lastEventOf, type Payment, type PaymentAction, type PaymentEvent } from '../domain/payment.js';
+import { formatInstant } from '../wire/instant.js';
+import type { PaymentRefPurpose, RefCodec } from '../infra/refs.js';
+
+export interface PaymentLinkContext {
+  baseUrl: string;
+  refs: RefCodec<PaymentRefPurpose>;
+}
+
+export type PaymentLinks = Record<string, { href: string } | { name: string; href: string; templated: boolean }[]>;
+
+/** Where each purpose's ref goes, after the base URL. */
+export const PAYMENT_PATHS: Readonly<Record<PaymentRefPurpose, string>> = {
+  events: '/payments/events/',
+  refund: '/payments/settlements/refunds/full/',
+  partialRefund: '/payments/settlements/refunds/partials/',
+  reversal: '/payments/sales/reversals/',
+};
+
+const RELS: Readonly<Record<PaymentAction, string>> = { refund: 'payments:refund', partialRefund: 'payments:partialRefund', reversal: 'payments:reversal' };
+
+export const paymentHref = (ctx: PaymentLinkContext, payment: Payment, purpose: PaymentRefPurpose): string =>
+  `${ctx.baseUrl}${PAYMENT_PATHS[purpose]}${ctx.refs.encode({ purpose, tenant: payment.tenant, tokenId: payment.paymentId })}`;
+
+/** The actions the payment allows now, its events, and the curies. */
+export function paymentLinks(ctx: PaymentLinkContext, payment: Payment): PaymentLinks {
+  const links: PaymentLinks = {};
+  for (const action of allowedActions(payment)) links[RELS[action]] = { href: paymentHref(ctx, payment, action) };
+  links['payments:events'] = { href: paymentHref(ctx, payment, 'events') };
+  links['curies'] = [{ name: 'payments', href: `${ctx.baseUrl}/rels/payments/{rel}`, templated: true }];
+  return links;
+}
+
+/** `GET` of the events ref: the last event by now, and what may follow. */
+export function presentPaymentEvents(ctx: PaymentLinkContext, payment: Payment): Record<string, unknown> {
+  return { lastEvent: lastEventOf(payment), _links: paymentLinks(ctx, payment) };
+}
+
+/** The vendor's event notification, stamped with the event's virtual time. */
+export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, event: PaymentEvent): Record<string, unknown> {
+  const timestamp = formatInstant(event.at);
+  return {
+    eventId: event.eventId,
+    eventTimestamp: timestamp,
+    eventDetails: {
+      classification: 'payment',
+      transactionReference: payment.transactionReference,
+      type: event.type,
+      date: timestamp.slice(0, 10),
+      ...(event.reference !== undefined && { reference: event.reference }),
+      amount: { value: event.amount, currencyCode: payment.currency },
+      ...(event.refusal && { refund: { refusal: { code: event.refusal.code, description: event.refusal.description } } }),
+      _links: { payment: { href: paymentHref(ctx, payment, 'events') } },
+    },
+  };
+}

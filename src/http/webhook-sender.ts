@@ -1,0 +1,63 @@
+/**
+ * The webhook transport (decision 0030): one POST with node:http or node:https, each simulator with its own
+ * keep-alive agents (closed with the dispatcher). The answer's status is all that counts; its body is drained
+ * and ignored. A timeout or an abort destroys the request.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { WebhookSend } from '../infra/webhooks.js';
+
+export interface WebhookSender {
+  send: WebhookSend;
+  /** Destroys the agents' sockets. */
+  close: () => void;
+}
+
+export function createWebhookSender(userAgent = 'token-sim'): WebhookSender {
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true }),
+  };
+  const send: WebhookSend = ({ url, body, mediaType, timeoutMs, signal }) =>
+    new Promise((resolve, reject) => {
+      const target = new URL(url);
+      const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
+      const transport = target.protocol === 'https:' ? https : http;
+      const payload = Buffer.from(body, 'utf8');
+      let done = false;
+      const finish = (err: Error | undefined, status?: number): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve({ status: status ?? 0 });
+      };
+      const req = transport.request(target, {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': mediaType, 'Content-Length': payload.length, 'User-Agent': userAgent, Accept: '*/*' },
+      });
+      const timer = setTimeout(() => {
+        req.destroy(new Error(`no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      timer.unref();
+      const onAbort = (): void => void req.destroy(new Error('delivery stopped (reset or shutdown)'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (err) => finish(err));
+      req.on('response', (res) => {
+        res.on('error', () => undefined);
+        res.resume();
+        res.on('end', () => finish(undefined, res.statusCode));
+        res.on('close', () => finish(undefined, res.statusCode));
+      });
+      req.end(payload);
+    });
+  return {
+    send,
+    close: () => {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}
