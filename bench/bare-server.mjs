@@ -47,6 +47,7 @@ const answer = (status) => (_req, res) => {
 app.get('/tokens/:ref', answer(200));
 app.post('/tokens', answer(201));
 app.post('/payments/sales/migrateCardOnFile', answer(201));
+app.post('/payments/settlements/refunds/full/:ref', answer(202));
 const server = app.listen(0, '127.0.0.1', () => {
   process.stdout.write(`bare listening on http://127.0.0.1:${server.address().port}\n`);
 });

@@ -154,6 +154,26 @@ const requests = {
   }),
   createExisting: () => ({ method: 'POST', path: '/tokens', headers: { authorization: AUTH, accept: TOKEN, 'content-type': TOKEN }, body: createBody('4444333322221111') }),
   sale: (href) => ({ method: 'POST', path: '/payments/sales/migrateCardOnFile', headers: { authorization: AUTH, accept: SALE_RES, 'content-type': SALE_REQ }, body: saleBody(href) }),
+  // A sale, then a full refund through the sale's own payments:refund link (each connection keeps the
+  // link of its last sale); the baselines answer both with their fixed body.
+  saleThenRefund: (href) => [
+    {
+      ...requests.sale(href),
+      onResponse: (_status, body, context) => {
+        try {
+          context.refund = new URL(JSON.parse(body)._links['payments:refund'].href).pathname;
+        } catch {
+          context.refund = undefined;
+        }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/payments/settlements/refunds/full/none',
+      headers: { authorization: AUTH, accept: SALE_RES },
+      setupRequest: (req, context) => ({ ...req, path: context.refund ?? req.path }),
+    },
+  ],
 };
 
 /** One autocannon run; `request` is one request or a list that every connection cycles through. */
@@ -286,6 +306,7 @@ const ops = [
   // No target of its own: reported, with the p99 bound it had.
   { name: 'POST /tokens, existing card (200)', request: requests.createExisting(), bare: undefined, p99: 2, noRaw: true },
   { name: 'sale with a token', request: requests.sale(href), bare: 1.5, raw: undefined, p99: 1 },
+  { name: 'sale then refund', request: requests.saleThenRefund(href), bare: 0.5, raw: undefined, p99: 2 },
 ];
 for (const op of ops) {
   const servers = op.noRaw ? [bare, sim] : [bare, raw, sim];

@@ -288,7 +288,8 @@ export interface StateSnapshot {
 export type PaymentEventType = 'sentForSettlement' | 'settled' | 'settlementFailed' | 'cancelled' | 'sentForRefund' | 'refundFailed' | 'refused';
 
 export interface PaymentEventState {
-  eventId: string;
+  /** The event's number within its payment (its webhook's eventId is derived from it). */
+  seq: number;
   type: PaymentEventType;
   at: string;
   amount: number;
@@ -313,6 +314,7 @@ export interface PaymentState {
   script: { settlementFails?: boolean | undefined; refundFailure?: { code: string; description: string } | undefined };
   events: PaymentEventState[];
   scheduled: PaymentEventState[];
+  eventCount: number;
 }
 
 // ---- The journal ---------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ const amount = z.int().min(0);
 const refusal = z.strictObject({ code: z.string().min(1), description: z.string().min(1) });
 
 const eventState = z.strictObject({
-  eventId: z.string().min(1),
+  seq: z.int().min(1),
   type: oneOf(['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused']),
   at: instant,
   amount,
@@ -37,13 +37,14 @@ export const paymentState = z.strictObject({
   script: z.strictObject({ settlementFails: z.boolean().optional(), refundFailure: refusal.optional() }),
   events: z.array(eventState),
   scheduled: z.array(eventState),
+  eventCount: z.int().min(0),
 });
 
 export type PaymentState = z.output<typeof paymentState>;
 type EventState = z.output<typeof eventState>;
 
 const eventToState = (e: PaymentEvent): EventState => ({
-  eventId: e.eventId,
+  seq: e.seq,
   type: e.type,
   at: formatInstant(e.at),
   amount: e.amount,
@@ -52,7 +53,7 @@ const eventToState = (e: PaymentEvent): EventState => ({
 });
 
 const eventFromState = (e: EventState): PaymentEvent => ({
-  eventId: e.eventId,
+  seq: e.seq,
   type: e.type,
   at: parseInstant(e.at) ?? Number.NaN,
   amount: e.amount,
@@ -80,6 +81,7 @@ export function paymentToState(p: Payment): PaymentState {
     },
     events: p.events.map(eventToState),
     scheduled: p.scheduled.map(eventToState),
+    eventCount: p.eventCount,
   };
 }
 
@@ -103,5 +105,6 @@ export function paymentFromState(s: PaymentState): Payment {
     },
     events: s.events.map(eventFromState),
     scheduled: s.scheduled.map(eventFromState).sort((a, b) => a.at - b.at),
+    eventCount: Math.max(s.eventCount, ...s.events.map((e) => e.seq), ...s.scheduled.map((e) => e.seq)),
   };
 }

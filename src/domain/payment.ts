@@ -14,7 +14,8 @@ export type PaymentEventType = 'sentForSettlement' | 'settled' | 'settlementFail
 export type PaymentAction = 'refund' | 'partialRefund' | 'reversal';
 
 export interface PaymentEvent {
-  eventId: string;
+  /** The event's number within its payment, from 1: with the payment, it names the event (Ids.eventId). */
+  seq: number;
   type: PaymentEventType;
   /** Virtual time of the event, epoch ms. */
   at: number;
@@ -58,7 +59,12 @@ export interface Payment {
   events: PaymentEvent[];
   /** What will happen by the clock, soonest first. */
   scheduled: PaymentEvent[];
+  /** How many events were made (happened or scheduled), for the next one's `seq`. */
+  eventCount: number;
 }
+
+/** The script of a payment that has none, shared. */
+const NO_SCRIPT: PaymentScript = Object.freeze({});
 
 export interface NewPayment {
   transactionReference: string;
@@ -141,13 +147,8 @@ export function createPayments(deps: PaymentsDeps): Payments {
   const { clock, ids, store } = deps;
   const tell = (payment: Payment, event: PaymentEvent): void => deps.onEvent?.(payment, event);
 
-  const newEvent = (tenant: string, type: PaymentEventType, at: number, amount: number, extra: Partial<PaymentEvent> = {}): PaymentEvent => ({
-    eventId: ids.eventId(tenant),
-    type,
-    at,
-    amount,
-    ...extra,
-  });
+  const newEvent = (payment: Payment, type: PaymentEventType, at: number, amount: number, extra?: Partial<PaymentEvent>): PaymentEvent =>
+    extra === undefined ? { seq: ++payment.eventCount, type, at, amount } : { seq: ++payment.eventCount, type, at, amount, ...extra };
 
   function happen(payment: Payment, event: PaymentEvent): void {
     payment.events.push(event);
@@ -193,10 +194,10 @@ export function createPayments(deps: PaymentsDeps): Payments {
   function sendForRefund(payment: Payment, now: number, amount: number, reference: string | undefined, scripted: Refusal | undefined): void {
     const extra = reference === undefined ? {} : { reference };
     payment.refunded += amount;
-    happen(payment, newEvent(payment.tenant, 'sentForRefund', now, amount, extra));
+    happen(payment, newEvent(payment, 'sentForRefund', now, amount, extra));
     const failure = scripted ?? payment.script.refundFailure;
     if (failure) {
-      schedule(payment, newEvent(payment.tenant, 'refundFailed', addDuration(now, deps.settlementDelay), amount, { ...extra, refusal: { ...failure } }));
+      schedule(payment, newEvent(payment, 'refundFailed', addDuration(now, deps.settlementDelay), amount, { ...extra, refusal: { ...failure } }));
     }
   }
 
@@ -216,18 +217,19 @@ export function createPayments(deps: PaymentsDeps): Payments {
         refunded: 0,
         refundRequested: false,
         reversed: false,
-        script: { ...sale.script },
+        script: sale.script ? { ...sale.script } : NO_SCRIPT,
         events: [],
         scheduled: [],
+        eventCount: 0,
       };
       store.put(payment);
       if (!sale.approved) {
-        happen(payment, newEvent(tenant, 'refused', now, sale.amount));
+        happen(payment, newEvent(payment, 'refused', now, sale.amount));
         return payment;
       }
-      happen(payment, newEvent(tenant, 'sentForSettlement', now, sale.amount));
+      happen(payment, newEvent(payment, 'sentForSettlement', now, sale.amount));
       const settles = addDuration(now, deps.settlementDelay);
-      schedule(payment, newEvent(tenant, payment.script.settlementFails ? 'settlementFailed' : 'settled', settles, sale.amount));
+      schedule(payment, newEvent(payment, payment.script.settlementFails ? 'settlementFailed' : 'settled', settles, sale.amount));
       return payment;
     },
 
@@ -265,12 +267,12 @@ export function createPayments(deps: PaymentsDeps): Payments {
         payment.settlement = 'cancelled';
         payment.scheduled = payment.scheduled.filter((e) => e.type !== 'settled' && e.type !== 'settlementFailed');
         if (payment.scheduled.length === 0) store.markScheduled(tenant, paymentId, false);
-        happen(payment, newEvent(tenant, 'cancelled', now, payment.amount));
+        happen(payment, newEvent(payment, 'cancelled', now, payment.amount));
         return payment;
       }
       // After settlement the money has moved: it goes back as a refund of the whole amount.
       payment.refunded = payment.amount;
-      happen(payment, newEvent(tenant, 'sentForRefund', now, payment.amount));
+      happen(payment, newEvent(payment, 'sentForRefund', now, payment.amount));
       return payment;
     },
 

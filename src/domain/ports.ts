@@ -19,8 +19,11 @@ export interface Ids {
   paymentAccountReference(cardNumber: string): string;
   /** A new payment id for the tenant: 19 digits starting with 99, like token ids. */
   paymentId(tenant: string): string;
-  /** A payment event's id: a UUID-shaped string. */
-  eventId(tenant: string): string;
+  /**
+   * The id of a payment's `seq`-th event: a UUID-shaped string, a value of the key and its arguments (no
+   * stream), so it is computed only when shown (a webhook) and is the same whenever that is.
+   */
+  eventId(tenant: string, paymentId: string, seq: number): string;
 }
 
 /** How a merchant entity is configured. */

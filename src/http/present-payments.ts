@@ -4,7 +4,7 @@
  */
 import { allowedActions, lastEventOf, type Payment, type PaymentAction, type PaymentEvent } from '../domain/payment.js';
 import { formatInstant } from '../wire/instant.js';
-import type { PaymentRefPurpose, RefCodec } from '../infra/refs.js';
+import { PAYMENT_REF_PURPOSES, type PaymentRefPurpose, type RefCodec } from '../infra/refs.js';
 
 export interface PaymentLinkContext {
   baseUrl: string;
@@ -26,11 +26,19 @@ const RELS: Readonly<Record<PaymentAction, string>> = { refund: 'payments:refund
 export const paymentHref = (ctx: PaymentLinkContext, payment: Payment, purpose: PaymentRefPurpose): string =>
   `${ctx.baseUrl}${PAYMENT_PATHS[purpose]}${ctx.refs.encode({ purpose, tenant: payment.tenant, tokenId: payment.paymentId })}`;
 
-/** The actions the payment allows now, its events, and the curies. */
+const EVENTS = PAYMENT_REF_PURPOSES.indexOf('events');
+const INDEX: Readonly<Record<PaymentAction, number>> = {
+  refund: PAYMENT_REF_PURPOSES.indexOf('refund'),
+  partialRefund: PAYMENT_REF_PURPOSES.indexOf('partialRefund'),
+  reversal: PAYMENT_REF_PURPOSES.indexOf('reversal'),
+};
+
+/** The actions the payment allows now, its events, and the curies (every ref from one cipher call). */
 export function paymentLinks(ctx: PaymentLinkContext, payment: Payment): PaymentLinks {
+  const refs = ctx.refs.encodeAll(payment.tenant, payment.paymentId);
   const links: PaymentLinks = {};
-  for (const action of allowedActions(payment)) links[RELS[action]] = { href: paymentHref(ctx, payment, action) };
-  links['payments:events'] = { href: paymentHref(ctx, payment, 'events') };
+  for (const action of allowedActions(payment)) links[RELS[action]] = { href: `${ctx.baseUrl}${PAYMENT_PATHS[action]}${refs[INDEX[action]] ?? ''}` };
+  links['payments:events'] = { href: `${ctx.baseUrl}${PAYMENT_PATHS.events}${refs[EVENTS] ?? ''}` };
   links['curies'] = [{ name: 'payments', href: `${ctx.baseUrl}/rels/payments/{rel}`, templated: true }];
   return links;
 }
@@ -41,10 +49,10 @@ export function presentPaymentEvents(ctx: PaymentLinkContext, payment: Payment):
 }
 
 /** The vendor's event notification, stamped with the event's virtual time. */
-export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, event: PaymentEvent): Record<string, unknown> {
+export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, event: PaymentEvent, eventId: string): Record<string, unknown> {
   const timestamp = formatInstant(event.at);
   return {
-    eventId: event.eventId,
+    eventId,
     eventTimestamp: timestamp,
     eventDetails: {
       classification: 'payment',

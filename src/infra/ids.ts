@@ -9,7 +9,6 @@ import type { Ids } from '../domain/ports.js';
 
 const DIGITS = '0123456789';
 const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const HEX = '0123456789abcdef';
 
 export interface IdSource extends Ids {
   correlationId(): string;
@@ -81,7 +80,7 @@ export function customRandom(alphabet: string, size: number, getRandom: (bytes: 
   };
 }
 
-type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference' | 'paymentId' | 'eventId';
+type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference' | 'paymentId';
 
 /** What each kind of stream draws: an alphabet and a length. */
 const SHAPES: Record<Kind, readonly [string, number]> = {
@@ -89,7 +88,6 @@ const SHAPES: Record<Kind, readonly [string, number]> = {
   authorizationCode: [UPPER_ALNUM, 6],
   schemeReference: [UPPER_ALNUM, 15],
   paymentId: [DIGITS, 17],
-  eventId: [HEX, 32],
 };
 
 interface Stream {
@@ -155,9 +153,9 @@ export function createIdSource(key: KeyObject): IdSource {
     authorizationCode: (tenant) => draw('authorizationCode', tenant),
     schemeReference: (tenant) => draw('schemeReference', tenant),
     paymentId: (tenant) => `99${draw('paymentId', tenant)}`,
-    eventId(tenant) {
-      const h = draw('eventId', tenant);
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    eventId(tenant, paymentId, seq) {
+      const h = createHmac('sha256', key).update(`event\0${tenant}\0${paymentId}\0${seq}`).digest('hex');
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
     },
     // The same for one card number in every sale and run: a value of the seed and the number, no stream.
     paymentAccountReference(cardNumber) {

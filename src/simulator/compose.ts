@@ -104,9 +104,9 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       tenant: payment.tenant,
       url,
       orderKey: `${payment.tenant}\u0000${payment.paymentId}`,
-      eventId: event.eventId,
+      eventId: ids.eventId(payment.tenant, payment.paymentId, event.seq),
       type: event.type,
-      body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event)),
+      body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event, ids.eventId(payment.tenant, payment.paymentId, event.seq))),
       mediaType: `application/vnd.${config.vendor}.events-v1.hal+json`,
     });
   };

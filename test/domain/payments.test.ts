@@ -19,7 +19,7 @@ function setup(script: PaymentScript = {}, approved = true) {
       schemeReference: () => 'SCHEME',
       paymentAccountReference: (c) => c,
       paymentId: () => `99${String(++n).padStart(17, '0')}`,
-      eventId: () => `event-${++n}`,
+      eventId: (_t, p, seq) => `${p}-${seq}`,
     },
     store: createMemoryPaymentStore(),
     settlementDelay: parseDuration('P1D') as Duration,
@@ -198,6 +198,7 @@ describe('the memory payment store', () => {
       script: {},
       events: [],
       scheduled: [],
+      eventCount: 0,
     });
     for (const id of ['a', 'b', 'c']) store.put(payment(id));
     expect(store.list('t1').map((p) => p.paymentId)).toEqual(['b', 'c']);

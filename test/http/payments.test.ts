@@ -114,8 +114,37 @@ describe('the life of a payment over HTTP', () => {
     expect(await lastEvent(sim, links)).toBe('sentForRefund');
   });
 
+  it('answers a full refund after settlement 202: sentForRefund', async () => {
+    const sim = testSimulator({ now: START, frozen: true });
+    const links = await approvedSale(sim);
+    await advance(sim, 'P1D');
+    expect((await post(sim, links['payments:refund']?.href ?? '')).status).toBe(202);
+    expect(await lastEvent(sim, links)).toBe('sentForRefund');
+  });
+
+  it.each(['payments:refund', 'payments:partialRefund', 'payments:reversal'])('refuses %s after a failed settlement with 409', async (rel) => {
+    const sim = testSimulator({ now: START, frozen: true });
+    sim.loadScenarios([{ name: 'fails', rules: [{ when: { operation: 'sale' }, then: { settlement: 'failed' } }] }]);
+    const links = await approvedSale(sim);
+    await advance(sim, 'P1D');
+    expect(await lastEvent(sim, links)).toBe('settlementFailed');
+    const res = await post(sim, links[rel]?.href ?? '', rel === 'payments:partialRefund' ? partial(1) : undefined);
+    expect(res.status).toBe(409);
+    expect(res.body.errorName).toBe('actionIsNotAllowed');
+  });
+
+  it('refuses a refund after a reversal that came after settlement with 409', async () => {
+    const sim = testSimulator({ now: START, frozen: true });
+    const links = await approvedSale(sim);
+    await advance(sim, 'P1D');
+    expect((await post(sim, links['payments:reversal']?.href ?? '')).status).toBe(202);
+    expect((await post(sim, links['payments:refund']?.href ?? '')).status).toBe(409);
+  });
+
   const refused: [string, (links: Links) => [string, unknown?][], [string, unknown?]][] = [
     ['a refund after a full refund', (l) => [[l['payments:refund']?.href ?? '']], ['payments:refund']],
+    ['a partial refund after a full refund', (l) => [[l['payments:refund']?.href ?? '']], ['payments:partialRefund', partial(1)]],
+    ['a reversal after a reversal', (l) => [[l['payments:reversal']?.href ?? '']], ['payments:reversal']],
     ['a reversal after a refund', (l) => [[l['payments:refund']?.href ?? '']], ['payments:reversal']],
     ['a reversal after a partial refund', (l) => [[l['payments:partialRefund']?.href ?? '', partial(1)]], ['payments:reversal']],
     ['a partial refund after a reversal', (l) => [[l['payments:reversal']?.href ?? '']], ['payments:partialRefund', partial(1)]],
