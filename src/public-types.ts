@@ -144,7 +144,8 @@ export interface Fixtures {
 
 // ---- Scenarios -----------------------------------------------------------------------------------------
 
-export type ScenarioOperation =
+/** The operations of the simulated API, as scenario rules and the journal name them. */
+export type ApiOperation =
   | 'createToken'
   | 'getToken'
   | 'updateToken'
@@ -154,8 +155,9 @@ export type ScenarioOperation =
   | 'refund'
   | 'partialRefund'
   | 'reversal'
-  | 'paymentEvents'
-  | 'any';
+  | 'paymentEvents';
+
+export type ScenarioOperation = ApiOperation | 'any';
 
 /** When a rule applies: every predicate given must hold. */
 export interface RuleWhen {
@@ -319,18 +321,8 @@ export interface PaymentState {
 
 // ---- The journal ---------------------------------------------------------------------------------------
 
-export type Operation =
-  | 'createToken'
-  | 'getToken'
-  | 'updateToken'
-  | 'deleteToken'
-  | 'queryTokens'
-  | 'sale'
-  | 'refund'
-  | 'partialRefund'
-  | 'reversal'
-  | 'paymentEvents'
-  | 'unknown';
+/** A journaled request's operation: `unknown` for a request no route took. */
+export type Operation = ApiOperation | 'unknown';
 
 /** One request in the journal: what was asked and answered, card data masked, credentials never kept. */
 export interface JournalEntry {

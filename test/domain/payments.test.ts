@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DomainError } from '../../src/domain/errors.js';
+import { codeOf } from '../support/domain.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { allowedActions, createPayments, lastEventOf, type Payment, type PaymentEvent, type PaymentScript } from '../../src/domain/payment.js';
 import { createMemoryPaymentStore } from '../../src/infra/memory-payments.js';
@@ -35,15 +35,6 @@ function setup(script: PaymentScript = {}, approved = true) {
   };
 }
 
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err.code;
-    throw err;
-  }
-  return undefined;
-};
 
 describe('a payment on the virtual clock', () => {
   it('is sentForSettlement at sale time, still so 1 ms before the delay ends, and settled at its exact end', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createBinTable } from '../../src/domain/card.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { DomainError } from '../../src/domain/errors.js';
+import { codeOf } from '../support/domain.js';
 import type { Token } from '../../src/domain/token.js';
 import { createVault, type CreateTokenInput } from '../../src/domain/vault.js';
 import { createMemoryStore } from '../../src/infra/memory-store.js';
@@ -38,15 +39,6 @@ const input = (overrides: Partial<CreateTokenInput> = {}, card: Partial<CreateTo
   card: { number: '4444333322221111', holderName: 'Sherlock Holmes', expiryDate: { month: 5, year: 2035 }, ...card },
 });
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 describe('creating a token', () => {
   it('creates a token that expires after the profile lifetime, with the default description', () => {
