@@ -159,7 +159,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
     let i = payment.scheduled.length;
     while (i > 0 && (payment.scheduled[i - 1]?.at ?? 0) > event.at) i--;
     payment.scheduled.splice(i, 0, event);
-    store.markScheduled(payment.tenant, payment.paymentId, true);
+    store.schedule(payment.tenant, payment.paymentId, event.at);
   }
 
   /** Moves the events that are due by `now` (their end included) into the history; returns how many. */
@@ -173,7 +173,6 @@ export function createPayments(deps: PaymentsDeps): Payments {
       happen(payment, event);
       n++;
     }
-    if (payment.scheduled.length === 0) store.markScheduled(payment.tenant, payment.paymentId, false);
     return n;
   }
 
@@ -266,7 +265,6 @@ export function createPayments(deps: PaymentsDeps): Payments {
         // Before settlement the sale is cancelled: it will never settle.
         payment.settlement = 'cancelled';
         payment.scheduled = payment.scheduled.filter((e) => e.type !== 'settled' && e.type !== 'settlementFailed');
-        if (payment.scheduled.length === 0) store.markScheduled(tenant, paymentId, false);
         happen(payment, newEvent(payment, 'cancelled', now, payment.amount));
         return payment;
       }
@@ -279,7 +277,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
     catchUp(tenant) {
       const now = clock.now(tenant);
       let n = 0;
-      for (const paymentId of store.scheduled(tenant)) {
+      for (const paymentId of store.due(tenant, now)) {
         const payment = store.get(tenant, paymentId);
         if (payment) n += catchUpPayment(payment, now);
       }

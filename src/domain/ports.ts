@@ -85,10 +85,13 @@ export interface PaymentStore {
   get(tenant: string, paymentId: string): Payment | undefined;
   /** Adds a payment; the store may drop a tenant's oldest payments beyond its limit. */
   put(payment: Payment): void;
-  /** Notes whether a payment has events scheduled by the clock. */
-  markScheduled(tenant: string, paymentId: string, scheduled: boolean): void;
-  /** The tenant's payments with events scheduled (a copy: the caller may change marks while it reads). */
-  scheduled(tenant: string): readonly string[];
+  /** Notes that a stored payment has an event scheduled at `at` (epoch ms). */
+  schedule(tenant: string, paymentId: string, at: number): void;
+  /**
+   * The tenant's payments with an event noted as scheduled by `now`, each noted instant given once (a payment
+   * may still have later ones; a noted event may have happened already).
+   */
+  due(tenant: string, now: number): readonly string[];
   /** The tenant's payments, oldest first. */
   list(tenant: string): readonly Payment[];
   tenants(): readonly string[];

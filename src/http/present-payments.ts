@@ -4,7 +4,7 @@
  */
 import { allowedActions, lastEventOf, type Payment, type PaymentAction, type PaymentEvent } from '../domain/payment.js';
 import { formatInstant } from '../wire/instant.js';
-import { PAYMENT_REF_PURPOSES, type PaymentRefPurpose, type RefCodec } from '../infra/refs.js';
+import type { PaymentRefPurpose, RefCodec } from '../infra/refs.js';
 
 export interface PaymentLinkContext {
   baseUrl: string;
@@ -13,8 +13,8 @@ export interface PaymentLinkContext {
 
 export type PaymentLinks = Record<string, { href: string } | { name: string; href: string; templated: boolean }[]>;
 
-/** Where each purpose's ref goes, after the base URL. */
-export const PAYMENT_PATHS: Readonly<Record<PaymentRefPurpose, string>> = {
+/** Where each link's path goes, before the payment's ref. */
+export const PAYMENT_PATHS: Readonly<Record<PaymentAction | 'events', string>> = {
   events: '/payments/events/',
   refund: '/payments/settlements/refunds/full/',
   partialRefund: '/payments/settlements/refunds/partials/',
@@ -23,22 +23,17 @@ export const PAYMENT_PATHS: Readonly<Record<PaymentRefPurpose, string>> = {
 
 const RELS: Readonly<Record<PaymentAction, string>> = { refund: 'payments:refund', partialRefund: 'payments:partialRefund', reversal: 'payments:reversal' };
 
-export const paymentHref = (ctx: PaymentLinkContext, payment: Payment, purpose: PaymentRefPurpose): string =>
-  `${ctx.baseUrl}${PAYMENT_PATHS[purpose]}${ctx.refs.encode({ purpose, tenant: payment.tenant, tokenId: payment.paymentId })}`;
+const refOf = (ctx: PaymentLinkContext, payment: Payment): string => ctx.refs.encode({ purpose: 'payment', tenant: payment.tenant, tokenId: payment.paymentId });
 
-const EVENTS = PAYMENT_REF_PURPOSES.indexOf('events');
-const INDEX: Readonly<Record<PaymentAction, number>> = {
-  refund: PAYMENT_REF_PURPOSES.indexOf('refund'),
-  partialRefund: PAYMENT_REF_PURPOSES.indexOf('partialRefund'),
-  reversal: PAYMENT_REF_PURPOSES.indexOf('reversal'),
-};
+/** The link of a payment's events (webhooks link there). */
+export const paymentEventsHref = (ctx: PaymentLinkContext, payment: Payment): string => `${ctx.baseUrl}${PAYMENT_PATHS.events}${refOf(ctx, payment)}`;
 
-/** The actions the payment allows now, its events, and the curies (every ref from one cipher call). */
+/** The actions the payment allows now, its events, and the curies. */
 export function paymentLinks(ctx: PaymentLinkContext, payment: Payment): PaymentLinks {
-  const refs = ctx.refs.encodeAll(payment.tenant, payment.paymentId);
+  const ref = refOf(ctx, payment);
   const links: PaymentLinks = {};
-  for (const action of allowedActions(payment)) links[RELS[action]] = { href: `${ctx.baseUrl}${PAYMENT_PATHS[action]}${refs[INDEX[action]] ?? ''}` };
-  links['payments:events'] = { href: `${ctx.baseUrl}${PAYMENT_PATHS.events}${refs[EVENTS] ?? ''}` };
+  for (const action of allowedActions(payment)) links[RELS[action]] = { href: `${ctx.baseUrl}${PAYMENT_PATHS[action]}${ref}` };
+  links['payments:events'] = { href: `${ctx.baseUrl}${PAYMENT_PATHS.events}${ref}` };
   links['curies'] = [{ name: 'payments', href: `${ctx.baseUrl}/rels/payments/{rel}`, templated: true }];
   return links;
 }
@@ -62,7 +57,7 @@ export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, even
       ...(event.reference !== undefined && { reference: event.reference }),
       amount: { value: event.amount, currencyCode: payment.currency },
       ...(event.refusal && { refund: { refusal: { code: event.refusal.code, description: event.refusal.description } } }),
-      _links: { payment: { href: paymentHref(ctx, payment, 'events') } },
+      _links: { payment: { href: paymentEventsHref(ctx, payment) } },
     },
   };
 }

@@ -1,17 +1,25 @@
 /**
- * In-memory payment storage: per tenant, by id in insertion order, with the set of payments that have events
- * scheduled by the clock. At most `perTenant` payments are kept per tenant; beyond that the oldest goes
- * (a load test's millions of sales must not grow memory without bound: decision 0029).
+ * In-memory payment storage: per tenant, by id in insertion order, with a heap of the instants at which
+ * payments have events scheduled (so a clock move visits only what is due). At most `perTenant` payments are
+ * kept per tenant; beyond that the oldest goes (a load test's millions of sales must not grow memory without
+ * bound: decision 0029).
  */
 import type { Payment } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
+import { createExpiryHeap, type ExpiryHeap } from './expiry-heap.js';
 
 interface TenantPayments {
   byId: Map<string, Payment>;
-  scheduled: Set<string>;
+  /**
+   * (instant, payment id) of every scheduled event. Entries go stale (the event happened on a read, a reversal
+   * cancelled it, the payment was dropped) and are skipped when popped; rebuilt when they outnumber the
+   * payments, so that a clock that never moves cannot make it grow without bound.
+   */
+  due: ExpiryHeap<string>;
 }
 
 export const DEFAULT_PAYMENTS_PER_TENANT = 100_000;
+const HEAP_SLACK = 64;
 
 export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT): PaymentStore {
   const tenants = new Map<string, TenantPayments>();
@@ -20,21 +28,27 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
   function partition(tenant: string): TenantPayments {
     let p = tenants.get(tenant);
     if (!p) {
-      p = { byId: new Map(), scheduled: new Set() };
+      p = { byId: new Map(), due: createExpiryHeap() };
       tenants.set(tenant, p);
     }
     return p;
   }
 
+  function rebuild(p: TenantPayments): void {
+    const entries: [number, string][] = [];
+    for (const payment of p.byId.values()) for (const event of payment.scheduled) entries.push([event.at, payment.paymentId]);
+    p.due.rebuild(entries);
+  }
+
   function put(payment: Payment): void {
     const p = partition(payment.tenant);
-    if (!p.byId.has(payment.paymentId)) total++;
+    const before = p.byId.size;
     p.byId.set(payment.paymentId, payment);
-    if (payment.scheduled.length > 0) p.scheduled.add(payment.paymentId);
-    while (p.byId.size > perTenant) {
+    total += p.byId.size - before;
+    for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
+    if (p.byId.size > perTenant) {
       const oldest = p.byId.keys().next().value as string;
       p.byId.delete(oldest);
-      p.scheduled.delete(oldest);
       total--;
     }
   }
@@ -52,13 +66,22 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
   return {
     get: (tenant, paymentId) => tenants.get(tenant)?.byId.get(paymentId),
     put,
-    markScheduled(tenant, paymentId, scheduled) {
+    schedule(tenant, paymentId, at) {
       const p = tenants.get(tenant);
       if (!p) return;
-      if (scheduled && p.byId.has(paymentId)) p.scheduled.add(paymentId);
-      else p.scheduled.delete(paymentId);
+      p.due.push(at, paymentId);
+      if (p.due.size > 2 * p.byId.size + HEAP_SLACK) rebuild(p);
     },
-    scheduled: (tenant) => [...(tenants.get(tenant)?.scheduled ?? [])],
+    due(tenant, now) {
+      const p = tenants.get(tenant);
+      const ids: string[] = [];
+      if (!p) return ids;
+      for (let at = p.due.peekAt(); at !== undefined && at <= now; at = p.due.peekAt()) {
+        const id = p.due.pop() as string;
+        if (p.byId.has(id) && ids[ids.length - 1] !== id) ids.push(id);
+      }
+      return ids;
+    },
     list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
     tenants: () => [...tenants.keys()].filter((t) => (tenants.get(t)?.byId.size ?? 0) > 0),
     clear,

@@ -29,8 +29,11 @@ export const REF_PURPOSES = [
 
 export type RefPurpose = (typeof REF_PURPOSES)[number];
 
-/** The purposes of a payment's refs: one per link of a sale's answer (contract 3.2). */
-export const PAYMENT_REF_PURPOSES = ['events', 'refund', 'partialRefund', 'reversal'] as const;
+/**
+ * The purpose of a payment's ref: one ref names the payment, and each link's path names the action (the
+ * refund, partial refund, reversal and events links of a payment end in the same ref: decision 0029).
+ */
+export const PAYMENT_REF_PURPOSES = ['payment'] as const;
 
 export type PaymentRefPurpose = (typeof PAYMENT_REF_PURPOSES)[number];
 
@@ -119,10 +122,11 @@ export function createRefCodec<P extends string = RefPurpose>(
   };
   for (const tenant of tenants) tagOf(tenant);
 
+  // The plain blocks of compactRefs, filled anew on each call: no allocation for them.
+  const blocks = Buffer.alloc(PURPOSES.length * BLOCK);
   function compactRefs(tokenId: string, tag: Buffer): string[] {
     const high = Number(tokenId.slice(2, 10));
     const low = Number(tokenId.slice(10));
-    const blocks = Buffer.alloc(PURPOSES.length * BLOCK);
     for (let p = 0; p < PURPOSES.length; p++) {
       const o = p * BLOCK;
       blocks.writeUInt32BE(((MARKER << 28) | (p << 25) | (high >>> 2)) >>> 0, o);

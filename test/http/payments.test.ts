@@ -162,14 +162,19 @@ describe('the life of a payment over HTTP', () => {
     expect(await lastEvent(sim, links)).toBe(history);
   });
 
-  it('refuses refunds of a refused sale through a ref it never linked: 409', async () => {
-    // A refused sale links no refund; the events ref of its payment on a refund path is no refund ref: 404.
+  it('refuses a refund of a refused sale with 409: every link of a payment ends in its one ref, the path names the action', async () => {
     const sim = testSimulator();
     const res = await sale(sim, saleBody(plainCard({ cardHolderName: 'REFUSED' })));
-    const eventsRef = pathOf(res.body._links['payments:events'].href).split('/').pop();
-    const wrong = await post(sim, `${BASE}/payments/settlements/refunds/full/${eventsRef}`);
-    expect(wrong.status).toBe(404);
-    expect(wrong.body.errorName).toBe('resourceNotFound');
+    const ref = pathOf(res.body._links['payments:events'].href).split('/').pop();
+    const refund = await post(sim, `${BASE}/payments/settlements/refunds/full/${ref}`);
+    expect(refund.status).toBe(409);
+    expect(refund.body).toEqual({ errorName: 'actionIsNotAllowed', message: 'A refund is not allowed: the sale was refused' });
+  });
+
+  it('ends every link of a payment in the same ref', async () => {
+    const links = await approvedSale(testSimulator());
+    const refs = Object.entries(links).filter(([rel]) => rel !== 'curies').map(([, l]) => l.href.split('/').pop());
+    expect(new Set(refs).size).toBe(1);
   });
 });
 

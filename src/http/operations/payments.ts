@@ -23,17 +23,17 @@ export function createPaymentOperations(deps: PaymentOperationsDeps): Record<Pay
   const ctx = (req: ApiRequest): PaymentLinkContext => ({ baseUrl: req.baseUrl, refs });
 
   /**
-   * The decrypted ref of the URL: undecryptable → 400; another tenant's, or a ref of another link (an events
-   * ref on a refund's path) → 404, as for a payment that does not exist.
+   * The decrypted ref of the URL (the path names the action; the ref, the payment): undecryptable → 400;
+   * another tenant's → 404, as for a payment that does not exist.
    */
-  function refOf(req: ApiRequest, purpose: PaymentRefPurpose): TokenRef<PaymentRefPurpose> {
+  function refOf(req: ApiRequest): TokenRef<PaymentRefPurpose> {
     const ref = refs.decode(req.ref ?? '');
     if (!ref) {
       throw new HttpError('urlInvalid', 'The URL holds an invalid payment reference', {
         problems: [{ errorName: 'fieldHasInvalidValue', message: 'The path does not hold a valid payment reference' }],
       });
     }
-    if (ref.tenant !== req.tenant || ref.purpose !== purpose) throw new HttpError('refOfAnotherTenant', 'The payment does not exist');
+    if (ref.tenant !== req.tenant) throw new HttpError('refOfAnotherTenant', 'The payment does not exist');
     return ref;
   }
 
@@ -45,23 +45,23 @@ export function createPaymentOperations(deps: PaymentOperationsDeps): Record<Pay
 
   return {
     refund(req) {
-      const ref = refOf(req, 'refund');
+      const ref = refOf(req);
       return accepted(req, payments.refund(req.tenant, ref.tokenId, req.paymentScript?.refundFailure));
     },
 
     partialRefund(req) {
-      const ref = refOf(req, 'partialRefund');
+      const ref = refOf(req);
       const body = parseBody(partialRefundBody, parseJsonText(req.body));
       return accepted(req, payments.partialRefund(req.tenant, ref.tokenId, { amount: body.value.amount, currency: body.value.currency, reference: body.reference }, req.paymentScript?.refundFailure));
     },
 
     reversal(req) {
-      const ref = refOf(req, 'reversal');
+      const ref = refOf(req);
       return accepted(req, payments.reversal(req.tenant, ref.tokenId));
     },
 
     paymentEvents(req) {
-      const ref = refOf(req, 'events');
+      const ref = refOf(req);
       return { status: 200, mediaType: media.saleResponse, body: JSON.stringify(presentPaymentEvents(ctx(req), payments.get(req.tenant, ref.tokenId))) };
     },
   };

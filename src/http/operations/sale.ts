@@ -41,6 +41,16 @@ function instrumentOf(pi: SaleBody['instruction']['paymentInstrument'], refs: Re
 }
 
 export function createSaleOperation(deps: SaleOperationDeps): ApiOperation {
+  // Every payment keeps the base URL its sale came in on; one string per base URL, not one per payment.
+  const origins = new Map<string, string>();
+  const originOf = (baseUrl: string): string => {
+    let origin = origins.get(baseUrl);
+    if (origin === undefined) {
+      if (origins.size >= 64) origins.clear();
+      origins.set(baseUrl, (origin = baseUrl));
+    }
+    return origin;
+  };
   return (req) => {
     const body = parseBody(saleBody, parseJsonText(req.body));
     const { amount, currency } = body.instruction.value;
@@ -56,10 +66,10 @@ export function createSaleOperation(deps: SaleOperationDeps): ApiOperation {
       currency,
       amount,
       approved: result.outcome === 'sentForSettlement',
-      origin: req.baseUrl,
+      origin: originOf(req.baseUrl),
       ...(req.paymentScript && { script: req.paymentScript }),
     });
     const links = paymentLinks({ baseUrl: req.baseUrl, refs: deps.paymentRefs }, payment);
-    return { status: 201, mediaType: deps.media.saleResponse, body: JSON.stringify({ ...presentSale(result), _links: links }) };
+    return { status: 201, mediaType: deps.media.saleResponse, body: JSON.stringify(presentSale(result, links)) };
   };
 }
