@@ -94,7 +94,7 @@ export function paymentFromState(s: PaymentState): Payment {
     currency: s.currency,
     amount: s.amount,
     createdAt: parseInstant(s.createdAt) ?? Number.NaN,
-    ...(s.origin !== undefined && { origin: s.origin }),
+    origin: s.origin,
     settlement: s.settlement,
     refunded: s.refunded,
     refundRequested: s.refundRequested,

@@ -16,9 +16,15 @@ interface TenantPayments {
    * payments, so that a clock that never moves cannot make it grow without bound.
    */
   due: ExpiryHeap<string>;
+  /**
+   * Payment ids in the order they were stored, from `head` on: the oldest is dropped from here. (A Map's own
+   * first key is no queue: after many deletes, finding it walks every deleted entry before it.)
+   */
+  order: string[];
+  head: number;
 }
 
-export const DEFAULT_PAYMENTS_PER_TENANT = 100_000;
+export const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
 const HEAP_SLACK = 64;
 
 export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT): PaymentStore {
@@ -28,7 +34,7 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
   function partition(tenant: string): TenantPayments {
     let p = tenants.get(tenant);
     if (!p) {
-      p = { byId: new Map(), due: createExpiryHeap() };
+      p = { byId: new Map(), due: createExpiryHeap(), order: [], head: 0 };
       tenants.set(tenant, p);
     }
     return p;
@@ -44,12 +50,17 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     const p = partition(payment.tenant);
     const before = p.byId.size;
     p.byId.set(payment.paymentId, payment);
-    total += p.byId.size - before;
+    if (p.byId.size > before) {
+      total++;
+      p.order.push(payment.paymentId);
+    }
     for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
-    if (p.byId.size > perTenant) {
-      const oldest = p.byId.keys().next().value as string;
-      p.byId.delete(oldest);
-      total--;
+    while (p.byId.size > perTenant && p.head < p.order.length) {
+      if (p.byId.delete(p.order[p.head++] as string)) total--;
+    }
+    if (p.head > 1024 && p.head * 2 > p.order.length) {
+      p.order = p.order.slice(p.head);
+      p.head = 0;
     }
   }
 

@@ -182,6 +182,7 @@ describe('the memory payment store', () => {
       currency: 'GBP',
       amount: 1,
       createdAt: 0,
+      origin: undefined,
       settlement: 'pending',
       refunded: 0,
       refundRequested: false,
@@ -193,6 +194,10 @@ describe('the memory payment store', () => {
     });
     for (const id of ['a', 'b', 'c']) store.put(payment(id));
     expect(store.list('t1').map((p) => p.paymentId)).toEqual(['b', 'c']);
+    expect(store.size()).toBe(2);
+    for (let i = 0; i < 5000; i++) store.put(payment(`p${i}`));
+    expect(store.list('t1').map((p) => p.paymentId)).toEqual(['p4998', 'p4999']);
+    expect(store.get('t1', 'p4997')).toBeUndefined();
     expect(store.size()).toBe(2);
     store.clear('t1');
     expect(store.size()).toBe(0);
