@@ -1,6 +1,6 @@
 /** Payments in state snapshots (contract 3.2): their amounts, scripts, history and what the clock will bring. */
 import * as z from 'zod';
-import type { Payment, PaymentEvent } from '../domain/payment.js';
+import { SETTLEMENT_SEQ, scheduledEventsOf, type Payment, type PaymentEvent } from '../domain/payment.js';
 import { isInRange } from '../domain/time-range.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import { isoInstant, oneOf } from '../wire/schemas.js';
@@ -80,12 +80,18 @@ export function paymentToState(p: Payment): PaymentState {
       ...(p.script.refundFailure && { refundFailure: { ...p.script.refundFailure } }),
     },
     events: p.events.map(eventToState),
-    scheduled: p.scheduled.map(eventToState),
+    // The pending settlement travels as the scheduled event it is (seq 2).
+    scheduled: scheduledEventsOf(p).map(eventToState),
     eventCount: p.eventCount,
   };
 }
 
+const isSettlement = (e: PaymentEvent): boolean => e.seq === SETTLEMENT_SEQ && (e.type === 'settled' || e.type === 'settlementFailed');
+
 export function paymentFromState(s: PaymentState): Payment {
+  const scheduled = s.scheduled.map(eventFromState);
+  const settlement = s.settlement === 'pending' ? scheduled.find(isSettlement) : undefined;
+  const others = scheduled.filter((e) => e !== settlement);
   return {
     tenant: s.tenant,
     paymentId: s.paymentId,
@@ -104,7 +110,8 @@ export function paymentFromState(s: PaymentState): Payment {
       ...(s.script.refundFailure && { refundFailure: { ...s.script.refundFailure } }),
     },
     events: s.events.map(eventFromState),
-    scheduled: s.scheduled.map(eventFromState).sort((a, b) => a.at - b.at),
+    settlesAt: settlement?.at,
+    scheduled: others.sort((a, b) => a.at - b.at),
     eventCount: Math.max(s.eventCount, ...s.events.map((e) => e.seq), ...s.scheduled.map((e) => e.seq)),
   };
 }

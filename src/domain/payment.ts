@@ -57,10 +57,33 @@ export interface Payment {
   script: PaymentScript;
   /** What happened, oldest first. */
   events: PaymentEvent[];
-  /** What will happen by the clock, soonest first. */
-  scheduled: PaymentEvent[];
-  /** How many events were made (happened or scheduled), for the next one's `seq`. */
+  /**
+   * While the settlement is pending: when it happens (`settled`, or the scripted `settlementFailed`, with
+   * `seq` 2). Kept as an instant, not as a scheduled event, so that a sale stores two objects fewer.
+   */
+  settlesAt: number | undefined;
+  /** What else will happen by the clock (scripted refund failures), soonest first; shared and empty when none. */
+  scheduled: readonly PaymentEvent[];
+  /** How many events were made (happened or scheduled, the settlement's included), for the next one's `seq`. */
   eventCount: number;
+}
+
+/** The `seq` of a payment's settlement event: the sale's own event is 1. */
+export const SETTLEMENT_SEQ = 2;
+
+const NOTHING_SCHEDULED: readonly PaymentEvent[] = Object.freeze([]);
+
+/** The settlement event of a payment whose settlement is pending. */
+export function settlementEventOf(payment: Payment): PaymentEvent | undefined {
+  if (payment.settlesAt === undefined) return undefined;
+  return { seq: SETTLEMENT_SEQ, type: payment.script.settlementFails ? 'settlementFailed' : 'settled', at: payment.settlesAt, amount: payment.amount };
+}
+
+/** Everything scheduled, the pending settlement included, soonest first (the settlement first of equals). */
+export function scheduledEventsOf(payment: Payment): PaymentEvent[] {
+  const settlement = settlementEventOf(payment);
+  const all = settlement ? [settlement, ...payment.scheduled] : [...payment.scheduled];
+  return all.sort((a, b) => a.at - b.at);
 }
 
 /** The script of a payment that has none, shared. */
@@ -156,24 +179,37 @@ export function createPayments(deps: PaymentsDeps): Payments {
   }
 
   function schedule(payment: Payment, event: PaymentEvent): void {
-    let i = payment.scheduled.length;
-    while (i > 0 && (payment.scheduled[i - 1]?.at ?? 0) > event.at) i--;
-    payment.scheduled.splice(i, 0, event);
+    const scheduled = [...payment.scheduled];
+    let i = scheduled.length;
+    while (i > 0 && (scheduled[i - 1]?.at ?? 0) > event.at) i--;
+    scheduled.splice(i, 0, event);
+    payment.scheduled = scheduled;
     store.schedule(payment.tenant, payment.paymentId, event.at);
   }
 
-  /** Moves the events that are due by `now` (their end included) into the history; returns how many. */
+  /**
+   * Moves the events that are due by `now` (their end included) into the history, soonest first (the
+   * settlement first of equals); returns how many.
+   */
   function catchUpPayment(payment: Payment, now: number): number {
     let n = 0;
-    while (payment.scheduled.length > 0 && (payment.scheduled[0]?.at ?? Infinity) <= now) {
-      const event = payment.scheduled.shift() as PaymentEvent;
-      if (event.type === 'settled') payment.settlement = 'settled';
-      else if (event.type === 'settlementFailed') payment.settlement = 'failed';
-      else if (event.type === 'refundFailed') payment.refunded -= event.amount;
-      happen(payment, event);
+    for (;;) {
+      const next = payment.scheduled[0];
+      const settles = payment.settlesAt;
+      if (settles !== undefined && settles <= now && (next === undefined || settles <= next.at)) {
+        const event = settlementEventOf(payment) as PaymentEvent;
+        payment.settlesAt = undefined;
+        payment.settlement = event.type === 'settled' ? 'settled' : 'failed';
+        happen(payment, event);
+      } else if (next !== undefined && next.at <= now) {
+        payment.scheduled = payment.scheduled.length === 1 ? NOTHING_SCHEDULED : payment.scheduled.slice(1);
+        if (next.type === 'refundFailed') payment.refunded -= next.amount;
+        happen(payment, next);
+      } else {
+        return n;
+      }
       n++;
     }
-    return n;
   }
 
   function live(tenant: string, paymentId: string): { payment: Payment; now: number } {
@@ -223,8 +259,9 @@ export function createPayments(deps: PaymentsDeps): Payments {
         script,
         events: [first],
         // The settlement: `settled` (or the scripted `settlementFailed`) once the delay has passed.
-        scheduled: approved ? [{ seq: 2, type: script.settlementFails ? 'settlementFailed' : 'settled', at: addDuration(now, deps.settlementDelay), amount }] : [],
-        eventCount: approved ? 2 : 1,
+        settlesAt: approved ? addDuration(now, deps.settlementDelay) : undefined,
+        scheduled: NOTHING_SCHEDULED,
+        eventCount: approved ? SETTLEMENT_SEQ : 1,
       };
       store.put(payment);
       tell(payment, first);
@@ -263,7 +300,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
       if (payment.settlement === 'pending') {
         // Before settlement the sale is cancelled: it will never settle.
         payment.settlement = 'cancelled';
-        payment.scheduled = payment.scheduled.filter((e) => e.type !== 'settled' && e.type !== 'settlementFailed');
+        payment.settlesAt = undefined;
         happen(payment, newEvent(payment, 'cancelled', now, payment.amount));
         return payment;
       }

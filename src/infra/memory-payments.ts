@@ -42,7 +42,10 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
 
   function rebuild(p: TenantPayments): void {
     const entries: [number, string][] = [];
-    for (const payment of p.byId.values()) for (const event of payment.scheduled) entries.push([event.at, payment.paymentId]);
+    for (const payment of p.byId.values()) {
+      if (payment.settlesAt !== undefined) entries.push([payment.settlesAt, payment.paymentId]);
+      for (const event of payment.scheduled) entries.push([event.at, payment.paymentId]);
+    }
     p.due.rebuild(entries);
   }
 
@@ -54,6 +57,7 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
       total++;
       p.order.push(payment.paymentId);
     }
+    if (payment.settlesAt !== undefined) p.due.push(payment.settlesAt, payment.paymentId);
     for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
     while (p.byId.size > perTenant && p.head < p.order.length) {
       if (p.byId.delete(p.order[p.head++] as string)) total--;

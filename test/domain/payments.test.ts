@@ -183,6 +183,7 @@ describe('the memory payment store', () => {
       amount: 1,
       createdAt: 0,
       origin: undefined,
+      settlesAt: undefined,
       settlement: 'pending',
       refunded: 0,
       refundRequested: false,
