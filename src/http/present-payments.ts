@@ -11,7 +11,6 @@ export interface PaymentLinkContext {
   refs: RefCodec<PaymentRefPurpose>;
 }
 
-export type PaymentLinks = Record<string, { href: string } | { name: string; href: string; templated: boolean }[]>;
 
 /** Where each link's path goes, before the payment's ref. */
 export const PAYMENT_PATHS: Readonly<Record<PaymentAction | 'events', string>> = {
@@ -28,20 +27,28 @@ const refOf = (ctx: PaymentLinkContext, payment: Payment): string => ctx.refs.en
 /** The link of a payment's events (webhooks link there). */
 export const paymentEventsHref = (ctx: PaymentLinkContext, payment: Payment): string => `${ctx.baseUrl}${PAYMENT_PATHS.events}${refOf(ctx, payment)}`;
 
-/** The actions the payment allows now, its events, and the curies. */
-export function paymentLinks(ctx: PaymentLinkContext, payment: Payment): PaymentLinks {
+/**
+ * The actions the payment allows now, its events, and the curies, as JSON text: written directly, since
+ * every sale answers them (the base URL, which comes from the Host header, is escaped as JSON; the paths,
+ * rels and the base64url ref need no escaping).
+ */
+export function paymentLinksJson(ctx: PaymentLinkContext, payment: Payment): string {
   const ref = refOf(ctx, payment);
-  const links: PaymentLinks = {};
-  for (const action of allowedActions(payment)) links[RELS[action]] = { href: `${ctx.baseUrl}${PAYMENT_PATHS[action]}${ref}` };
-  links['payments:events'] = { href: `${ctx.baseUrl}${PAYMENT_PATHS.events}${ref}` };
-  links['curies'] = [{ name: 'payments', href: `${ctx.baseUrl}/rels/payments/{rel}`, templated: true }];
-  return links;
+  const base = JSON.stringify(ctx.baseUrl).slice(1, -1);
+  let json = '{';
+  for (const action of allowedActions(payment)) json += `"${RELS[action]}":{"href":"${base}${PAYMENT_PATHS[action]}${ref}"},`;
+  return `${json}"payments:events":{"href":"${base}${PAYMENT_PATHS.events}${ref}"},"curies":[{"name":"payments","href":"${base}/rels/payments/{rel}","templated":true}]}`;
 }
 
+/** A JSON object's text with `_links` added as its last member (the object's text must not be `{}`). */
+export const withLinks = (objectJson: string, linksJson: string): string => `${objectJson.slice(0, -1)},"_links":${linksJson}}`;
+
+/** The answer of a refund, partial refund or reversal (202): the links to what may follow. */
+export const paymentActionJson = (ctx: PaymentLinkContext, payment: Payment): string => `{"_links":${paymentLinksJson(ctx, payment)}}`;
+
 /** `GET` of the events ref: the last event by now, and what may follow. */
-export function presentPaymentEvents(ctx: PaymentLinkContext, payment: Payment): Record<string, unknown> {
-  return { lastEvent: lastEventOf(payment), _links: paymentLinks(ctx, payment) };
-}
+export const paymentEventsJson = (ctx: PaymentLinkContext, payment: Payment): string =>
+  `{"lastEvent":"${lastEventOf(payment)}","_links":${paymentLinksJson(ctx, payment)}}`;
 
 /** The vendor's event notification, stamped with the event's virtual time. */
 export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, event: PaymentEvent, eventId: string): Record<string, unknown> {

@@ -149,7 +149,7 @@ export function tokenListJson(tokens: readonly Token[], read: (token: Token) => 
 }
 
 /** The 201 body of a sale: masked card, issuer and scheme references, risk factors, refusal. */
-export function presentSale(result: SaleResult, links: unknown): Record<string, unknown> {
+export function presentSale(result: SaleResult): Record<string, unknown> {
   const { card } = result;
   return {
     outcome: result.outcome,
@@ -168,7 +168,6 @@ export function presentSale(result: SaleResult, links: unknown): Record<string, 
     },
     ...(result.riskFactors.length > 0 && { riskFactors: result.riskFactors }),
     ...(result.refusal && { refusalCode: result.refusal.code, refusalDescription: result.refusal.description }),
-    _links: links,
   };
 }
 

@@ -44,6 +44,19 @@ describe('the links of a sale', () => {
     expect(links.curies).toEqual([{ name: 'payments', href: `${BASE}/rels/payments/{rel}`, templated: true }]);
   });
 
+  it('writes links on any Host as valid JSON, the Host escaped', async () => {
+    const res = await request(handlerOf(testSimulator()))
+      .post('/payments/sales/migrateCardOnFile')
+      .auth('merchant', 'secret')
+      .set('Host', 'odd"host\\')
+      .set('Content-Type', SALE_REQUEST)
+      .set('Accept', SALE_RESPONSE)
+      .send(JSON.stringify(saleBody()));
+    expect(res.status).toBe(201);
+    expect(JSON.parse(res.text)._links['payments:events'].href).toMatch(/^http:\/\/odd"host\\\/payments\/events\/[\w-]+$/);
+    expect(JSON.parse(res.text)._links.curies[0].href).toBe('http://odd"host\\/rels/payments/{rel}');
+  });
+
   it('gives a refused sale the events link only, and its events say refused', async () => {
     const sim = testSimulator();
     const res = await sale(sim, saleBody(plainCard({ cardHolderName: 'REFUSED' })));

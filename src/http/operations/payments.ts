@@ -2,14 +2,14 @@
  * The follow-ups of a sale (contract 3.2): full and partial refunds, reversals and the payment's events,
  * behind the opaque refs of the sale's links. Parse, call the payments, present.
  */
-import type { Payments } from '../../domain/payment.js';
+import type { Payment, Payments } from '../../domain/payment.js';
 import type { PaymentRefPurpose, RefCodec, TokenRef } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
 import { partialRefundBody } from '../../wire/payment-schemas.js';
 import { parseBody } from '../../wire/validation.js';
 import { HttpError } from '../errors.js';
 import type { MediaTypes } from '../media.js';
-import { paymentLinks, presentPaymentEvents, type PaymentLinkContext } from '../present-payments.js';
+import { paymentActionJson, paymentEventsJson, type PaymentLinkContext } from '../present-payments.js';
 import type { ApiOperation, ApiRequest, PaymentOperationName } from './types.js';
 
 export interface PaymentOperationsDeps {
@@ -37,11 +37,7 @@ export function createPaymentOperations(deps: PaymentOperationsDeps): Record<Pay
     return ref;
   }
 
-  const accepted = (req: ApiRequest, payment: Parameters<typeof paymentLinks>[1]) => ({
-    status: 202,
-    mediaType: media.saleResponse,
-    body: JSON.stringify({ _links: paymentLinks(ctx(req), payment) }),
-  });
+  const accepted = (req: ApiRequest, payment: Payment) => ({ status: 202, mediaType: media.saleResponse, body: paymentActionJson(ctx(req), payment) });
 
   return {
     refund(req) {
@@ -62,7 +58,7 @@ export function createPaymentOperations(deps: PaymentOperationsDeps): Record<Pay
 
     paymentEvents(req) {
       const ref = refOf(req);
-      return { status: 200, mediaType: media.saleResponse, body: JSON.stringify(presentPaymentEvents(ctx(req), payments.get(req.tenant, ref.tokenId))) };
+      return { status: 200, mediaType: media.saleResponse, body: paymentEventsJson(ctx(req), payments.get(req.tenant, ref.tokenId)) };
     },
   };
 }

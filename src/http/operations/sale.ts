@@ -8,7 +8,7 @@ import { toBillingAddress } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
 import type { MediaTypes } from '../media.js';
 import { presentSale } from '../present.js';
-import { paymentLinks } from '../present-payments.js';
+import { paymentLinksJson, withLinks } from '../present-payments.js';
 import type { ApiOperation } from './types.js';
 
 export interface SaleOperationDeps {
@@ -69,7 +69,7 @@ export function createSaleOperation(deps: SaleOperationDeps): ApiOperation {
       origin: originOf(req.baseUrl),
       ...(req.paymentScript && { script: req.paymentScript }),
     });
-    const links = paymentLinks({ baseUrl: req.baseUrl, refs: deps.paymentRefs }, payment);
-    return { status: 201, mediaType: deps.media.saleResponse, body: JSON.stringify(presentSale(result, links)) };
+    const links = paymentLinksJson({ baseUrl: req.baseUrl, refs: deps.paymentRefs }, payment);
+    return { status: 201, mediaType: deps.media.saleResponse, body: withLinks(JSON.stringify(presentSale(result)), links) };
   };
 }
