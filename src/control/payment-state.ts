@@ -38,6 +38,10 @@ export const paymentState = z.strictObject({
   events: z.array(eventState),
   scheduled: z.array(eventState),
   eventCount: z.int().min(0),
+}).refine((p) => p.settlement !== 'pending' || p.scheduled.some((e) => e.seq === 2 && (e.type === 'settled' || e.type === 'settlementFailed')), {
+  error: 'a payment whose settlement is pending must have its settlement scheduled (seq 2, settled or settlementFailed)',
+  path: ['scheduled'],
+  params: { errorName: 'fieldHasInvalidValue' },
 });
 
 export type PaymentState = z.output<typeof paymentState>;

@@ -233,6 +233,17 @@ describe('payments everywhere else', () => {
     expect((await post(other, links['payments:partialRefund']?.href ?? '', partial(240))).status).toBe(202);
   });
 
+  it('refuses an imported pending payment without its scheduled settlement', async () => {
+    const sim = testSimulator({ seed: 'payments' });
+    await approvedSale(sim);
+    const state = (await request(handlerOf(sim)).get('/_sim/state')).body;
+    expect(state.payments[0].scheduled).toEqual([expect.objectContaining({ seq: 2, type: 'settled' })]);
+    state.payments[0].scheduled = [];
+    const res = await request(handlerOf(testSimulator({ seed: 'payments' }))).put('/_sim/state').send(state);
+    expect(res.status).toBe(400);
+    expect(res.body.validationErrors).toEqual([expect.objectContaining({ errorName: 'fieldHasInvalidValue', jsonPath: '$.payments[0].scheduled' })]);
+  });
+
   it('refuses an imported payment of a tenant that is not configured', async () => {
     const sim = testSimulator({ seed: 'payments', users: ['bob:builder'] });
     await approvedSale(sim);
