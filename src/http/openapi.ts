@@ -2,13 +2,13 @@
  * The OpenAPI 3.1 document of the simulated API and the control API, generated from the zod schemas the
  * server validates with (zod 4's JSON Schema output), so it cannot drift from what is enforced.
  */
-import * as z from 'zod';
 import { stateSchema } from '../control/state.js';
 import { OPERATIONS } from '../control/journal.js';
 import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
-import { clockResponse, controlTokenResponse, errorResponse, paymentActionResponse, paymentEventsResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
-import { partialRefundBody } from '../wire/payment-schemas.js';
+import { clockResponse, controlTokenResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import { COMMON_ERRORS, errors, json, jsonSchema, ref, type Schema } from './openapi-parts.js';
+import { paymentPaths, paymentSchemas } from './openapi-payments.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
 import { saleBody } from '../wire/sale-schemas.js';
 import { billingAddress, cardHolderName, clockAdvanceBody, clockSetBody, createTokenBody, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
@@ -20,41 +20,8 @@ export interface OpenApiOptions {
   version: string;
 }
 
-type Schema = Record<string, unknown>;
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Schema;
-  delete out.$schema; // the document's dialect is declared once, by OpenAPI 3.1
-  return out;
-}
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Schema, type = 'application/json'): Schema => ({ content: { [type]: { schema } } });
-const errorAnswer = (description: string): Schema => ({ description, ...json(ref('Error')) });
-const errors = (...codes: [number, string][]): Record<string, Schema> =>
-  Object.fromEntries(codes.map(([status, text]) => [String(status), errorAnswer(text)]));
-const COMMON_ERRORS: [number, string][] = [
-  [400, 'headerIsMissing, headerHasInvalidValue, bodyIsEmpty, bodyIsNotJson, bodyDoesNotMatchSchema, urlContainsInvalidValue or a business rule'],
-  [401, 'accessDenied'],
-  [405, 'methodNotAllowed'],
-  [406, 'headerHasInvalidValue (Accept)'],
-  [413, 'bodyIsTooLarge'],
-  [415, 'headerHasInvalidValue (Content-Type)'],
-  [500, 'internalErrorOccurred (the sandbox\u2019s scripted ERROR, or a scenario)'],
-  [503, 'serviceUnavailable (scenarios)'],
-];
-
 export function openApiDocument(options: OpenApiOptions): Schema {
   const media = mediaTypesFor(options.vendor);
-  const paymentRef = {
-    name: 'paymentRef',
-    in: 'path',
-    required: true,
-    description: 'The opaque ref at the end of a payment link (`payments:refund`, `payments:partialRefund`, `payments:reversal`, `payments:events`)',
-    schema: { type: 'string' },
-  };
-  const paymentAccepted = { description: 'Accepted: links to the actions allowed next and to the events', ...json(ref('PaymentAction'), media.saleResponse) };
-  const PAYMENT_ERRORS: [number, string][] = [...COMMON_ERRORS, [404, 'resourceNotFound'], [409, 'actionIsNotAllowed']];
   const tokenRef = { name: 'tokenRef', in: 'path', required: true, description: 'The opaque ref at the end of a token link (`tokens:token`, a per-field link or `tokens:conflicts`)', schema: { type: 'string' } };
   const tenant = { name: 'tenant', in: 'query', required: false, description: 'One tenant (a configured username); without it the call acts on every tenant', schema: { type: 'string', minLength: 1 } };
   const unknownTenant: [number, string] = [400, 'urlContainsInvalidValue (a tenant that is not a configured username)'];
@@ -136,9 +103,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
         },
         SaleRequest: jsonSchema(saleBody, 'input'),
         SaleResponse: jsonSchema(saleResponse, 'output'),
-        PartialRefundRequest: jsonSchema(partialRefundBody, 'input'),
-        PaymentAction: jsonSchema(paymentActionResponse, 'output'),
-        PaymentEvents: jsonSchema(paymentEventsResponse, 'output'),
+        ...paymentSchemas(),
         Error: jsonSchema(errorResponse, 'output'),
         ControlToken: jsonSchema(controlTokenResponse, 'output'),
         Clock: jsonSchema(clockResponse, 'output'),
@@ -210,43 +175,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
           responses: { 201: { description: 'The outcome (approved or refused)', ...json(ref('SaleResponse'), media.saleResponse) }, ...errors(...COMMON_ERRORS) },
         },
       },
-      '/payments/settlements/refunds/full/{paymentRef}': {
-        parameters: [paymentRef],
-        post: {
-          operationId: 'refund',
-          summary: 'Refund what remains of the sale (the `payments:refund` link); no body',
-          security: basic,
-          responses: { 202: paymentAccepted, ...errors(...PAYMENT_ERRORS) },
-        },
-      },
-      '/payments/settlements/refunds/partials/{paymentRef}': {
-        parameters: [paymentRef],
-        post: {
-          operationId: 'partialRefund',
-          summary: 'Refund part of the sale (the `payments:partialRefund` link), in its currency, within what remains',
-          security: basic,
-          requestBody: { required: true, ...json(ref('PartialRefundRequest'), media.saleRequest) },
-          responses: { 202: paymentAccepted, ...errors(...PAYMENT_ERRORS) },
-        },
-      },
-      '/payments/sales/reversals/{paymentRef}': {
-        parameters: [paymentRef],
-        post: {
-          operationId: 'reversal',
-          summary: 'Reverse the sale (the `payments:reversal` link): cancelled before settlement, sent for refund after; no body',
-          security: basic,
-          responses: { 202: paymentAccepted, ...errors(...PAYMENT_ERRORS) },
-        },
-      },
-      '/payments/events/{paymentRef}': {
-        parameters: [paymentRef],
-        get: {
-          operationId: 'paymentEvents',
-          summary: 'The payment\u2019s last event by the virtual now (the `payments:events` link)',
-          security: basic,
-          responses: { 200: { description: 'The last event and what may follow', ...json(ref('PaymentEvents'), media.saleResponse) }, ...errors(...COMMON_ERRORS, [404, 'resourceNotFound']) },
-        },
-      },
+      ...paymentPaths(media),
       '/_sim/health': { get: { operationId: 'health', summary: 'Liveness (open even with --admin-token)', responses: { 200: { description: 'Up', ...json({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } } } },
       '/_sim/clock': {
         parameters: [tenant],

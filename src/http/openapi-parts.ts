@@ -1,0 +1,26 @@
+/** The building blocks of the OpenAPI document: zod to JSON Schema, references, JSON content, error answers. */
+import * as z from 'zod';
+
+export type Schema = Record<string, unknown>;
+
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Schema;
+  delete out.$schema; // the document's dialect is declared once, by OpenAPI 3.1
+  return out;
+}
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const json = (schema: Schema, type = 'application/json'): Schema => ({ content: { [type]: { schema } } });
+const errorAnswer = (description: string): Schema => ({ description, ...json(ref('Error')) });
+export const errors = (...codes: [number, string][]): Record<string, Schema> =>
+  Object.fromEntries(codes.map(([status, text]) => [String(status), errorAnswer(text)]));
+export const COMMON_ERRORS: [number, string][] = [
+  [400, 'headerIsMissing, headerHasInvalidValue, bodyIsEmpty, bodyIsNotJson, bodyDoesNotMatchSchema, urlContainsInvalidValue or a business rule'],
+  [401, 'accessDenied'],
+  [405, 'methodNotAllowed'],
+  [406, 'headerHasInvalidValue (Accept)'],
+  [413, 'bodyIsTooLarge'],
+  [415, 'headerHasInvalidValue (Content-Type)'],
+  [500, 'internalErrorOccurred (the sandbox\u2019s scripted ERROR, or a scenario)'],
+  [503, 'serviceUnavailable (scenarios)'],
+];
