@@ -1,0 +1,96 @@
+/** The shapes of webhook delivery (decision 0030): what is queued, what the log shows, what the dispatcher offers. */
+
+/** What the payment domain hands over: the body is already rendered. */
+export interface WebhookItem {
+  tenant: string;
+  url: string;
+  /** Deliveries of one key go out in order, one at a time (a payment's reference). */
+  orderKey: string;
+  eventId: string;
+  type: string;
+  body: string;
+  mediaType: string;
+}
+
+export type WebhookState = 'pending' | 'delivered' | 'failed';
+
+/** One delivery as the log shows it. */
+export interface WebhookDelivery {
+  /** Position in the log (a cursor for paging). */
+  seq: number;
+  eventId: string;
+  type: string;
+  url: string;
+  tenant: string;
+  attempts: number;
+  /** The HTTP status of the last attempt, or null (no attempt yet, or a network error or timeout). */
+  lastStatus: number | null;
+  /** Why the last attempt failed, or null. */
+  lastError: string | null;
+  state: WebhookState;
+  /** Real time (ISO 8601): when it was queued, last tried, delivered or given up. */
+  enqueuedAt: string;
+  lastAttemptAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface WebhookFilter {
+  tenant?: string;
+  state?: WebhookState;
+  /** Entries after this seq (the `next` of an earlier page). */
+  since?: number;
+  /** At most this many, the oldest that pass. */
+  limit?: number;
+}
+
+export interface WebhookRequest {
+  url: string;
+  body: string;
+  mediaType: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** Sends one POST: resolves with the answer's status, rejects on a network error, a timeout or an abort. */
+export type WebhookSend = (request: WebhookRequest) => Promise<{ status: number }>;
+
+export interface WebhookOptions {
+  send: WebhookSend;
+  /** Deliveries in flight at once, across keys (default 8). */
+  concurrency?: number;
+  /** Attempts in all before a delivery is failed (default 5). */
+  attempts?: number;
+  /** The first retry's wait; each next one doubles (default 100 ms: 100, 200, 400, 800). */
+  backoffMs?: number;
+  /** One attempt's limit (default 5000 ms). */
+  timeoutMs?: number;
+  /** Log entries kept, newest last (default 10,000). */
+  logSize?: number;
+  /** Real time, for the log's times (injectable for tests). */
+  now?: () => number;
+  /** Called after send's own release of resources at close (the sender's sockets). */
+  onClose?: () => void;
+}
+
+export interface WebhookDispatcher {
+  /** Queues one delivery: synchronous, O(1), never throws, never waits for the network. */
+  enqueue(item: WebhookItem): void;
+  /** The log (newest last) that passes the filter: the oldest `limit` after `since`, and how many pass. */
+  deliveries(filter?: WebhookFilter): { deliveries: WebhookDelivery[]; count: number };
+  /**
+   * Resolves once nothing (of the tenant, when named) is queued, in flight or waiting to retry, or after
+   * `timeoutMs`, or at close: `flushed` says whether the queue emptied, `pending` what is left.
+   */
+  flush(options?: { tenant?: string; timeoutMs?: number }): Promise<WebhookFlush>;
+  /** Drops queued items and log entries of the tenant (or all); an attempt in flight is cut, neither retried nor logged. */
+  clear(tenant?: string): void;
+  /** Stops timers and sockets; later items are ignored. */
+  close(): void;
+  /** Items (of the tenant, when named) queued, in flight or waiting to retry. */
+  pending(tenant?: string): number;
+}
+
+export interface WebhookFlush {
+  flushed: boolean;
+  pending: number;
+}
