@@ -18,8 +18,25 @@ export const LAYERS = [
  */
 const ENTRY = ['**/index.js', '../index.js', '**/public-types.js', '**/test-runner.js', '**/jest.js', '**/jest-global-*.js', '**/vitest.js'];
 
+/** src/ui: the dashboard's browser code, bundled on its own (scripts/build-ui.mjs); outside the layers both ways. */
+const UI = ['**/ui/*', '**/ui/**'];
+const UI_ZONE = {
+  files: ['src/ui/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['../*', '../**'], message: 'src/ui runs in the browser: it talks to the simulator through /_sim only, never imports server code (decision 0035)' },
+          { group: ['node:*', 'express', 'express-*', 'zod', 'commander', 'pino', 'yaml', 'prom-client'], message: 'src/ui runs in the browser: Preact and htm only (decision 0035)' },
+        ],
+      },
+    ],
+  },
+};
+
 export function layerZones() {
-  return LAYERS.map(({ folder, packages }, i) => {
+  return [...LAYERS.map(({ folder, packages }, i) => {
     const above = LAYERS.slice(i + 1).map((l) => l.folder);
     return {
       files: [`src/${folder}/**/*.ts`],
@@ -32,11 +49,12 @@ export function layerZones() {
                 ? [{ group: above.flatMap((f) => [`**/${f}/*`, `**/${f}/**`]), message: `src/${folder} is below ${above.join(', ')}: imports point down only (docs/architecture.md)` }]
                 : []),
               { group: ENTRY, message: 'src/index.ts and the files beside it are the entry points and their public types: nothing inside src imports them' },
+              { group: UI, message: 'src/ui is the dashboard, browser code: the server serves its built files (dist/ui), never imports it (decision 0035)' },
               ...(packages.length > 0 ? [{ group: packages, message: `src/${folder} does not use ${packages.join(', ')} (docs/architecture.md)` }] : []),
             ],
           },
         ],
       },
     };
-  });
+  }), UI_ZONE];
 }

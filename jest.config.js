@@ -2,7 +2,8 @@
  * Four projects:
  * - unit: rules, wire, config, control, CLI in-process, everything that needs no HTTP adapter;
  * - http (lane) and http (express): the one table of HTTP tests, run once against each adapter;
- * - slow: tests that wait on real time or real processes (`*.slow.test.ts`, `*.process.test.ts`).
+ * - slow: tests that wait on real time or real processes (`*.slow.test.ts`, `*.process.test.ts`), and the
+ *   dashboard's tests in a real headless Chromium (`*.browser.test.ts`, test/support/browser.ts).
  * @type {import('jest').Config}
  */
 export const common = {
@@ -20,7 +21,7 @@ export const common = {
 };
 
 const HTTP = ['<rootDir>/test/http/**/*.test.ts', '<rootDir>/test/scenarios/**/*.test.ts', '<rootDir>/test/security/**/*.test.ts'];
-const SLOW = ['\\.slow\\.test\\.ts$', '\\.process\\.test\\.ts$'];
+const SLOW = ['\\.slow\\.test\\.ts$', '\\.process\\.test\\.ts$', '\\.browser\\.test\\.ts$'];
 
 export default {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
@@ -28,6 +29,6 @@ export default {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/test/(http|scenarios|security)/', ...SLOW] },
     { ...common, displayName: 'http (lane)', testMatch: HTTP, testPathIgnorePatterns: SLOW, setupFiles: ['<rootDir>/test/support/adapter-lane.cjs'] },
     { ...common, displayName: 'http (express)', testMatch: HTTP, testPathIgnorePatterns: SLOW, setupFiles: ['<rootDir>/test/support/adapter-express.cjs'] },
-    { ...common, displayName: 'slow', testMatch: ['<rootDir>/test/**/*.slow.test.ts', '<rootDir>/test/**/*.process.test.ts'], slowTestThreshold: 30 },
+    { ...common, displayName: 'slow', testMatch: ['<rootDir>/test/**/*.slow.test.ts', '<rootDir>/test/**/*.process.test.ts', '<rootDir>/test/**/*.browser.test.ts'], slowTestThreshold: 30 },
   ],
 };

@@ -4,6 +4,7 @@
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { get as httpGet } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -141,6 +142,30 @@ async function createToken(server, cardNumber, auth = AUTH) {
   server.served++;
   if (res.status !== 201 && res.status !== 200) throw new Error(`POST /tokens answered ${res.status}: ${text}`);
   return { href: JSON.parse(text).tokenPaymentInstrument.href, text };
+}
+
+/**
+ * A dashboard's live journal: `GET /_sim/requests/stream` read as it comes (server-sent events), counting
+ * entries; `close()` ends it and returns the count.
+ */
+async function openJournalStream(server) {
+  const res = await new Promise((resolve, reject) => {
+    const req = httpGet(`${server.url}/_sim/requests/stream`, { headers: { accept: 'text/event-stream' } }, resolve);
+    req.on('error', reject);
+  });
+  if (res.statusCode !== 200) throw new Error(`GET /_sim/requests/stream answered ${res.statusCode}`);
+  let entries = 0;
+  res.setEncoding('utf8');
+  res.on('data', (chunk) => {
+    for (let at = chunk.indexOf('event: request'); at !== -1; at = chunk.indexOf('event: request', at + 1)) entries++;
+  });
+  res.on('error', () => {});
+  return {
+    close() {
+      res.destroy();
+      return entries;
+    },
+  };
 }
 
 // ---- load ------------------------------------------------------------------------------------------
@@ -346,6 +371,29 @@ await stop(raw);
 
 // 2. Scale, part two: GET throughput with SCALE_TOKENS stored (compared below with 10 stored).
 const getLarge = await measure(sim, requests.get(href));
+
+// 4. A dashboard streaming the live journal: GET throughput with one journal stream open (reading every
+//    entry, as the dashboard's EventSource does) against none, alternated (none, open, open, none).
+const streamed = { none: [], open: [] };
+let streamedEvents = 0;
+for (const open of [false, true, true, false]) {
+  const stream = open ? await openJournalStream(sim) : undefined;
+  streamed[open ? 'open' : 'none'].push(await warmThenRun(sim, requests.get(href), WARMUP / 2, DURATION / 2));
+  if (stream) streamedEvents += stream.close();
+}
+{
+  const none = combine(streamed.none);
+  const open = combine(streamed.open);
+  const ratio = open.rps / none.rps;
+  log(`     GET with a journal stream open: ${describe(open)}; none: ${describe(none)}; ${streamedEvents} entries streamed`);
+  if (streamedEvents === 0 && !SMOKE) throw new Error('the journal stream delivered nothing while it was open');
+  record(
+    'GET throughput with a dashboard streaming the journal vs none',
+    `${ratio.toFixed(2)} (${open.rps.toFixed(0)} vs ${none.rps.toFixed(0)} req/s; ${streamedEvents} entries streamed)`,
+    '≥ 0.9',
+    ratio >= 0.9,
+  );
+}
 
 // 3. Memory, with the journal on at its default size: RSS in the steady state — all tokens stored, and
 //    RSS_FIRST more requests answered after the heavy allocation of the fill, plus a short round by every

@@ -48,6 +48,7 @@ function publicView(sim: ReturnType<typeof composeSimulator>): Simulator {
     clearRequests: (tenant) => sim.clearRequests(tenant),
     reset: (tenant) => sim.reset(tenant),
     tokens: (tenant) => sim.tokens(tenant),
+    payments: (tenant) => sim.payments(tenant),
     exportState: () => sim.exportState(),
     importState: (state) => sim.importState(state),
     loadScenarios: (...scenarios) => sim.loadScenarios(...scenarios),

@@ -481,6 +481,22 @@ export interface ControlToken {
   [field: string]: unknown;
 }
 
+/** A payment as the control plane lists it (`/_sim/payments`): its events caught up, card data masked. */
+export interface ControlPayment {
+  tenant: string;
+  paymentId: string;
+  transactionReference: string;
+  outcome: 'sentForSettlement' | 'refused';
+  lastEvent: string;
+  amount: number;
+  currency: string;
+  refunded: number;
+  allowedActions: ('refund' | 'partialRefund' | 'reversal')[];
+  /** Virtual time. */
+  createdAt: string;
+  events: { type: string; at: string; amount: number; reference?: string; refusal?: { code: string; description: string } }[];
+}
+
 /** Which journal entries to list (`GET /_sim/requests` takes the same as query parameters); all must hold. */
 export interface JournalFilter {
   operation?: Operation;
@@ -517,6 +533,8 @@ export interface SimulatorTenant {
   clearRequests(): void;
   /** The tenant's live tokens, oldest first. */
   tokens(): ControlToken[];
+  /** The tenant's payments, oldest first, their events caught up to its virtual now. */
+  payments(): ControlPayment[];
   /** Deletes the tenant's tokens and journal and zeroes its scenario counts; its scenario set stays. */
   reset(): void;
   /** The tenant's webhook deliveries that pass the filter, oldest first. */
@@ -535,6 +553,8 @@ export interface SimulatorControl {
   reset(tenant?: string): void;
   /** Live tokens (one tenant's, or every tenant's), oldest first. */
   tokens(tenant?: string): ControlToken[];
+  /** Payments (one tenant's, or every tenant's), oldest first, events caught up to each tenant's virtual now. */
+  payments(tenant?: string): ControlPayment[];
   exportState(): StateSnapshot;
   /** Replaces the whole state; throws a SimulatorError (changing nothing) when the snapshot is not valid. */
   importState(state: unknown): void;
@@ -623,6 +643,7 @@ export interface RemoteTenant {
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
   clearRequests(): Promise<void>;
   tokens(): Promise<ControlToken[]>;
+  payments(): Promise<ControlPayment[]>;
   reset(): Promise<void>;
   webhooks(filter?: WebhookFilter): Promise<WebhookDelivery[]>;
   flushWebhooks(options?: FlushOptions): Promise<WebhookFlush>;
@@ -643,6 +664,7 @@ export interface RemoteSimulator {
   clearRequests(tenant?: string): Promise<void>;
   reset(tenant?: string): Promise<void>;
   tokens(tenant?: string): Promise<ControlToken[]>;
+  payments(tenant?: string): Promise<ControlPayment[]>;
   exportState(): Promise<StateSnapshot>;
   importState(state: unknown): Promise<void>;
   loadScenarios(...scenarios: (string | Scenario | object)[]): Promise<void>;

@@ -104,7 +104,8 @@ export interface JournalSelection {
   readonly record: JournalRecord;
 }
 
-const matches = (filter: JournalFilter, seq: number, r: JournalRecord): boolean =>
+/** Whether a record passes a filter (the live journal applies it to each new entry). */
+export const matchesJournalFilter = (filter: JournalFilter, seq: number, r: JournalRecord): boolean =>
   (filter.since === undefined || seq > filter.since) &&
   (filter.operation === undefined || r.operation === filter.operation) &&
   (filter.status === undefined || r.status === filter.status) &&
@@ -123,6 +124,11 @@ export interface Journal {
   clear(tenant?: string): void;
   /** What is held now: entries, and the characters of their kept bodies. */
   size(): { entries: number; bodyChars: number };
+  /**
+   * Tells `listener` of every entry as it is recorded (the live journal, decision 0034); returns the
+   * unsubscribe. With no subscriber, recording costs one check more.
+   */
+  subscribe(listener: (selection: JournalSelection) => void): () => void;
 }
 
 export interface JournalBounds {
@@ -206,6 +212,8 @@ export function createJournal(bounds: JournalBounds): Journal {
   let seq = 0;
   let entries = 0;
   let bodyChars = 0;
+  /** The live journal's listeners (decision 0034): undefined while there is none. */
+  let listeners: Set<(selection: JournalSelection) => void> | undefined;
 
   function drop(stored: Stored): void {
     stored.live = false;
@@ -229,7 +237,7 @@ export function createJournal(bounds: JournalBounds): Journal {
     const limit = filter.limit ?? Number.POSITIVE_INFINITY;
     let count = 0;
     const consider = (s: Stored): void => {
-      if (!s.live || !matches(filter, s.seq, s.record)) return;
+      if (!s.live || !matchesJournalFilter(filter, s.seq, s.record)) return;
       count++;
       if (selected.length < limit) selected.push(s);
     };
@@ -253,6 +261,14 @@ export function createJournal(bounds: JournalBounds): Journal {
       while (entries > bounds.total || (bodyChars > bounds.bodyChars && entries > 1)) dropOldest();
       // Entries dropped by a tenant bound wait in `all` until the head reaches them: compact when they dominate.
       if (all.length > 2 * entries + 1024) all.retain((s) => s.live);
+      if (listeners !== undefined) for (const listener of listeners) listener(stored);
+    },
+    subscribe(listener) {
+      (listeners ??= new Set()).add(listener);
+      return () => {
+        listeners?.delete(listener);
+        if (listeners?.size === 0) listeners = undefined;
+      };
     },
     list: (tenant) => select(tenant).selected.map(toEntry),
     select,

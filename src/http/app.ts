@@ -13,8 +13,10 @@ import type { Correlation } from './correlation.js';
 import type { Authenticate } from './auth.js';
 import { API_ROUTES, matchApiPath, urlInvalid } from './routes.js';
 import { createControlRoutes } from './control-routes.js';
+import type { DashboardDeps } from './control-dashboard.js';
 import { HttpError, renderError } from './errors.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
+import { redirectToUi, serveUi, wantsHtml } from './ui.js';
 
 export interface AppDeps {
   api: Api;
@@ -35,6 +37,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** The webhook delivery log and queue: `/_sim/webhooks` (decision 0030). */
   webhooks: WebhookDispatcher;
+  /** What the dashboard's /_sim calls need: payments, the vault, the journal's streams (decision 0034). */
+  dashboard: Omit<DashboardDeps, 'controller'>;
   reportUnexpected: (err: unknown) => void;
 }
 
@@ -86,9 +90,14 @@ export function buildApp(deps: AppDeps): Express {
       openApi: (req) => deps.openApi(baseUrlOf(req)),
       metrics: deps.metrics,
       webhooks: deps.webhooks,
+      dashboard: deps.dashboard,
     }),
   );
   control.use(controlErrors(deps.reportUnexpected));
+  // The dashboard's page and assets: open, ahead of the control API's checks (decision 0035).
+  app.use((req, res, next) => {
+    if (!(req.path.startsWith('/_sim/ui') && serveUi(req, res, req.path))) next();
+  });
   app.use('/_sim', control);
 
   for (const route of API_ROUTES) {
@@ -98,6 +107,12 @@ export function buildApp(deps: AppDeps): Express {
     for (const method of Object.keys(route.methods)) if (method !== 'HEAD') methods[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](handler);
     methods.all(handler);
   }
+  // A browser opening the simulator's root lands on the dashboard; API clients keep the 404 below. Like the
+  // dashboard's files, not an API route: the OpenAPI document describes the JSON APIs only (decision 0035).
+  app.use((req, res, next) => {
+    if (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml(req)) redirectToUi(res);
+    else next();
+  });
   // Anything else is not an endpoint; the pipeline answers it (journal, log, headers) like any API request.
   app.use((req, res) => api.serveError(req, res, undefined, new HttpError('endpointNotFound', `There is no endpoint at ${req.method} ${req.path}`)));
   // The router could not percent-decode a path parameter.

@@ -16,6 +16,7 @@ import type { Authenticate } from './auth.js';
 import { readBody } from './body.js';
 import { HttpError } from './errors.js';
 import { toHar } from './har.js';
+import { addDashboardRoutes, isDashboardTenantPath, streamAccessToken, type DashboardDeps } from './control-dashboard.js';
 import { checkQueryParams, parseJournalQuery } from './journal-query.js';
 import { essence } from './media.js';
 import { readJournalCursor, readLimit, readTokenCursor, tokenCursor } from './paging.js';
@@ -40,6 +41,8 @@ export interface ControlRoutesDeps {
   metrics: Metrics;
   /** The webhook delivery log and queue (decision 0030). */
   webhooks: WebhookDispatcher;
+  /** What the dashboard's calls need (decision 0034). */
+  dashboard: Omit<DashboardDeps, 'controller'>;
 }
 
 /** Writes a JSON body with exactly the given media type (Express would append `; charset=utf-8`). */
@@ -141,7 +144,8 @@ function authorizeTenant(authenticate: Authenticate, scopes: WeakMap<Request, st
       });
     }
     // Express matches paths case-insensitively and with a trailing slash: so does this check.
-    if (!TENANT_PATHS.has(req.path.toLowerCase().replace(/(.)\/$/, '$1'))) throw outsideScope(tenant);
+    const path = req.path.toLowerCase().replace(/(.)\/$/, '$1');
+    if (!TENANT_PATHS.has(path) && !isDashboardTenantPath(path)) throw outsideScope(tenant);
     scopes.set(req, tenant);
     next();
   };
@@ -194,7 +198,9 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
   if (deps.adminToken !== undefined) {
     // Everyone-wide calls (and calls without a tenant's credentials) need the admin token.
     const admin = requireAdminToken(deps.adminToken);
-    router.use((req, res, next) => (scopes.has(req) ? next() : admin(req, res, next)));
+    // The live journal also takes the admin token as ?access_token=: EventSource cannot set headers (decision 0034).
+    const queryToken = streamAccessToken(deps.adminToken);
+    router.use((req, res, next) => (scopes.has(req) || queryToken(req) ? next() : admin(req, res, next)));
   }
 
   router
@@ -325,6 +331,8 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
       if (!gone.signal.aborted) sendJson(res, 200, result);
     })
     .all(methodNotAllowed('POST'));
+
+  addDashboardRoutes(router, { ...deps.dashboard, controller }, tenantParam);
 
   router.route('/openapi.json').get((req, res) => sendJson(res, 200, deps.openApi(req))).all(methodNotAllowed('GET'));
 

@@ -8,6 +8,7 @@ import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
 import { clockResponse, controlTokenResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
 import { COMMON_ERRORS, errors, json, jsonSchema, ref, type Schema } from './openapi-parts.js';
+import { dashboardPaths } from './openapi-dashboard.js';
 import { paymentPaths, paymentSchemas } from './openapi-payments.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
 import { saleBody } from '../wire/sale-schemas.js';
@@ -91,6 +92,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
       securitySchemes: {
         basicAuth: { type: 'http', scheme: 'basic', description: 'Each username is a tenant; on /_sim, it opens that tenant\u2019s own control plane only' },
         adminBearer: { type: 'http', scheme: 'bearer', description: 'Only when token-sim runs with --admin-token' },
+        adminQuery: { type: 'apiKey', in: 'query', name: 'access_token', description: 'The admin token as a query parameter: GET /_sim/requests/stream only (EventSource cannot set headers)' },
       },
       schemas: {
         CreateTokenRequest: jsonSchema(createTokenBody, 'input'),
@@ -308,6 +310,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
           },
         },
       },
+      ...dashboardPaths({ tenant, tenantControl, forbidden, pageParameters }),
       '/_sim/openapi.json': { get: { operationId: 'openApi', security: tenantControl, responses: { 200: { description: 'This document', ...json({ type: 'object' }) }, ...errors([401, 'accessDenied']) } } },
     },
   };

@@ -14,6 +14,7 @@ import { createVault } from '../domain/vault.js';
 import { createApi } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
+import { createJournalStreams, paymentList, type JournalStreams } from '../http/control-dashboard.js';
 import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
 import { createLane } from '../http/lane.js';
 import { mediaTypesFor } from '../http/media.js';
@@ -137,6 +138,8 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     }
   }
   const heldSockets = new Set<Socket>();
+  // The live journal's open streams (decision 0034): the server ends them when it closes.
+  const journalStreams = createJournalStreams();
 
   const controller = createController({
     clocks,
@@ -221,6 +224,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     metrics,
     webhooks,
+    dashboard: { tenants: () => [...config.credentials.keys()], clocks, payments, paymentStore, vault, journal, streams: journalStreams },
     reportUnexpected,
   });
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
@@ -236,6 +240,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       webhooks,
       isTenant: (name) => config.credentials.has(name),
       tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs }) as ControlToken[],
+      payments: (tenant) => paymentList(payments, paymentStore, tenant),
     }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),
@@ -244,12 +249,16 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
   };
   listening.set(sim, (url) => void (listeningUrl = url));
+  journalStreamsOf.set(sim, journalStreams);
   if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));
   return sim;
 }
 
 /** What startSimulator tells a simulator once it listens (kept off the public object). */
 export const listening = new WeakMap<Simulator, (url: string) => void>();
+
+/** The live journal's streams of a simulator, which its server ends at close (kept off the public object). */
+export const journalStreamsOf = new WeakMap<Simulator, JournalStreams>();
 
 /** The --state-file saver of a simulator, which startSimulator runs (kept off the public object). */
 export const stateSavers = new WeakMap<Simulator, StateSaver>();

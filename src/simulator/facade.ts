@@ -43,6 +43,10 @@ export interface ControlToken {
   [field: string]: unknown;
 }
 
+/** A payment as the control plane lists it (`/_sim/payments`): events caught up, card data masked. */
+export type { ControlPayment } from '../http/control-dashboard.js';
+import type { ControlPayment } from '../http/control-dashboard.js';
+
 /** The journal filter with the tenant to read (every tenant's entries when absent). */
 export interface RequestQuery extends JournalFilter {
   tenant?: string;
@@ -81,6 +85,8 @@ export interface SimulatorTenant {
   clearRequests(): void;
   /** The tenant's live tokens, oldest first. */
   tokens(): ControlToken[];
+  /** The tenant's payments, oldest first, their events caught up to its virtual now. */
+  payments(): ControlPayment[];
   /** Deletes the tenant's tokens and journal and zeroes its scenario counts; its scenario set stays. */
   reset(): void;
   /** The tenant's webhook deliveries that pass the filter, oldest first. */
@@ -99,6 +105,8 @@ export interface SimulatorControl {
   reset(tenant?: string): void;
   /** Live tokens (one tenant's, or every tenant's), oldest first. */
   tokens(tenant?: string): ControlToken[];
+  /** Payments (one tenant's, or every tenant's), oldest first, events caught up to each tenant's virtual now. */
+  payments(tenant?: string): ControlPayment[];
   exportState(): StateSnapshot;
   /** Replaces the whole state; throws (changing nothing) when the snapshot is not valid. */
   importState(state: unknown): void;
@@ -212,6 +220,8 @@ export interface FacadeDeps {
   isTenant(name: string): boolean;
   /** Tokens as `/_sim/tokens` lists them. */
   tokenList(tokens: readonly Token[]): ControlToken[];
+  /** Payments as `/_sim/payments` lists them (one tenant's, or every tenant's). */
+  payments(tenant: string | undefined): ControlPayment[];
 }
 
 /** The clock calls, read by the same rules as `/_sim/clock` (so a bad duration or date is the same SimulatorError). */
@@ -278,6 +288,7 @@ export function controlFacade(deps: FacadeDeps): SimulatorControl {
     clearRequests: (tenant) => scoped(tenant, () => controller.clearRequests(tenant)),
     reset: (tenant) => scoped(tenant, () => controller.reset(tenant)),
     tokens,
+    payments: (tenant) => scoped(tenant, () => deps.payments(tenant)),
     exportState: () => controller.exportState(),
     importState: (state) => libraryCall(() => controller.importState(state)),
     loadScenarios: (...items) => loadScenarios(undefined, items),
@@ -297,6 +308,7 @@ export function controlFacade(deps: FacadeDeps): SimulatorControl {
         requests: (filter) => requests({ ...filter, tenant: name }),
         clearRequests: () => scoped(name, () => controller.clearRequests(name)),
         tokens: () => tokens(name),
+        payments: () => scoped(name, () => deps.payments(name)),
         reset: () => scoped(name, () => controller.reset(name)),
         webhooks: (filter) => webhooks({ ...filter, tenant: name }),
         flushWebhooks: (options) => flushWebhooks({ ...options, tenant: name }),

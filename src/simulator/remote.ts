@@ -20,6 +20,7 @@ import {
   type FlushOptions,
   type WebhookQuery,
   SimulatorError,
+  type ControlPayment,
   type ControlToken,
   type RequestQuery,
   type SimulatorClock,
@@ -152,6 +153,16 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
     } while (cursor !== null);
     return out;
   };
+  const payments = async (tenant?: string): Promise<ControlPayment[]> => {
+    const out: ControlPayment[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { payments: ControlPayment[]; next: string | null } = await call('GET', 'payments', { tenant, limit: PAGE_MAX, ...(cursor !== null && { cursor }) });
+      out.push(...page.payments);
+      cursor = page.next;
+    } while (cursor !== null);
+    return out;
+  };
   const clearRequests = async (tenant?: string): Promise<void> => void (await call('DELETE', 'requests', { tenant }));
   const reset = async (tenant?: string): Promise<void> => void (await call('POST', 'reset', { tenant }));
   const webhooks = async (query?: WebhookQuery | string): Promise<WebhookDelivery[]> => {
@@ -184,6 +195,7 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
     clearRequests,
     reset,
     tokens,
+    payments,
     exportState: () => call<StateSnapshot>('GET', 'state'),
     importState: async (state) => void (await call('PUT', 'state', {}, json(state))),
     loadScenarios: (...items) => loadScenarios(undefined, items),
@@ -198,6 +210,7 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
       requests: (filter) => requests({ ...filter, tenant: name }),
       clearRequests: () => clearRequests(name),
       tokens: () => tokens(name),
+      payments: () => payments(name),
       reset: () => reset(name),
       webhooks: (filter) => webhooks({ ...filter, tenant: name }),
       flushWebhooks: (options) => flushWebhooks({ ...options, tenant: name }),

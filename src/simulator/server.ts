@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
-import { createSimulator, listening, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
+import { createSimulator, journalStreamsOf, listening, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
 import type { ComposedSimulator } from './facade.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
@@ -108,6 +108,8 @@ export async function startSimulator(
           void (saver?.stop() ?? Promise.resolve()).then(resolve);
         });
         server.closeIdleConnections();
+        // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
+        journalStreamsOf.get(sim)?.closeAll();
         // A `noResponse` fault would otherwise hold the server open until the client gives up.
         for (const socket of sim.heldSockets) socket.destroy();
       });

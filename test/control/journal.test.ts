@@ -307,3 +307,33 @@ describe('what an entry shows', () => {
     expect(listed(full({ path: '/nope/4444%203333%202222%201111' })).path).toBe('/nope/4444%20****%20****%201111');
   });
 });
+
+describe('the live journal hook (decision 0034)', () => {
+  it('tells each subscriber of every entry as it is recorded, with its seq, until it unsubscribes', () => {
+    const journal = createJournal(bounds(10));
+    journal.record(entry('a', '/a/1'));
+    const seen: [number, string][] = [];
+    const other: string[] = [];
+    const off = journal.subscribe((s) => seen.push([s.seq, s.record.path]));
+    journal.subscribe((s) => other.push(s.record.path));
+    journal.record(entry('a', '/a/2'));
+    journal.record(entry(null, '/b/1'));
+    off();
+    journal.record(entry('a', '/a/3'));
+    expect(seen).toEqual([
+      [2, '/a/2'],
+      [3, '/b/1'],
+    ]);
+    expect(other).toEqual(['/a/2', '/b/1', '/a/3']);
+    // The seq a subscriber sees is the one listings show.
+    expect(journal.select(undefined, { since: 1 }).selected.map((s) => s.seq)).toEqual([2, 3, 4]);
+  });
+
+  it('tells nobody of what a journal bounded to nothing does not keep', () => {
+    const journal = createJournal(bounds(0));
+    const seen: unknown[] = [];
+    journal.subscribe((s) => seen.push(s));
+    journal.record(entry('a', '/a/1'));
+    expect(seen).toEqual([]);
+  });
+});

@@ -91,6 +91,12 @@ function send(r: Running, req: Sent): Promise<Answer> {
   const headers = req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
   return new Promise((resolve, reject) => {
     const out = httpRequest(`${r.url}${req.path}`, { method: req.method, headers, agent: r.agent }, (res) => {
+      // The live journal never ends: its answer is checked on its status and headers, then the stream is dropped.
+      if (res.headers['content-type']?.startsWith('text/event-stream') === true) {
+        resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], text: '' });
+        res.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }));
@@ -241,7 +247,7 @@ function problemOf(op: Operation, sent: Sent, a: Answer, validatorOf: (schema: S
   if (!media) return `answers ${a.status} as ${a.type}, documented as ${Object.keys(documented.content).join(' or ')}`;
   let body: unknown = a.text;
   // A text answer (the metrics) is validated as the string it is; anything else must be JSON.
-  if (essence(a.type) !== 'text/plain') {
+  if (essence(a.type) !== 'text/plain' && essence(a.type) !== 'text/event-stream') {
     try {
       body = JSON.parse(a.text);
     } catch {

@@ -16,7 +16,7 @@ function routesOf(router: Router, prefix = ''): string[] {
   const out: string[] = [];
   for (const layer of (router as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> }; handle: { stack?: unknown }; matchers?: unknown }[] }).stack) {
     if (layer.route) {
-      const path = `${prefix}${layer.route.path}`.replace(':ref', layer.route.path.startsWith('/payments/') ? '{paymentRef}' : '{tokenRef}');
+      const path = `${prefix}${layer.route.path}`.replace(':ref', layer.route.path.startsWith('/payments/') ? '{paymentRef}' : '{tokenRef}').replace(/:(\w+)/g, '{$1}');
       for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push(`${method.toUpperCase()} ${path}`);
     } else if (layer.handle.stack) {
       out.push(...routesOf(layer.handle as unknown as Router, '/_sim'));
@@ -57,7 +57,23 @@ describe('the OpenAPI document', () => {
       .filter(([, item]) => ((item.parameters ?? []) as { name: string }[]).some((p) => p.name === 'tenant'))
       .map(([path]) => path)
       .sort();
-    expect(tenantPaths).toEqual(['/_sim/clock', '/_sim/clock/advance', '/_sim/requests', '/_sim/reset', '/_sim/scenarios', '/_sim/state', '/_sim/tokens', '/_sim/webhooks', '/_sim/webhooks/flush']);
+    expect(tenantPaths).toEqual([
+      '/_sim/clock',
+      '/_sim/clock/advance',
+      '/_sim/payments',
+      '/_sim/payments/{paymentId}/refund',
+      '/_sim/payments/{paymentId}/reversal',
+      '/_sim/requests',
+      '/_sim/requests/stream',
+      '/_sim/reset',
+      '/_sim/scenarios',
+      '/_sim/state',
+      '/_sim/tenants',
+      '/_sim/tokens',
+      '/_sim/tokens/{tokenId}',
+      '/_sim/webhooks',
+      '/_sim/webhooks/flush',
+    ]);
   });
 
   it('uses the vendor’s media types and the request schemas the server validates with', async () => {

@@ -50,4 +50,14 @@ describe('the layer zones', () => {
     expect(await problems("import express from 'express';\nexport const e = express;\n", 'src/control/x.ts')).toHaveLength(1);
     expect(await problems("import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n", 'src/domain/x.ts')).toHaveLength(1);
   });
+
+  it('keep the dashboard (src/ui) and the server apart: Preact and htm only there, and no server file imports it', async () => {
+    expect(await problems("import { render } from 'preact';\nimport { html } from 'htm/preact';\nexport const r = [render, html];\n", 'src/ui/x.ts')).toEqual([]);
+    for (const line of ["import { x } from '../http/api.js';", "import { x } from 'node:fs';", "import x from 'express';"]) {
+      const found = await problems(`${line}\nexport const y = x;\n`, 'src/ui/x.ts');
+      expect(found).toEqual([expect.stringMatching(/^no-restricted-imports: .*src\/ui runs in the browser/)]);
+    }
+    const found = await problems("import { x } from '../ui/main.js';\nexport const y = x;\n", 'src/http/x.ts');
+    expect(found).toEqual([expect.stringMatching(/^no-restricted-imports: .*src\/ui is the dashboard/)]);
+  });
 });

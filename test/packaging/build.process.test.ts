@@ -1,10 +1,10 @@
 /**
- * The build as `npm run build` makes it (tsc, then scripts/build-cjs.mjs), into a package directory of its own:
+ * The build as `npm run build` makes it (tsc, then scripts/build-cjs.mjs and scripts/build-ui.mjs), into a package directory of its own:
  * the CommonJS entry points work from `require`, find the package's files, and share one copy of the simulator;
  * the declarations compile for a project without @types/node; package.json's exports name files that exist.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,7 @@ const run = promisify(execFile);
 const repo = new URL('../../', import.meta.url).pathname;
 const tsc = join(repo, 'node_modules/typescript/bin/tsc');
 const buildCjs = join(repo, 'scripts/build-cjs.mjs');
+const buildUi = join(repo, 'scripts/build-ui.mjs');
 
 let work: string;
 /** The package as npm would install it: package.json, fixtures, scenarios and the build. */
@@ -26,6 +27,7 @@ beforeAll(async () => {
   for (const item of ['package.json', 'fixtures', 'scenarios']) cpSync(join(repo, item), join(pkg, item), { recursive: true });
   await run(process.execPath, [tsc, '-p', join(repo, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')]);
   await run(process.execPath, [buildCjs, join(pkg, 'dist')]);
+  await run(process.execPath, [buildUi, join(pkg, 'dist', 'ui')]);
 }, 120_000);
 
 afterAll(() => {
@@ -37,6 +39,34 @@ async function commonJs(script: string): Promise<string> {
   const { stdout } = await run(process.execPath, ['-e', script], { cwd: pkg, env: { ...process.env, NODE_PATH: join(repo, 'node_modules') } });
   return stdout.trim();
 }
+
+describe('the dashboard in the built package (decision 0035)', () => {
+  it.each([
+    ['require', `const { startSimulator } = require('./dist/cjs/index.js');`, ['-e']],
+    ['import', `const { startSimulator } = await import('./dist/index.js');`, ['--input-type=module', '-e']],
+  ])('serves /_sim/ui and its script from dist/ui when loaded by %s', async (_how, load, flags) => {
+    // ES modules ignore NODE_PATH: the package's dependencies, installed beside it as npm would.
+    for (const dep of Object.keys((JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)) {
+      if (!existsSync(join(work, 'node_modules', dep))) symlinkSync(join(repo, 'node_modules', dep), join(work, 'node_modules', dep));
+    }
+    const script = `${load}
+      (async () => {
+        const sim = await startSimulator({ port: 0, log: 'silent', adminToken: 'pkg' });
+        const page = await fetch(sim.url + '/_sim/ui');
+        const js = await fetch(sim.url + '/_sim/ui/app.js');
+        const root = await fetch(sim.url + '/', { headers: { Accept: 'text/html' }, redirect: 'manual' });
+        console.log(JSON.stringify({ page: [page.status, page.headers.get('content-type'), (await page.text()).includes('/_sim/ui/app.js')],
+          js: [js.status, js.headers.get('content-type'), (await js.text()).length], root: [root.status, root.headers.get('location')] }));
+        await sim.close();
+      })().catch((err) => { console.error(err); process.exit(1); });`;
+    const { stdout } = await run(process.execPath, [...flags, script], { cwd: pkg, env: { ...process.env, NODE_PATH: join(repo, 'node_modules') } });
+    expect(JSON.parse(stdout.trim())).toEqual({
+      page: [200, 'text/html; charset=utf-8', true],
+      js: [200, 'text/javascript; charset=utf-8', readFileSync(join(pkg, 'dist/ui/app.js'), 'utf8').length],
+      root: [303, '/_sim/ui'],
+    });
+  });
+});
 
 describe('the CommonJS build', () => {
   it('says commonjs for dist/cjs, and bundles each entry point there', () => {

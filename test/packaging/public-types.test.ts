@@ -61,6 +61,7 @@ describe('the public types', () => {
     expect(holds<Equals<Public.FileProblem, InternalFileProblem>>()).toBe(true);
     expect(holds<Equals<Public.SimulatorIo, InternalSimulatorIo>>()).toBe(true);
     expect(holds<Equals<Public.ControlToken, Facade.ControlToken>>()).toBe(true);
+    expect(holds<Equals<Public.ControlPayment, Facade.ControlPayment>>()).toBe(true);
     expect(holds<Equals<Public.ConnectOptions, Remote.ConnectOptions>>()).toBe(true);
     expect(holds<Equals<Public.WebhookDelivery, InternalWebhookDelivery>>()).toBe(true);
     expect(holds<Equals<Public.WebhookState, InternalWebhookState>>()).toBe(true);
@@ -112,7 +113,7 @@ describe('the library’s exports', () => {
     const sim = tokenSim.createSimulator();
     expect(Object.keys(sim).filter((k) => ['vault', 'heldSockets', 'config', 'webhookDispatcher', 'webhookUrlFor'].includes(k))).toEqual([]);
     expect(Object.keys(sim).sort()).toEqual(
-      ['app', 'listener', 'clock', 'requests', 'clearRequests', 'reset', 'tokens', 'exportState', 'importState', 'loadScenarios', 'scenarios', 'webhooks', 'flushWebhooks', 'tenant'].sort(),
+      ['app', 'listener', 'clock', 'requests', 'clearRequests', 'reset', 'tokens', 'payments', 'exportState', 'importState', 'loadScenarios', 'scenarios', 'webhooks', 'flushWebhooks', 'tenant'].sort(),
     );
   });
 
