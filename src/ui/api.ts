@@ -1,0 +1,168 @@
+/** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
+
+export const TOKEN_KEY = 'token-sim.adminToken';
+
+export interface ApiError {
+  status: number;
+  errorName: string;
+  message: string;
+  validationErrors: { errorName: string; message: string; jsonPath: string }[];
+}
+
+export class CallFailed extends Error {
+  constructor(readonly detail: ApiError) {
+    super(`${detail.status} ${detail.errorName}: ${detail.message}`);
+  }
+}
+
+let adminToken: string | null = sessionStorage.getItem(TOKEN_KEY);
+let onUnauthorized: () => void = () => undefined;
+
+/** What a 401 does (the page asks for the admin token). */
+export function whenUnauthorized(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+/** The admin token in use, or null. */
+export const currentAdminToken = (): string | null => adminToken;
+
+export function setAdminToken(token: string | null): void {
+  adminToken = token;
+  if (token === null) sessionStorage.removeItem(TOKEN_KEY);
+  else sessionStorage.setItem(TOKEN_KEY, token);
+}
+
+export function url(path: string, query: Record<string, string | number | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  const q = params.toString();
+  return `/_sim${path}${q === '' ? '' : `?${q}`}`;
+}
+
+export async function call(method: string, path: string, query: Record<string, string | number | undefined> = {}, body?: { type: string; text: string }): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (adminToken !== null) headers.Authorization = `Bearer ${adminToken}`;
+  if (body) headers['Content-Type'] = body.type;
+  const res = await fetch(url(path, query), { method, headers, ...(body ? { body: body.text } : {}), cache: 'no-store' });
+  if (res.status === 401) onUnauthorized();
+  if (!res.ok) {
+    let parsed: Partial<ApiError> = {};
+    try {
+      parsed = (await res.json()) as Partial<ApiError>;
+    } catch {
+      // not JSON: keep the status only
+    }
+    throw new CallFailed({
+      status: res.status,
+      errorName: parsed.errorName ?? `HTTP ${res.status}`,
+      message: parsed.message ?? res.statusText,
+      validationErrors: parsed.validationErrors ?? [],
+    });
+  }
+  return res;
+}
+
+export async function getJson<T>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T> {
+  return (await (await call('GET', path, query)).json()) as T;
+}
+
+export const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+// ------------------------------------------------------------------------------------------ formatting
+
+export function formatAmount(value: number | undefined, currency: string | undefined): string {
+  if (typeof value !== 'number') return '—';
+  if (!currency) return String(value);
+  try {
+    const fmt = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    const digits = fmt.resolvedOptions().maximumFractionDigits ?? 2;
+    return fmt.format(value / 10 ** digits);
+  } catch {
+    return `${value} ${currency}`;
+  }
+}
+
+export function formatSpan(ms: number): string {
+  if (ms <= 0) return 'expired';
+  const d = Math.floor(ms / 86_400_000);
+  const h = Math.floor((ms % 86_400_000) / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  if (d > 0) return `${d} d ${h} h`;
+  if (h > 0) return `${h} h ${m} min`;
+  return `${Math.max(m, 0)} min`;
+}
+
+export const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+export const time = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.000Z$|Z$/, ' UTC') : '—');
+
+// -------------------------------------------------------------------------------------------- shapes
+
+export interface Clock {
+  now: string;
+  frozen: boolean;
+}
+export interface Tenant {
+  name: string;
+  clock: Clock;
+  ownClock: boolean;
+  tokens: number;
+  payments: number;
+}
+export interface TokenItem {
+  tenant: string;
+  tokenId: string;
+  namespace?: string;
+  description?: string;
+  tokenExpiryDateTime?: string;
+  paymentInstrument?: { cardHolderName?: string; cardNumber?: string; last4Digits?: string; networkType?: string; cardExpiryDate?: { month: number; year: number } };
+}
+export interface PaymentItem {
+  tenant: string;
+  paymentId: string;
+  transactionReference: string;
+  outcome: string;
+  lastEvent: string;
+  amount: number;
+  currency: string;
+  refunded: number;
+  allowedActions: string[];
+  createdAt: string;
+  events: { type: string; at: string; amount?: number; reference?: string }[];
+}
+export interface JournalEntry {
+  seq: number;
+  tenant: string | null;
+  operation: string;
+  method: string;
+  path: string;
+  status: number;
+  errorName?: string;
+  virtualTime: string;
+  realTime: string;
+  durationMs: number;
+  rule: string | null;
+  [field: string]: unknown;
+}
+export interface Delivery {
+  seq: number;
+  eventId: string;
+  type: string;
+  url: string;
+  tenant: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  state: string;
+  enqueuedAt: string;
+}
+
+export type Say = (text: string, kind?: 'ok' | 'error') => void;
+
+export interface SectionProps {
+  tenant: string;
+  version: number;
+  refresh: () => void;
+  say: Say;
+}
+
