@@ -25,6 +25,8 @@ const SLOW = ['\\.slow\\.test\\.ts$', '\\.process\\.test\\.ts$', '\\.browser\\.t
 
 export default {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
+  // Jest reads testTimeout from the top level only: in a project it is ignored and 5 s applies.
+  testTimeout: common.testTimeout,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/test/(http|scenarios|security)/', ...SLOW] },
     { ...common, displayName: 'http (lane)', testMatch: HTTP, testPathIgnorePatterns: SLOW, setupFiles: ['<rootDir>/test/support/adapter-lane.cjs'] },
