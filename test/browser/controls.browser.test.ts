@@ -4,35 +4,21 @@
  * request and response; used by keyboard alone (skip link first, focus visible, buttons answer Enter);
  * light and dark by prefers-color-scheme.
  */
-import { afterAll, afterEach, beforeAll, expect, it, jest } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, it, jest } from '@jest/globals';
 import type { RunningSimulator } from '../../src/index.js';
-import { browserDescribe, control, createToken, DESKTOP, launchChromium, makeSale, openDashboard, poll, startBrowserSimulator, type Dashboard } from '../support/browser.js';
+import { browserDescribe, browserSession, control, createToken, DESKTOP, makeSale, openDashboard, poll, startBrowserSimulator, type Dashboard } from '../support/browser.js';
 import { ui } from './dashboard-page.js';
 
 const describe = browserDescribe(import.meta.url);
 jest.setTimeout(60_000);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const open: Dashboard[] = [];
-const sims: RunningSimulator[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((d) => d.context.close()));
-  await Promise.all(sims.splice(0).map((s) => s.close()));
-});
+const session = browserSession();
 
 async function setUp(colorScheme: 'light' | 'dark' = 'light'): Promise<{ sim: RunningSimulator; d: Dashboard }> {
   const sim = await startBrowserSimulator();
-  sims.push(sim);
-  const d = await openDashboard(browser, `${sim.url}/_sim/ui`, DESKTOP, { colorScheme });
-  open.push(d);
+  session.sims.push(sim);
+  const d = await openDashboard(session.browser, `${sim.url}/_sim/ui`, DESKTOP, { colorScheme });
+  session.open.push(d);
   await ui.waitForReady(d.page);
   await ui.pickTenant(d.page, 'alice');
   return { sim, d };

@@ -6,41 +6,27 @@
  * other host for anything, loads in under 300 ms, and with --admin-token asks for the token once.
  * Elements are found by role and accessible name, as a person (or a screen reader) finds them.
  */
-import { afterAll, afterEach, beforeAll, expect, it, jest } from '@jest/globals';
+import { expect, it, jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
 import type { RunningSimulator } from '../../src/index.js';
-import { browserDescribe, control, createToken, poll, DESKTOP, launchChromium, openDashboard, originOf, PHONE, startBrowserSimulator, type Dashboard } from '../support/browser.js';
+import { browserDescribe, browserSession, control, createToken, poll, DESKTOP, openDashboard, originOf, PHONE, startBrowserSimulator, type Dashboard } from '../support/browser.js';
 import { ui } from './dashboard-page.js';
 
 const describe = browserDescribe(import.meta.url);
 // A browser and a simulator on a shared, loaded 2-core machine: room for slow steps (each wait inside has its own limit).
 jest.setTimeout(60_000);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const open: Dashboard[] = [];
-const sims: RunningSimulator[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((d) => d.context.close()));
-  await Promise.all(sims.splice(0).map((s) => s.close()));
-});
+const session = browserSession();
 
 async function start(options: Parameters<typeof startBrowserSimulator>[0] = {}): Promise<RunningSimulator> {
   const sim = await startBrowserSimulator(options);
-  sims.push(sim);
+  session.sims.push(sim);
   return sim;
 }
 
 async function dashboard(sim: RunningSimulator, viewport: { width: number; height: number }): Promise<Dashboard> {
-  const d = await openDashboard(browser, `${sim.url}/_sim/ui`, viewport);
-  open.push(d);
+  const d = await openDashboard(session.browser, `${sim.url}/_sim/ui`, viewport);
+  session.open.push(d);
   return d;
 }
 
@@ -161,8 +147,8 @@ describe.each(SIZES)('the dashboard at %s', (_name, viewport) => {
 describe('the dashboard loads fast and alone', () => {
   it("is where a browser's visit to the simulator's root lands", async () => {
     const sim = await start();
-    const d = await openDashboard(browser, `${sim.url}/`, DESKTOP);
-    open.push(d);
+    const d = await openDashboard(session.browser, `${sim.url}/`, DESKTOP);
+    session.open.push(d);
     expect(new URL(d.page.url()).pathname).toBe('/_sim/ui');
     await ui.waitForReady(d.page);
     await expect(ui.heading(d.page).textContent()).resolves.toBe('token-sim dashboard');

@@ -6,7 +6,7 @@
  * Without Chromium a suite is skipped, saying so in one line; with CI=true (set by .ci/run, which installs
  * Chromium) it never skips: a missing browser fails the suite there.
  */
-import { describe } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -168,4 +168,35 @@ export async function makeSale(base: string, user: string, password: string, ref
     }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** One Chromium for a test file, and what each test opens (contexts, simulators), closed after it. */
+export interface BrowserSession {
+  readonly browser: Browser;
+  readonly open: Dashboard[];
+  readonly sims: RunningSimulator[];
+}
+
+/** Registers the file's hooks: launch Chromium once, close each test's dashboards and simulators after it. */
+export function browserSession(): BrowserSession {
+  let browser: Browser | undefined;
+  const open: Dashboard[] = [];
+  const sims: RunningSimulator[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((d) => d.context.close()));
+    await Promise.all(sims.splice(0).map((s) => s.close()));
+  });
+  return {
+    get browser() {
+      return browser as Browser;
+    },
+    open,
+    sims,
+  };
 }
