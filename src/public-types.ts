@@ -61,6 +61,10 @@ export interface SimulatorOptions {
   stateInterval?: string;
   /** Seals card numbers in snapshots instead of the seed (at least 16 characters); with `stateFile`, generated beside it when absent. */
   stateKey?: string;
+  /** Where the state lives: `memory` (the default) or a `redis://host:port[/db]` or `rediss://` URL. */
+  store?: string;
+  /** The prefix of every Redis key, so that several simulators can share one Redis. Default `token-sim:`. */
+  storePrefix?: string;
 }
 
 /** Where a simulator writes its request log and reports unexpected errors (stderr by default). */
@@ -177,6 +181,8 @@ export interface RuleWhen {
   every?: number | undefined;
   /** Stop applying after this many applications (per tenant). */
   times?: number | undefined;
+  /** Applies with this probability (0 to 1), drawn from the tenant's seeded stream. */
+  chance?: number | undefined;
   /** Virtual time window (ISO 8601). */
   between?: { from?: string | undefined; until?: string | undefined } | undefined;
 }
@@ -188,7 +194,8 @@ export interface RiskFactor {
 
 /** What a rule does: at least one of these. */
 export interface RuleThen {
-  delayMs?: number | undefined;
+  /** Milliseconds, or a distribution drawn from at each application. */
+  delayMs?: number | { uniform: [number, number] } | { lognormal: { median: number; sigma: number } } | undefined;
   error?: { status: number; errorName: string; message?: string | undefined } | undefined;
   fault?: 'connectionReset' | 'noResponse' | undefined;
   outcome?:

@@ -3,6 +3,9 @@ import { addDuration, parseDuration, isPositiveDuration, type Duration } from '.
 import { parseInstant, readInstant } from '../wire/instant.js';
 import { isInRange } from '../domain/time-range.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
+import { resolveStore, resolveStorePrefix, type StoreConfig } from './store.js';
+
+export type { StoreConfig } from './store.js';
 
 export type Profile = 'try' | 'live';
 export type LogFormat = 'pretty' | 'json' | 'silent';
@@ -53,6 +56,10 @@ export interface SimulatorOptions {
   stateKey?: string;
   /** Where payment events are POSTed (an http or https URL); a fixtures credential's own `webhookUrl` wins for its tenant. */
   webhookUrl?: string;
+  /** Where the state lives: `memory` (the default) or a `redis://host:port[/db]` or `rediss://` URL (decision 0038). */
+  store?: string;
+  /** The prefix of every Redis key, so that several simulators can share one Redis. Default `token-sim:`. */
+  storePrefix?: string;
 }
 
 export interface Credential {
@@ -96,6 +103,9 @@ export interface SimulatorConfig {
   stateKey: string | undefined;
   /** The global webhook receiver (--webhook-url). */
   webhookUrl: string | undefined;
+  /** Memory, or the Redis the state lives in (`url` may hold a password: print describeStore(store)). */
+  store: StoreConfig;
+  storePrefix: string;
 }
 
 /** Where a tenant's payment events go: its credential's own URL, else the global one, else nowhere. */
@@ -236,6 +246,8 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   if (options.webhookUrl !== undefined && !isWebhookUrl(options.webhookUrl)) {
     throw new ConfigError(`--webhook-url must be an absolute http or https URL, got '${options.webhookUrl}'`);
   }
+  const store = resolveStore(options.store);
+  const storePrefix = resolveStorePrefix(options.storePrefix);
   const log = options.log ?? 'silent';
   if (!['pretty', 'json', 'silent'].includes(log)) throw new ConfigError(`--log must be pretty, json or silent, got '${log}'`);
   const fixtures =
@@ -271,5 +283,7 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     stateIntervalMs: stateIntervalMs(options.stateInterval ?? DEFAULT_STATE_INTERVAL),
     stateKey: options.stateKey,
     webhookUrl: options.webhookUrl,
+    store,
+    storePrefix,
   };
 }

@@ -117,7 +117,7 @@ export function tokenToState(token: Token, siv: Siv): TokenState {
 
 const ms = (iso: string): number => parseInstant(iso) ?? Number.NaN;
 
-function tokenFromState(t: TokenState, cardNumber: string, extension: Duration): Token {
+export function tokenFromState(t: TokenState, cardNumber: string, extension: Duration): Token {
   const v = t.conflict?.values;
   return {
     tenant: t.tenant,
@@ -203,7 +203,7 @@ export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>,
 }
 
 /** The snapshot with its scenario sets' sealed card numbers opened (a copy), and what could not be opened. */
-function openScenarioSets(data: unknown, siv: Siv): { data: unknown; problems: FieldProblem[] } {
+export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; problems: FieldProblem[] } {
   if (typeof data !== 'object' || data === null || !('scenarios' in data)) return { data, problems: [] };
   const sets = data.scenarios;
   if (typeof sets !== 'object' || sets === null || Array.isArray(sets)) return { data, problems: [] };

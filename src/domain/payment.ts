@@ -175,6 +175,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
 
   function happen(payment: Payment, event: PaymentEvent): void {
     payment.events.push(event);
+    store.changed(payment);
     tell(payment, event);
   }
 

@@ -52,6 +52,8 @@ export interface Store {
   /** Adds a new token and indexes it. */
   insert(token: Token): void;
   remove(tenant: string, tokenId: string): void;
+  /** Notes that a stored token was changed in place (its expiry, fields or conflict), so a shared store writes it. */
+  changed(token: Token): void;
   list(tenant: string): readonly Token[];
   tenants(): readonly string[];
   clear(tenant?: string): void;
@@ -85,6 +87,10 @@ export interface PaymentStore {
   get(tenant: string, paymentId: string): Payment | undefined;
   /** Adds a payment; the store may drop a tenant's oldest payments beyond its limit. */
   put(payment: Payment): void;
+  /** Drops a payment (a shared store's replica, when another process dropped it). */
+  remove(tenant: string, paymentId: string): void;
+  /** Notes that a stored payment was changed in place (an event, a refund), so a shared store writes it. */
+  changed(payment: Payment): void;
   /** Notes that a stored payment has an event scheduled at `at` (epoch ms). */
   schedule(tenant: string, paymentId: string, at: number): void;
   /**

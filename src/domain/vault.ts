@@ -114,7 +114,10 @@ export function createVault(deps: VaultDeps): Vault {
   }
 
   function use(token: Token, now: number): void {
-    token.expiresAt = expiryAfterUse(token, now);
+    const expiresAt = expiryAfterUse(token, now);
+    if (expiresAt === token.expiresAt) return;
+    token.expiresAt = expiresAt;
+    store.changed(token);
   }
 
   function openConflict(token: Token, now: number): Token {
@@ -157,6 +160,7 @@ export function createVault(deps: VaultDeps): Vault {
         if (!conflicts) return { outcome: 'existing', token: existing };
         existing.pendingConflict = { values: conflicts, expiresAt: capAtEnd(now + policy.conflictWindowMs) };
         existing.revision++;
+        store.changed(existing);
         return { outcome: 'conflict', token: existing };
       }
       if (input.namespace !== undefined) {
@@ -252,6 +256,7 @@ export function createVault(deps: VaultDeps): Vault {
           token.schemeTransactionReference = update.value;
           break;
       }
+      store.changed(token);
       use(token, now);
     },
 
@@ -261,6 +266,7 @@ export function createVault(deps: VaultDeps): Vault {
       applyConflictingValues(token, token.pendingConflict?.values ?? {}, shared);
       delete token.pendingConflict;
       token.revision++;
+      store.changed(token);
       use(token, now);
     },
 

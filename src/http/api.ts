@@ -38,6 +38,23 @@ export interface ApiDeps {
   /** Sockets held open by `noResponse` faults, released at shutdown. */
   heldSockets: Set<Socket>;
   reportUnexpected: (err: unknown) => void;
+  /**
+   * With a shared store (decision 0039): runs the scenario step and the operation as one unit that commits
+   * before anything is answered. Absent (the memory store): both run straight away.
+   */
+  gate?: Gate;
+}
+
+/** Runs a unit of a tenant's work and commits it (control/replica.ts). */
+export interface Gate {
+  run<T>(tenant: string, work: () => T): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
+}
+
+/** What a unit decided and answered: the scenario's decision, then the operation's answer or what it threw. */
+interface UnitResult {
+  decision: ReturnType<typeof decideScenario>;
+  response?: ApiResponse;
+  error?: unknown;
 }
 
 export interface Api {
@@ -205,27 +222,71 @@ export function createApi(deps: ApiDeps): Api {
       send(ex, { status: action.status, body: JSON.stringify({ errorName: action.errorName, message: action.message }) });
       return;
     }
+    send(ex, operate(ex, name, ref, action));
+  }
+
+  function operate(ex: Exchange, name: ApiOperationName, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
     const { req } = ex;
     const host = req.headers.host;
-    send(
-      ex,
-      deps.operations[name]({
-        method: req.method ?? 'GET',
-        path: ex.path,
-        query: (req.url ?? '').slice(ex.path.length + 1),
-        ref,
-        headers: req.headers,
-        body: ex.body ?? '',
-        tenant: ex.tenant ?? '',
-        baseUrl: deps.baseUrl ?? `http://${host ?? deps.fallbackHost}`,
-        ...(action?.saleOverride && { saleOverride: action.saleOverride }),
-        ...(action?.paymentScript && { paymentScript: action.paymentScript }),
-      }),
-    );
+    return deps.operations[name]({
+      method: req.method ?? 'GET',
+      path: ex.path,
+      query: (req.url ?? '').slice(ex.path.length + 1),
+      ref,
+      headers: req.headers,
+      body: ex.body ?? '',
+      tenant: ex.tenant ?? '',
+      baseUrl: deps.baseUrl ?? `http://${host ?? deps.fallbackHost}`,
+      ...(action?.saleOverride && { saleOverride: action.saleOverride }),
+      ...(action?.paymentScript && { paymentScript: action.paymentScript }),
+    });
+  }
+
+  /**
+   * With a shared store: the scenario step and the operation run as one unit, committed before the answer;
+   * a scenario's delay then holds the answer (the change is already made).
+   */
+  function proceedShared(gate: Gate, ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
+    const query = name === 'queryTokens' ? (ex.req.url ?? '').slice(ex.path.length + 1) : undefined;
+    const facts = { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref, ...(query !== undefined && { query }) };
+    gate
+      .run(ex.tenant ?? '', (): UnitResult => {
+        const decision = decideScenario(deps.scenario, facts);
+        const action = decision?.action;
+        if (action?.kind === 'fault' || action?.kind === 'error') return { decision };
+        try {
+          return { decision, response: operate(ex, name, ref, action) };
+        } catch (error) {
+          return { decision, error };
+        }
+      })
+      .then(
+        (outcome) => {
+          if (!outcome.ok) {
+            fail(ex, outcome.error);
+            return;
+          }
+          const { decision, response, error } = outcome.value;
+          if (decision) ex.rule = decision.rule;
+          const answer = (): void => {
+            const kind = decision?.action?.kind;
+            if (kind === 'fault' || kind === 'error') perform(ex, name, ref, decision?.action);
+            else if (response) send(ex, response);
+            else fail(ex, error);
+          };
+          if (decision && decision.delayMs > 0) setTimeout(answer, decision.delayMs);
+          else answer();
+        },
+        (err: unknown) => fail(ex, err),
+      );
   }
 
   /** After the body: the scenario step (maybe late), then the operation. */
   function proceed(ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
+    if (deps.gate) {
+      proceedShared(deps.gate, ex, name, ref);
+      return;
+    }
     const query = name === 'queryTokens' ? (ex.req.url ?? '').slice(ex.path.length + 1) : undefined;
     const decision = decideScenario(deps.scenario, { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref, ...(query !== undefined && { query }) });
     if (!decision) {

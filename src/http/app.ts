@@ -3,7 +3,7 @@
  * Express's router (for supertest and for whatever the node:http lane hands over). Built from one
  * simulator's dependencies, never listening by itself.
  */
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Controller } from '../control/controller.js';
 import type { Metrics } from '../control/metrics.js';
 import type { RefCodec } from '../infra/refs.js';
@@ -12,7 +12,7 @@ import { SECURITY_HEADERS, type Api } from './api.js';
 import type { Correlation } from './correlation.js';
 import type { Authenticate } from './auth.js';
 import { API_ROUTES, matchApiPath, urlInvalid } from './routes.js';
-import { createControlRoutes } from './control-routes.js';
+import { createControlRoutes, type StoreHealth } from './control-routes.js';
 import type { DashboardDeps } from './control-dashboard.js';
 import { HttpError, renderError } from './errors.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
@@ -40,6 +40,70 @@ export interface AppDeps {
   /** What the dashboard's /_sim calls need: payments, the vault, the journal's streams (decision 0034). */
   dashboard: Omit<DashboardDeps, 'controller'>;
   reportUnexpected: (err: unknown) => void;
+  /** Where the state lives, for /_sim/health. */
+  storeHealth: () => Promise<StoreHealth>;
+  /** With a shared store (decision 0039): control changes commit before they answer, reads pull first. */
+  shared?: ControlGate;
+}
+
+/** A shared store's control side (control/replica.ts). */
+export interface ControlGate {
+  control<T>(work: () => Promise<T>): Promise<T>;
+  read(): Promise<void>;
+}
+
+/** Paths that neither read nor change the state: no pull, no lock. */
+const STATELESS = new Set(['/health', '/openapi.json', '/requests/stream']);
+
+/**
+ * With a shared store, every /_sim call that may change the state runs under the store's lock with its answer
+ * held until the change is committed (a client that saw it answered sees it from every process); a read
+ * pulls the other processes' changes first. Redis unreachable: 503 serviceUnavailable.
+ */
+function sharedState(gate: ControlGate): RequestHandler {
+  return (req, res, next) => {
+    if (STATELESS.has(req.path)) {
+      next();
+      return;
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      gate.read().then(() => next(), next);
+      return;
+    }
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    let held: unknown[] = [];
+    gate
+      .control(
+        () =>
+          new Promise<void>((resolve) => {
+            res.end = ((...args: unknown[]) => {
+              held = args;
+              resolve();
+              return res;
+            }) as Response['end'];
+            next();
+          }),
+      )
+      .then(
+        () => {
+          res.end = end as Response['end'];
+          end(...held);
+        },
+        (err: unknown) => {
+          res.end = end as Response['end'];
+          const rendered = renderError(err);
+          if (res.headersSent) {
+            end();
+            return;
+          }
+          res.removeHeader('Content-Length');
+          for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
+          res.statusCode = rendered.status;
+          res.setHeader('Content-Type', 'application/json');
+          end(JSON.stringify(rendered.body));
+        },
+      );
+  };
 }
 
 /** Control responses carry the correlation header (the client's own id when sane) and the security headers too. */
@@ -78,6 +142,7 @@ export function buildApp(deps: AppDeps): Express {
   const control = express.Router();
   control.use(commonHeaders(deps.correlation));
   if (deps.log) control.use(logMiddleware(deps.log, deps.correlation.header));
+  if (deps.shared) control.use(sharedState(deps.shared));
   control.use(
     createControlRoutes({
       controller: deps.controller,
@@ -91,6 +156,7 @@ export function buildApp(deps: AppDeps): Express {
       metrics: deps.metrics,
       webhooks: deps.webhooks,
       dashboard: deps.dashboard,
+      storeHealth: deps.storeHealth,
     }),
   );
   control.use(controlErrors(deps.reportUnexpected));

@@ -43,7 +43,11 @@ export interface ControlRoutesDeps {
   webhooks: WebhookDispatcher;
   /** What the dashboard's calls need (decision 0034). */
   dashboard: Omit<DashboardDeps, 'controller'>;
+  /** Where the state lives, for health: memory, or Redis and whether it answers (decision 0039). */
+  storeHealth: () => Promise<StoreHealth>;
 }
+
+export type StoreHealth = { kind: 'memory' } | { kind: 'redis'; up: boolean };
 
 /** Writes a JSON body with exactly the given media type (Express would append `; charset=utf-8`). */
 function sendJson(res: Response, status: number, body: unknown): void {
@@ -182,7 +186,15 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
   };
   const router = Router();
   // Health stays open: a readiness probe should not need the admin secret, and it reveals nothing.
-  router.route('/health').get((_req, res) => sendJson(res, 200, { status: 'ok' })).all(methodNotAllowed('GET'));
+  // It says where the state lives; with Redis unreachable it answers 503 (contract 3.5).
+  router
+    .route('/health')
+    .get(async (_req, res) => {
+      const store = await deps.storeHealth();
+      const up = store.kind === 'memory' || store.up;
+      sendJson(res, up ? 200 : 503, { status: up ? 'ok' : 'unavailable', store });
+    })
+    .all(methodNotAllowed('GET'));
   // Metrics are every tenant's: with --admin-token, the admin token alone opens them (whatever else /_sim takes).
   router
     .route('/metrics')

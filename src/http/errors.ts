@@ -6,6 +6,7 @@ import { DomainError, type DomainCode } from '../domain/errors.js';
 import { maskCardNumbersIn } from '../wire/mask.js';
 import { WireError, boundProblems, fieldProblemOf, withOmittedNote, type FieldProblem, type WireCode } from '../wire/problems.js';
 import { toJsonPath } from '../wire/validation.js';
+import { StoreUnavailableError } from '../infra/redis-link.js';
 
 /** What the HTTP edge itself refuses: credentials, headers, URLs, routes, the transport. */
 export type HttpCode =
@@ -22,6 +23,7 @@ export type HttpCode =
   | 'detokenizeNotAllowed'
   | 'endpointNotFound'
   | 'methodNotAllowed'
+  | 'storeUnavailable'
   | 'unexpected';
 
 export type ErrorCode = DomainCode | WireCode | HttpCode;
@@ -68,6 +70,8 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   detokenizeNotAllowed: { status: 403, errorName: 'merchantIsNotConfigured' },
   endpointNotFound: { status: 404, errorName: 'endpointNotFound' },
   methodNotAllowed: { status: 405, errorName: 'methodNotAllowed' },
+  // The shared store (Redis) cannot be reached (contract 3.5, decision 0039): the client may retry.
+  storeUnavailable: { status: 503, errorName: 'serviceUnavailable' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },
 };
 
@@ -102,6 +106,7 @@ export interface RenderedError {
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const RETRY_AFTER: Readonly<Record<string, string>> = Object.freeze({ 'Retry-After': '1' });
 
 function render(code: ErrorCode, message: string, problems: readonly FieldProblem[], headers = NO_HEADERS, expected = true): RenderedError {
   const answer = ANSWERS[code];
@@ -124,6 +129,9 @@ function render(code: ErrorCode, message: string, problems: readonly FieldProble
 export function renderError(err: unknown): RenderedError {
   if (err instanceof HttpError) return render(err.code, err.message, err.problems, err.headers);
   if (err instanceof WireError) return render(err.code, err.message, err.problems);
+  if (err instanceof StoreUnavailableError) {
+    return render('storeUnavailable', 'The simulator cannot reach its store; retry shortly', [], RETRY_AFTER);
+  }
   if (err instanceof DomainError) {
     const problem = fieldProblemOf(err.code, err.message);
     return render(err.code, problem ? 'The request body does not match the schema' : err.message, problem ? [problem] : []);
@@ -132,6 +140,6 @@ export function renderError(err: unknown): RenderedError {
 }
 
 /** Whether a thrown value is one of token-sim's own answers (not a bug). */
-export function isAnswer(err: unknown): err is HttpError | WireError | DomainError {
-  return err instanceof HttpError || err instanceof WireError || err instanceof DomainError;
+export function isAnswer(err: unknown): err is HttpError | WireError | DomainError | StoreUnavailableError {
+  return err instanceof HttpError || err instanceof WireError || err instanceof DomainError || err instanceof StoreUnavailableError;
 }

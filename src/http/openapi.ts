@@ -178,7 +178,16 @@ export function openApiDocument(options: OpenApiOptions): Schema {
         },
       },
       ...paymentPaths(media),
-      '/_sim/health': { get: { operationId: 'health', summary: 'Liveness (open even with --admin-token)', responses: { 200: { description: 'Up', ...json({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } } } },
+      '/_sim/health': {
+        get: {
+          operationId: 'health',
+          summary: 'Liveness and where the state lives (open even with --admin-token)',
+          responses: {
+            200: { description: 'Up', ...json(healthSchema('ok')) },
+            503: { description: 'The Redis store cannot be reached', ...json(healthSchema('unavailable')) },
+          },
+        },
+      },
       '/_sim/clock': {
         parameters: [tenant],
         get: { operationId: 'getClock', security: tenantControl, responses: { 200: { description: 'The clock', ...json(ref('Clock')) }, ...errors(unknownTenant, [401, 'accessDenied'], forbidden) } },
@@ -313,5 +322,23 @@ export function openApiDocument(options: OpenApiOptions): Schema {
       ...dashboardPaths({ tenant, tenantControl, forbidden, pageParameters }),
       '/_sim/openapi.json': { get: { operationId: 'openApi', security: tenantControl, responses: { 200: { description: 'This document', ...json({ type: 'object' }) }, ...errors([401, 'accessDenied']) } } },
     },
+  };
+}
+
+/** The health body: its status, and the store (`memory`, or `redis` and whether it answers). */
+function healthSchema(status: 'ok' | 'unavailable'): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      status: { const: status },
+      store: {
+        oneOf: [
+          { type: 'object', properties: { kind: { const: 'memory' } }, required: ['kind'], additionalProperties: false },
+          { type: 'object', properties: { kind: { const: 'redis' }, up: { type: 'boolean' } }, required: ['kind', 'up'], additionalProperties: false },
+        ],
+      },
+    },
+    required: ['status', 'store'],
+    additionalProperties: false,
   };
 }

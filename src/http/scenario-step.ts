@@ -157,5 +157,5 @@ export function decideScenario(deps: ScenarioStepDeps, input: ScenarioInput): Sc
   if (!deps.engine.active()) return undefined;
   const applied = deps.engine.match(input.tenant, factsOf(deps, input), deps.clock.now(input.tenant));
   if (!applied) return undefined;
-  return { rule: applied.label, delayMs: applied.rule.then.delayMs ?? 0, action: actionOf(applied.rule) };
+  return { rule: applied.label, delayMs: applied.delayMs, action: actionOf(applied.rule) };
 }

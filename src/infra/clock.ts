@@ -13,6 +13,16 @@ export interface VirtualClock extends Clock {
   advance(ms: number): number;
   /** Sets the time (backwards too); `frozen` keeps or changes the mode. */
   set(epochMs: number, frozen?: boolean): number;
+  /** What the clock is, independent of when it is read: its pinned instant when frozen, else its offset from real time. */
+  state(): ClockSetting;
+  /** Puts the clock at a setting another process read with `state()`. */
+  restore(setting: ClockSetting): void;
+}
+
+export interface ClockSetting {
+  frozen: boolean;
+  /** Frozen: the instant (epoch ms); running: the offset from real time (ms). */
+  value: number;
 }
 
 export interface ClockOptions {
@@ -51,6 +61,17 @@ export function createVirtualClock(options: ClockOptions = {}): VirtualClock {
       if (!Number.isFinite(epochMs)) throw new RangeError('set takes a finite instant');
       return pin(epochMs, nextFrozen);
     },
+    state: () => ({ frozen, value: frozen ? pinned : offset }),
+    restore(setting) {
+      frozen = setting.frozen;
+      if (frozen) {
+        pinned = clampToRange(setting.value);
+        offset = pinned - realNow();
+      } else {
+        offset = setting.value;
+        pinned = clampToRange(realNow() + offset);
+      }
+    },
   };
 }
 
@@ -68,6 +89,8 @@ export interface TenantClocks extends Clock {
   all(): VirtualClock[];
   forks(): ReadonlyMap<string, VirtualClock>;
   dropForks(): void;
+  /** Drops one tenant's fork: it follows the shared clock again. */
+  dropFork(tenant: string): void;
 }
 
 export function createTenantClocks(shared: VirtualClock, realNow: () => number = Date.now): TenantClocks {
@@ -87,5 +110,6 @@ export function createTenantClocks(shared: VirtualClock, realNow: () => number =
     all: () => [shared, ...forks.values()],
     forks: () => forks,
     dropForks: () => forks.clear(),
+    dropFork: (tenant) => void forks.delete(tenant),
   };
 }

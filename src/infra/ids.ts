@@ -12,9 +12,18 @@ const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 export interface IdSource extends Ids {
   correlationId(): string;
+  /**
+   * A number in [0, 1) from the tenant's stream of this kind (`<kind>:<tenant>`): what a scenario's `chance`
+   * and delay distributions draw (decision 0037). Counted and restored like the id streams.
+   */
+  fraction(kind: FractionKind, tenant: string): number;
   /** Draw counts of every stream, for state export. */
   counters(): Record<string, number>;
   restoreCounters(counters: Record<string, number>): void;
+  /** Draw counts of one tenant's streams (`<kind>:<tenant>`), for a shared store's replica (decision 0039). */
+  tenantCounters(tenant: string): Record<string, number>;
+  /** Puts one tenant's streams at these draw counts (absent: 0), forward or back. */
+  restoreTenantCounters(tenant: string, counters: Readonly<Record<string, number>>): void;
 }
 
 /** Small Fast Counter PRNG (Chris Doty-Humphrey's sfc32): 128 bits of state, good statistics, no crypto. */
@@ -81,6 +90,8 @@ export function customRandom(alphabet: string, size: number, getRandom: (bytes: 
 }
 
 type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference' | 'paymentId';
+/** Streams of numbers rather than ids; like every kind, no colon (a counter's tenant follows the first one). */
+export type FractionKind = 'chance' | 'delay';
 
 /** What each kind of stream draws: an alphabet and a length. */
 const SHAPES: Record<Kind, readonly [string, number]> = {
@@ -91,7 +102,7 @@ const SHAPES: Record<Kind, readonly [string, number]> = {
 };
 
 interface Stream {
-  kind: Kind;
+  kind: Kind | FractionKind;
   rng: Sfc32;
   draws: number;
 }
@@ -125,21 +136,31 @@ export function createIdSource(key: KeyObject): IdSource {
     return generator();
   }
 
-  function next(stream: Stream): string {
+  /** Every stream kind seen, for one tenant's counters. */
+  const kinds = new Set<string>();
+
+  /** One draw: an id of the stream's shape, or (a fraction stream) one 32-bit word as a number in [0, 1). */
+  function next(stream: Stream): string | number {
     stream.draws++;
-    return generate(stream.rng, SHAPES[stream.kind]);
+    const { kind } = stream;
+    if (kind === 'chance' || kind === 'delay') return stream.rng.next() / 2 ** 32;
+    return generate(stream.rng, SHAPES[kind]);
   }
 
-  function draw(kind: Kind, tenant: string): string {
+  const draw = (kind: Kind, tenant: string): string => next(streamOf(kind, tenant)) as string;
+
+  /** The stream of a kind and tenant, caught up with a restored position when first used. */
+  function streamOf(kind: Kind | FractionKind, tenant: string): Stream {
     const name = `${kind}:${tenant}`;
     let stream = streams.get(name);
     if (!stream) {
       stream = { kind, rng: new Sfc32(seedOf(name)), draws: 0 };
       streams.set(name, stream);
+      kinds.add(kind);
       const target = restored.get(name) ?? 0;
       while (stream.draws < target) next(stream);
     }
-    return next(stream);
+    return stream;
   }
 
   const hex = seedOf('correlationId').toString('hex');
@@ -148,6 +169,7 @@ export function createIdSource(key: KeyObject): IdSource {
   /** Recent cards' payment account references: a value of seed and number, so a cache, bounded. */
   const pars = new Map<string, string>();
 
+  const next_ = next;
   return {
     tokenId: (tenant) => `99${draw('tokenId', tenant)}`,
     authorizationCode: (tenant) => draw('authorizationCode', tenant),
@@ -168,11 +190,37 @@ export function createIdSource(key: KeyObject): IdSource {
       return par;
     },
     // A seeded 20-hex-digit prefix, then a counter: unique, reproducible, and cheap on every response.
+    fraction: (kind, tenant) => next(streamOf(kind, tenant)) as number,
     correlationId: () => `${correlationPrefix}${(++correlationCount).toString(16).padStart(12, '0')}`,
     counters: () => ({ ...Object.fromEntries(restored), ...Object.fromEntries([...streams].map(([name, st]) => [name, st.draws])) }),
     restoreCounters(next) {
       streams.clear();
       restored = new Map(Object.entries(next));
+      for (const name of restored.keys()) kinds.add(name.slice(0, name.indexOf(':')));
+    },
+    tenantCounters(tenant) {
+      const out: Record<string, number> = {};
+      for (const kind of kinds) {
+        const name = `${kind}:${tenant}`;
+        const n = streams.get(name)?.draws ?? restored.get(name) ?? 0;
+        if (n > 0) out[name] = n;
+      }
+      return out;
+    },
+    restoreTenantCounters(tenant, next) {
+      for (const name of Object.keys(next)) kinds.add(name.slice(0, name.indexOf(':')));
+      for (const kind of kinds) {
+        const name = `${kind}:${tenant}`;
+        const target = next[name] ?? 0;
+        const stream = streams.get(name);
+        if (stream && stream.draws <= target) {
+          while (stream.draws < target) next_(stream);
+          continue;
+        }
+        streams.delete(name);
+        if (target > 0) restored.set(name, target);
+        else restored.delete(name);
+      }
     },
   };
 }

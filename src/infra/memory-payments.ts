@@ -6,6 +6,7 @@
  */
 import type { Payment } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
+import type { RecordObserver } from './memory-store.js';
 import { createExpiryHeap, type ExpiryHeap } from './expiry-heap.js';
 
 interface TenantPayments {
@@ -27,7 +28,7 @@ interface TenantPayments {
 export const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
 const HEAP_SLACK = 64;
 
-export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT): PaymentStore {
+export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT, observer?: RecordObserver): PaymentStore {
   const tenants = new Map<string, TenantPayments>();
   let total = 0;
 
@@ -59,8 +60,13 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     }
     if (payment.settlesAt !== undefined) p.due.push(payment.settlesAt, payment.paymentId);
     for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
+    observer?.changed(payment.tenant, payment.paymentId);
     while (p.byId.size > perTenant && p.head < p.order.length) {
-      if (p.byId.delete(p.order[p.head++] as string)) total--;
+      const dropped = p.order[p.head++] as string;
+      if (p.byId.delete(dropped)) {
+        total--;
+        observer?.changed(payment.tenant, dropped);
+      }
     }
     if (p.head > 1024 && p.head * 2 > p.order.length) {
       p.order = p.order.slice(p.head);
@@ -69,6 +75,7 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
   }
 
   function clear(tenant?: string): void {
+    if (observer) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) observer.changed(name, id);
     if (tenant === undefined) {
       tenants.clear();
       total = 0;
@@ -81,6 +88,16 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
   return {
     get: (tenant, paymentId) => tenants.get(tenant)?.byId.get(paymentId),
     put,
+    changed(payment) {
+      observer?.changed(payment.tenant, payment.paymentId);
+    },
+    remove(tenant, paymentId) {
+      // Its place in the order queue goes stale and is skipped when the oldest are dropped.
+      if (tenants.get(tenant)?.byId.delete(paymentId)) {
+        total--;
+        observer?.changed(tenant, paymentId);
+      }
+    },
     schedule(tenant, paymentId, at) {
       const p = tenants.get(tenant);
       if (!p) return;

@@ -26,7 +26,12 @@ const HEAP_SLACK = 64;
 
 const groupOf = (entity: string, namespace: string | undefined): string => `${entity}\u0000${namespace ?? ''}`;
 
-export function createMemoryStore(): Store {
+/** Told of every token a store adds, changes or removes (a shared store's replica writes those: decision 0039). */
+export interface RecordObserver {
+  changed(tenant: string, id: string): void;
+}
+
+export function createMemoryStore(observer?: RecordObserver): Store {
   const tenants = new Map<string, TenantTokens>();
 
   function partition(tenant: string): TenantTokens {
@@ -64,6 +69,11 @@ export function createMemoryStore(): Store {
       }
       p.expiries.push(token.expiresAt, token);
       if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
+      observer?.changed(token.tenant, token.tokenId);
+    },
+
+    changed(token) {
+      observer?.changed(token.tenant, token.tokenId);
     },
 
     remove(tenant, tokenId) {
@@ -71,6 +81,7 @@ export function createMemoryStore(): Store {
       const token = p?.byId.get(tokenId);
       if (!p || !token) return;
       p.byId.delete(tokenId);
+      observer?.changed(tenant, tokenId);
       const cards = p.byCard.get(groupOf(token.entity, token.namespace));
       if (cards?.get(token.card.number) === token) cards.delete(token.card.number);
       if (token.namespace !== undefined) {
@@ -111,11 +122,12 @@ export function createMemoryStore(): Store {
     list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
     tenants: () => [...tenants.keys()],
     clear(tenant) {
+      if (observer) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) observer.changed(name, id);
       if (tenant === undefined) tenants.clear();
       else tenants.delete(tenant);
     },
     replaceAll(tokens) {
-      tenants.clear();
+      store.clear();
       for (const token of tokens) store.insert(token);
     },
   };

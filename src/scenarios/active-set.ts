@@ -36,6 +36,8 @@ export interface ActiveScenarios extends Profiles {
   preload(tenant?: string): void;
   /** Replaces every tenant's own set, preloading nothing (a state import brings the tokens). */
   restoreTenantSets(sets: Readonly<Record<string, readonly Scenario[]>>): void;
+  /** Replaces the global set, or one tenant's own set, preloading nothing (a shared store's replica brings the tokens). */
+  restoreSet(scenarios: readonly Scenario[], tenant?: string): void;
 }
 
 /** What a refused preloaded token amounts to, as one problem (its path relative to the token); undefined for a bug. */
@@ -149,6 +151,11 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
         applyProfile(scenarios, tenant);
         deps.engine.replace(scenarios, tenant);
       }
+    },
+
+    restoreSet(scenarios, tenant) {
+      applyProfile(scenarios, tenant);
+      deps.engine.replace(scenarios, tenant);
     },
 
     preload(tenant) {

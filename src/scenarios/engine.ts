@@ -3,7 +3,10 @@
  * the tenant's own set first and then the global set. Match and application counts are kept per set, rule
  * and tenant, so parallel tests in different tenants never shift each other's `nth`, `every` or `times`.
  */
+import { createSecretKey } from 'node:crypto';
+import { createIdSource, type IdSource } from '../infra/ids.js';
 import { parseInstant } from '../wire/instant.js';
+import { chanceHolds, delayOf } from './draws.js';
 import type { Rule, Scenario, ScenarioOperation } from './schema.js';
 
 /** What a request says about itself, as far as the simulator could tell before handling it. */
@@ -25,6 +28,14 @@ export interface AppliedRule {
   rule: Rule;
 }
 
+/** A rule that applies, with the delay drawn for this application (whole milliseconds, 0 for none). */
+export interface Application extends AppliedRule {
+  delayMs: number;
+}
+
+/** The seeded numbers rules draw (`chance`, delay distributions): the simulator's id source. */
+export type Draws = Pick<IdSource, 'fraction'>;
+
 interface Counts {
   matches: number;
   applications: number;
@@ -33,6 +44,12 @@ interface Counts {
 export type ScenarioCounters = Record<string, Record<string, Counts>>;
 /** The counts of tenants' own sets: tenant → rule label → counts. */
 export type TenantScenarioCounters = Record<string, Record<string, Counts>>;
+
+/** One tenant's counts: by rule label, in the global set and in the tenant's own set. */
+export interface TenantCounts {
+  global: Record<string, Counts>;
+  own: Record<string, Counts>;
+}
 
 export interface ScenarioEngine {
   /** The global set, or one tenant's own set. */
@@ -44,12 +61,16 @@ export interface ScenarioEngine {
   /** Whether any rule is loaded at all (the request path skips scenarios entirely when none is). */
   active(): boolean;
   /** The rule that applies to this request (the tenant's own set first, then the global set), counting it. */
-  match(tenant: string, facts: RequestFacts, now: number): AppliedRule | undefined;
+  match(tenant: string, facts: RequestFacts, now: number): Application | undefined;
   /** Zeroes the counts of one tenant (in its own set and the global set), or all counts. */
   resetCounters(tenant?: string): void;
   counters(): ScenarioCounters;
   tenantCounters(): TenantScenarioCounters;
   restoreCounters(counters: ScenarioCounters, tenantCounters?: TenantScenarioCounters): void;
+  /** One tenant's counts, in the global set's rules and its own set's (a shared store's replica: decision 0039). */
+  countsOf(tenant: string): TenantCounts;
+  /** Puts one tenant's counts back (absent: zero). */
+  restoreCountsOf(tenant: string, counts: TenantCounts): void;
 }
 
 interface CompiledRule extends AppliedRule {
@@ -108,22 +129,30 @@ function countsOf(set: RuleSet, label: string, tenant: string): Counts {
   return c;
 }
 
-function matchIn(set: RuleSet, tenant: string, facts: RequestFacts, now: number): AppliedRule | undefined {
+/**
+ * The first rule of a set that applies. `matches` counts requests whose predicates hold; `nth` and `every`
+ * look at it; then `times`; then `chance` draws (one number, only for a request every other condition lets
+ * through), so `every: 10, chance: 0.5` is half of every tenth request and `times` counts lucky ones only.
+ */
+function matchIn(set: RuleSet, draws: Draws, tenant: string, facts: RequestFacts, now: number): Application | undefined {
   for (const compiled of set.rules) {
     if (!factsHold(compiled.rule, facts, now, compiled.from, compiled.until)) continue;
     const c = countsOf(set, compiled.label, tenant);
     c.matches += 1;
-    const { nth, every, times } = compiled.rule.when ?? {};
+    const { nth, every, times, chance } = compiled.rule.when ?? {};
     if (nth !== undefined && c.matches !== nth) continue;
     if (every !== undefined && c.matches % every !== 0) continue;
     if (times !== undefined && c.applications >= times) continue;
+    if (chance !== undefined && !chanceHolds(chance, draws.fraction('chance', tenant))) continue;
     c.applications += 1;
-    return { label: compiled.label, rule: compiled.rule };
+    const delayMs = delayOf(compiled.rule.then.delayMs, () => draws.fraction('delay', tenant));
+    return { label: compiled.label, rule: compiled.rule, delayMs };
   }
   return undefined;
 }
 
-export function createScenarioEngine(): ScenarioEngine {
+/** `draws`: the simulator's seeded streams; without, streams of a fixed key (tests of the engine alone). */
+export function createScenarioEngine(draws: Draws = createIdSource(createSecretKey(Buffer.alloc(32)))): ScenarioEngine {
   let global = compile([]);
   const own = new Map<string, RuleSet>();
   /** Rules loaded in all sets together: zero means no request needs to look at scenarios. */
@@ -148,7 +177,7 @@ export function createScenarioEngine(): ScenarioEngine {
 
     match(tenant, facts, now) {
       const mine = own.get(tenant);
-      return (mine && matchIn(mine, tenant, facts, now)) ?? matchIn(global, tenant, facts, now);
+      return (mine && matchIn(mine, draws, tenant, facts, now)) ?? matchIn(global, draws, tenant, facts, now);
     },
 
     resetCounters(tenant) {
@@ -178,6 +207,28 @@ export function createScenarioEngine(): ScenarioEngine {
         if (Object.keys(labels).length > 0) out[tenant] = labels;
       }
       return out;
+    },
+
+    countsOf(tenant) {
+      const pick = (set: RuleSet | undefined): Record<string, Counts> => {
+        const out: Record<string, Counts> = {};
+        if (set) for (const [label, byTenant] of set.counts) {
+          const c = byTenant.get(tenant);
+          if (c && (c.matches > 0 || c.applications > 0)) out[label] = { matches: c.matches, applications: c.applications };
+        }
+        return out;
+      };
+      return { global: pick(global), own: pick(own.get(tenant)) };
+    },
+
+    restoreCountsOf(tenant, counts) {
+      const put = (set: RuleSet | undefined, labels: Record<string, Counts>): void => {
+        if (!set) return;
+        for (const byTenant of set.counts.values()) byTenant.delete(tenant);
+        for (const [label, c] of Object.entries(labels)) Object.assign(countsOf(set, label, tenant), { matches: c.matches, applications: c.applications });
+      };
+      put(global, counts.global);
+      put(own.get(tenant), counts.own);
     },
 
     restoreCounters(next, tenantNext = {}) {

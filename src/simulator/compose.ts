@@ -29,6 +29,9 @@ import { createWebhookSender } from '../http/webhook-sender.js';
 import { createTenantClocks, createVirtualClock } from '../infra/clock.js';
 import { createIdSource } from '../infra/ids.js';
 import { createMemoryStore } from '../infra/memory-store.js';
+import { createRedisLink } from '../infra/redis-link.js';
+import { createReplica, type Replica } from '../control/replica.js';
+import { createRecords } from '../control/replica-records.js';
 import { createMemoryPaymentStore } from '../infra/memory-payments.js';
 import { PAYMENT_REF_PURPOSES, createRefCodec } from '../infra/refs.js';
 import { createSecrets } from '../infra/secrets.js';
@@ -66,15 +69,23 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   );
   const ids = createIdSource(secrets.keyObject('ids'));
   const refs = createRefCodec(secrets, config.credentials.keys());
-  const store = createMemoryStore();
+  // With --store redis the memory stores are a replica's cache (decision 0039): they tell it what changed.
+  let replica: Replica | undefined;
+  if (config.store.kind === 'redis' && config.stateFile !== undefined) {
+    throw new ConfigError('--state-file keeps a memory store\'s state: with --store redis the state lives in Redis');
+  }
+  const store = createMemoryStore(config.store.kind === 'redis' ? { changed: (t, id) => replica?.tokenObserver.changed(t, id) } : undefined);
   const paymentRefs = createRefCodec(secrets, config.credentials.keys(), { purposes: PAYMENT_REF_PURPOSES, keyLabel: 'payment-refs' });
-  const paymentStore = createMemoryPaymentStore();
+  const paymentStore = createMemoryPaymentStore(
+    undefined,
+    config.store.kind === 'redis' ? { changed: (t, id) => replica?.paymentObserver.changed(t, id) } : undefined,
+  );
   const journal = createJournal({ perTenant: config.journalSize, total: config.journalTotal, bodyChars: DEFAULT_BODY_CHARS });
   const metrics = createMetrics({ tokens: () => store.size(), payments: () => paymentStore.size(), journal: () => journal.size() });
   const merchants = createMerchants(config);
   const binTable = createBinTable(config.fixtures.bins);
   const defaultUser = config.fixtures.credentials[0]?.username ?? 'merchant';
-  const engine = createScenarioEngine();
+  const engine = createScenarioEngine(ids);
 
   // The vault reads the profile in force from the active scenario set, which creates preloaded tokens
   // through the vault: the set gets the vault's create as a late-bound function.
@@ -101,7 +112,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     const url = webhookUrlFor(config, payment.tenant);
     if (url === undefined) return;
     const baseUrl = payment.origin ?? config.baseUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
-    webhooks.enqueue({
+    const job = {
       tenant: payment.tenant,
       url,
       orderKey: `${payment.tenant}\u0000${payment.paymentId}`,
@@ -109,7 +120,10 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       type: event.type,
       body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event, ids.eventId(payment.tenant, payment.paymentId, event.seq))),
       mediaType: `application/vnd.${config.vendor}.events-v1.hal+json`,
-    });
+    };
+    // With a shared store, an event is sent once the change that made it is committed.
+    if (replica) replica.afterCommit(() => webhooks.enqueue(job));
+    else webhooks.enqueue(job);
   };
   const payments = createPayments({ clock: clocks, ids, store: paymentStore, settlementDelay: config.settlementDelay, onEvent: sendEvent });
 
@@ -141,12 +155,13 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   // The live journal's open streams (decision 0034): the server ends them when it closes.
   const journalStreams = createJournalStreams();
 
+  const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
   const controller = createController({
     clocks,
     store,
     journal,
     ids,
-    siv: createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024),
+    siv,
     // After a reset the clock may have passed a fixture's fixed expiry: such a token is simply not restored.
     preload: (tenant) => {
       preloadFixtureTokens(tenant, false);
@@ -161,6 +176,23 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   });
 
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
+  if (config.store.kind === 'redis') {
+    replica = createReplica({
+      link: createRedisLink({ url: config.store.url, prefix: config.storePrefix }),
+      records: createRecords({
+        store,
+        payments: paymentStore,
+        clocks,
+        ids,
+        engine,
+        scenarios: activeScenarios,
+        siv,
+        extensionOf: (tenant) => activeScenarios.current(tenant).extension,
+      }),
+      tenants: [...config.credentials.keys()],
+      restart: () => controller.reset(),
+    });
+  }
 
   const media = mediaTypesFor(config.vendor);
   // One correlation header per simulator, named after the vendor (decision 0033).
@@ -208,6 +240,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     log,
     heldSockets,
     reportUnexpected,
+    ...(replica && { gate: replica }),
   });
   const app = buildApp({
     api,
@@ -226,6 +259,8 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhooks,
     dashboard: { tenants: () => [...config.credentials.keys()], clocks, payments, paymentStore, vault, journal, streams: journalStreams },
     reportUnexpected,
+    storeHealth: async () => (replica ? { kind: 'redis', up: (await replica.status()).up } : { kind: 'memory' }),
+    ...(replica && { shared: replica }),
   });
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
   let listeningUrl: string | undefined;
@@ -250,6 +285,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   };
   listening.set(sim, (url) => void (listeningUrl = url));
   journalStreamsOf.set(sim, journalStreams);
+  if (replica) sharedStores.set(sim, replica);
   if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));
   return sim;
 }
@@ -259,6 +295,14 @@ export const listening = new WeakMap<Simulator, (url: string) => void>();
 
 /** The live journal's streams of a simulator, which its server ends at close (kept off the public object). */
 export const journalStreamsOf = new WeakMap<Simulator, JournalStreams>();
+
+/** The shared store's replica of a simulator, which its server starts and closes (kept off the public object). */
+export const sharedStores = new WeakMap<Simulator, Replica>();
+
+/** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
+export async function closeSharedStore(sim: Simulator): Promise<void> {
+  await sharedStores.get(sim)?.close();
+}
 
 /** The --state-file saver of a simulator, which startSimulator runs (kept off the public object). */
 export const stateSavers = new WeakMap<Simulator, StateSaver>();

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
-import { createSimulator, journalStreamsOf, listening, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
+import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
 import type { ComposedSimulator } from './facade.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
@@ -82,6 +82,14 @@ export async function startSimulator(
   }
   const url = `http://${host}:${port}`;
   listening.get(sim)?.(url);
+  // A shared store is joined now (seeded, or its state adopted); if Redis is not there yet, calls answer 503
+  // until it is (contract 3.5).
+  const shared = sharedStores.get(sim);
+  if (shared) {
+    await shared.read().catch((err: unknown) => {
+      io.writeErr(`token-sim: warning: ${err instanceof Error ? err.message : String(err)}; API calls answer 503 serviceUnavailable until it answers`);
+    });
+  }
   // A following clock moves on its own: what expires meanwhile is swept now and then. No request waits on it.
   const sweeper = setInterval(() => sim.sweepExpired(), timing.sweepEveryMs);
   sweeper.unref();
@@ -105,7 +113,9 @@ export async function startSimulator(
           // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
           sim.webhookDispatcher.close();
           // Once the last request has finished, the state is saved a last time (when it changed).
-          void (saver?.stop() ?? Promise.resolve()).then(resolve);
+          void (saver?.stop() ?? Promise.resolve())
+            .then(() => shared?.close())
+            .then(resolve);
         });
         server.closeIdleConnections();
         // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).

@@ -6,7 +6,8 @@ describe('/_sim control API', () => {
   it('answers health without credentials', async () => {
     const res = await request(handlerOf(testSimulator())).get('/_sim/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    // It says where the state lives (contract 3.5): memory here, Redis in the "http (redis)" project.
+    expect(res.body).toEqual(process.env.TOKEN_SIM_TEST_STORE === 'redis' ? { status: 'ok', store: { kind: 'redis', up: true } } : { status: 'ok', store: { kind: 'memory' } });
   });
 
   it('shows the clock', async () => {

@@ -131,7 +131,7 @@ describe('the library’s exports', () => {
   });
 
   it('create an app that supertest drives without a socket', async () => {
-    await request(tokenSim.createApp()).get('/_sim/health').expect(200, { status: 'ok' });
+    await request(tokenSim.createApp()).get('/_sim/health').expect(200, { status: 'ok', store: { kind: 'memory' } });
   });
 
   it('export the error classes that the library throws', () => {

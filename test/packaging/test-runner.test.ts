@@ -38,7 +38,7 @@ describe('the Jest global set-up', () => {
     const url = process.env.TOKEN_SIM_URL ?? '';
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(url).not.toBe('http://127.0.0.1:8080');
-    expect(await (await fetch(`${url}/_sim/health`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${url}/_sim/health`)).json()).toEqual({ status: 'ok', store: { kind: 'memory' } });
     await readyJestTeardown();
     expect(process.env.TOKEN_SIM_URL).toBeUndefined();
     expect(await isDown(url)).toBe(true);

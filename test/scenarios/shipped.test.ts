@@ -1,6 +1,10 @@
 /** Every shipped scenario file, loaded as a user would, observed over HTTP. */
 import { describe, expect, it } from '@jest/globals';
+import { createSecretKey } from 'node:crypto';
 import request from 'supertest';
+import { createIdSource } from '../../src/infra/ids.js';
+import { createScenarioEngine } from '../../src/scenarios/engine.js';
+import { loadScenarioFile } from '../../src/scenarios/loader.js';
 import type { Simulator } from '../../src/index.js';
 import { plainCard, sale, saleBody } from '../support/sale.js';
 import { client, createBody, createToken, scenarioFile, testSimulator, handlerOf } from '../support/sim.js';
@@ -130,5 +134,26 @@ describe('shipped scenarios', () => {
     const links = await createToken(client(sim), createBody({ cardNumber: '5555555555554444' }));
     const res = await sale(sim, saleBody({ type: 'card/token', href: links['tokens:token'] }));
     expect(res.body.riskFactors).toHaveLength(2);
+  });
+
+  it('flaky-provider.yaml: about 2 % of requests answer 503, every answer has a lognormal latency around 120 ms', async () => {
+    const [scenario] = loadScenarioFile(scenarioFile('flaky-provider.yaml'));
+    const engine = createScenarioEngine(createIdSource(createSecretKey(Buffer.alloc(32, 7))));
+    engine.replace(scenario ? [scenario] : []);
+    const applied = Array.from({ length: 5000 }, () => engine.match('merchant', { operation: 'sale', username: 'merchant' }, 0));
+    const unavailable = applied.filter((a) => a?.label === 'provider-unavailable').length;
+    expect(unavailable).toBeGreaterThan(50);
+    expect(unavailable).toBeLessThan(150);
+    expect(applied.every((a) => a !== undefined)).toBe(true);
+    const delays = applied.map((a) => a?.delayMs ?? -1).sort((x, y) => x - y);
+    expect(Math.abs((delays[2500] ?? 0) - 120)).toBeLessThanOrEqual(18);
+
+    // Over HTTP: an answer (201 or the scripted 503), late, under one of the two rules.
+    const sim = withScenario('flaky-provider.yaml');
+    const started = performance.now();
+    const res = await client(sim).create(createBody());
+    expect(performance.now() - started).toBeGreaterThanOrEqual(5);
+    expect([201, 503]).toContain(res.status);
+    expect(['provider-unavailable', 'provider-latency']).toContain(sim.requests()[0]?.rule);
   });
 });

@@ -23,8 +23,20 @@ export function handlerOf(sim: Pick<PublicSimulator, 'app' | 'listener'>): Reque
   return ADAPTER === 'express' ? sim.app : sim.listener;
 }
 
+/**
+ * Which store the HTTP tests run on: the "http (redis)" project sets TOKEN_SIM_TEST_STORE=redis, and its
+ * global set-up starts a redis-server (test/support/redis-global.mjs); each simulator gets a key prefix of its own.
+ */
+const REDIS_URL = process.env.TOKEN_SIM_TEST_STORE === 'redis' ? process.env.TOKEN_SIM_TEST_REDIS_URL : undefined;
+let simulatorCount = 0;
+/** Simulators on Redis, closed after each file (test/support/redis-sims.ts). */
+export const openedSimulators: Simulator[] = [];
+
 export function testSimulator(options: SimulatorOptions = {}): Simulator {
-  return createSimulator({ seed: 'test', now: START, frozen: true, ...options }, { writeErr: () => undefined });
+  const store = REDIS_URL === undefined || options.store !== undefined ? {} : { store: REDIS_URL, storePrefix: `http:${process.pid}:${++simulatorCount}:${Date.now()}:` };
+  const sim = createSimulator({ seed: 'test', now: START, frozen: true, ...store, ...options }, { writeErr: () => undefined });
+  if (REDIS_URL !== undefined) openedSimulators.push(sim);
+  return sim;
 }
 
 export interface CardBody {

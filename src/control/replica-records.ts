@@ -1,0 +1,126 @@
+/**
+ * A shared store's records (decision 0039): how each part of one simulator's memory is written as a Redis hash
+ * field, and put back from one. Tokens and payments are one field each (`k:<id>`, `p:<id>`); a tenant's
+ * counters (id streams and scenario counts) are `m`, its own clock `c` and its own scenario set `s`; the shared
+ * clock and the global scenario set are the global fields `clock` and `scn`. Card numbers travel sealed, as in
+ * a state snapshot.
+ */
+import type { Duration } from '../domain/duration.js';
+import type { PaymentStore, Store } from '../domain/ports.js';
+import type { IdSource } from '../infra/ids.js';
+import type { ClockSetting, TenantClocks } from '../infra/clock.js';
+import type { Siv } from '../infra/siv.js';
+import type { ActiveScenarios } from '../scenarios/active-set.js';
+import type { ScenarioEngine, TenantCounts } from '../scenarios/engine.js';
+import type { Scenario } from '../scenarios/schema.js';
+import { paymentFromState, paymentToState, type PaymentState } from './payment-state.js';
+import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from './state.js';
+
+export interface ReplicaParts {
+  store: Store;
+  payments: PaymentStore;
+  clocks: TenantClocks;
+  ids: IdSource;
+  engine: ScenarioEngine;
+  scenarios: ActiveScenarios;
+  siv: Siv;
+  /** The extension in force for a tenant (a token record always carries its own). */
+  extensionOf(tenant: string): Duration;
+}
+
+interface Meta {
+  ids: Record<string, number>;
+  counts: TenantCounts;
+}
+
+const TOKEN = 'k:';
+const PAYMENT = 'p:';
+
+export function createRecords(parts: ReplicaParts) {
+  const { store, payments, clocks, ids, engine, scenarios, siv } = parts;
+
+  const sealSet = (list: readonly Scenario[], tenant: string): string =>
+    list.length === 0 ? '' : JSON.stringify(sealScenarioSets(new Map([[tenant, list]]), siv)[tenant]);
+  const openSet = (text: string, tenant: string): Scenario[] => {
+    if (text === '') return [];
+    const { data } = openScenarioSets({ scenarios: { [tenant]: JSON.parse(text) as unknown } }, siv);
+    return ((data as { scenarios: Record<string, Scenario[]> }).scenarios[tenant] ?? []);
+  };
+
+  return {
+    tokenField: (id: string): string => `${TOKEN}${id}`,
+    paymentField: (id: string): string => `${PAYMENT}${id}`,
+
+    /** A token's field value now: its record, or '' when it is gone. */
+    token(tenant: string, id: string): string {
+      const token = store.get(tenant, id);
+      return token === undefined ? '' : JSON.stringify(tokenToState(token, siv));
+    },
+    payment(tenant: string, id: string): string {
+      const payment = payments.get(tenant, id);
+      return payment === undefined ? '' : JSON.stringify(paymentToState(payment));
+    },
+    meta(tenant: string): string {
+      const meta: Meta = { ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant) };
+      return JSON.stringify(meta);
+    },
+    clock(tenant: string): string {
+      const fork = clocks.forks().get(tenant);
+      return fork === undefined ? '' : JSON.stringify(fork.state());
+    },
+    sharedClock: (): string => JSON.stringify(clocks.shared.state()),
+    /** The tenant's own scenario set ('' for none), or the global set. */
+    scenarioSet: (tenant: string | undefined): string => sealSet(engine.scenarios(tenant), tenant ?? ''),
+
+    /** Every field of a tenant as this process holds it. */
+    all(tenant: string): Map<string, string> {
+      const out = new Map<string, string>();
+      for (const token of store.list(tenant)) out.set(`${TOKEN}${token.tokenId}`, JSON.stringify(tokenToState(token, siv)));
+      for (const payment of payments.list(tenant)) out.set(`${PAYMENT}${payment.paymentId}`, JSON.stringify(paymentToState(payment)));
+      out.set('m', this.meta(tenant));
+      out.set('c', this.clock(tenant));
+      out.set('s', this.scenarioSet(tenant));
+      return out;
+    },
+
+    /** Puts one field's value (null or '': gone) into this process's memory. */
+    apply(tenant: string, field: string, value: string | null): void {
+      const text = value ?? '';
+      if (field.startsWith(TOKEN)) {
+        store.remove(tenant, field.slice(TOKEN.length));
+        if (text === '') return;
+        const state = JSON.parse(text) as TokenState;
+        const number = siv.open(state.sealedCardNumber);
+        if (number !== undefined) store.insert(tokenFromState(state, number, parts.extensionOf(tenant)));
+      } else if (field.startsWith(PAYMENT)) {
+        payments.remove(tenant, field.slice(PAYMENT.length));
+        if (text !== '') payments.put(paymentFromState(JSON.parse(text) as PaymentState));
+      } else if (field === 'm') {
+        const meta: Meta = text === '' ? { ids: {}, counts: { global: {}, own: {} } } : (JSON.parse(text) as Meta);
+        ids.restoreTenantCounters(tenant, meta.ids);
+        engine.restoreCountsOf(tenant, meta.counts);
+      } else if (field === 'c') {
+        if (text === '') clocks.dropFork(tenant);
+        else clocks.fork(tenant).restore(JSON.parse(text) as ClockSetting);
+      } else if (field === 's') {
+        scenarios.restoreSet(openSet(text, tenant), tenant);
+      }
+    },
+
+    applyGlobal(field: string, value: string): void {
+      if (field === 'clock') clocks.shared.restore(JSON.parse(value) as ClockSetting);
+      else if (field === 'scn') scenarios.restoreSet(openSet(value, ''));
+    },
+
+    /** Forgets a tenant's memory (before it is loaded again whole). */
+    forget(tenant: string): void {
+      store.clear(tenant);
+      payments.clear(tenant);
+      clocks.dropFork(tenant);
+      ids.restoreTenantCounters(tenant, {});
+      engine.restoreCountsOf(tenant, { global: {}, own: {} });
+    },
+  };
+}
+
+export type Records = ReturnType<typeof createRecords>;

@@ -1,0 +1,110 @@
+/**
+ * Contract 3.5: simulators pointed at one Redis (one prefix) behave as one simulator. Each simulator here has
+ * its own memory and its own connection, as separate processes do (test/redis/processes.redis.test.ts runs
+ * real processes too).
+ */
+import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { closeSharedStore, createSimulator } from '../../src/simulator/compose.js';
+import type { Simulator } from '../../src/simulator/facade.js';
+import { luhnCard } from '../support/cards.js';
+import { redisDescribe, startRedis, uniquePrefix, type RedisServer } from '../support/redis.js';
+
+const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
+const START = '2030-01-01T00:00:00Z';
+
+const card = (number: string, overrides: Record<string, unknown> = {}) => ({
+  paymentInstrument: { type: 'card/front', cardHolderName: 'Ada Lovelace', cardNumber: number, cardExpiryDate: { month: 5, year: 2035 } },
+  merchant: { entity: 'default' },
+  ...overrides,
+});
+
+redisDescribe(import.meta.url)('one state in Redis, shared by several simulators', () => {
+  let redis: RedisServer;
+  const opened: Simulator[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((sim) => closeSharedStore(sim)));
+  });
+  afterAll(async () => {
+    await redis.stop();
+  });
+
+  /** `n` simulators on one prefix, like n processes started with the same options. */
+  function simulators(n: number, label: string, options: Record<string, unknown> = {}): Simulator[] {
+    const prefix = uniquePrefix(label);
+    const sims = Array.from({ length: n }, () =>
+      createSimulator({ seed: 'shared', now: START, frozen: true, store: redis.url, storePrefix: prefix, ...options }, { writeErr: () => undefined }),
+    );
+    opened.push(...sims);
+    return sims;
+  }
+
+  const api = (sim: Simulator) => {
+    const agent = request(sim.listener);
+    const auth = <T extends request.Test>(t: T): T => t.auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Host', 'sim.test');
+    return {
+      create: (body: unknown) => auth(agent.post('/tokens')).set('Content-Type', TOKEN_TYPE).send(JSON.stringify(body)),
+      get: (href: string) => auth(agent.get(new URL(href).pathname)),
+      put: (href: string, body: unknown) => auth(agent.put(new URL(href).pathname)).set('Content-Type', TOKEN_TYPE).send(JSON.stringify(body)),
+      delete: (href: string) => auth(agent.delete(new URL(href).pathname)),
+    };
+  };
+  const control = (sim: Simulator) => request(sim.app);
+
+  it('reads, updates and deletes through one simulator a token created through another', async () => {
+    const [a, b, c] = simulators(3, 'crud');
+    const created = await api(a!).create(card('4444333322221111'));
+    expect(created.status).toBe(201);
+    const self = created.body._links['tokens:token'].href as string;
+    const read = await api(b!).get(self);
+    expect(read.status).toBe(200);
+    expect(read.body.tokenId).toBe(created.body.tokenId);
+    const described = await api(c!).put(created.body._links['tokens:description'].href, 'shared');
+    expect(described.status).toBe(204);
+    expect((await api(a!).get(self)).body.description).toBe('shared');
+    expect((await api(b!).delete(self)).status).toBe(204);
+    expect((await api(c!).get(self)).status).toBe(404);
+    expect((await api(a!).get(self)).status).toBe(404);
+  });
+
+  it('moves every simulator\'s clock: a token expires everywhere after an advance through one', async () => {
+    const [a, b] = simulators(2, 'clock');
+    const created = await api(a!).create(card('4444333322221111'));
+    const self = created.body._links['tokens:token'].href as string;
+    expect((await control(b!).post('/_sim/clock/advance').send({ by: 'P8D' })).status).toBe(200);
+    expect((await control(a!).get('/_sim/clock')).body.now).toBe('2030-01-09T00:00:00Z');
+    expect((await api(a!).get(self)).status).toBe(404);
+  });
+
+  it('answers exactly one 201 to 200 concurrent creates of one card spread over simulators', async () => {
+    const sims = simulators(4, 'race');
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => api(sims[i % sims.length]!).create(card('4444333322221111'))));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(199);
+    expect(new Set(answers.map((r) => r.body.tokenId)).size).toBe(1);
+  });
+
+  it('refuses the 17th card of a namespace whichever simulator takes it', async () => {
+    const sims = simulators(3, 'namespace');
+    const numbers = Array.from({ length: 17 }, (_, i) => luhnCard(i));
+    const answers = await Promise.all(numbers.map((n, i) => api(sims[i % 3]!).create(card(n, { namespace: 'shared-ns' }))));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(16);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(1);
+    const refused = answers.find((r) => r.status === 403);
+    expect(refused?.body.errorName).toBe('tooManyTokensForNamespace');
+  });
+
+  it('counts scenario rules across simulators: nth fires once, on the nth request overall', async () => {
+    const sims = simulators(3, 'nth');
+    const scenario = { name: 'third', rules: [{ when: { operation: 'createToken', nth: 3 }, then: { error: { status: 503, errorName: 'serviceUnavailable' } } }] };
+    expect((await control(sims[0]!).put('/_sim/scenarios').send(scenario)).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await api(sims[i % 3]!).create(card(luhnCard(100 + i)))).status);
+    expect(statuses).toEqual([201, 201, 503, 201, 201, 201]);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The "http (redis)" project's global set-up and tear-down: one real redis-server on a free loopback port for
+ * the whole HTTP suite (each simulator takes a key prefix of its own: test/support/sim.ts), published as
+ * TOKEN_SIM_TEST_REDIS_URL. jest.config.js adds the project only when redis-server can run, or under CI=true.
+ */
+import { spawn } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+const ping = (port) =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.setTimeout(300, () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => (socket.destroy(), resolve(data.toString().startsWith('+PONG'))));
+  });
+
+let server;
+
+export async function setup() {
+  const port = await freePort();
+  server = spawn(process.env.REDIS_SERVER || 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', '--dir', tmpdir()], {
+    stdio: 'ignore',
+  });
+  const until = Date.now() + 10_000;
+  while (!(await ping(port))) {
+    if (Date.now() > until || server.exitCode !== null) throw new Error(`redis-server did not start on port ${port}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  process.env.TOKEN_SIM_TEST_REDIS_URL = `redis://127.0.0.1:${port}`;
+}
+
+export async function teardown() {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+  if (server.exitCode === null) server.kill('SIGKILL');
+}
+
+export default setup;
