@@ -26,11 +26,15 @@ export interface ReplicaParts {
   siv: Siv;
   /** The extension in force for a tenant (a token record always carries its own). */
   extensionOf(tenant: string): Duration;
+  /** The shared journal's clears (control/shared-journal.ts). */
+  journal?: { generation(tenant: string): number; cleared(tenant: string, generation: number): void };
 }
 
 interface Meta {
   ids: Record<string, number>;
   counts: TenantCounts;
+  /** How many times the tenant's journal was cleared. */
+  journal?: number;
 }
 
 const TOKEN = 'k:';
@@ -61,7 +65,7 @@ export function createRecords(parts: ReplicaParts) {
       return payment === undefined ? '' : JSON.stringify(paymentToState(payment));
     },
     meta(tenant: string): string {
-      const meta: Meta = { ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant) };
+      const meta: Meta = { ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal?.generation(tenant) ?? 0 };
       return JSON.stringify(meta);
     },
     clock(tenant: string): string {
@@ -99,6 +103,7 @@ export function createRecords(parts: ReplicaParts) {
         const meta: Meta = text === '' ? { ids: {}, counts: { global: {}, own: {} } } : (JSON.parse(text) as Meta);
         ids.restoreTenantCounters(tenant, meta.ids);
         engine.restoreCountsOf(tenant, meta.counts);
+        parts.journal?.cleared(tenant, meta.journal ?? 0);
       } else if (field === 'c') {
         if (text === '') clocks.dropFork(tenant);
         else clocks.fork(tenant).restore(JSON.parse(text) as ClockSetting);

@@ -24,6 +24,9 @@ export interface ReplicaDeps {
   tenants: readonly string[];
   /** Puts this process's memory back to the configured start (fixtures, scenarios' tokens). */
   restart(): void;
+  /** Pulls what else a control read shows (the other processes' journal entries). */
+  onRead?: () => Promise<void>;
+  onClose?: () => void;
 }
 
 /** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
@@ -38,6 +41,8 @@ export interface Replica {
   control<T>(work: () => Promise<T>): Promise<T>;
   /** Pulls every tenant (before a control read). */
   read(): Promise<void>;
+  /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
+  start(): Promise<void>;
   /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
   afterCommit(effect: () => void): void;
   status(): Promise<{ up: boolean }>;
@@ -381,6 +386,12 @@ export function createReplica(deps: ReplicaDeps): Replica {
     read: () =>
       guarded(async () => {
         for (const tenant of deps.tenants) await pull(tenant);
+        await deps.onRead?.();
+      }),
+
+    start: () =>
+      guarded(async () => {
+        for (const tenant of deps.tenants) await pull(tenant);
       }),
 
     afterCommit(effect) {
@@ -392,7 +403,10 @@ export function createReplica(deps: ReplicaDeps): Replica {
       return { up: await link.ping() };
     },
 
-    close: () => link.close(),
+    close() {
+      deps.onClose?.();
+      return link.close();
+    },
   };
 }
 

@@ -107,7 +107,11 @@ interface Stream {
   draws: number;
 }
 
-export function createIdSource(key: KeyObject): IdSource {
+/**
+ * `processName`: with a shared store several processes draw correlation ids at once; each names itself so
+ * that theirs never collide (decision 0039). Without it (one process) they follow the seed alone.
+ */
+export function createIdSource(key: KeyObject, processName?: string): IdSource {
   const streams = new Map<string, Stream>();
   /** Positions from a state import, caught up with when a stream is first used again. */
   let restored = new Map<string, number>();
@@ -163,7 +167,7 @@ export function createIdSource(key: KeyObject): IdSource {
     return stream;
   }
 
-  const hex = seedOf('correlationId').toString('hex');
+  const hex = seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex');
   const correlationPrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-`;
   let correlationCount = 0;
   /** Recent cards' payment account references: a value of seed and number, so a cache, bounded. */

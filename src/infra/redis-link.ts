@@ -8,7 +8,8 @@
  *   `m` counters, `c` its own clock, `s` its own scenario set);
  * - `P t:<tenant>:chg`: each record field scored by the version that last wrote it (what others pull);
  * - `P g`: the shared records (`_v` its version, `epoch`, `clock`, `scn` the global scenario set);
- * - `P tenants`: the tenants that have records; `P lock`: the control lock; `P j:<tenant>`: the journal.
+ * - `P tenants`: the tenants that have records; `P lock`: the control lock; `P j:<tenant>` (`P j0` for
+ *   unauthenticated requests): the journal, a capped stream of entries each tagged with the process that wrote it.
  */
 import { Redis } from 'ioredis';
 
@@ -85,6 +86,12 @@ return {v, g, global, fields, values}
 `;
 
 /** Takes the control lock when it is free; returns 1 when taken. */
+/** Appends entries (ARGV[3..]) to a capped stream, each tagged with its process (ARGV[1]); one call per batch. */
+const APPEND = `
+for i = 3, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'o', ARGV[1], 'e', ARGV[i]) end
+return #ARGV - 2
+`;
+
 const LOCK = `return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0`;
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 /** Writes the first state when there is none (the epoch field marks it); returns 1 when it did. */
@@ -121,9 +128,19 @@ export interface RedisLink {
   unlock(token: string): Promise<void>;
   /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
   seed(epoch: string): Promise<boolean>;
-  /** Appends journal lines (capped per tenant), fire and forget. */
-  appendJournal(tenant: string, lines: readonly string[], cap: number): void;
-  journal(tenant: string, count: number): Promise<string[]>;
+  /** Appends journal entries of a tenant (null: unauthenticated) to its capped stream, fire and forget. */
+  appendJournal(tenant: string | null, origin: string, entries: readonly string[], cap: number): void;
+  /** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
+  journalSince(tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]>;
+  dropJournal(tenant: string | null): void;
+  /**
+   * Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`.
+   */
+  beat(name: string, windowMs: number): Promise<boolean>;
+  /** Asks every process to write its journal entries to Redis for a while. */
+  wantJournal(): Promise<void>;
+  /** How many other processes said they were alive within `withinMs`. */
+  otherProcesses(name: string, withinMs: number): Promise<number>;
   ping(): Promise<boolean>;
   /** Whether the connection is up now. */
   readonly ready: boolean;
@@ -159,11 +176,13 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
   const lockScript = define('tokenSimLock', LOCK);
   const unlockScript = define('tokenSimUnlock', UNLOCK);
   const seedScript = define('tokenSimSeed', SEED);
+  const appendScript = define('tokenSimAppend', APPEND);
 
   const tKey = (tenant: string): string => `${prefix}t:${tenant}`;
   const gKey = `${prefix}g`;
   const lockKey = `${prefix}lock`;
   const tenantsKey = `${prefix}tenants`;
+  const jKey = (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`);
 
   const waitMs = options.connectWaitMs ?? 1200;
   /** Waits for the connection (at start, or while it reconnects) for a little while, not for ever. */
@@ -240,17 +259,37 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     lock: (token, ttlMs) => call(async () => (await lockScript(1, lockKey, token, ttlMs)) === 1),
     unlock: (token) => call(async () => void (await unlockScript(1, lockKey, token))),
     seed: (epoch) => call(async () => (await seedScript(1, gKey, epoch)) === 1),
-    appendJournal(tenant, lines, cap) {
-      if (lines.length === 0 || client.status !== 'ready') return;
-      const key = `${prefix}j:${tenant}`;
-      client
-        .multi()
-        .rpush(key, ...lines)
-        .ltrim(key, -cap, -1)
-        .exec()
-        .catch(() => undefined);
+    appendJournal(tenant, origin, entries, cap) {
+      if (client.status !== 'ready' || entries.length === 0) return;
+      appendScript(1, jKey(tenant), origin, cap, ...entries).catch(() => undefined);
     },
-    journal: (tenant, count) => call(() => client.lrange(`${prefix}j:${tenant}`, -count, -1)),
+    journalSince: (tenant, after, cap) =>
+      call(async () => {
+        const raw =
+          after === undefined
+            ? (await client.xrevrange(jKey(tenant), '+', '-', 'COUNT', cap)).reverse()
+            : await client.xrange(jKey(tenant), `(${after}`, '+', 'COUNT', cap);
+        return raw.map(([id, fields]) => ({ id, origin: fields[1] ?? '', entry: fields[3] ?? '' }));
+      }),
+    dropJournal(tenant) {
+      client.del(jKey(tenant)).catch(() => undefined);
+    },
+    beat: (name, windowMs) =>
+      call(async () => {
+        const now = Date.now();
+        const [, wanted] = await Promise.all([client.hset(`${prefix}procs`, name, String(now)), client.get(`${prefix}jwant`)]);
+        return wanted !== null && Number(wanted) > now - windowMs;
+      }),
+    wantJournal: () => call(async () => void (await client.set(`${prefix}jwant`, String(Date.now())))),
+    otherProcesses: (name, withinMs) =>
+      call(async () => {
+        const all = Object.entries(await client.hgetall(`${prefix}procs`));
+        const since = Date.now() - withinMs;
+        // Processes gone for a minute are forgotten.
+        const gone = all.filter(([, at]) => Number(at) < Date.now() - 60_000).map(([other]) => other);
+        if (gone.length > 0) await client.hdel(`${prefix}procs`, ...gone);
+        return all.filter(([other, at]) => other !== name && Number(at) > since).length;
+      }),
     async ping() {
       try {
         await whenReady();

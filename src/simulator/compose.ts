@@ -32,6 +32,8 @@ import { createMemoryStore } from '../infra/memory-store.js';
 import { createRedisLink } from '../infra/redis-link.js';
 import { createReplica, type Replica } from '../control/replica.js';
 import { createRecords } from '../control/replica-records.js';
+import { createSharedJournal } from '../control/shared-journal.js';
+import { randomUUID } from 'node:crypto';
 import { createMemoryPaymentStore } from '../infra/memory-payments.js';
 import { PAYMENT_REF_PURPOSES, createRefCodec } from '../infra/refs.js';
 import { createSecrets } from '../infra/secrets.js';
@@ -67,7 +69,9 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const clocks = createTenantClocks(
     createVirtualClock({ frozen: config.frozen, ...(config.start !== undefined && { start: config.start }) }),
   );
-  const ids = createIdSource(secrets.keyObject('ids'));
+  // With Redis, this process's name keeps its correlation ids apart from the other processes' (decision 0039).
+  const processName = config.store.kind === 'redis' ? randomUUID() : undefined;
+  const ids = createIdSource(secrets.keyObject('ids'), processName);
   const refs = createRefCodec(secrets, config.credentials.keys());
   // With --store redis the memory stores are a replica's cache (decision 0039): they tell it what changed.
   let replica: Replica | undefined;
@@ -80,7 +84,13 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     undefined,
     config.store.kind === 'redis' ? { changed: (t, id) => replica?.paymentObserver.changed(t, id) } : undefined,
   );
-  const journal = createJournal({ perTenant: config.journalSize, total: config.journalTotal, bodyChars: DEFAULT_BODY_CHARS });
+  const localJournal = createJournal({ perTenant: config.journalSize, total: config.journalTotal, bodyChars: DEFAULT_BODY_CHARS });
+  const link = config.store.kind === 'redis' ? createRedisLink({ url: config.store.url, prefix: config.storePrefix }) : undefined;
+  // With Redis, every process lists every process's requests (decision 0039).
+  const sharedJournal = link
+    ? createSharedJournal(localJournal, link, { origin: processName ?? randomUUID(), tenants: [...config.credentials.keys()], cap: config.journalSize })
+    : undefined;
+  const journal = sharedJournal ?? localJournal;
   const metrics = createMetrics({ tokens: () => store.size(), payments: () => paymentStore.size(), journal: () => journal.size() });
   const merchants = createMerchants(config);
   const binTable = createBinTable(config.fixtures.bins);
@@ -176,9 +186,9 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   });
 
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
-  if (config.store.kind === 'redis') {
+  if (link) {
     replica = createReplica({
-      link: createRedisLink({ url: config.store.url, prefix: config.storePrefix }),
+      link,
       records: createRecords({
         store,
         payments: paymentStore,
@@ -188,9 +198,11 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
         scenarios: activeScenarios,
         siv,
         extensionOf: (tenant) => activeScenarios.current(tenant).extension,
+        ...(sharedJournal && { journal: sharedJournal }),
       }),
       tenants: [...config.credentials.keys()],
       restart: () => controller.reset(),
+      ...(sharedJournal && { onRead: () => sharedJournal.pull(), onClose: () => sharedJournal.close() }),
     });
   }
 

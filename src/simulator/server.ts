@@ -86,7 +86,7 @@ export async function startSimulator(
   // until it is (contract 3.5).
   const shared = sharedStores.get(sim);
   if (shared) {
-    await shared.read().catch((err: unknown) => {
+    await shared.start().catch((err: unknown) => {
       io.writeErr(`token-sim: warning: ${err instanceof Error ? err.message : String(err)}; API calls answer 503 serviceUnavailable until it answers`);
     });
   }

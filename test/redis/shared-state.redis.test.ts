@@ -107,4 +107,23 @@ redisDescribe(import.meta.url)('one state in Redis, shared by several simulators
     for (let i = 0; i < 6; i++) statuses.push((await api(sims[i % 3]!).create(card(luhnCard(100 + i)))).status);
     expect(statuses).toEqual([201, 201, 503, 201, 201, 201]);
   });
+
+  it('lists in every simulator the requests any of them answered (the journal is shared, card numbers masked)', async () => {
+    const [a, b] = simulators(2, 'journal');
+    expect((await api(a!).create(card('4444333322221111'))).status).toBe(201);
+    expect((await api(b!).create(card(luhnCard(7)))).status).toBe(201);
+    for (const sim of [a!, b!]) {
+      const listed = await control(sim).get('/_sim/requests?tenant=merchant');
+      expect(listed.status).toBe(200);
+      const requests = listed.body.requests as { operation: string; status: number; requestBody?: unknown }[];
+      expect(requests.map((r) => [r.operation, r.status])).toEqual([
+        ['createToken', 201],
+        ['createToken', 201],
+      ]);
+      expect(JSON.stringify(listed.body)).not.toContain('4444333322221111');
+    }
+    expect((await control(b!).delete('/_sim/requests?tenant=merchant')).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await control(a!).get('/_sim/requests?tenant=merchant')).body.requests).toHaveLength(0);
+  });
 });

@@ -184,24 +184,27 @@ class ServerExited extends Error {}
  * What `startRedis()` runs for a server on `port`: `sh -c WATCHDOG … redis-server <options>`, stdin and fd 3
  * piped (stdin is the watchdog's lifeline, fd 3 gives the server's pid).
  */
-export function redisCommandLine(port: number): { command: string; args: string[] } {
+export function redisCommandLine(port: number, dir?: string): { command: string; args: string[] } {
   const options = [
     '--port', String(port),
     '--bind', '127.0.0.1',
     '--save', '',
-    '--appendonly', 'no',
+    // Persisted (an append-only file in `dir`, written on every change) only where a test restarts a server
+    // and needs its data back: the fault tests.
+    '--appendonly', dir === undefined ? 'no' : 'yes',
+    ...(dir === undefined ? [] : ['--appendfsync', 'always']),
     '--daemonize', 'no',
     '--loglevel', 'warning',
     '--logfile', '',
     // Nothing is written, but should it be, not into the repository.
-    '--dir', tmpdir(),
+    '--dir', dir ?? tmpdir(),
   ];
   return { command: 'sh', args: ['-c', WATCHDOG, 'redis-watchdog', REDIS_SERVER, ...options] };
 }
 
 /** Spawns redis-server on `port` and waits until it answers PING (up to `timeoutMs`). */
-async function spawnOn(port: number, timeoutMs = 10_000): Promise<Running> {
-  const { command, args } = redisCommandLine(port);
+async function spawnOn(port: number, dir?: string, timeoutMs = 10_000): Promise<Running> {
+  const { command, args } = redisCommandLine(port, dir);
   const shell = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
   // A forgotten server must not keep the test process alive (its watchdog ends it when that process ends).
   shell.unref();
@@ -243,7 +246,8 @@ async function spawnOn(port: number, timeoutMs = 10_000): Promise<Running> {
  * A fresh redis-server on a free loopback port, answering PING, with no persistence. Stop it in afterAll;
  * one left running is stopped by its watchdog when the test process ends.
  */
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis(options: { persistIn?: string } = {}): Promise<RedisServer> {
+  const dir = options.persistIn;
   const reason = redisMissing();
   if (reason !== undefined) throw new Error(`the Redis store tests need redis-server: ${reason}`);
   let first: Running | undefined;
@@ -252,7 +256,7 @@ export async function startRedis(): Promise<RedisServer> {
   for (let attempt = 1; first === undefined; attempt += 1) {
     port = await freePort();
     try {
-      first = await spawnOn(port);
+      first = await spawnOn(port, dir);
     } catch (error) {
       if (!(error instanceof ServerExited) || attempt >= 5) throw error;
     }
@@ -270,7 +274,7 @@ export async function startRedis(): Promise<RedisServer> {
       // The same port: it was ours a moment ago; give the system a few tries should it linger.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          current = await spawnOn(port);
+          current = await spawnOn(port, dir);
           return;
         } catch (error) {
           if (!(error instanceof ServerExited) || attempt >= 5) throw error;
