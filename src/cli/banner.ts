@@ -3,6 +3,7 @@
  * after the `token-sim listening on <url>` line, so stdout stays that one line (decision 0017).
  */
 import { fileURLToPath } from 'node:url';
+import { describeStore, type StoreConfig } from '../config/store.js';
 import { paint } from './color.js';
 
 /** The package's documentation index: beside src/ and dist/ alike, and shipped in the package. */
@@ -17,6 +18,11 @@ export interface BannerInfo {
   credentials: ReadonlyMap<string, { password: string }>;
   /** `/_sim` needs a Bearer token. */
   adminToken: boolean;
+  /** Memory, or the Redis whose URL is shown with its password masked, and the key prefix. */
+  store: StoreConfig;
+  storePrefix: string;
+  /** Processes sharing the port (--workers); shown when more than one. */
+  workers: number;
 }
 
 export function bannerLines(info: BannerInfo, color: boolean): string[] {
@@ -32,6 +38,8 @@ export function bannerLines(info: BannerInfo, color: boolean): string[] {
     row('Credentials', `${shown}${more}`),
     row('Control API', `${cyan(`${info.url}/_sim`)}${guarded}`),
     row('Dashboard', `${cyan(`${info.url}/_sim/ui`)}${guarded}`),
+    row('Store', info.store.kind === 'memory' ? 'memory' : `${describeStore(info.store)} ${dim(`(keys ${info.storePrefix}*)`)}`),
+    ...(info.workers > 1 ? [row('Workers', String(info.workers))] : []),
     row('Docs', DOCS_PATH),
   ];
 }

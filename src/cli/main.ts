@@ -1,7 +1,9 @@
 /** The command line: `token-sim [options]`. No side effects on import; bin/token-sim.js calls main(). */
+import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config/fixtures.js';
-import type { LogFormat, Profile, SimulatorOptions } from '../config/options.js';
+import { resolveConfig, type LogFormat, type Profile, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
+import { resolveStore } from '../config/store.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
@@ -11,7 +13,9 @@ import { bannerLines } from './banner.js';
 import { colorEnabled, colorForced, paint, type Env } from './color.js';
 import { readConfigFile } from './config-file.js';
 import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
-import { OPTIONS } from './option-table.js';
+import { MAX_WORKERS, OPTIONS, parseWorkers } from './option-table.js';
+import { runCluster } from './cluster.js';
+import { describeStartError } from './start-error.js';
 import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
 
 export interface CliIo {
@@ -56,6 +60,12 @@ function portNumber(value: string): number {
   return port;
 }
 
+function workerCount(value: string): number | 'auto' {
+  const workers = parseWorkers(value);
+  if (workers === undefined) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_WORKERS} or auto`);
+  return workers;
+}
+
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 interface CliOptions {
@@ -85,6 +95,9 @@ interface CliOptions {
   scenario?: string[];
   watch?: boolean;
   log: LogFormat;
+  store?: string;
+  storePrefix?: string;
+  workers?: number | 'auto';
   config?: string;
 }
 
@@ -114,12 +127,17 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
     ...(o.journalTotal !== undefined && { journalTotal: o.journalTotal }),
     ...(o.stateLimit !== undefined && { stateLimit: o.stateLimit }),
     ...(o.scenario !== undefined && { scenarios: o.scenario }),
+    ...(o.store !== undefined && { store: o.store }),
+    ...(o.storePrefix !== undefined && { storePrefix: o.storePrefix }),
   };
 }
 
 export interface CliHandlers {
-  /** Starts the simulator; `watch` lists the scenario files to reload on change. */
-  run(options: SimulatorOptions, watch: readonly string[]): Promise<void>;
+  /**
+   * Starts the simulator; `watch` lists the scenario files to reload on change; `workers` processes share the
+   * port when more than 1 (--workers).
+   */
+  run(options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void>;
   /** Checks files; resolves with the exit code. */
   validate(files: readonly string[]): number;
 }
@@ -198,6 +216,9 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .option('--state-interval <duration>', 'ISO 8601 duration between saves of a changed state to --state-file (default: PT10S)')
     .option('--state-key <key>', 'seals card numbers in snapshots (default with --state-file: generated in <file>.key; prefer TOKEN_SIM_STATE_KEY)')
     .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
+    .option('--store <memory|url>', 'where the state lives: memory, or a redis://host:port[/db] (rediss:// for TLS) that several simulators can share (default: memory)')
+    .option('--store-prefix <prefix>', 'the prefix of every Redis key, so that several simulators can share one Redis (default: token-sim:)')
+    .addOption(new Option('--workers <n|auto>', 'run n processes sharing the port (auto: one per CPU core); needs --store redis://…').argParser(workerCount))
     .option('--config <file>', 'options from a JSON or YAML file (keys in camelCase)')
     .version(packageVersion(), '-V, --version', 'print the version and exit')
     .addHelpText('after', ENVIRONMENT_HELP.replace('Environment and config file:', bold('Environment and config file:')))
@@ -207,7 +228,12 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       if (command.getOptionValueSource('stateKey') === 'cli') io.err(STATE_KEY_ON_COMMAND_LINE);
       const adminToken = adminTokenOf(options.adminToken, options.adminTokenFile);
       const simulatorOptions = toSimulatorOptions({ ...options, ...(adminToken !== undefined && { adminToken }) });
-      await handlers.run(simulatorOptions, options.watch ? (options.scenario ?? []) : []);
+      const workers = options.workers === 'auto' ? Math.min(availableParallelism(), MAX_WORKERS) : (options.workers ?? 1);
+      // `auto` is refused too, even on one core: whether a command line works should not depend on the machine.
+      if ((options.workers === 'auto' || workers > 1) && resolveStore(simulatorOptions.store).kind === 'memory') {
+        throw new ConfigError(`--workers ${options.workers} needs --store redis://host:port: with the memory store each worker would have its own state`);
+      }
+      await handlers.run(simulatorOptions, options.watch ? (options.scenario ?? []) : [], workers);
     });
   program
     .command('openapi')
@@ -228,16 +254,6 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
   return program;
 }
 
-function describeStartError(err: unknown, options: SimulatorOptions): string {
-  if (err instanceof ConfigError) return err.message;
-  const code = (err as NodeJS.ErrnoException).code;
-  const where = `${options.host ?? '127.0.0.1'}:${options.port ?? 8080}`;
-  if (code === 'EADDRINUSE') return `port ${options.port} is already in use on ${options.host}`;
-  if (code === 'EACCES') return `no permission to listen on ${where}`;
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `cannot bind to ${where}: no such address`;
-  return `cannot start: ${err instanceof Error ? err.message : String(err)}`;
-}
-
 /** Runs the CLI with arguments (without `node` and the script). */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<void> {
   if (io === processIo) {
@@ -249,7 +265,31 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
   const env = io.env ?? {};
   const color = colorEnabled(io.isTTY === true, env);
-  const run = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
+  const banner = (url: string, config: SimulatorConfig, workers: number): void => {
+    io.out(`token-sim listening on ${url}`);
+    if (io.isTTY === true || colorForced(env)) {
+      const { credentials, store, storePrefix } = config;
+      const info = { version: packageVersion(), url, credentials, adminToken: config.adminToken !== undefined, store, storePrefix, workers };
+      for (const line of bannerLines(info, color)) io.err(line);
+    }
+  };
+  const runWorkers = (options: SimulatorOptions, watch: readonly string[], workers: number): void => {
+    let config: SimulatorConfig;
+    try {
+      // Checked once here, so that a bad option is one line rather than one per worker; the banner needs it too.
+      config = resolveConfig(options);
+    } catch (err) {
+      io.err(`token-sim: ${describeStartError(err, options)}`);
+      io.exit(USAGE_ERROR);
+      return;
+    }
+    runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers));
+  };
+  const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
+    if (workers > 1) {
+      runWorkers(options, watched, workers);
+      return;
+    }
     let running: RunningSimulator;
     try {
       running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
@@ -264,12 +304,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       // close() drains for at most --drain-timeout, then cuts what is left.
       void running.close().then(() => io.exit(0));
     });
-    io.out(`token-sim listening on ${running.url}`);
-    if (io.isTTY === true || colorForced(env)) {
-      const { url, config } = running;
-      const info = { version: packageVersion(), url, credentials: config.credentials, adminToken: config.adminToken !== undefined };
-      for (const line of bannerLines(info, color)) io.err(line);
-    }
+    banner(running.url, running.config, 1);
   };
   const program = createProgram(io, { run, validate: (files) => validateFiles(files, io.out) });
   try {

@@ -10,11 +10,11 @@ import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 export type OptionKey =
   | 'port' | 'host' | 'profile' | 'tokenLifetime' | 'tokenExtension' | 'settlementDelay' | 'now' | 'frozen' | 'seed' | 'fixtures' | 'user'
   | 'vendor' | 'baseUrl' | 'adminToken' | 'adminTokenFile' | 'drainTimeout' | 'stateFile' | 'stateInterval' | 'stateKey' | 'journalSize' | 'journalTotal' | 'stateLimit' | 'scenario' | 'watch' | 'log'
-  | 'webhookUrl';
+  | 'webhookUrl' | 'store' | 'storePrefix' | 'workers';
 
 export type OptionValue = string | number | boolean | string[];
 
-type Kind = 'string' | 'file' | 'files' | 'list' | 'boolean' | 'port' | 'count' | readonly string[];
+type Kind = 'string' | 'file' | 'files' | 'list' | 'boolean' | 'port' | 'count' | 'workers' | readonly string[];
 
 export interface OptionSpec {
   key: OptionKey;
@@ -52,7 +52,20 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'stateInterval', kind: 'string', checked: true },
   { key: 'stateKey', kind: 'string', checked: true },
   { key: 'log', kind: ['pretty', 'json', 'silent'] },
+  { key: 'store', kind: 'string', checked: true },
+  { key: 'storePrefix', kind: 'string', checked: true },
+  { key: 'workers', kind: 'workers' },
 ];
+
+/** `--workers`: at most this many processes. */
+export const MAX_WORKERS = 64;
+
+/** `--workers <n|auto>`'s text → n, `auto`, or undefined when it is neither. */
+export function parseWorkers(text: string): number | 'auto' | undefined {
+  if (text === 'auto') return 'auto';
+  const n = Number(text);
+  return /^\d{1,2}$/.test(text) && n >= 1 && n <= MAX_WORKERS ? n : undefined;
+}
 
 /** A value refused: `problem` follows the name of where it came from (`TOKEN_SIM_PORT must be…`). */
 type Parsed = { value: OptionValue } | { problem: string };
@@ -64,6 +77,8 @@ function describeKind(kind: Kind): string {
       return 'must be a whole number from 0 to 65535';
     case 'count':
       return 'must be a whole number';
+    case 'workers':
+      return `must be a whole number from 1 to ${MAX_WORKERS} or auto`;
     case 'boolean':
       return 'must be true or false';
     case 'files':
@@ -86,6 +101,10 @@ export function parseEnvText(kind: Kind, text: string): Parsed {
       const n = Number(text);
       if (!/^\d+$/.test(text) || !isCount(n) || (kind === 'port' && n > 65535)) return refuse(describeKind(kind));
       return { value: n };
+    }
+    case 'workers': {
+      const workers = parseWorkers(text);
+      return workers === undefined ? refuse(describeKind(kind)) : { value: workers };
     }
     case 'boolean':
       if (/^(true|1)$/i.test(text)) return { value: true };
@@ -114,6 +133,8 @@ export function parseFileValue(kind: Kind, value: unknown): Parsed {
       return isCount(value) && value <= 65535 ? { value } : refuse();
     case 'count':
       return isCount(value) ? { value } : refuse();
+    case 'workers':
+      return value === 'auto' || (Number.isInteger(value) && parseWorkers(String(value)) !== undefined) ? { value: value as number | string } : refuse();
     case 'boolean':
       return typeof value === 'boolean' ? { value } : refuse();
     case 'files':

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
+import { bannerLines } from '../../src/cli/banner.js';
 import { eventually, exitCodeOf, runCli, startCli, type CliTerminal } from '../support/cli-in-process.js';
 
 const ESCAPE = '\u001b[';
@@ -31,6 +32,7 @@ describe('the banner', () => {
       'err:   Credentials merchant:secret, qa:pa:ss',
       `err:   Control API ${url}/_sim`,
       `err:   Dashboard   ${url}/_sim/ui`,
+      'err:   Store       memory',
       expect.stringMatching(/^err: {3}Docs {8}\/.*\/docs\/README\.md$/),
     ]);
     const docs = lines.at(-1)!.replace(/^err: {3}Docs {8}/, '');
@@ -60,7 +62,7 @@ describe('the banner', () => {
     expect((await startLines([], { isTTY: true, env: { NO_COLOR: '' } })).lines.slice(1).join('\n')).toContain(ESCAPE);
     for (const env of [{ NO_COLOR: '1' }, { FORCE_COLOR: '0' }, { FORCE_COLOR: 'false' }, { NO_COLOR: 'x', FORCE_COLOR: '1' }]) {
       const { lines } = await startLines([], { isTTY: true, env });
-      expect(lines).toHaveLength(7);
+      expect(lines).toHaveLength(8);
       expect(lines.join('\n')).not.toContain(ESCAPE);
     }
   });
@@ -68,9 +70,27 @@ describe('the banner', () => {
   it('is written, in colour, off a terminal with FORCE_COLOR', async () => {
     const { url, lines } = await startLines([], { isTTY: false, env: { FORCE_COLOR: '1' } });
     expect(lines[0]).toBe(`out: token-sim listening on ${url}`);
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     expect(lines[2]).toContain(ESCAPE);
     expect(plain(lines[2]!)).toBe(`err:   API         ${url}`);
+  });
+});
+
+describe('the banner of a shared store', () => {
+  const info = { version: '1.2.3', url: 'http://127.0.0.1:8080', credentials: new Map([['merchant', { password: 'secret' }]]), adminToken: false };
+
+  it('shows the Redis URL without its password, the key prefix, and the workers', () => {
+    const store = { kind: 'redis', url: 'redis://app:hunter2@cache.internal:6380/2', db: 2, tls: false } as const;
+    const lines = bannerLines({ ...info, store, storePrefix: 'team-a:', workers: 3 }, false);
+    expect(lines).toContain('  Store       redis://app:***@cache.internal:6380/2 (keys team-a:*)');
+    expect(lines).toContain('  Workers     3');
+    expect(lines.join('\n')).not.toContain('hunter2');
+  });
+
+  it('has no workers line for one process', () => {
+    const lines = bannerLines({ ...info, store: { kind: 'memory' }, storePrefix: 'token-sim:', workers: 1 }, false);
+    expect(lines).toContain('  Store       memory');
+    expect(lines.some((line) => line.includes('Workers'))).toBe(false);
   });
 });
 

@@ -1,0 +1,39 @@
+/**
+ * One `--workers` process (cluster.ts forks it): asks the primary for its options, starts the simulator on the
+ * shared port, and reports back. Quiet while it starts (its lines go to the primary, which prints each distinct
+ * one once); then it logs requests on stderr as a single simulator does. SIGINT/SIGTERM: drain, exit 0.
+ * An entry point: running it is its purpose, so it acts on import.
+ */
+import type { WorkerMessage, WorkerStart } from './cluster.js';
+import { describeStartError } from './start-error.js';
+import { watchScenarioFiles } from './watch.js';
+import { startSimulator, type RunningSimulator } from '../simulator/server.js';
+
+const tell = (message: WorkerMessage, then: () => void = () => undefined): void => void process.send?.(message, then);
+const writeErr = (line: string): void => void process.stderr.write(`${line}\n`);
+
+async function serve({ options, watch, isTTY, color }: WorkerStart): Promise<void> {
+  let started = false;
+  let running: RunningSimulator;
+  try {
+    running = await startSimulator(options, { writeErr: (line) => (started ? writeErr(line) : tell({ kind: 'line', line })), isTTY, color });
+  } catch (err) {
+    tell({ kind: 'failed', line: `token-sim: ${describeStartError(err, options)}` }, () => process.exit(2));
+    return;
+  }
+  const stopWatching = watch.length > 0 ? watchScenarioFiles(running, watch, writeErr) : () => undefined;
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    stopWatching();
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  started = true;
+  tell({ kind: 'ready', url: running.url });
+}
+
+process.once('message', (start: WorkerStart) => void serve(start));
+tell({ kind: 'waiting' });
