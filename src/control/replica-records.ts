@@ -13,6 +13,7 @@ import type { Siv } from '../infra/siv.js';
 import type { ActiveScenarios } from '../scenarios/active-set.js';
 import type { ScenarioEngine, TenantCounts } from '../scenarios/engine.js';
 import type { Scenario } from '../scenarios/schema.js';
+import { OUTBOX_PREFIX, type Outbox } from './shared-webhooks.js';
 import { paymentFromState, paymentToState, type PaymentState } from './payment-state.js';
 import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from './state.js';
 
@@ -26,6 +27,8 @@ export interface ReplicaParts {
   siv: Siv;
   /** The extension in force for a tenant (a token record always carries its own). */
   extensionOf(tenant: string): Duration;
+  /** The webhook outbox (control/shared-webhooks.ts): its `w:<eventId>` records. */
+  outbox?: Pick<Outbox, 'value' | 'apply' | 'entries' | 'forget'>;
   /** The shared journal's clears (control/shared-journal.ts). */
   journal?: { generation(tenant: string): number; cleared(tenant: string, generation: number): void };
 }
@@ -84,7 +87,13 @@ export function createRecords(parts: ReplicaParts) {
       out.set('m', this.meta(tenant));
       out.set('c', this.clock(tenant));
       out.set('s', this.scenarioSet(tenant));
+      for (const [field, value] of parts.outbox?.entries(tenant) ?? []) out.set(field, value);
       return out;
+    },
+
+    /** Another field's value now ('' when gone): the outbox's. */
+    value(tenant: string, field: string): string {
+      return field.startsWith(OUTBOX_PREFIX) ? (parts.outbox?.value(tenant, field.slice(OUTBOX_PREFIX.length)) ?? '') : '';
     },
 
     /** Puts one field's value (null or '': gone) into this process's memory. */
@@ -109,6 +118,8 @@ export function createRecords(parts: ReplicaParts) {
         else clocks.fork(tenant).restore(JSON.parse(text) as ClockSetting);
       } else if (field === 's') {
         scenarios.restoreSet(openSet(text, tenant), tenant);
+      } else if (field.startsWith(OUTBOX_PREFIX)) {
+        parts.outbox?.apply(tenant, field.slice(OUTBOX_PREFIX.length), value);
       }
     },
 
@@ -124,6 +135,7 @@ export function createRecords(parts: ReplicaParts) {
       clocks.dropFork(tenant);
       ids.restoreTenantCounters(tenant, {});
       engine.restoreCountsOf(tenant, { global: {}, own: {} });
+      parts.outbox?.forget(tenant);
     },
   };
 }

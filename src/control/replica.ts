@@ -45,6 +45,8 @@ export interface Replica {
   start(): Promise<void>;
   /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
   afterCommit(effect: () => void): void;
+  /** Marks another record field of a tenant as changed (the webhook outbox's). */
+  touch(tenant: string, field: string): void;
   status(): Promise<{ up: boolean }>;
   close(): Promise<void>;
 }
@@ -79,6 +81,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
   const knownGlobal = new Map<string, string>();
   const dirtyTokens = new Map<string, Set<string>>();
   const dirtyPayments = new Map<string, Set<string>>();
+  const dirtyFields = new Map<string, Set<string>>();
   let applying = false;
   let effects: (() => void)[] | undefined;
   const lanes = new Map<string, Lane>();
@@ -114,6 +117,11 @@ export function createReplica(deps: ReplicaDeps): Replica {
     if (payments) {
       dirtyPayments.delete(tenant);
       for (const id of payments) writes.set(records.paymentField(id), records.payment(tenant, id));
+    }
+    const fields = dirtyFields.get(tenant);
+    if (fields) {
+      dirtyFields.delete(tenant);
+      for (const field of fields) writes.set(field, records.value(tenant, field));
     }
     const last = knownOf(tenant);
     const compared: [string, string][] = [
@@ -165,6 +173,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
   async function pull(tenant: string, extra: Iterable<string> = []): Promise<void> {
     const loaded = versions.has(tenant);
     const reply = await link.pull(tenant, { version: versions.get(tenant) ?? -1, globalVersion }, extra);
+    if (epoch !== undefined && reply.epoch !== epoch) throw new EpochChanged();
     applying = true;
     try {
       if (reply.global) applyGlobal(reply.global);
@@ -184,6 +193,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
       known.delete(name);
       dirtyTokens.delete(name);
       dirtyPayments.delete(name);
+      dirtyFields.delete(name);
     }
     globalVersion = -1;
     knownGlobal.clear();
@@ -204,7 +214,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
           ]);
           for (const tenant of deps.tenants) {
             const writes = records.all(tenant);
-            const reply = await link.commit(tenant, '*', token, writes, global.size > 0 ? new Map(global) : undefined);
+            const reply = await link.commit(tenant, '*', token, mine, writes, global.size > 0 ? new Map(global) : undefined);
             remember(tenant, writes, global);
             global.clear();
             versions.set(tenant, reply.version);
@@ -212,6 +222,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
           }
           dirtyTokens.clear();
           dirtyPayments.clear();
+          dirtyFields.clear();
         } else {
           const global = await link.globalRecords();
           epoch = global.get('epoch');
@@ -287,7 +298,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
           effects = undefined;
           ({ writes, global } = collect(tenant));
           try {
-            reply = await link.commit(tenant, expected, '', writes, global);
+            reply = await link.commit(tenant, expected, '', epoch ?? '', writes, global);
           } catch (err) {
             distrust(tenant);
             throw err;
@@ -304,6 +315,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
           inflight--;
           if (inflight === 0) idle?.();
         }
+        if (reply.kind === 'epoch') throw new EpochChanged();
         if (attempt >= MAX_ATTEMPTS) throw new StoreUnavailableError('too many conflicting writes');
         if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
         // Redis's values back over what this attempt changed, the others' changes in, and again.
@@ -329,6 +341,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
   return {
     tokenObserver: observer(dirtyTokens),
     paymentObserver: observer(dirtyPayments),
+    touch: (tenant, field) => observer(dirtyFields).changed(tenant, field),
 
     run<T>(tenant: string, work: () => T): Promise<Outcome<T>> {
       let lane = lanes.get(tenant);
@@ -362,7 +375,8 @@ export function createReplica(deps: ReplicaDeps): Replica {
               const change = collect(tenant);
               global = change.global;
               if (change.writes.size === 0 && !global) continue;
-              const reply = await link.commit(tenant, '*', token, change.writes, global);
+              const reply = await link.commit(tenant, '*', token, epoch ?? '', change.writes, global);
+              if (reply.kind === 'epoch') throw new EpochChanged();
               remember(tenant, change.writes, global);
               versions.set(tenant, reply.version);
               globalVersion = reply.globalVersion;

@@ -70,9 +70,14 @@ export function createSharedJournal(local: Journal, link: RedisLink, options: { 
       () => undefined,
     );
   };
-  const beat = setInterval(heartbeat, BEAT_MS);
-  beat.unref();
-  heartbeat();
+  // Started by the first entry: a process that has answered nothing has nothing to share.
+  let beat: NodeJS.Timeout | undefined;
+  const startBeating = (): void => {
+    if (beat) return;
+    beat = setInterval(heartbeat, BEAT_MS);
+    beat.unref();
+    heartbeat();
+  };
 
   async function pullAll(): Promise<void> {
     await link.wantJournal();
@@ -91,6 +96,7 @@ export function createSharedJournal(local: Journal, link: RedisLink, options: { 
     ...local,
     record(entry) {
       local.record(entry);
+      startBeating();
       let list = waiting.get(entry.tenant);
       if (!list) waiting.set(entry.tenant, (list = []));
       list.push(entry);
@@ -121,11 +127,13 @@ export function createSharedJournal(local: Journal, link: RedisLink, options: { 
       };
     },
     pull() {
+      startBeating();
       pulling ??= pullAll().finally(() => (pulling = undefined));
       return pulling;
     },
     close() {
-      clearInterval(beat);
+      if (beat) clearInterval(beat);
+      beat = undefined;
       if (flushTimer) {
         clearTimeout(flushTimer);
         flush();

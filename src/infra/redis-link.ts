@@ -24,7 +24,7 @@ export class StoreUnavailableError extends Error {
 /** A record change: a value, or '' to delete the field. */
 export type Writes = Map<string, string>;
 
-export type CommitReply = { kind: 'ok'; version: number; globalVersion: number } | { kind: 'stale' | 'busy'; version: number; globalVersion: number };
+export type CommitReply = { kind: 'ok' | 'stale' | 'busy' | 'epoch'; version: number; globalVersion: number };
 
 export interface PullReply {
   version: number;
@@ -33,16 +33,19 @@ export interface PullReply {
   global: Map<string, string> | undefined;
   /** Changed or asked-for fields with their values (null: deleted). */
   fields: Map<string, string | null>;
+  /** The store's epoch ('' when it holds no state). */
+  epoch: string;
 }
 
 const COMMIT = `
 local lock = redis.call('GET', KEYS[4])
 if lock and lock ~= ARGV[4] then return {'busy', 0, 0} end
+if ARGV[6] ~= '' and redis.call('HGET', KEYS[3], 'epoch') ~= ARGV[6] then return {'epoch', 0, 0} end
 local v = tonumber(redis.call('HGET', KEYS[1], '_v') or '0')
 local g = tonumber(redis.call('HGET', KEYS[3], '_v') or '0')
 if ARGV[2] ~= '*' and (v ~= tonumber(ARGV[2]) or g ~= tonumber(ARGV[3])) then return {'stale', v, g} end
 local n = tonumber(ARGV[5])
-local i = 6
+local i = 7
 if n > 0 then
   v = v + 1
   redis.call('HSET', KEYS[1], '_v', v)
@@ -82,7 +85,7 @@ for i = 1, #fields, 4000 do
   local part = redis.call('HMGET', KEYS[1], unpack(fields, i, math.min(i + 3999, #fields)))
   for j = 1, #part do values[#values + 1] = part[j] end
 end
-return {v, g, global, fields, values}
+return {v, g, global, fields, values, redis.call('HGET', KEYS[3], 'epoch') or ''}
 `;
 
 /** Takes the control lock when it is free; returns 1 when taken. */
@@ -118,7 +121,15 @@ export function redacted(url: string): string {
 
 export interface RedisLink {
   readonly prefix: string;
-  commit(tenant: string, expected: { version: number; globalVersion: number } | '*', lockToken: string, tenantWrites: Writes, globalWrites?: Writes): Promise<CommitReply>;
+  /** `epoch`: the state the writes belong to ('' for any); a store seeded since answers kind 'epoch'. */
+  commit(
+    tenant: string,
+    expected: { version: number; globalVersion: number } | '*',
+    lockToken: string,
+    epoch: string,
+    tenantWrites: Writes,
+    globalWrites?: Writes,
+  ): Promise<CommitReply>;
   pull(tenant: string, known: { version: number; globalVersion: number }, extraFields: Iterable<string>): Promise<PullReply>;
   /** The whole tenant hash. */
   tenantRecords(tenant: string): Promise<Map<string, string>>;
@@ -137,6 +148,8 @@ export interface RedisLink {
    * Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`.
    */
   beat(name: string, windowMs: number): Promise<boolean>;
+  /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
+  lease(eventId: string, holder: string, ms: number): Promise<boolean>;
   /** Asks every process to write its journal entries to Redis for a while. */
   wantJournal(): Promise<void>;
   /** How many other processes said they were alive within `withinMs`. */
@@ -159,7 +172,8 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     connectTimeout: 1500,
     retryStrategy: (times) => Math.min(50 * times, 500),
     enableAutoPipelining: true,
-    lazyConnect: false,
+    // Connected by the first command: a simulator whose options are refused never opens a connection.
+    lazyConnect: true,
   });
   // Errors surface on the commands; the connection's own error events would otherwise crash the process.
   client.on('error', () => undefined);
@@ -185,10 +199,12 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
   const jKey = (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`);
 
   const waitMs = options.connectWaitMs ?? 1200;
+  let closed = false;
   /** Waits for the connection (at start, or while it reconnects) for a little while, not for ever. */
   function whenReady(): Promise<void> {
     if (client.status === 'ready') return Promise.resolve();
-    if (client.status === 'end') return Promise.reject(new Error('the connection is closed'));
+    if (closed) return Promise.reject(new Error('the connection is closed'));
+    if (client.status === 'wait' || client.status === 'end') client.connect().catch(() => undefined);
     return new Promise((resolve, reject) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -224,13 +240,14 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     get ready() {
       return client.status === 'ready';
     },
-    commit(tenant, expected, lockToken, tenantWrites, globalWrites) {
+    commit(tenant, expected, lockToken, epoch, tenantWrites, globalWrites) {
       const args: string[] = [
         tenant,
         expected === '*' ? '*' : String(expected.version),
         expected === '*' ? '*' : String(expected.globalVersion),
         lockToken,
         String(tenantWrites.size),
+        epoch,
       ];
       for (const [f, v] of tenantWrites) args.push(f, v);
       if (globalWrites) for (const [f, v] of globalWrites) args.push(f, v);
@@ -247,10 +264,17 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
           string[],
           string[],
           (string | null)[],
+          string,
         ];
         const fields = new Map<string, string | null>();
         r[3].forEach((f, i) => fields.set(f, r[4][i] ?? null));
-        return { version: Number(r[0]), globalVersion: Number(r[1]), global: Number(r[1]) !== known.globalVersion ? pairs(r[2]) : undefined, fields };
+        return {
+          version: Number(r[0]),
+          globalVersion: Number(r[1]),
+          global: Number(r[1]) !== known.globalVersion ? pairs(r[2]) : undefined,
+          fields,
+          epoch: r[5],
+        };
       });
     },
     tenantRecords: (tenant) => call(async () => new Map(Object.entries(await client.hgetall(tKey(tenant))))),
@@ -280,6 +304,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
         const [, wanted] = await Promise.all([client.hset(`${prefix}procs`, name, String(now)), client.get(`${prefix}jwant`)]);
         return wanted !== null && Number(wanted) > now - windowMs;
       }),
+    lease: (eventId, holder, ms) => call(async () => (await client.set(`${prefix}wl:${eventId}`, holder, 'PX', ms, 'NX')) === 'OK'),
     wantJournal: () => call(async () => void (await client.set(`${prefix}jwant`, String(Date.now())))),
     otherProcesses: (name, withinMs) =>
       call(async () => {
@@ -299,6 +324,11 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       }
     },
     async close() {
+      closed = true;
+      if (client.status === 'wait') {
+        client.disconnect();
+        return;
+      }
       try {
         await client.quit();
       } catch {

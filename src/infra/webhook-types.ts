@@ -70,6 +70,8 @@ export interface WebhookOptions {
   now?: () => number;
   /** Called after send's own release of resources at close (the sender's sockets). */
   onClose?: () => void;
+  /** Told when an item is done: delivered, or given up after its last attempt. */
+  onSettled?: (item: WebhookItem, state: 'delivered' | 'failed') => void;
 }
 
 export interface WebhookDispatcher {

@@ -179,7 +179,9 @@ export function createWebhookDispatcher(options: WebhookOptions): WebhookDispatc
       if (ok || record.attempts >= maxAttempts) {
         record.state = ok ? 'delivered' : 'failed';
         record.finishedAt = iso();
+        const item = key.items[key.head]?.item;
         advance(key);
+        if (item) options.onSettled?.(item, record.state);
         return;
       }
       key.phase = 'waiting';

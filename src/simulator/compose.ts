@@ -33,6 +33,7 @@ import { createRedisLink } from '../infra/redis-link.js';
 import { createReplica, type Replica } from '../control/replica.js';
 import { createRecords } from '../control/replica-records.js';
 import { createSharedJournal } from '../control/shared-journal.js';
+import { createOutbox } from '../control/shared-webhooks.js';
 import { randomUUID } from 'node:crypto';
 import { createMemoryPaymentStore } from '../infra/memory-payments.js';
 import { PAYMENT_REF_PURPOSES, createRefCodec } from '../infra/refs.js';
@@ -65,7 +66,10 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const config = resolveConfig(options);
   // With --state-file the state key is the given one or the key file's (decision 0027).
   const stateKey = config.stateFile === undefined ? config.stateKey : resolveStateKey(config.stateFile, config.stateKey);
-  const secrets = createSecrets(config.seed, stateKey);
+  // Processes sharing a Redis share their keys (refs, sealed card numbers): without --seed, the key prefix
+  // seeds them (decision 0039).
+  const seed = config.seed ?? (config.store.kind === 'redis' ? `token-sim store ${config.storePrefix}` : undefined);
+  const secrets = createSecrets(seed, stateKey);
   const clocks = createTenantClocks(
     createVirtualClock({ frozen: config.frozen, ...(config.start !== undefined && { start: config.start }) }),
   );
@@ -115,7 +119,22 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const sales = createSales({ clock: clocks, ids, vault, merchants, binTable });
   // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
   const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`);
-  const webhooks = createWebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close });
+  const webhooks = createWebhookDispatcher({
+    send: webhookSender.send,
+    onClose: webhookSender.close,
+    onSettled: (item) => outbox?.settled(item),
+  });
+  // With Redis the queue is an outbox of records, committed with the change that made each event (decision 0039).
+  const outbox = link
+    ? createOutbox({
+        dispatcher: webhooks,
+        touch: (tenant, field) => replica?.touch(tenant, field),
+        commit: (tenant) => replica?.run(tenant, () => undefined) ?? Promise.resolve(),
+        afterCommit: (effect) => (replica ? replica.afterCommit(effect) : effect()),
+        lease: (eventId, ms) => link.lease(eventId, processName ?? '', ms),
+        pull: () => replica?.start() ?? Promise.resolve(),
+      })
+    : undefined;
   // Every payment event goes to the tenant's webhook receiver, if it has one, rendered as it happens
   // (decision 0030): delivery never blocks the request or the clock move that caused it.
   const sendEvent = (payment: Payment, event: PaymentEvent): void => {
@@ -131,8 +150,8 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event, ids.eventId(payment.tenant, payment.paymentId, event.seq))),
       mediaType: `application/vnd.${config.vendor}.events-v1.hal+json`,
     };
-    // With a shared store, an event is sent once the change that made it is committed.
-    if (replica) replica.afterCommit(() => webhooks.enqueue(job));
+    // With a shared store, an event is recorded with the change that made it, and sent once that is committed.
+    if (outbox) outbox.enqueue(job);
     else webhooks.enqueue(job);
   };
   const payments = createPayments({ clock: clocks, ids, store: paymentStore, settlementDelay: config.settlementDelay, onEvent: sendEvent });
@@ -181,7 +200,10 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     scenarios: activeScenarios,
     profiles: activeScenarios,
     isTenant: (name) => config.credentials.has(name),
-    clearWebhooks: (tenant) => webhooks.clear(tenant),
+    clearWebhooks: (tenant) => {
+      webhooks.clear(tenant);
+      outbox?.clear(tenant);
+    },
     payments: { store: paymentStore, catchUp: (tenant) => payments.catchUp(tenant) },
   });
 
@@ -199,10 +221,15 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
         siv,
         extensionOf: (tenant) => activeScenarios.current(tenant).extension,
         ...(sharedJournal && { journal: sharedJournal }),
+        ...(outbox && { outbox }),
       }),
       tenants: [...config.credentials.keys()],
       restart: () => controller.reset(),
-      ...(sharedJournal && { onRead: () => sharedJournal.pull(), onClose: () => sharedJournal.close() }),
+      ...(sharedJournal && { onRead: () => sharedJournal.pull() }),
+      onClose: () => {
+        sharedJournal?.close();
+        outbox?.close();
+      },
     });
   }
 

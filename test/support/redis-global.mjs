@@ -38,15 +38,28 @@ export async function setup() {
     if (Date.now() > until || server.exitCode !== null) throw new Error(`redis-server did not start on port ${port}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+  // The tear-down is loaded as a module of its own: it finds the server by this pid, not by a variable.
+  server.unref();
   process.env.TOKEN_SIM_TEST_REDIS_URL = `redis://127.0.0.1:${port}`;
+  process.env.TOKEN_SIM_TEST_REDIS_PID = String(server.pid);
 }
 
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export async function teardown() {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-  if (server.exitCode === null) server.kill('SIGKILL');
+  const pid = Number(process.env.TOKEN_SIM_TEST_REDIS_PID);
+  if (!(pid > 0) || !alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  const until = Date.now() + 5_000;
+  while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
 }
 
 export default setup;
