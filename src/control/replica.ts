@@ -349,7 +349,11 @@ export function createReplica(deps: ReplicaDeps): Replica {
       const promise = new Promise<Outcome<T>>((resolve, reject) => {
         (lane).queue.push({ work, resolve: resolve as (o: Outcome<unknown>) => void, reject });
       });
-      if (!lane.busy) void drain(tenant, lane);
+      if (!lane.busy) {
+        // Started on the next turn of the event loop: requests parsed in this turn join the first batch.
+        lane.busy = true;
+        setImmediate(() => void drain(tenant, lane));
+      }
       return promise;
     },
 
