@@ -32,7 +32,7 @@ redisDescribe(import.meta.url)('one state in Redis, shared by several simulators
     await redis.stop();
   });
 
-  /** `n` simulators on one prefix, like n processes started with the same options. */
+  /** `n` simulators on one prefix, like n processes started with the same options (`seed: undefined`: none). */
   function simulators(n: number, label: string, options: Record<string, unknown> = {}): Simulator[] {
     const prefix = uniquePrefix(label);
     const sims = Array.from({ length: n }, () =>
@@ -68,6 +68,15 @@ redisDescribe(import.meta.url)('one state in Redis, shared by several simulators
     expect((await api(b!).delete(self)).status).toBe(204);
     expect((await api(c!).get(self)).status).toBe(404);
     expect((await api(a!).get(self)).status).toBe(404);
+  });
+
+  it('reads through one simulator the refs another made, without --seed too (the key prefix seeds their keys)', async () => {
+    const [a, b] = simulators(2, 'unseeded', { seed: undefined });
+    const created = await api(a!).create(card('4444333322221111'));
+    expect(created.status).toBe(201);
+    const read = await api(b!).get(created.body._links['tokens:token'].href as string);
+    expect(read.status).toBe(200);
+    expect(read.body.tokenId).toBe(created.body.tokenId);
   });
 
   it('moves every simulator\'s clock: a token expires everywhere after an advance through one', async () => {
