@@ -11,7 +11,15 @@
  * - `P tenants`: the tenants that have records; `P lock`: the control lock; `P j:<tenant>` (`P j0` for
  *   unauthenticated requests): the journal, a capped stream of entries each tagged with the process that wrote it.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+
+/**
+ * ioredis is loaded when a Redis store is made, not when the simulator is: the memory store's start does not
+ * pay for it (about 25 ms of the CLI's first answer).
+ */
+const loadRedis = (): new (url: string, options: RedisOptions) => RedisClient =>
+  (createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => RedisClient }).Redis;
 
 /** A store operation that could not reach Redis (down, or slower than the command timeout). */
 export class StoreUnavailableError extends Error {
@@ -164,6 +172,7 @@ type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown
 
 export function createRedisLink(options: RedisLinkOptions): RedisLink {
   const { prefix } = options;
+  const Redis = loadRedis();
   const client = new Redis(options.url, {
     // A request must not wait for a server that is not there (decision 0039): fail now, reconnect behind.
     enableOfflineQueue: false,
