@@ -4,25 +4,12 @@
  * on the built dist/, like the other process tests.
  */
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { BIN, listening, type Run } from '../support/cli.js';
+import { listening, run, type Run } from '../support/cli.js';
 import { luhnCard } from '../support/cards.js';
 import { redisDescribe, startRedis, uniquePrefix, type RedisServer } from '../support/redis.js';
 
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 const AUTH = `Basic ${Buffer.from('merchant:secret').toString('base64')}`;
-
-function start(args: string[]): Run {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TOKEN_SIM_')));
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...env, NO_COLOR: '1' } });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${base}${path}`, {
@@ -48,7 +35,7 @@ redisDescribe(import.meta.url)('token-sim processes on one Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     const common = ['--port', '0', '--log', 'silent', '--seed', 'processes', '--now', '2030-01-01T00:00:00Z', '--frozen', '--store', redis.url, '--store-prefix', uniquePrefix('processes')];
-    runs.push(start(common), start(common), start([...common, '--workers', '2']));
+    runs.push(run(common), run(common), run([...common, '--workers', '2']));
     urls = await Promise.all(runs.map((r) => listening(r)));
   }, 30_000);
 

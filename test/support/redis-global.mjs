@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
 
 const freePort = () =>
   new Promise((resolve, reject) => {
