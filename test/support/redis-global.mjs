@@ -1,7 +1,8 @@
 /**
  * The "http (redis)" project's global set-up and tear-down: one real redis-server on a free loopback port for
  * the whole HTTP suite (each simulator takes a key prefix of its own: test/support/sim.ts), published as
- * TOKEN_SIM_TEST_REDIS_URL. jest.config.js adds the project only when redis-server can run, or under CI=true.
+ * JEST_REDIS_URL (not TOKEN_SIM_*: processes the tests start inherit it, and the CLI warns of every
+ * TOKEN_SIM_ variable it does not know). jest.config.js adds the project only when redis-server can run, or under CI=true.
  */
 import { spawn } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
@@ -42,8 +43,8 @@ export async function setup() {
   }
   // The tear-down is loaded as a module of its own: it finds the server by this pid, not by a variable.
   server.unref();
-  process.env.TOKEN_SIM_TEST_REDIS_URL = `redis://127.0.0.1:${port}`;
-  process.env.TOKEN_SIM_TEST_REDIS_PID = String(server.pid);
+  process.env.JEST_REDIS_URL = `redis://127.0.0.1:${port}`;
+  process.env.JEST_REDIS_PID = String(server.pid);
 }
 
 const alive = (pid) => {
@@ -56,7 +57,7 @@ const alive = (pid) => {
 };
 
 export async function teardown() {
-  const pid = Number(process.env.TOKEN_SIM_TEST_REDIS_PID);
+  const pid = Number(process.env.JEST_REDIS_PID);
   if (!(pid > 0) || !alive(pid)) return;
   process.kill(pid, 'SIGTERM');
   const until = Date.now() + 5_000;

@@ -27,7 +27,7 @@ export function handlerOf(sim: Pick<PublicSimulator, 'app' | 'listener'>): Reque
  * Which store the HTTP tests run on: the "http (redis)" project sets TOKEN_SIM_TEST_STORE=redis, and its
  * global set-up starts a redis-server (test/support/redis-global.mjs); each simulator gets a key prefix of its own.
  */
-const REDIS_URL = process.env.TOKEN_SIM_TEST_STORE === 'redis' ? process.env.TOKEN_SIM_TEST_REDIS_URL : undefined;
+const REDIS_URL = process.env.TOKEN_SIM_TEST_STORE === 'redis' ? process.env.JEST_REDIS_URL : undefined;
 let simulatorCount = 0;
 /** Simulators on Redis, closed after each file (test/support/redis-sims.ts). */
 export const openedSimulators: Simulator[] = [];
