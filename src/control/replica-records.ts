@@ -46,8 +46,15 @@ const PAYMENT = 'p:';
 export function createRecords(parts: ReplicaParts) {
   const { store, payments, clocks, ids, engine, scenarios, siv } = parts;
 
-  const sealSet = (list: readonly Scenario[], tenant: string): string =>
-    list.length === 0 ? '' : JSON.stringify(sealScenarioSets(new Map([[tenant, list]]), siv)[tenant]);
+  // A set is replaced whole when it changes, so its sealed text is kept by identity: a commit compares it on
+  // every batch and must not seal and serialise every rule again each time.
+  const sealed = new WeakMap<readonly Scenario[], string>();
+  const sealSet = (list: readonly Scenario[], tenant: string): string => {
+    if (list.length === 0) return '';
+    let text = sealed.get(list);
+    if (text === undefined) sealed.set(list, (text = JSON.stringify(sealScenarioSets(new Map([[tenant, list]]), siv)[tenant])));
+    return text;
+  };
   const openSet = (text: string, tenant: string): Scenario[] => {
     if (text === '') return [];
     const { data } = openScenarioSets({ scenarios: { [tenant]: JSON.parse(text) as unknown } }, siv);
