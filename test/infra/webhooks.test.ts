@@ -320,7 +320,15 @@ describe('webhook dispatcher', () => {
   });
 
   it('delivers many items over many keys, none lost, none duplicated', async () => {
-    const r = await receiverOf((_req, _body, n) => (n % 7 === 0 ? 500 : 200));
+    // Every 7th item fails its first attempt. (Failing every 7th request received could fail one item five
+    // times in a row: with 8 requests in flight its retries can land on the multiples of 7 each time.)
+    const failed = new Set<number>();
+    const r = await receiverOf((_req, body) => {
+      const { n } = JSON.parse(body) as { n: number };
+      if (n % 7 !== 0 || failed.has(n)) return 200;
+      failed.add(n);
+      return 500;
+    });
     const d = dispatcher({ backoffMs: 1 });
     for (let n = 1; n <= 200; n++) d.enqueue(item(r.url, `p${n % 13}`, n));
     await d.flush();
@@ -332,5 +340,7 @@ describe('webhook dispatcher', () => {
       expect(ns).toEqual([...ns].sort((a, b) => a - b));
     }
     expect(d.deliveries({ state: 'delivered' }).count).toBe(200);
+    expect(failed.size).toBe(28);
+    expect(r.received.filter((x) => x.status === 500)).toHaveLength(28);
   });
 });
