@@ -7,22 +7,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { exitCodeOf, runCli, startCli, tempFile } from '../support/cli-in-process.js';
+import { refusal, startCli, tempFile } from '../support/cli-in-process.js';
 import { createOutcome } from '../support/outcome.js';
 
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 const QUIET = ['--port', '0', '--log', 'silent'];
 const WARNING = 'token-sim: warning: --admin-token on the command line is visible in ps; use TOKEN_SIM_ADMIN_TOKEN or --admin-token-file';
 
-/** The one line a refused start writes, with exit code 2 and nothing on stdout. */
-async function refusal(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
-  const run = runCli(args, { env });
-  expect(await exitCodeOf(run)).toBe(2);
-  expect(run.stdout()).toBe('');
-  const lines = run.stderr().trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  return lines[0]!;
-}
 
 /** The status of GET /_sim/clock with this bearer token (none: no Authorization). */
 async function clockStatus(url: string, bearer?: string): Promise<number> {

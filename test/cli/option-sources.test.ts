@@ -7,36 +7,11 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProgram, type CliIo } from '../../src/cli/main.js';
-import type { SimulatorOptions } from '../../src/config/options.js';
-import { exitCodeOf, runCli, scenarioFile, startCli, tempFile } from '../support/cli-in-process.js';
+import { parsedStart, refusal, scenarioFile, startCli, tempFile } from '../support/cli-in-process.js';
 
-type Env = Record<string, string>;
 
 /** What `token-sim <args>` would start the simulator with, and what it wrote to stderr on the way. */
-async function optionsOf(args: readonly string[], env: Env = {}): Promise<{ options: SimulatorOptions; watch: readonly string[]; err: string[] }> {
-  const err: string[] = [];
-  let started: { options: SimulatorOptions; watch: readonly string[] } | undefined;
-  const io: CliIo = {
-    out: () => undefined,
-    err: (line) => void err.push(line),
-    exit: (code) => {
-      throw new Error(`exit ${code}: ${err.join(' | ')}`);
-    },
-    onStopSignal: () => undefined,
-    env,
-  };
-  const program = createProgram(io, {
-    run: (options, watch) => {
-      started = { options, watch };
-      return Promise.resolve();
-    },
-    validate: () => 0,
-  });
-  await program.parseAsync([...args], { from: 'user' });
-  if (!started) throw new Error('the program did not start the simulator');
-  return { ...started, err };
-}
+const optionsOf = parsedStart;
 
 /** A folder holding these files. */
 function folderWith(files: Record<string, string>): string {
@@ -50,15 +25,6 @@ function folderWith(files: Record<string, string>): string {
 
 const FIXTURES = new URL('../../fixtures/default.json', import.meta.url).pathname;
 
-/** The one line a refused start writes, with exit code 2 and nothing on stdout. */
-async function refusal(args: readonly string[], env: Env = {}): Promise<string> {
-  const run = runCli(args, { env });
-  expect(await exitCodeOf(run)).toBe(2);
-  expect(run.stdout()).toBe('');
-  const lines = run.stderr().trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  return lines[0]!;
-}
 
 describe('precedence: flag > environment > config file > default', () => {
   const config = tempFile('token-sim.json', JSON.stringify({ port: 1111, seed: 'file', frozen: true, users: ['file:1'] }));

@@ -6,45 +6,11 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { availableParallelism } from 'node:os';
-import { createProgram, type CliIo } from '../../src/cli/main.js';
-import type { SimulatorOptions } from '../../src/config/options.js';
-import { exitCodeOf, runCli, startCli, tempFile } from '../support/cli-in-process.js';
+import { parsedStart, refusal, startCli, tempFile } from '../support/cli-in-process.js';
 
-type Env = Record<string, string>;
 
 /** What `token-sim <args>` would start with: the options and the number of processes. */
-async function started(args: readonly string[], env: Env = {}): Promise<{ options: SimulatorOptions; workers: number }> {
-  let seen: { options: SimulatorOptions; workers: number } | undefined;
-  const io: CliIo = {
-    out: () => undefined,
-    err: () => undefined,
-    exit: (code) => {
-      throw new Error(`exit ${code}`);
-    },
-    onStopSignal: () => undefined,
-    env,
-  };
-  const program = createProgram(io, {
-    run: (options, _watch, workers) => {
-      seen = { options, workers };
-      return Promise.resolve();
-    },
-    validate: () => 0,
-  });
-  await program.parseAsync([...args], { from: 'user' });
-  if (!seen) throw new Error('the program did not start the simulator');
-  return seen;
-}
-
-/** The one line a refused start writes, with exit code 2 and nothing on stdout. */
-async function refusal(args: readonly string[], env: Env = {}): Promise<string> {
-  const run = runCli(args, { env });
-  expect(await exitCodeOf(run)).toBe(2);
-  expect(run.stdout()).toBe('');
-  const lines = run.stderr().trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  return lines[0]!;
-}
+const started = parsedStart;
 
 const REDIS = 'redis://127.0.0.1:6379/2';
 const MEMORY_WORKERS = (n: string): string =>

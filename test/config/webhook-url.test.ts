@@ -1,9 +1,8 @@
 /** Where webhooks go (decision 0030): --webhook-url from every option source, a credential's own URL, and their checks. */
 import { describe, expect, it } from '@jest/globals';
-import { createProgram, type CliIo } from '../../src/cli/main.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, loadFixturesFile } from '../../src/config/fixtures.js';
 import { resolveConfig, webhookUrlFor, type SimulatorOptions } from '../../src/config/options.js';
-import { exitCodeOf, runCli, tempFile } from '../support/cli-in-process.js';
+import { exitCodeOf, parsedStart, runCli, tempFile } from '../support/cli-in-process.js';
 import { testSimulator } from '../support/sim.js';
 import type { ComposedSimulator } from '../../src/simulator/facade.js';
 
@@ -24,28 +23,7 @@ function fixturesWith(webhookUrl: unknown): object {
   return f;
 }
 
-async function optionsOf(args: readonly string[], env: Record<string, string> = {}): Promise<SimulatorOptions> {
-  let started: SimulatorOptions | undefined;
-  const io: CliIo = {
-    out: () => undefined,
-    err: () => undefined,
-    exit: (code) => {
-      throw new Error(`exit ${code}`);
-    },
-    onStopSignal: () => undefined,
-    env,
-  };
-  const program = createProgram(io, {
-    run: (options) => {
-      started = options;
-      return Promise.resolve();
-    },
-    validate: () => 0,
-  });
-  await program.parseAsync([...args], { from: 'user' });
-  if (!started) throw new Error('not started');
-  return started;
-}
+const optionsOf = async (args: readonly string[], env: Record<string, string> = {}): Promise<SimulatorOptions> => (await parsedStart(args, env)).options;
 
 describe('the webhook URL', () => {
   it('is nowhere by default', () => {

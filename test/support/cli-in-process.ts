@@ -4,7 +4,9 @@
  * call it as SIGINT or SIGTERM would. A simulator that `main` starts is a real server on port 0. The io is no
  * terminal and has an empty environment unless a test says otherwise (CliTerminal): never the real ones.
  */
-import { main, type CliIo } from '../../src/cli/main.js';
+import { expect } from '@jest/globals';
+import { createProgram, main, type CliIo } from '../../src/cli/main.js';
+import type { SimulatorOptions } from '../../src/config/options.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,4 +118,42 @@ export function tempFile(name: string, text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'token-sim-')), name);
   writeFileSync(file, text);
   return file;
+}
+
+/** What `token-sim <args>` would start with (options, watched files, workers) and what it wrote to stderr on the way. */
+export async function parsedStart(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ options: SimulatorOptions; watch: readonly string[]; workers: number; err: string[] }> {
+  const err: string[] = [];
+  let started: { options: SimulatorOptions; watch: readonly string[]; workers: number } | undefined;
+  const io: CliIo = {
+    out: () => undefined,
+    err: (line) => void err.push(line),
+    exit: (code) => {
+      throw new Error(`exit ${code}: ${err.join(' | ')}`);
+    },
+    onStopSignal: () => undefined,
+    env,
+  };
+  const program = createProgram(io, {
+    run: (options, watch, workers) => {
+      started = { options, watch, workers };
+      return Promise.resolve();
+    },
+    validate: () => 0,
+  });
+  await program.parseAsync([...args], { from: 'user' });
+  if (!started) throw new Error('the program did not start the simulator');
+  return { ...started, err };
+}
+
+/** The one line a refused start writes, with exit code 2 and nothing on stdout. */
+export async function refusal(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  const run = runCli(args, { env });
+  expect(await exitCodeOf(run)).toBe(2);
+  expect(run.stdout()).toBe('');
+  const lines = run.stderr().trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
 }
