@@ -62,6 +62,71 @@ function redisMissing() {
   return undefined;
 }
 
+/** The load generator of the workers row: `WRK`, or `wrk` on PATH (decision 0040). */
+export const WRK = process.env.WRK || 'wrk';
+/** Why wrk cannot run here, or undefined when it can (`wrk -v` prints its version and exits 1). */
+function wrkMissing() {
+  const run = spawnSync(WRK, ['-v'], { encoding: 'utf8', timeout: 10_000 });
+  if (run.error?.code === 'ENOENT') return `${WRK} not found${WRK.includes('/') ? '' : ' on PATH'}`;
+  if (run.error !== undefined || !/^wrk /.test(run.stdout)) return `${WRK} -v failed (${(run.stderr || run.error?.message || run.stdout).trim().split('\n')[0]})`;
+  return undefined;
+}
+
+/** `2.5ms`, `830.00us`, `1.02s` (wrk's latency figures) in milliseconds. */
+function wrkMs(text) {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(text);
+  if (!m) throw new Error(`wrk latency not understood: ${text}`);
+  return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
+}
+
+/** One wrk run against `server`: req/s and p99 from its report; non-2xx answers or socket errors fail the run. */
+async function wrkRun(server, request, seconds, connections) {
+  const headers = Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  // wrk takes whole seconds only.
+  const args = ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(seconds))}s`, '--latency', ...headers, `${server.url}${request.path}`];
+  const child = spawn(WRK, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (out += chunk));
+  const [code] = await once(child, 'exit');
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const p50 = /^\s+50%\s+(\S+)/m.exec(out);
+  const p99 = /^\s+99%\s+(\S+)/m.exec(out);
+  if (code !== 0 || !rps || !p50 || !p99) throw new Error(`wrk against ${server.name} failed (exit ${code}): ${out.trim().split('\n').slice(-3).join(' / ')}`);
+  if (/Non-2xx or 3xx responses|Socket errors/.test(out)) throw new Error(`wrk against ${server.name}: ${out.match(/(Non-2xx.*|Socket errors.*)/)[0]}`);
+  return { rps: Number(rps[1]), p50: wrkMs(p50[1]), p99: wrkMs(p99[1]) };
+}
+
+/**
+ * The workers row's measurement: one Redis process and `--workers 2`, interleaved (A B, B A), each run after a
+ * warm-up and once `settle` says the servers are idle, under wrk: a load generator in C that needs a small
+ * share of a core, where autocannon (in the bench's own process) needs most of one, leaving a 2-core machine
+ * no core for a second worker. Resolves to a Map server → {rps, p50, p99, cpuUs}, or `{skipped: line}` without
+ * wrk (under CI=true, which installs it, a missing wrk fails the run instead).
+ */
+export async function scalingCompare(servers, requestOf, { seconds, warmup, connections, settle }) {
+  const missing = wrkMissing();
+  if (missing !== undefined) {
+    if (process.env.CI === 'true') throw new Error(`${missing}: CI installs wrk (apt-get install wrk), so the workers row must run`);
+    return { skipped: `measured with autocannon instead of wrk (${missing}; apt-get install wrk): the load generator takes most of a core` };
+  }
+  const runs = new Map(servers.map((server) => [server, []]));
+  for (const order of [servers, [...servers].reverse()]) {
+    for (const server of order) {
+      const request = requestOf(server);
+      await settle(servers);
+      await wrkRun(server, request, warmup, connections);
+      await settle(servers);
+      const cpu0 = server.cpu();
+      const run = await wrkRun(server, request, seconds, connections);
+      run.cpuUs = ((server.cpu() - cpu0) * 1e6) / (run.rps * Math.max(1, Math.round(seconds)));
+      runs.get(server).push(run);
+    }
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return new Map([...runs].map(([server, rs]) => [server, { rps: mean(rs.map((r) => r.rps)), p50: mean(rs.map((r) => r.p50)), p99: mean(rs.map((r) => r.p99)), cpuUs: mean(rs.map((r) => r.cpuUs)) }]));
+}
+
 /** A TCP port free on 127.0.0.1 right now. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -157,7 +222,7 @@ export async function startRedisServers(redis, spawnServer, cli, args) {
  * The Redis rows, from the GET compare `m` of the memory store, one Redis process and the workers. The
  * workers' target holds only with at least two cores (reported on fewer).
  */
-export function recordRedisRows(m, { memory, one, workers }, record) {
+export function recordRedisRows(m, { memory, one, workers, scaling }, record) {
   const mem = m.get(memory);
   const r1 = m.get(one);
   const rw = m.get(workers);
@@ -169,13 +234,20 @@ export function recordRedisRows(m, { memory, one, workers }, record) {
     `≥ ${REDIS_VS_MEMORY}`,
     vsMemory >= REDIS_VS_MEMORY,
   );
-  const vsOne = rw.rps / r1.rps;
   const cores = availableParallelism();
-  const counts = cores >= WORKERS;
+  const counts = cores >= WORKERS && scaling.skipped === undefined;
+  const [w1, ww] = scaling.skipped === undefined ? [scaling.get(one), scaling.get(workers)] : [r1, rw];
+  const vsOne = ww.rps / w1.rps;
+  const withAutocannon = `; with autocannon in this process ${(rw.rps / r1.rps).toFixed(2)}, ${rw.rps.toFixed(0)} vs ${r1.rps.toFixed(0)} req/s`;
   record(
-    `GET token throughput, Redis store, --workers ${WORKERS} vs 1 process`,
-    `${vsOne.toFixed(2)} (${rw.rps.toFixed(0)} vs ${r1.rps.toFixed(0)} req/s; ${p99s(rw, r1)})`,
-    counts ? `≥ ${WORKERS_VS_ONE} (${cores} cores)` : `reported (${cores} core: the target needs ${WORKERS})`,
+    `GET token throughput, Redis store, --workers ${WORKERS} vs 1 process${scaling.skipped === undefined ? ' (wrk)' : ''}`,
+    `${vsOne.toFixed(2)} (${ww.rps.toFixed(0)} vs ${w1.rps.toFixed(0)} req/s; ${p99s(ww, w1)}` +
+      `${scaling.skipped === undefined ? `; ${ww.cpuUs.toFixed(0)} vs ${w1.cpuUs.toFixed(0)} µs CPU/answer with Redis${withAutocannon}` : ''})`,
+    counts
+      ? `≥ ${WORKERS_VS_ONE} (${cores} cores)`
+      : scaling.skipped !== undefined
+        ? `reported: ${scaling.skipped}`
+        : `reported (${cores} core: the target needs ${WORKERS})`,
     !counts || vsOne >= WORKERS_VS_ONE,
   );
 }

@@ -59,13 +59,27 @@ interface Job {
 
 interface Lane {
   queue: Job[];
-  busy: boolean;
+  /** A batch is to be taken on the next turn of the event loop. */
+  scheduled: boolean;
+  /** Read-only batches whose version check is in flight. */
+  checks: number;
+  /**
+   * Holds on the tenant's memory: a pull in flight, or a batch's writes not yet committed or rolled back.
+   * No batch runs while one is held.
+   */
+  holds: number;
+  waiters: (() => void)[];
 }
 
 const LOCK_TTL_MS = 5000;
 /** A control call that cannot take the lock in this time answers 503 (the outage budget is 2 s). */
 const LOCK_WAIT_MS = 1800;
 const MAX_ATTEMPTS = 200;
+/**
+ * Read-only batches of one tenant whose version check may be in flight at once (decision 0040). Redis runs a
+ * connection's commands in order, so each check answers for the memory its batch read.
+ */
+const MAX_CHECKS = 4;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -280,62 +294,99 @@ export function createReplica(deps: ReplicaDeps): Replica {
     });
   }
 
-  async function commitBatch(tenant: string, batch: Job[]): Promise<void> {
+  /** Waits until nothing holds the tenant's memory (no pull in flight, no uncommitted writes). */
+  async function free(lane: Lane): Promise<void> {
+    while (lane.holds > 0) await new Promise<void>((resolve) => lane.waiters.push(resolve));
+  }
+
+  /** Runs `body` holding the tenant's memory: no batch of the tenant runs meanwhile. */
+  async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
+    lane.holds++;
+    try {
+      return await body();
+    } finally {
+      if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
+    }
+  }
+
+  /**
+   * Runs a batch and commits what it changed. A read-only batch's check leaves the lane open to the next
+   * batch (up to MAX_CHECKS in flight); a batch that wrote holds the lane until its commit answers, and, when
+   * stale, until Redis's values are back over what it wrote.
+   */
+  async function commitBatch(tenant: string, lane: Lane, batch: Job[]): Promise<void> {
     await guarded(async () => {
       for (let attempt = 0; ; attempt++) {
         while (controlling) await controlling;
-        if (!versions.has(tenant) || globalVersion < 0) await pull(tenant);
-        if (controlling) continue;
+        if (lane.holds > 0) await free(lane);
+        if (!versions.has(tenant) || globalVersion < 0) {
+          await holding(lane, () => pull(tenant));
+          continue;
+        }
+        if (controlling || lane.holds > 0) continue;
         const expected = { version: versions.get(tenant) ?? 0, globalVersion };
+        effects = [];
+        const outcomes = runAll(batch);
+        const done = effects;
+        effects = undefined;
+        const { writes, global } = collect(tenant);
+        const writing = writes.size > 0 || global !== undefined;
+        let release: (() => void) | undefined;
+        if (writing) {
+          lane.holds++;
+          release = () => {
+            release = undefined;
+            if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
+          };
+        } else lane.checks++;
         inflight++;
-        let writes: Writes;
-        let global: Writes | undefined;
-        let reply;
         try {
-          effects = [];
-          const outcomes = runAll(batch);
-          const done = effects;
-          effects = undefined;
-          ({ writes, global } = collect(tenant));
+          let reply;
           try {
             reply = await link.commit(tenant, expected, '', epoch ?? '', writes, global);
           } catch (err) {
             distrust(tenant);
             throw err;
+          } finally {
+            if (!writing) lane.checks--;
+            inflight--;
+            if (inflight === 0) idle?.();
           }
           if (reply.kind === 'ok') {
-            remember(tenant, writes, global);
-            versions.set(tenant, reply.version);
-            globalVersion = reply.globalVersion;
+            if (writing) {
+              remember(tenant, writes, global);
+              versions.set(tenant, reply.version);
+              globalVersion = reply.globalVersion;
+            }
             batch.forEach((job, i) => job.resolve(outcomes[i] as Outcome<unknown>));
             for (const effect of done) effect();
             return;
           }
+          if (reply.kind === 'epoch') throw new EpochChanged();
+          if (attempt >= MAX_ATTEMPTS) throw new StoreUnavailableError('too many conflicting writes');
+          if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
+          // Redis's values back over what this attempt changed, the others' changes in, and again.
+          if (global) for (const field of global.keys()) knownGlobal.delete(field);
+          const extra = [...writes.keys()].filter((f) => f !== 's' && f !== 'c' && f !== 'm').concat(['s', 'c', 'm']);
+          await holding(lane, () => pull(tenant, extra));
         } finally {
-          inflight--;
-          if (inflight === 0) idle?.();
+          release?.();
         }
-        if (reply.kind === 'epoch') throw new EpochChanged();
-        if (attempt >= MAX_ATTEMPTS) throw new StoreUnavailableError('too many conflicting writes');
-        if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
-        // Redis's values back over what this attempt changed, the others' changes in, and again.
-        if (global) for (const field of global.keys()) knownGlobal.delete(field);
-        await pull(tenant, [...writes.keys()].filter((f) => f !== 's' && f !== 'c' && f !== 'm').concat(['s', 'c', 'm']));
       }
     });
   }
 
-  async function drain(tenant: string, lane: Lane): Promise<void> {
-    lane.busy = true;
-    while (lane.queue.length > 0) {
-      const batch = lane.queue.splice(0);
-      try {
-        await commitBatch(tenant, batch);
-      } catch (err) {
+  /** Takes the queued jobs as one batch when the lane is open to one. */
+  function pump(tenant: string, lane: Lane): void {
+    if (lane.queue.length === 0 || lane.holds > 0 || lane.checks >= MAX_CHECKS) return;
+    const batch = lane.queue.splice(0);
+    void commitBatch(tenant, lane, batch)
+      .catch((err: unknown) => {
         for (const job of batch) job.reject(err);
-      }
-    }
-    lane.busy = false;
+      })
+      .finally(() => pump(tenant, lane));
+    // A read-only batch's check is in flight now (the run and its commit are synchronous up to the send): the
+    // lane may take the next batch as soon as one queues.
   }
 
   return {
@@ -345,14 +396,18 @@ export function createReplica(deps: ReplicaDeps): Replica {
 
     run<T>(tenant: string, work: () => T): Promise<Outcome<T>> {
       let lane = lanes.get(tenant);
-      if (!lane) lanes.set(tenant, (lane = { queue: [], busy: false }));
+      if (!lane) lanes.set(tenant, (lane = { queue: [], scheduled: false, checks: 0, holds: 0, waiters: [] }));
       const promise = new Promise<Outcome<T>>((resolve, reject) => {
         (lane).queue.push({ work, resolve: resolve as (o: Outcome<unknown>) => void, reject });
       });
-      if (!lane.busy) {
-        // Started on the next turn of the event loop: requests parsed in this turn join the first batch.
-        lane.busy = true;
-        setImmediate(() => void drain(tenant, lane));
+      if (!lane.scheduled) {
+        // Taken on the next turn of the event loop: requests parsed in this turn join one batch.
+        lane.scheduled = true;
+        const open = lane;
+        setImmediate(() => {
+          open.scheduled = false;
+          pump(tenant, open);
+        });
       }
       return promise;
     },

@@ -57,6 +57,7 @@ local i = 7
 if n > 0 then
   v = v + 1
   redis.call('HSET', KEYS[1], '_v', v)
+  redis.call('SET', KEYS[6], v)
   redis.call('SADD', KEYS[5], ARGV[1])
   for j = 1, n do
     local f, val = ARGV[i], ARGV[i + 1]
@@ -68,6 +69,7 @@ end
 if i <= #ARGV then
   g = g + 1
   redis.call('HSET', KEYS[3], '_v', g)
+  redis.call('SET', KEYS[7], (redis.call('HGET', KEYS[3], 'epoch') or '') .. '/' .. g)
   while i <= #ARGV do
     local f, val = ARGV[i], ARGV[i + 1]
     i = i + 2
@@ -109,7 +111,7 @@ const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 const SEED = `
 if redis.call('HEXISTS', KEYS[1], 'epoch') == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'epoch', ARGV[1])
-redis.call('HINCRBY', KEYS[1], '_v', 1)
+redis.call('SET', KEYS[2], ARGV[1] .. '/' .. redis.call('HINCRBY', KEYS[1], '_v', 1))
 return 1
 `;
 
@@ -180,7 +182,9 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     commandTimeout: options.commandTimeoutMs ?? 700,
     connectTimeout: 1500,
     retryStrategy: (times) => Math.min(50 * times, 500),
-    enableAutoPipelining: true,
+    // Off: a commit is one command per batch, and auto-pipelining wraps every command in a pipeline of its own
+    // on the next tick (measured: 35k -> 40k GET/s in one process, decision 0040).
+    enableAutoPipelining: false,
     // Connected by the first command: a simulator whose options are refused never opens a connection.
     lazyConnect: true,
   });
@@ -203,6 +207,9 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
 
   const tKey = (tenant: string): string => `${prefix}t:${tenant}`;
   const gKey = `${prefix}g`;
+  /** Stamps kept beside the hashes' `_v` by the same scripts, for a read-only batch's one-command check. */
+  const vKey = (tenant: string): string => `${prefix}v:${tenant}`;
+  const gvKey = `${prefix}gv`;
   const lockKey = `${prefix}lock`;
   const tenantsKey = `${prefix}tenants`;
   const jKey = (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`);
@@ -230,7 +237,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
 
   async function call<T>(run: () => Promise<T>): Promise<T> {
     try {
-      await whenReady();
+      if (client.status !== 'ready') await whenReady();
       return await run();
     } catch (err) {
       throw new StoreUnavailableError(err);
@@ -261,7 +268,20 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       for (const [f, v] of tenantWrites) args.push(f, v);
       if (globalWrites) for (const [f, v] of globalWrites) args.push(f, v);
       return call(async () => {
-        const r = (await commitScript(5, tKey(tenant), `${tKey(tenant)}:chg`, gKey, lockKey, tenantsKey, ...args)) as [string, number, number];
+        if (expected !== '*' && lockToken === '' && epoch !== '' && tenantWrites.size === 0 && !globalWrites) {
+          // A read-only batch: its versions, the shared stamp and the lock in one MGET (decision 0040).
+          const [v, g, lock] = await client.mget(vKey(tenant), gvKey, lockKey);
+          if (lock !== null) return { kind: 'busy', version: 0, globalVersion: 0 };
+          if (g === `${epoch}/${expected.globalVersion}` && (v ?? '0') === String(expected.version) && (v !== null || expected.version === 0)) {
+            return { kind: 'ok', version: expected.version, globalVersion: expected.globalVersion };
+          }
+          // Stale, another epoch, or a store written before the stamps: the script says which.
+        }
+        const r = (await commitScript(7, tKey(tenant), `${tKey(tenant)}:chg`, gKey, lockKey, tenantsKey, vKey(tenant), gvKey, ...args)) as [
+          string,
+          number,
+          number,
+        ];
         return { kind: r[0] as CommitReply['kind'], version: Number(r[1]), globalVersion: Number(r[2]) };
       });
     },
@@ -291,7 +311,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     tenants: () => call(() => client.smembers(tenantsKey)),
     lock: (token, ttlMs) => call(async () => (await lockScript(1, lockKey, token, ttlMs)) === 1),
     unlock: (token) => call(async () => void (await unlockScript(1, lockKey, token))),
-    seed: (epoch) => call(async () => (await seedScript(1, gKey, epoch)) === 1),
+    seed: (epoch) => call(async () => (await seedScript(2, gKey, gvKey, epoch)) === 1),
     appendJournal(tenant, origin, entries, cap) {
       if (client.status !== 'ready' || entries.length === 0) return;
       appendScript(1, jKey(tenant), origin, cap, ...entries).catch(() => undefined);
