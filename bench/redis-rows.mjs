@@ -222,7 +222,7 @@ export async function startRedisServers(redis, spawnServer, cli, args) {
  * The Redis rows, from the GET compare `m` of the memory store, one Redis process and the workers. The
  * workers' target holds only with at least two cores (reported on fewer).
  */
-export function recordRedisRows(m, { memory, one, workers, scaling }, record) {
+export function recordRedisRows(m, { memory, one, workers, scaling, scalingMore }, record) {
   const mem = m.get(memory);
   const r1 = m.get(one);
   const rw = m.get(workers);
@@ -250,5 +250,16 @@ export function recordRedisRows(m, { memory, one, workers, scaling }, record) {
         : `reported (${cores} core: the target needs ${WORKERS})`,
     !counts || vsOne >= WORKERS_VS_ONE,
   );
+  if (scalingMore !== undefined && scalingMore.map.skipped === undefined) {
+    // Not a target: the same comparison with twice the connections, so each worker has as many as the one
+    // process had above (a read-only batch's check costs per batch, so a worker's batches grow with them).
+    const [m1, mw] = [scalingMore.map.get(one), scalingMore.map.get(workers)];
+    record(
+      `GET token throughput, Redis store, --workers ${WORKERS} vs 1 process (wrk, ${scalingMore.connections} connections)`,
+      `${(mw.rps / m1.rps).toFixed(2)} (${mw.rps.toFixed(0)} vs ${m1.rps.toFixed(0)} req/s; ${p99s(mw, m1)})`,
+      'reported',
+      true,
+    );
+  }
 }
 const fmtMs = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));

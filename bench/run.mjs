@@ -465,10 +465,13 @@ else {
     connections: CONNECTIONS,
     settle,
   });
+  const more = CONNECTIONS * 2;
+  const scalingMore = scaling.skipped === undefined ? await scalingCompare(onRedis, (server) => requests.get(server.href), { seconds: DURATION / 2, warmup: WARMUP / 2, connections: more, settle }) : undefined;
   if (scaling.skipped === undefined) {
     for (const server of onRedis) details.push({ operation: 'GET token (wrk)', server: server.name, ...scaling.get(server) });
+    for (const server of onRedis) details.push({ operation: `GET token (wrk, ${more} connections)`, server: server.name, ...scalingMore.get(server) });
   }
-  recordRedisRows(m, { memory: sim, one, workers, scaling }, record);
+  recordRedisRows(m, { memory: sim, one, workers, scaling, scalingMore: scalingMore && { map: scalingMore, connections: more } }, record);
   for (const server of onRedis) await stop(server);
   await redis.stop();
 }
