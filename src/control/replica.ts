@@ -299,13 +299,18 @@ export function createReplica(deps: ReplicaDeps): Replica {
     while (lane.holds > 0) await new Promise<void>((resolve) => lane.waiters.push(resolve));
   }
 
+  /** Lets go of one hold on the tenant's memory; the last one wakes the batches waiting in free(). */
+  function unhold(lane: Lane): void {
+    if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
+  }
+
   /** Runs `body` holding the tenant's memory: no batch of the tenant runs meanwhile. */
   async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
     lane.holds++;
     try {
       return await body();
     } finally {
-      if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
+      unhold(lane);
     }
   }
 
@@ -331,14 +336,8 @@ export function createReplica(deps: ReplicaDeps): Replica {
         effects = undefined;
         const { writes, global } = collect(tenant);
         const writing = writes.size > 0 || global !== undefined;
-        let release: (() => void) | undefined;
-        if (writing) {
-          lane.holds++;
-          release = () => {
-            release = undefined;
-            if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
-          };
-        } else lane.checks++;
+        if (writing) lane.holds++;
+        else lane.checks++;
         inflight++;
         try {
           let reply;
@@ -370,7 +369,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
           const extra = [...writes.keys()].filter((f) => f !== 's' && f !== 'c' && f !== 'm').concat(['s', 'c', 'm']);
           await holding(lane, () => pull(tenant, extra));
         } finally {
-          release?.();
+          if (writing) unhold(lane);
         }
       }
     });
