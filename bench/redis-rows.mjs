@@ -52,25 +52,25 @@ function childPids(pid) {
  */
 export const treeCpu = (pid) => processCpu(pid) + childPids(pid).reduce((sum, child) => sum + treeCpu(child), 0);
 
-/** Why redis-server cannot run here, or undefined when it can. */
-function redisMissing() {
-  const run = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8', timeout: 10_000 });
-  if (run.error?.code === 'ENOENT') return `${REDIS_SERVER} not found${REDIS_SERVER.includes('/') ? '' : ' on PATH'}`;
-  if (run.error !== undefined || run.status !== 0 || !/^Redis server v=/.test(run.stdout)) {
-    return `${REDIS_SERVER} --version failed (${(run.stderr || run.error?.message || run.stdout || `exit status ${run.status}`).trim().split('\n')[0]})`;
+/**
+ * Why `command args` does not run as the tool its output's `pattern` names, or undefined when it does
+ * (checked by its output alone: `wrk -v` prints its version and exits 1).
+ */
+function toolMissing(command, args, pattern) {
+  const run = spawnSync(command, args, { encoding: 'utf8', timeout: 10_000 });
+  if (run.error?.code === 'ENOENT') return `${command} not found${command.includes('/') ? '' : ' on PATH'}`;
+  if (run.error !== undefined || !pattern.test(run.stdout)) {
+    return `${command} ${args.join(' ')} failed (${(run.stderr || run.error?.message || run.stdout || `exit status ${run.status}`).trim().split('\n')[0]})`;
   }
   return undefined;
 }
+/** Why redis-server cannot run here, or undefined when it can. */
+const redisMissing = () => toolMissing(REDIS_SERVER, ['--version'], /^Redis server v=/);
 
 /** The load generator of the workers row: `WRK`, or `wrk` on PATH (decision 0040). */
 export const WRK = process.env.WRK || 'wrk';
-/** Why wrk cannot run here, or undefined when it can (`wrk -v` prints its version and exits 1). */
-function wrkMissing() {
-  const run = spawnSync(WRK, ['-v'], { encoding: 'utf8', timeout: 10_000 });
-  if (run.error?.code === 'ENOENT') return `${WRK} not found${WRK.includes('/') ? '' : ' on PATH'}`;
-  if (run.error !== undefined || !/^wrk /.test(run.stdout)) return `${WRK} -v failed (${(run.stderr || run.error?.message || run.stdout).trim().split('\n')[0]})`;
-  return undefined;
-}
+/** Why wrk cannot run here, or undefined when it can. */
+const wrkMissing = () => toolMissing(WRK, ['-v'], /^wrk /);
 
 /** `2.5ms`, `830.00us`, `1.02s` (wrk's latency figures) in milliseconds. */
 function wrkMs(text) {

@@ -459,14 +459,11 @@ else {
     details.push({ operation: 'GET token (Redis rows)', server: server.name, ...m.get(server) });
     log(`     GET token, ${server.name}: ${describe(m.get(server))}`);
   }
-  const scaling = await scalingCompare(onRedis, (server) => requests.get(server.href), {
-    seconds: DURATION / 2,
-    warmup: WARMUP / 2,
-    connections: CONNECTIONS,
-    settle,
-  });
+  const underWrk = (connections) =>
+    scalingCompare(onRedis, (server) => requests.get(server.href), { seconds: DURATION / 2, warmup: WARMUP / 2, connections, settle });
+  const scaling = await underWrk(CONNECTIONS);
   const more = CONNECTIONS * 2;
-  const scalingMore = scaling.skipped === undefined ? await scalingCompare(onRedis, (server) => requests.get(server.href), { seconds: DURATION / 2, warmup: WARMUP / 2, connections: more, settle }) : undefined;
+  const scalingMore = scaling.skipped === undefined ? await underWrk(more) : undefined;
   if (scaling.skipped === undefined) {
     for (const server of onRedis) details.push({ operation: 'GET token (wrk)', server: server.name, ...scaling.get(server) });
     for (const server of onRedis) details.push({ operation: `GET token (wrk, ${more} connections)`, server: server.name, ...scalingMore.get(server) });
