@@ -257,26 +257,27 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       return client.status === 'ready';
     },
     commit(tenant, expected, lockToken, epoch, tenantWrites, globalWrites) {
-      const args: string[] = [
-        tenant,
-        expected === '*' ? '*' : String(expected.version),
-        expected === '*' ? '*' : String(expected.globalVersion),
-        lockToken,
-        String(tenantWrites.size),
-        epoch,
-      ];
-      for (const [f, v] of tenantWrites) args.push(f, v);
-      if (globalWrites) for (const [f, v] of globalWrites) args.push(f, v);
       return call(async () => {
         if (expected !== '*' && lockToken === '' && epoch !== '' && tenantWrites.size === 0 && !globalWrites) {
-          // A read-only batch: its versions, the shared stamp and the lock in one MGET (decision 0040).
+          // A read-only batch: its versions, the shared stamp and the lock in one MGET (decision 0040). A
+          // missing tenant stamp reads as version 0, which only a tenant never written has.
           const [v, g, lock] = await client.mget(vKey(tenant), gvKey, lockKey);
           if (lock !== null) return { kind: 'busy', version: 0, globalVersion: 0 };
-          if (g === `${epoch}/${expected.globalVersion}` && (v ?? '0') === String(expected.version) && (v !== null || expected.version === 0)) {
+          if (g === `${epoch}/${expected.globalVersion}` && (v ?? '0') === String(expected.version)) {
             return { kind: 'ok', version: expected.version, globalVersion: expected.globalVersion };
           }
           // Stale, another epoch, or a store written before the stamps: the script says which.
         }
+        const args: string[] = [
+          tenant,
+          expected === '*' ? '*' : String(expected.version),
+          expected === '*' ? '*' : String(expected.globalVersion),
+          lockToken,
+          String(tenantWrites.size),
+          epoch,
+        ];
+        for (const [f, v] of tenantWrites) args.push(f, v);
+        if (globalWrites) for (const [f, v] of globalWrites) args.push(f, v);
         const r = (await commitScript(7, tKey(tenant), `${tKey(tenant)}:chg`, gKey, lockKey, tenantsKey, vKey(tenant), gvKey, ...args)) as [
           string,
           number,
