@@ -266,10 +266,13 @@ export function createReplica(deps: ReplicaDeps): Replica {
   async function guarded<T>(body: () => Promise<T>): Promise<T> {
     for (let i = 0; ; i++) {
       await started();
+      const joined = epoch;
       try {
         return await body();
       } catch (err) {
         if (!(err instanceof EpochChanged) || i > 2) throw err;
+        // Another unit of this process found the loss first and started over: join that start, not a second one.
+        if (epoch !== joined) continue;
         // Redis lost its state (a restart without persistence): start over, as a fresh simulator would.
         starting = undefined;
         epoch = undefined;
