@@ -38,6 +38,8 @@ export interface ControllerDeps {
   clearWebhooks?(tenant?: string): void;
   /** Payments: their store, and the catch-up of a tenant's events that are due by its clock (a clock move). */
   payments?: { store: PaymentStore; catchUp(tenant: string): number };
+  /** Told after each reset (of one tenant, or all, `undefined`): a whole reset clears health's store report (decision 0041). */
+  afterReset?(tenant: string | undefined): void;
 }
 
 export interface Controller {
@@ -232,6 +234,7 @@ export function createController(deps: ControllerDeps): Controller {
       deps.clearWebhooks?.(tenant);
       deps.payments?.store.clear(tenant);
       deps.preload(tenant);
+      deps.afterReset?.(tenant);
     },
 
     scenarios: (tenant) => deps.scenarios.list(tenant),

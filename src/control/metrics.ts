@@ -26,6 +26,8 @@ export interface MetricsSources {
 export interface Metrics {
   /** One answered (or unanswered: status 0) API request; `tenant` is null when it was not authenticated. */
   record(operation: Operation, status: number, tenant: string | null, durationMs: number): void;
+  /** This process found that the Redis store had lost its state and started over (decision 0041). */
+  storeReset(): void;
   /** The exposition text, read now. */
   scrape(): Promise<string>;
   /** Its media type (`text/plain; version=0.0.4; charset=utf-8`). */
@@ -76,6 +78,11 @@ export function createMetrics(sources: MetricsSources): Metrics {
       const busiest = [...perTenant].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_TENANTS);
       for (const [tenant, count] of busiest) this.inc({ tenant }, count);
     },
+  });
+  const storeResets = new Counter({
+    name: 'token_sim_store_resets_total',
+    help: 'Times this process found that the Redis store had lost its state (restarted empty) and started over',
+    registers,
   });
   new Gauge({
     name: 'token_sim_tokens',
@@ -134,6 +141,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       latency.observe({ operation }, durationMs / 1000);
       if (tenant !== null) perTenant.set(tenant, (perTenant.get(tenant) ?? 0) + 1);
     },
+    storeReset: () => storeResets.inc(),
     scrape: () => registry.metrics(),
     contentType: registry.contentType,
   };

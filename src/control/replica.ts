@@ -24,6 +24,8 @@ export interface ReplicaDeps {
   tenants: readonly string[];
   /** Puts this process's memory back to the configured start (fixtures, scenarios' tokens). */
   restart(): void;
+  /** Says that Redis lost the state this memory came from: called once per loss, right after `restart` (decision 0041). */
+  lost?(): void;
   /** Pulls what else a control read shows (the other processes' journal entries). */
   onRead?: () => Promise<void>;
   onClose?: () => void;
@@ -283,6 +285,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
         } finally {
           applying = false;
         }
+        deps.lost?.();
       }
     }
   }

@@ -47,7 +47,8 @@ export interface ControlRoutesDeps {
   storeHealth: () => Promise<StoreHealth>;
 }
 
-export type StoreHealth = { kind: 'memory' } | { kind: 'redis'; up: boolean };
+/** With Redis, `state: 'reset'` and `at` (wall clock) once it lost its state, until a whole reset (decision 0041). */
+export type StoreHealth = { kind: 'memory' } | { kind: 'redis'; up: boolean; state?: 'reset'; at?: string };
 
 /** Writes a JSON body with exactly the given media type (Express would append `; charset=utf-8`). */
 function sendJson(res: Response, status: number, body: unknown): void {

@@ -325,7 +325,10 @@ export function openApiDocument(options: OpenApiOptions): Schema {
   };
 }
 
-/** The health body: its status, and the store (`memory`, or `redis` and whether it answers). */
+/**
+ * The health body: its status, and the store (`memory`, or `redis` and whether it answers; `state: reset` and
+ * when, once it was found to have lost its state, until a whole reset: decision 0041).
+ */
 function healthSchema(status: 'ok' | 'unavailable'): Record<string, unknown> {
   return {
     type: 'object',
@@ -334,7 +337,13 @@ function healthSchema(status: 'ok' | 'unavailable'): Record<string, unknown> {
       store: {
         oneOf: [
           { type: 'object', properties: { kind: { const: 'memory' } }, required: ['kind'], additionalProperties: false },
-          { type: 'object', properties: { kind: { const: 'redis' }, up: { type: 'boolean' } }, required: ['kind', 'up'], additionalProperties: false },
+          {
+            type: 'object',
+            properties: { kind: { const: 'redis' }, up: { type: 'boolean' }, state: { const: 'reset' }, at: { type: 'string', format: 'date-time' } },
+            required: ['kind', 'up'],
+            dependentRequired: { state: ['at'], at: ['state'] },
+            additionalProperties: false,
+          },
         ],
       },
     },

@@ -79,6 +79,8 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const refs = createRefCodec(secrets, config.credentials.keys());
   // With --store redis the memory stores are a replica's cache (decision 0039): they tell it what changed.
   let replica: Replica | undefined;
+  /** When this process found that Redis had lost its state, until a whole reset (decision 0041). */
+  let storeLost: { at: string } | undefined;
   if (config.store.kind === 'redis' && config.stateFile !== undefined) {
     throw new ConfigError('--state-file keeps a memory store\'s state: with --store redis the state lives in Redis');
   }
@@ -205,6 +207,10 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       outbox?.clear(tenant);
     },
     payments: { store: paymentStore, catchUp: (tenant) => payments.catchUp(tenant) },
+    // A whole reset (not one tenant's) is the answer to a lost store: health reports it no more.
+    afterReset: (tenant) => {
+      if (tenant === undefined) storeLost = undefined;
+    },
   });
 
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
@@ -225,6 +231,15 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       }),
       tenants: [...config.credentials.keys()],
       restart: () => controller.reset(),
+      // Said once per loss in each process (decision 0041); `at` is the wall clock's, as in Redis's own log.
+      lost: () => {
+        storeLost = { at: new Date().toISOString() };
+        metrics.storeReset();
+        io.writeErr(
+          'token-sim: the Redis store lost its state (Redis restarted empty or was flushed): the simulator started over ' +
+            'from its configuration (fixtures, scenarios, --now); tokens and payments made before are gone',
+        );
+      },
       ...(sharedJournal && { onRead: () => sharedJournal.pull() }),
       onClose: () => {
         sharedJournal?.close();
@@ -298,7 +313,8 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhooks,
     dashboard: { tenants: () => [...config.credentials.keys()], clocks, payments, paymentStore, vault, journal, streams: journalStreams },
     reportUnexpected,
-    storeHealth: async () => (replica ? { kind: 'redis', up: (await replica.status()).up } : { kind: 'memory' }),
+    storeHealth: async () =>
+      replica ? { kind: 'redis', up: (await replica.status()).up, ...(storeLost && { state: 'reset', at: storeLost.at }) } : { kind: 'memory' },
     ...(replica && { shared: replica }),
   });
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
