@@ -1,6 +1,7 @@
 /**
  * Fields a file does not define (zod's `unrecognized_keys` on strict objects): which fields the object at a
- * path does define, read from the schema itself, and the "did you mean" hint for a misspelt one.
+ * path does define, read from the schema itself, and the "did you mean" hint for a misspelt one. The same
+ * hint serves a misspelt value of a field that takes one of a few (an enum: `operation: sael`).
  */
 import type * as z from 'zod';
 import type { FieldPath } from './problems.js';
@@ -91,6 +92,9 @@ export function closestField(key: string, fields: readonly string[]): string | u
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const field of fields) {
+    // The distance is at least the difference in length: a field that cannot be closer is not measured, so a
+    // long key (or value) costs no quadratic table.
+    if (Math.abs(field.length - key.length) >= bestDistance) continue;
     const distance = editDistance(key, field);
     if (distance < bestDistance) {
       best = field;
@@ -104,4 +108,24 @@ export function closestField(key: string, fields: readonly string[]): string | u
 export function notAllowedMessage(key: string, fields: readonly string[]): string {
   const hint = closestField(key, fields);
   return `${key} is not a field of this object${hint === undefined ? '' : `; did you mean ${hint}?`}`;
+}
+
+/**
+ * The allowed value a misspelt one most likely meant: the one it equals but for case (`SALE`), else the
+ * closest as closestField finds it; undefined when none is close.
+ */
+export function closestValue(given: string, allowed: readonly string[]): string | undefined {
+  const lower = given.toLowerCase();
+  return allowed.find((value) => value.toLowerCase() === lower) ?? closestField(given, allowed);
+}
+
+/**
+ * `; did you mean 'sale'?` after a message that lists the allowed values (each in `quote`, as the message
+ * writes them), when the value given is a string and a close one exists; '' otherwise, and when only one
+ * value is allowed (the message already names it).
+ */
+export function meantValueHint(given: unknown, allowed: readonly string[], quote = "'"): string {
+  if (typeof given !== 'string' || allowed.length < 2) return '';
+  const meant = closestValue(given, allowed);
+  return meant === undefined ? '' : `; did you mean ${quote}${meant}${quote}?`;
 }

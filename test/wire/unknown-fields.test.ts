@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import * as z from 'zod';
 import { WireError } from '../../src/wire/problems.js';
-import { closestField, definedFieldsAt, editDistance, notAllowedMessage } from '../../src/wire/unknown-fields.js';
+import { closestField, closestValue, definedFieldsAt, editDistance, meantValueHint, notAllowedMessage } from '../../src/wire/unknown-fields.js';
 import { parseBody, toFieldProblems } from '../../src/wire/validation.js';
 
 /** The problems parseBody reports as [errorName, jsonPath-ish path, message], or 'ok'. */
@@ -84,6 +84,38 @@ describe('the "did you mean" hint', () => {
   it('writes the message with and without a hint', () => {
     expect(notAllowedMessage('opertion', WHEN)).toBe('opertion is not a field of this object; did you mean operation?');
     expect(notAllowedMessage('colour', WHEN)).toBe('colour is not a field of this object');
+  });
+
+  it('measures no field whose length alone puts it out of reach: a long key costs no quadratic table', () => {
+    // 200,000 characters against 13 fields: measured, about 5 s and hundreds of MB; skipped, nothing.
+    const started = performance.now();
+    expect(closestField('x'.repeat(200_000), WHEN)).toBeUndefined();
+    expect(closestValue('sale'.repeat(50_000), ['sale', 'refund'])).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('the "did you mean" hint for a value', () => {
+  const OPERATIONS = ['createToken', 'getToken', 'sale', 'refund', 'partialRefund', 'reversal', 'any'];
+
+  it.each([
+    ['sael', 'sale'],
+    ['refnd', 'refund'],
+    ['createtoken', 'createToken'],
+    ['SALE', 'sale'],
+    ['ANY', 'any'],
+    ['PartialRefund', 'partialRefund'],
+  ])('suggests for %p the allowed value it equals but for case, else the closest', (given, meant) => expect(closestValue(given, OPERATIONS)).toBe(meant));
+
+  it.each(['capture', 'x', '', 'SALES!!'])('suggests nothing for %p when no allowed value is close', (given) => expect(closestValue(given, OPERATIONS)).toBeUndefined());
+
+  it('writes the hint in the quotes of the message it follows, and only for a string among several values', () => {
+    expect(meantValueHint('sael', OPERATIONS)).toBe("; did you mean 'sale'?");
+    expect(meantValueHint('jsno', ['json', 'har'], '')).toBe('; did you mean json?');
+    expect(meantValueHint('capture', OPERATIONS)).toBe('');
+    expect(meantValueHint(5, OPERATIONS)).toBe('');
+    expect(meantValueHint(undefined, OPERATIONS)).toBe('');
+    expect(meantValueHint('faild', ['failed'])).toBe('');
   });
 });
 
