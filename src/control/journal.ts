@@ -5,6 +5,8 @@
  */
 import type { FieldProblem } from '../wire/problems.js';
 import { schemaError } from '../wire/problems.js';
+import { meantValueHint } from '../wire/unknown-fields.js';
+import { mustBeStringMessage } from '../wire/validation.js';
 import { OPERATIONS, toEntry, type JournalEntry, type JournalRecord, type Operation } from './journal-entry.js';
 
 export { KEPT_REQUEST_HEADERS, OPERATIONS, type JournalEntry, type JournalFields, type JournalRecord, type Operation } from './journal-entry.js';
@@ -46,7 +48,7 @@ function integerProblems(key: string, value: unknown, max: number, what: string)
 
 function stringProblems(key: string, value: unknown, check: (s: string) => string | undefined): FieldProblem[] {
   const path = [key];
-  if (typeof value !== 'string') return [{ errorName: 'fieldMustBeString', message: `${key} must be a string`, path }];
+  if (typeof value !== 'string') return [{ errorName: 'fieldMustBeString', message: mustBeStringMessage(key, value, path), path }];
   if (value === '') return [{ errorName: 'fieldIsEmpty', message: `${key} must not be empty`, path }];
   const problem = check(value);
   return problem === undefined ? [] : [{ errorName: 'fieldHasInvalidValue', message: problem, path }];
@@ -63,7 +65,7 @@ export function journalFilterProblems(filter: Readonly<Record<string, unknown>>)
     if (value === undefined) continue;
     switch (key) {
       case 'operation':
-        problems.push(...stringProblems(key, value, (s) => ((OPERATIONS as readonly string[]).includes(s) ? undefined : `operation must be one of ${OPERATIONS.join(', ')}`)));
+        problems.push(...stringProblems(key, value, (s) => ((OPERATIONS as readonly string[]).includes(s) ? undefined : `operation must be one of ${OPERATIONS.join(', ')}${meantValueHint(s, OPERATIONS, '')}`)));
         break;
       case 'status':
         problems.push(...integerProblems(key, value, MAX_STATUS, `an HTTP status from 0 to ${MAX_STATUS}`));

@@ -4,7 +4,7 @@
  */
 import { JOURNAL_FILTER_KEYS, checkJournalFilter, journalFilterProblems, type JournalFilter } from '../control/journal.js';
 import type { FieldProblem } from '../wire/problems.js';
-import { closestField } from '../wire/unknown-fields.js';
+import { closestField, meantValueHint } from '../wire/unknown-fields.js';
 import { HttpError } from './errors.js';
 
 export type JournalFormat = 'json' | 'har';
@@ -52,7 +52,7 @@ export function parseJournalQuery(query: Readonly<Record<string, unknown>>, wher
     }
     if (key === 'format') {
       if (FORMATS.includes(value)) format = value as JournalFormat;
-      else problems.push(problem('fieldHasInvalidValue', `format must be one of ${FORMATS.join(', ')}`));
+      else problems.push(problem('fieldHasInvalidValue', `format must be one of ${FORMATS.join(', ')}${meantValueHint(value, FORMATS, '')}`));
       continue;
     }
     // Integers as numbers (a huge one becomes an unsafe number, refused as too large); anything else stays text.

@@ -200,8 +200,9 @@ export const ruleSchema = z
     // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
     // would apply (and be counted) without any effect.
     // `refund` scripts a sale's refunds, or the refund a rule matches.
+    // A misspelt operation is reported at itself (with a "did you mean"), not here as well.
     const operation = rule.when?.operation;
-    if (operation === undefined || operation === 'any') return;
+    if (operation === undefined || operation === 'any' || !OPERATIONS.includes(operation)) return;
     const refunds = operation === 'sale' || operation === 'refund' || operation === 'partialRefund';
     for (const key of ['outcome', 'riskFactors', 'settlement', 'refund'] as const) {
       if (rule.then[key] === undefined || operation === 'sale' || (key === 'refund' && refunds)) continue;

@@ -111,6 +111,9 @@ const OWN_IDS = new Set(['tokenId', 'paymentId', 'eventId', 'sealedCardNumber', 
 type Kind = 'cvc' | 'pan' | undefined;
 const kindOfKey = (key: string): Kind => (/cvc|cvv|securitycode/i.test(key) ? 'cvc' : /cardnumber/i.test(key) ? 'pan' : undefined);
 
+/** Whether values under this key are card data (a card number or a security code), which no message repeats. */
+export const isCardDataKey = (key: string): boolean => kindOfKey(key) !== undefined;
+
 /** The fewest digits a number under a card-number key has before it is masked (the field's shortest valid length). */
 const MIN_PAN_FIELD_DIGITS = 10;
 

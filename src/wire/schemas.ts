@@ -30,7 +30,8 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
     .string()
     .refine((v) => allowed.has(v), {
       error: `must be ${values.map((v) => `'${v}'`).join(' or ')}`,
-      params: { errorName: 'fieldHasInvalidValue' },
+      // The values, for the "did you mean" hint validation.ts adds to a misspelt one.
+      params: { errorName: 'fieldHasInvalidValue', values: [...values] },
     })
     .meta({ enum: [...values] });
 }

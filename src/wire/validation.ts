@@ -1,7 +1,8 @@
 /** zod issues → the spec's validation items {errorName, message, jsonPath}. */
 import type * as z from 'zod';
+import { isCardDataKey } from './mask.js';
 import { MAX_PROBLEMS, schemaError, type FieldErrorName, type FieldPath, type FieldProblem } from './problems.js';
-import { definedFieldsAt, notAllowedMessage } from './unknown-fields.js';
+import { definedFieldsAt, meantValueHint, notAllowedMessage } from './unknown-fields.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -68,20 +69,48 @@ function errorNameOf(issue: z.core.$ZodIssue, value: unknown): FieldErrorName {
   }
 }
 
-function messageOf(errorName: FieldErrorName, issue: z.core.$ZodIssue, label: string): string {
+/** Keys whose values no message repeats: card data (as masking knows it) and passwords or secrets. */
+const isSecretKey = (key: string | number): boolean => typeof key === 'string' && (isCardDataKey(key) || /password|secret/i.test(key));
+
+/**
+ * `refusalCode must be a string, not the number 51: quote it`: a number or a boolean where text is due is
+ * nearly always a value a YAML or JSON writer left unquoted. The message names the value as it was read, not
+ * as it was typed: YAML reads `05` as 5, so "quote it, \"5\"" would teach the wrong code (decision 0045). A
+ * value under a secret key (a card number, a security code, a password) is not repeated: messages are shown,
+ * logged and journaled.
+ */
+export function mustBeStringMessage(label: string, value: unknown, path: FieldPath): string {
+  const base = `${label} must be a string`;
+  if (typeof value !== 'number' && typeof value !== 'boolean') return base;
+  const secret = isSecretKey(label) || path.some(isSecretKey);
+  return `${base}, not ${secret ? `a ${typeof value}` : `the ${typeof value} ${String(value)}`}: quote it`;
+}
+
+/** The values an issue says its field may take (a oneOf, a literal, an enum, a union's discriminator); [] when it names none. */
+function allowedValuesOf(issue: z.core.$ZodIssue): readonly string[] {
+  let values: readonly unknown[] = [];
+  if (issue.code === 'invalid_value') values = issue.values;
+  else if (issue.code === 'invalid_union' && 'options' in issue && issue.options !== undefined) values = issue.options;
+  else if (issue.code === 'custom' && Array.isArray(issue.params?.values)) values = issue.params.values as unknown[];
+  return values.filter((v): v is string => typeof v === 'string');
+}
+
+function messageOf(errorName: FieldErrorName, issue: z.core.$ZodIssue, label: string, value: unknown, path: FieldPath): string {
   switch (errorName) {
     case 'fieldIsMissing':
       return `${label} is required`;
     case 'fieldIsNull':
       return `${label} must not be null`;
     case 'fieldMustBeString':
+      return mustBeStringMessage(label, value, path);
     case 'fieldMustBeInteger':
     case 'fieldMustBeBoolean':
     case 'fieldMustBeObject':
     case 'fieldMustBeArray':
       return `${label} must be ${TYPE_WORDS[errorName]}`;
     default:
-      return `${label} ${issue.message}`;
+      // A misspelt value of a field that takes one of a few: `; did you mean 'sale'?`.
+      return `${label} ${issue.message}${meantValueHint(value, allowedValuesOf(issue))}`;
   }
 }
 
@@ -111,8 +140,9 @@ export function toFieldProblems(issues: readonly z.core.$ZodIssue[], root: unkno
     seen.add(key);
     const last = path.findLast((s) => typeof s === 'string');
     const label = typeof last === 'string' ? last : rootLabel;
-    const errorName = errorNameOf(issue, valueAt(root, path));
-    problems.push({ errorName, message: messageOf(errorName, issue, label), path });
+    const value = valueAt(root, path);
+    const errorName = errorNameOf(issue, value);
+    problems.push({ errorName, message: messageOf(errorName, issue, label, value, path), path });
   }
   return problems;
 }

@@ -236,6 +236,17 @@ describe('checking a journal filter', () => {
   ])('refuses %p', (filter, errorName) => {
     expect(journalFilterProblems(filter).map((p) => p.errorName)).toEqual([errorName]);
   });
+
+  it('says to quote an operation given as a number, and names the operation a misspelt one meant', () => {
+    expect(journalFilterProblems({ operation: 5 })).toStrictEqual([{ errorName: 'fieldMustBeString', message: 'operation must be a string, not the number 5: quote it', path: ['operation'] }]);
+    expect(journalFilterProblems({ operation: 'sael' })).toStrictEqual([
+      {
+        errorName: 'fieldHasInvalidValue',
+        message: 'operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, unknown; did you mean sale?',
+        path: ['operation'],
+      },
+    ]);
+  });
 });
 
 describe('what an entry shows', () => {

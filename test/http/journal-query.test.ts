@@ -113,6 +113,9 @@ describe('a bad query of /_sim/requests', () => {
     ['?limit=ten', 'fieldMustBeInteger', 'limit must be a non-negative integer'],
     ['?method=GE%20T', 'fieldHasInvalidValue', 'method must be an HTTP method such as GET or POST'],
     ['?format=xml', 'fieldHasInvalidValue', 'format must be one of json, har'],
+    ['?operation=sael', 'fieldHasInvalidValue', 'operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, unknown; did you mean sale?'],
+    ['?operation=CreateToken', 'fieldHasInvalidValue', 'operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, unknown; did you mean createToken?'],
+    ['?format=jsno', 'fieldHasInvalidValue', 'format must be one of json, har; did you mean json?'],
   ])('refuses %s with 400 urlContainsInvalidValue naming the parameter', async (query, errorName, message) => {
     const res = await control(testSimulator()).get(`/_sim/requests${query}`);
     expect(res.status).toBe(400);

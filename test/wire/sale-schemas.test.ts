@@ -107,7 +107,7 @@ describe('the sale body', () => {
     [{ merchant: { entity: '' } }, ['stringIsTooShort', '$.merchant.entity', 'entity must not be empty']],
     [{ merchant: {} }, ['fieldIsMissing', '$.merchant.entity', 'entity is required']],
     [{ channel: 'ecom' }, ['fieldHasInvalidValue', '$.channel', "channel must be 'moto'"]],
-    [{ transactionReference: 1 }, ['fieldMustBeString', '$.transactionReference', 'transactionReference must be a string']],
+    [{ transactionReference: 1 }, ['fieldMustBeString', '$.transactionReference', 'transactionReference must be a string, not the number 1: quote it']],
     [{ merchant: { entity: 'default', paymentFacilitator: { pfId: 'pf' } } }, ['fieldIsMissing', '$.merchant.paymentFacilitator.subMerchant', 'subMerchant is required']],
     [{ customer: { authentication: { eci: '05' } } }, ['fieldIsMissing', '$.customer.authentication.type', 'type is required']],
   ])('refuses %p', (overrides, problem) => {

@@ -179,7 +179,7 @@ describe('a field with listed values', () => {
     expect(parseBody(kind, 'b')).toBe('b');
     expect(problemsOf(kind, 'c')).toStrictEqual([['fieldHasInvalidValue', "value must be 'a' or 'b'"]]);
     expect(problemsOf(oneOf(['moto']), 'ecom')).toStrictEqual([['fieldHasInvalidValue', "value must be 'moto'"]]);
-    expect(problemsOf(kind, 1)).toStrictEqual([['fieldMustBeString', 'value must be a string']]);
+    expect(problemsOf(kind, 1)).toStrictEqual([['fieldMustBeString', 'value must be a string, not the number 1: quote it']]);
   });
 
   it('lists its values as a JSON Schema enum', () => {
@@ -312,7 +312,7 @@ describe('dates the token API and the clock read', () => {
 
   it('reads a leap day and a number is still not a string', () => {
     expect(toCreateInput(parseBody(createTokenBody, withExpiry('2032-02-29T12:00:00Z'))).expiresAt).toBe(Date.UTC(2032, 1, 29, 12));
-    expect(problemsOf(createTokenBody, { ...withExpiry(''), tokenExpiryDateTime: 5 })).toStrictEqual([['fieldMustBeString', 'tokenExpiryDateTime must be a string']]);
+    expect(problemsOf(createTokenBody, { ...withExpiry(''), tokenExpiryDateTime: 5 })).toStrictEqual([['fieldMustBeString', 'tokenExpiryDateTime must be a string, not the number 5: quote it']]);
   });
 
   it('refuses a clock set to a date that does not exist, at now', () => {

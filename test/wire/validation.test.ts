@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import * as z from 'zod';
 import { WireError } from '../../src/wire/problems.js';
+import { oneOf } from '../../src/wire/schemas.js';
 import { parseBody, toFieldProblems, toJsonPath } from '../../src/wire/validation.js';
 
 /** The problems parseBody reports for a body, or 'ok' when it parses. */
@@ -49,7 +50,7 @@ describe('field problems by kind of value', () => {
   });
 
   it.each([
-    ['s', 1, 'fieldMustBeString', 's must be a string'],
+    ['s', 1, 'fieldMustBeString', 's must be a string, not the number 1: quote it'],
     ['n', 'one', 'fieldMustBeInteger', 'n must be an integer'],
     ['i', 1.5, 'fieldMustBeInteger', 'i must be an integer'],
     ['i', '2', 'fieldMustBeInteger', 'i must be an integer'],
@@ -147,13 +148,13 @@ describe('the list of field problems', () => {
       { errorName: 'stringIsTooShort', message: 'name too short', path: ['name'] },
       { errorName: 'fieldMustBeInteger', message: 'id must be an integer', path: ['items', 1, 'id'] },
       { errorName: 'fieldIsMissing', message: 'id is required', path: ['items', 2, 'id'] },
-      { errorName: 'fieldMustBeString', message: 'tags must be a string', path: ['tags', 1] },
-      { errorName: 'fieldMustBeString', message: 'odd key must be a string', path: ['odd key'] },
+      { errorName: 'fieldMustBeString', message: 'tags must be a string, not the number 2: quote it', path: ['tags', 1] },
+      { errorName: 'fieldMustBeString', message: 'odd key must be a string, not the number 3: quote it', path: ['odd key'] },
     ]);
   });
 
   it('labels a problem at an index of a top-level array with the root label', () => {
-    expect(problemsOf(z.array(z.string()), ['a', 1], 'list')).toStrictEqual([{ errorName: 'fieldMustBeString', message: 'list must be a string', path: [1] }]);
+    expect(problemsOf(z.array(z.string()), ['a', 1], 'list')).toStrictEqual([{ errorName: 'fieldMustBeString', message: 'list must be a string, not the number 1: quote it', path: [1] }]);
   });
 
   it('keeps numeric path segments numbers and turns other keys into strings', () => {
@@ -185,7 +186,7 @@ describe('the list of field problems', () => {
         'root',
       ),
     ).toStrictEqual([
-      { errorName: 'fieldMustBeString', message: 'b must be a string', path: ['a', 0, 'b'] },
+      { errorName: 'fieldMustBeString', message: 'b must be a string, not the number 1: quote it', path: ['a', 0, 'b'] },
       { errorName: 'fieldIsNull', message: 'b must not be null', path: ['a', 1, 'b'] },
       { errorName: 'fieldIsMissing', message: 'd is required', path: ['c', 'd'] },
       { errorName: 'fieldIsMissing', message: 'f is required', path: ['e', 'f'] },
@@ -208,5 +209,83 @@ describe('the list of field problems', () => {
   it('returns zod’s output, defaults and transforms applied', () => {
     const schema = z.object({ n: z.string().transform((s) => s.length), d: z.string().default('x') });
     expect(parseBody(schema, { n: 'abc' })).toStrictEqual({ n: 3, d: 'x' });
+  });
+});
+
+describe('problems that teach the fix', () => {
+  it.each([
+    [51, 'code must be a string, not the number 51: quote it'],
+    [0, 'code must be a string, not the number 0: quote it'],
+    [-1.5, 'code must be a string, not the number -1.5: quote it'],
+    [true, 'code must be a string, not the boolean true: quote it'],
+    [false, 'code must be a string, not the boolean false: quote it'],
+    [{}, 'code must be a string'],
+    [['51'], 'code must be a string'],
+  ])('says to quote %p where a string is due, naming the value as read, with the same errorName and path', (value, message) => {
+    expect(problemsOf(z.object({ outcome: z.object({ code: z.string() }) }), { outcome: { code: value } })).toStrictEqual([
+      { errorName: 'fieldMustBeString', message, path: ['outcome', 'code'] },
+    ]);
+  });
+
+  it('never repeats a card number, a security code or a password given unquoted, at any depth', () => {
+    const schema = z.object({
+      paymentInstrument: z.object({ cardNumber: z.string(), cvc: z.string() }),
+      credentials: z.array(z.object({ password: z.string() })),
+      cardNumbers: z.array(z.string()),
+      clientSecret: z.string(),
+    });
+    const body = { paymentInstrument: { cardNumber: 4444333322221111, cvc: 123 }, credentials: [{ password: 1234 }], cardNumbers: [5555555555554444], clientSecret: true };
+    expect(problemsOf(schema, body)).toStrictEqual([
+      { errorName: 'fieldMustBeString', message: 'cardNumber must be a string, not a number: quote it', path: ['paymentInstrument', 'cardNumber'] },
+      { errorName: 'fieldMustBeString', message: 'cvc must be a string, not a number: quote it', path: ['paymentInstrument', 'cvc'] },
+      { errorName: 'fieldMustBeString', message: 'password must be a string, not a number: quote it', path: ['credentials', 0, 'password'] },
+      { errorName: 'fieldMustBeString', message: 'cardNumbers must be a string, not a number: quote it', path: ['cardNumbers', 0] },
+      { errorName: 'fieldMustBeString', message: 'clientSecret must be a string, not a boolean: quote it', path: ['clientSecret'] },
+    ]);
+    // A body that is itself the value (an update of one field) is labelled by the field.
+    expect(problemsOf(z.string(), 123, 'cvc')).toStrictEqual([{ errorName: 'fieldMustBeString', message: 'cvc must be a string, not a number: quote it', path: [] }]);
+  });
+
+  const OPERATION = oneOf(['sale', 'refund', 'partialRefund', 'reversal']);
+  const ALL = "must be 'sale' or 'refund' or 'partialRefund' or 'reversal'";
+
+  it.each([
+    ['sael', `operation ${ALL}; did you mean 'sale'?`],
+    ['refnud', `operation ${ALL}; did you mean 'refund'?`],
+    ['partialrefund', `operation ${ALL}; did you mean 'partialRefund'?`],
+    ['SALE', `operation ${ALL}; did you mean 'sale'?`],
+    ['REVERSAL', `operation ${ALL}; did you mean 'reversal'?`],
+    ['capture', `operation ${ALL}`],
+    ['s', `operation ${ALL}`],
+    ['', `operation ${ALL}`],
+  ])('answers the misspelt value %p of a field with listed values with the closest one, when one is close', (value, message) => {
+    expect(problemsOf(z.object({ when: z.object({ operation: OPERATION }) }), { when: { operation: value } })).toStrictEqual([
+      { errorName: 'fieldHasInvalidValue', message, path: ['when', 'operation'] },
+    ]);
+  });
+
+  it('gives no hint when only one value is allowed: the message names it already', () => {
+    expect(problemsOf(z.object({ settlement: oneOf(['failed']) }), { settlement: 'faild' })).toStrictEqual([
+      { errorName: 'fieldHasInvalidValue', message: "settlement must be 'failed'", path: ['settlement'] },
+    ]);
+    expect(problemsOf(z.object({ format: z.literal('token-sim-state', { error: "must be 'token-sim-state'" }) }), { format: 'token-sim-stat' })).toStrictEqual([
+      { errorName: 'fieldHasInvalidValue', message: "format must be 'token-sim-state'", path: ['format'] },
+    ]);
+  });
+
+  it('hints for zod’s own enums, and for the discriminator of a union', () => {
+    expect(problemsOf(z.object({ kind: z.enum(['credit', 'debit'], { error: "must be 'credit' or 'debit'" }) }), { kind: 'debt' })).toStrictEqual([
+      { errorName: 'fieldHasInvalidValue', message: "kind must be 'credit' or 'debit'; did you mean 'debit'?", path: ['kind'] },
+    ]);
+    const instrument = z.discriminatedUnion('type', [z.object({ type: z.literal('card/plain') }), z.object({ type: z.literal('card/token') })], { error: "must be 'card/plain' or 'card/token'" });
+    expect(problemsOf(z.object({ paymentInstrument: instrument }), { paymentInstrument: { type: 'card/plian' } })).toStrictEqual([
+      { errorName: 'fieldHasInvalidValue', message: "type must be 'card/plain' or 'card/token'; did you mean 'card/plain'?", path: ['paymentInstrument', 'type'] },
+    ]);
+  });
+
+  it('says to quote a number given for a field with listed values, and hints nothing then', () => {
+    expect(problemsOf(z.object({ operation: OPERATION }), { operation: 1 })).toStrictEqual([
+      { errorName: 'fieldMustBeString', message: 'operation must be a string, not the number 1: quote it', path: ['operation'] },
+    ]);
   });
 });
