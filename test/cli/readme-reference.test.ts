@@ -1,7 +1,10 @@
-/** The CLI reference (docs/cli.md) is `token-sim --help` itself, so the two cannot drift. */
+/**
+ * The CLI reference (docs/cli.md) is `token-sim --help` itself, so the two cannot drift; the banner it shows is
+ * the one a terminal gets (on port 8080; the Docs line names the page in the reader's copy).
+ */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { exitCodeOf, runCli } from '../support/cli-in-process.js';
+import { exitCodeOf, runCli, startCli } from '../support/cli-in-process.js';
 
 const page = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
 
@@ -25,5 +28,15 @@ describe('the CLI reference in docs/cli.md', () => {
     const r = runCli(['validate', '--help']);
     expect(await exitCodeOf(r)).toBe(0);
     expect(textBlocks('Reference')).toContain(r.stdout().trimEnd());
+  });
+
+  it('shows the banner a terminal gets', async () => {
+    const { run, url } = await startCli(['--port', '0', '--log', 'silent'], { isTTY: true, env: { NO_COLOR: '1' } });
+    await run.stop();
+    const port = new URL(url).port;
+    const banner = run.err
+      .map((line) => line.replaceAll(`127.0.0.1:${port}`, '127.0.0.1:8080').replace(/^( {2}Docs {8})\/.*(\/docs\/README\.md)$/, '$1/path/to/token-sim$2'))
+      .join('\n');
+    expect(textBlocks('The banner')[0]).toBe(banner);
   });
 });
