@@ -23,7 +23,7 @@ export interface PaymentEvent {
   amount: number;
   /** A partial refund's reference. */
   reference?: string;
-  /** Why a refund failed. */
+  /** Why the sale was refused (on its `refused` event), or why a refund failed (on `refundFailed`). */
   refusal?: Refusal;
 }
 
@@ -95,6 +95,8 @@ export interface NewPayment {
   currency: string;
   amount: number;
   approved: boolean;
+  /** A refused sale's refusal (code and description), kept on its `refused` event. */
+  refusal?: Refusal;
   origin?: string;
   script?: PaymentScript;
 }
@@ -243,7 +245,8 @@ export function createPayments(deps: PaymentsDeps): Payments {
       const { approved, amount } = sale;
       const script = sale.script ? { ...sale.script } : NO_SCRIPT;
       // Built whole, one shape for every payment, its arrays at their size: a load test keeps many of them.
-      const first: PaymentEvent = { seq: 1, type: approved ? 'sentForSettlement' : 'refused', at: now, amount };
+      const first: PaymentEvent =
+        approved || sale.refusal === undefined ? { seq: 1, type: approved ? 'sentForSettlement' : 'refused', at: now, amount } : { seq: 1, type: 'refused', at: now, amount, refusal: { ...sale.refusal } };
       const payment: Payment = {
         tenant,
         paymentId: ids.paymentId(tenant),

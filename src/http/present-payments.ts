@@ -63,7 +63,8 @@ export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, even
       date: timestamp.slice(0, 10),
       ...(event.reference !== undefined && { reference: event.reference }),
       amount: { value: event.amount, currencyCode: payment.currency },
-      ...(event.refusal && { refund: { refusal: { code: event.refusal.code, description: event.refusal.description } } }),
+      // A failed refund's refusal; a refused sale's (kept on its `refused` event) is the sale answer's, not a refund's.
+      ...(event.type === 'refundFailed' && event.refusal && { refund: { refusal: { code: event.refusal.code, description: event.refusal.description } } }),
       _links: { payment: { href: paymentEventsHref(ctx, payment) } },
     },
   };

@@ -102,6 +102,18 @@ describe('GET /_sim/tenants', () => {
 });
 
 describe('GET /_sim/payments', () => {
+  it('keeps a refused sale\u2019s refusal code and description on its refused event, the sandbox\u2019s and a scenario\u2019s', async () => {
+    const sim = sim2();
+    await paid(sim, 'alice', 'pa', 'order-1', 'REFUSED51');
+    sim.tenant('bob').loadScenarios({ name: 'refuse', rules: [{ when: { operation: 'sale' }, then: { outcome: { outcome: 'refused', refusalCode: '05', refusalDescription: 'DO NOT HONOUR' } } }] });
+    await paid(sim, 'bob', 'pb', 'order-2');
+    const items = ((await call(sim, 'get', '/_sim/payments')).body as { payments: Item[] }).payments;
+    expect(items.map((p) => [p.transactionReference, p.outcome, p.events])).toEqual([
+      ['order-1', 'refused', [{ type: 'refused', at: START, amount: 250, refusal: { code: '51', description: 'LIMIT EXCEEDED' } }]],
+      ['order-2', 'refused', [{ type: 'refused', at: START, amount: 250, refusal: { code: '05', description: 'DO NOT HONOUR' } }]],
+    ]);
+  });
+
   it('lists payments oldest first with their events caught up to the tenant\u2019s virtual now', async () => {
     const sim = sim2();
     await paid(sim, 'alice', 'pa', 'order-1');

@@ -54,6 +54,24 @@ const advance = (sim: Simulator, by: string) => request(handlerOf(sim)).post('/_
 const delivered = (r: Received[]) => r.filter((x) => x.status < 300);
 
 describe('payment webhooks', () => {
+  it('sends a refused sale\u2019s event without a refund refusal: the sale answer carries the refusal', async () => {
+    const hook = await receiver();
+    const sim = testSimulator({ now: START, frozen: true, webhookUrl: hook.url });
+    const res = await sale(sim, saleBody(plainCard({ cardHolderName: 'REFUSED51' })));
+    expect([res.status, res.body.outcome, res.body.refusalCode]).toEqual([201, 'refused', '51']);
+    expect(await sim.flushWebhooks()).toEqual({ flushed: true, pending: 0 });
+    expect(hook.received.map((r) => r.body.eventDetails)).toEqual([
+      {
+        classification: 'payment',
+        transactionReference: 'order-0001',
+        type: 'refused',
+        date: '2030-01-01',
+        amount: { value: 250, currencyCode: 'GBP' },
+        _links: { payment: { href: expect.stringMatching(/\/payments\/events\//) } },
+      },
+    ]);
+  });
+
   it('sends every event of a payment, in order, in the vendor’s body, stamped with virtual time', async () => {
     const hook = await receiver();
     const sim = testSimulator({ now: START, frozen: true, webhookUrl: hook.url });

@@ -66,6 +66,7 @@ export function createSaleOperation(deps: SaleOperationDeps): ApiOperation {
       currency,
       amount,
       approved: result.outcome === 'sentForSettlement',
+      ...(result.refusal && { refusal: result.refusal }),
       origin: originOf(req.baseUrl),
       ...(req.paymentScript && { script: req.paymentScript }),
     });
