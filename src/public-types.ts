@@ -39,6 +39,10 @@ export interface SimulatorOptions {
   vendor?: string;
   /** Base of generated links; from the Host header when absent. */
   baseUrl?: string;
+  /** Host names answered besides localhost, IP addresses, single-label names, `host` and the base URL's host; `*` allows any. */
+  allowedHosts?: readonly string[];
+  /** Origins (`scheme://host[:port]`) whose web pages may change the simulator through /_sim. */
+  allowedOrigins?: readonly string[];
   /** Where payment events are POSTed (an http or https URL); a fixtures credential's own `webhookUrl` wins for its tenant. */
   webhookUrl?: string;
   /** Request log on stderr; the library defaults to `silent`, the CLI to `pretty`. */

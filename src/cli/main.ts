@@ -82,6 +82,8 @@ interface CliOptions {
   user?: string[];
   vendor: string;
   baseUrl?: string;
+  allowedHost?: string[];
+  allowedOrigin?: string[];
   webhookUrl?: string;
   adminToken?: string;
   adminTokenFile?: string;
@@ -117,6 +119,8 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
     ...(o.fixtures !== undefined && { fixtures: o.fixtures }),
     ...(o.user !== undefined && { users: o.user }),
     ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
+    ...(o.allowedHost !== undefined && { allowedHosts: o.allowedHost }),
+    ...(o.allowedOrigin !== undefined && { allowedOrigins: o.allowedOrigin }),
     ...(o.webhookUrl !== undefined && { webhookUrl: o.webhookUrl }),
     ...(o.adminToken !== undefined && { adminToken: o.adminToken }),
     ...(o.drainTimeout !== undefined && { drainTimeout: o.drainTimeout }),
@@ -203,6 +207,8 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .option('--user <name:password>', 'add a credential; repeatable', collect)
     .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
     .option('--base-url <url>', 'base of generated links (default: from the Host header)')
+    .option('--allowed-host <name>', 'also answer requests whose Host names this (besides localhost, IP addresses and single-label names); * allows any; repeatable', collect)
+    .option('--allowed-origin <origin>', 'let web pages of this origin (e.g. http://localhost:3000) change the simulator through /_sim; repeatable', collect)
     .option('--webhook-url <url>', 'POST every payment event to this http(s) URL (a fixtures credential\'s webhookUrl wins)')
     .option('--admin-token <token>', 'require Authorization: Bearer <token> on /_sim (visible in ps: prefer TOKEN_SIM_ADMIN_TOKEN or --admin-token-file)')
     .option('--admin-token-file <file>', 'read the admin token from this file (one line)')

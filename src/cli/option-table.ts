@@ -10,7 +10,7 @@ import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 export type OptionKey =
   | 'port' | 'host' | 'profile' | 'tokenLifetime' | 'tokenExtension' | 'settlementDelay' | 'now' | 'frozen' | 'seed' | 'fixtures' | 'user'
   | 'vendor' | 'baseUrl' | 'adminToken' | 'adminTokenFile' | 'drainTimeout' | 'stateFile' | 'stateInterval' | 'stateKey' | 'journalSize' | 'journalTotal' | 'stateLimit' | 'scenario' | 'watch' | 'log'
-  | 'webhookUrl' | 'store' | 'storePrefix' | 'workers';
+  | 'webhookUrl' | 'store' | 'storePrefix' | 'workers' | 'allowedHost' | 'allowedOrigin';
 
 export type OptionValue = string | number | boolean | string[];
 
@@ -39,6 +39,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'user', kind: 'list', alias: 'users', checked: true },
   { key: 'vendor', kind: 'string', checked: true },
   { key: 'baseUrl', kind: 'string', checked: true },
+  { key: 'allowedHost', kind: 'list', alias: 'allowedHosts', checked: true },
+  { key: 'allowedOrigin', kind: 'list', alias: 'allowedOrigins', checked: true },
   { key: 'webhookUrl', kind: 'string', checked: true },
   { key: 'adminToken', kind: 'string', checked: true },
   { key: 'adminTokenFile', kind: 'file' },
@@ -174,7 +176,7 @@ function unreadable(paths: readonly string[]): string | undefined {
 export function checkValue(spec: OptionSpec, value: OptionValue): string | undefined {
   if (spec.kind === 'file' || spec.kind === 'files') return unreadable(typeof value === 'string' ? [value] : (value as string[]));
   if (!spec.checked) return undefined;
-  const options = { [spec.key === 'user' ? 'users' : spec.key]: value, fixtures: CHECK_FIXTURES } as SimulatorOptions;
+  const options = { [spec.alias ?? spec.key]: value, fixtures: CHECK_FIXTURES } as SimulatorOptions;
   try {
     resolveConfig(options);
     return undefined;

@@ -34,6 +34,10 @@ export interface SimulatorOptions {
   vendor?: string;
   /** Base of generated links; from the Host header when absent. */
   baseUrl?: string;
+  /** Host names answered besides localhost, IP addresses, single-label names, `host` and the base URL's host; `*` allows any (decision 0042). */
+  allowedHosts?: readonly string[];
+  /** Origins (`scheme://host[:port]`) whose web pages may change the simulator through /_sim (decision 0042). */
+  allowedOrigins?: readonly string[];
   /** Request log on stderr; the library defaults to `silent`, the CLI to `pretty`. */
   log?: LogFormat;
   /** Requires `Authorization: Bearer <adminToken>` on /_sim. */
@@ -87,6 +91,8 @@ export interface SimulatorConfig {
   seed: string | undefined;
   vendor: string;
   baseUrl: string | undefined;
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
   log: LogFormat;
   adminToken: string | undefined;
   journalSize: number;
@@ -228,6 +234,19 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     }
     baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
+  const allowedHosts = (options.allowedHosts ?? []).map((name) => {
+    if (name !== '*' && !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i.test(name)) {
+      throw new ConfigError(`--allowed-host must be a host name (no scheme, no port) or *, got '${name}'`);
+    }
+    return name.toLowerCase();
+  });
+  const allowedOrigins = (options.allowedOrigins ?? []).map((origin) => {
+    const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase().replace(/\/$/, '')) {
+      throw new ConfigError(`--allowed-origin must be an origin such as http://localhost:3000 (scheme, host and port only), got '${origin}'`);
+    }
+    return parsed.origin;
+  });
   const journalSize = options.journalSize ?? 1000;
   if (!Number.isInteger(journalSize) || journalSize < 0) throw new ConfigError(`--journal-size must be a whole number, got '${journalSize}'`);
   const journalTotal = options.journalTotal ?? Math.max(DEFAULT_JOURNAL_TOTAL, journalSize);
@@ -271,6 +290,8 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     seed: options.seed,
     vendor,
     baseUrl,
+    allowedHosts,
+    allowedOrigins,
     log,
     adminToken: options.adminToken,
     journalSize,

@@ -15,6 +15,7 @@ import { API_ROUTES, matchApiPath, urlInvalid } from './routes.js';
 import { createControlRoutes, type StoreHealth } from './control-routes.js';
 import type { DashboardDeps } from './control-dashboard.js';
 import { HttpError, renderError } from './errors.js';
+import type { Guard } from './guard.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
 import { redirectToUi, serveUi, wantsHtml } from './ui.js';
 
@@ -44,6 +45,8 @@ export interface AppDeps {
   storeHealth: () => Promise<StoreHealth>;
   /** With a shared store (decision 0039): control changes commit before they answer, reads pull first. */
   shared?: ControlGate;
+  /** The Host check and /_sim's cross-site write rules (decision 0042). */
+  guard: Guard;
 }
 
 /** A shared store's control side (control/replica.ts). */
@@ -142,6 +145,12 @@ export function buildApp(deps: AppDeps): Express {
   const control = express.Router();
   control.use(commonHeaders(deps.correlation));
   if (deps.log) control.use(logMiddleware(deps.log, deps.correlation.header));
+  // Before any state is read or locked: a foreign Host, a write another site could have sent (decision 0042).
+  control.use((req, res, next) => {
+    const refused = deps.guard.checkHost(req.headers.host) ?? deps.guard.checkControl(req, req.path.toLowerCase().replace(/(.)\/$/, '$1'));
+    if (refused) next(refused);
+    else if (!deps.guard.cors(req, res)) next();
+  });
   if (deps.shared) control.use(sharedState(deps.shared));
   control.use(
     createControlRoutes({
@@ -160,9 +169,16 @@ export function buildApp(deps: AppDeps): Express {
     }),
   );
   control.use(controlErrors(deps.reportUnexpected));
-  // The dashboard's page and assets: open, ahead of the control API's checks (decision 0035).
+  // Every request names an allowed Host (decision 0042): /_sim answers a refusal itself, the rest the API's way.
   app.use((req, res, next) => {
-    if (!(req.path.startsWith('/_sim/ui') && serveUi(req, res, req.path))) next();
+    const refused = req.path.startsWith('/_sim') ? undefined : deps.guard.checkHost(req.headers.host);
+    if (refused) api.serveError(req, res, matchApiPath(req.path)?.route, refused);
+    else next();
+  });
+  // The dashboard's page and assets: open, ahead of the control API's checks (decision 0035), but not to a
+  // foreign Host.
+  app.use((req, res, next) => {
+    if (!(req.path.startsWith('/_sim/ui') && deps.guard.checkHost(req.headers.host) === undefined && serveUi(req, res, req.path))) next();
   });
   app.use('/_sim', control);
 

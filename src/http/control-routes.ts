@@ -19,6 +19,8 @@ import { toHar } from './har.js';
 import { addDashboardRoutes, isDashboardTenantPath, streamAccessToken, type DashboardDeps } from './control-dashboard.js';
 import { checkQueryParams, parseJournalQuery } from './journal-query.js';
 import { essence } from './media.js';
+import { isYamlType } from './guard.js';
+import { WireError } from '../wire/problems.js';
 import { readJournalCursor, readLimit, readTokenCursor, tokenCursor } from './paging.js';
 import { controlTokenList, type LinkContext } from './present.js';
 import { readFlushTimeout, readWebhookQuery } from './webhook-query.js';
@@ -104,9 +106,17 @@ function methodNotAllowed(allow: string): RequestHandler {
 const bodyText = async (req: Request): Promise<string> => (await readBody(req)).toString('utf8');
 const jsonOf = async (req: Request): Promise<unknown> => parseJsonText(await bodyText(req));
 
-const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']);
-
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+
+/** A scenario body as its Content-Type says; JSON that does not parse is told that YAML goes as YAML (contract 4.1). */
+function parseScenarioBody(text: string, yaml: boolean): unknown {
+  try {
+    return parseScenarioText(text, yaml ? 'yaml' : 'json');
+  } catch (err) {
+    if (yaml || !(err instanceof WireError) || err.code !== 'bodyIsNotJson') throw err;
+    throw new WireError('bodyIsNotJson', `${err.message}; a YAML scenario goes with Content-Type: application/yaml`);
+  }
+}
 
 /** Bearer check in constant time (comparing digests, so the length of the token does not leak either). */
 function requireAdminToken(adminToken: string): RequestHandler {
@@ -307,9 +317,9 @@ export function createControlRoutes(deps: ControlRoutesDeps): Router {
     .get((req, res) => sendJson(res, 200, { scenarios: maskCardData(controller.scenarios(tenantParam(req))) }))
     .put(async (req, res) => {
       const tenant = tenantParam(req);
-      const yaml = YAML_TYPES.has(essence(req.headers['content-type']) ?? '');
+      const yaml = isYamlType(essence(req.headers['content-type']));
       const text = await bodyText(req);
-      const data = parseScenarioText(text, yaml ? 'yaml' : 'json');
+      const data = parseScenarioBody(text, yaml);
       const scenarios = validateScenarios(data);
       controller.loadScenarios(scenarios, scenarioPaths(data, scenarios.length), tenant);
       sendJson(res, 200, { scenarios: maskCardData(controller.scenarios(tenant)) });

@@ -24,6 +24,9 @@ export type HttpCode =
   | 'endpointNotFound'
   | 'methodNotAllowed'
   | 'storeUnavailable'
+  | 'hostNotAllowed'
+  | 'originNotAllowed'
+  | 'crossSiteNotAllowed'
   | 'unexpected';
 
 export type ErrorCode = DomainCode | WireCode | HttpCode;
@@ -72,6 +75,11 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   methodNotAllowed: { status: 405, errorName: 'methodNotAllowed' },
   // The shared store (Redis) cannot be reached (contract 3.5, decision 0039): the client may retry.
   storeUnavailable: { status: 503, errorName: 'serviceUnavailable' },
+  // What a web page on a developer's laptop could send (contract 4.1, decision 0042): a rebound Host, a
+  // write from another site.
+  hostNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Host' },
+  originNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Origin' },
+  crossSiteNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Sec-Fetch-Site' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },
 };
 

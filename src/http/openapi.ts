@@ -7,7 +7,7 @@ import { OPERATIONS } from '../control/journal.js';
 import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
 import { clockResponse, controlTokenResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
-import { COMMON_ERRORS, errors, json, jsonSchema, ref, type Schema } from './openapi-parts.js';
+import { COMMON_ERRORS, errors, json, jsonSchema, ref, withBrowserRules, type Schema } from './openapi-parts.js';
 import { dashboardPaths } from './openapi-dashboard.js';
 import { paymentPaths, paymentSchemas } from './openapi-payments.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
@@ -116,7 +116,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
         ScenarioEcho: maskedShape(scenario, 'A scenario as /_sim answers it: card numbers masked (first and last four digits kept), also inside texts'),
       },
     },
-    paths: {
+    paths: withBrowserRules({
       '/tokens': {
         get: {
           operationId: 'queryTokens',
@@ -321,7 +321,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
       },
       ...dashboardPaths({ tenant, tenantControl, forbidden, pageParameters }),
       '/_sim/openapi.json': { get: { operationId: 'openApi', security: tenantControl, responses: { 200: { description: 'This document', ...json({ type: 'object' }) }, ...errors([401, 'accessDenied']) } } },
-    },
+    }),
   };
 }
 

@@ -17,6 +17,7 @@ import { createAuthenticator } from '../http/auth.js';
 import { createJournalStreams, paymentList, type JournalStreams } from '../http/control-dashboard.js';
 import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
 import { createLane } from '../http/lane.js';
+import { createGuard } from '../http/guard.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
 import { createPaymentOperations } from '../http/operations/payments.js';
@@ -259,6 +260,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   // One Basic check for the API and a tenant's own control plane (/_sim, decision 0026).
   const authenticate = createAuthenticator(passwords);
   const fallbackHost = `${config.host}:${config.port}`;
+  const guard = createGuard({ host: config.host, baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins });
   const api = createApi({
     operations: {
       ...createTokenOperations({
@@ -316,13 +318,14 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     storeHealth: async () =>
       replica ? { kind: 'redis', up: (await replica.status()).up, ...(storeLost && { state: 'reset', at: storeLost.at }) } : { kind: 'memory' },
     ...(replica && { shared: replica }),
+    guard,
   });
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
   let listeningUrl: string | undefined;
   const libraryBaseUrl = (): string => config.baseUrl ?? listeningUrl ?? `http://${fallbackHost}`;
   const sim: ComposedSimulator = {
     app,
-    listener: createLane(api, app),
+    listener: createLane(api, guard, app),
     config,
     vault,
     ...controlFacade({

@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
+import { ConfigError } from '../config/fixtures.js';
+import { webhookLoop } from './webhook-loop.js';
 import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
 import type { ComposedSimulator } from './facade.js';
 
@@ -73,6 +75,14 @@ export async function startSimulator(
     once(server, 'error').then(([err]: unknown[]) => Promise.reject(err as Error)),
   ]);
   const { port } = server.address() as AddressInfo;
+  // A webhook URL naming this very listener would loop (decision 0042): refused before anything is served.
+  const loop = await webhookLoop(sim.config, port);
+  if (loop !== undefined) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    sim.webhookDispatcher.close();
+    await sharedStores.get(sim)?.close();
+    throw new ConfigError(loop);
+  }
   const host = sim.config.host.includes(':') ? `[${sim.config.host}]` : sim.config.host;
   if (!isLoopback(sim.config.host) && sim.config.adminToken === undefined) {
     io.writeErr(

@@ -18,7 +18,7 @@ const CREATE = JSON.stringify({
 async function exchange(port: number, head: string, body = ''): Promise<string> {
   const socket = connect(port, '127.0.0.1');
   const length = body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`;
-  socket.end(`${head}\r\nHost: token-sim.test\r\nConnection: close\r\n${length}\r\n${body}`);
+  socket.end(`${head}\r\nHost: token-sim.localhost\r\nConnection: close\r\n${length}\r\n${body}`);
   const chunks: Buffer[] = [];
   for await (const chunk of socket) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').replace(/^Date: .*\r\n/m, '');
@@ -77,10 +77,10 @@ describe('the two adapters', () => {
         'Correlation-Id: 193afc00-fea9-5770-4c3e-000000000001',
         'X-Content-Type-Options: nosniff',
         'Cache-Control: no-store',
-        'Location: http://token-sim.test/tokens/EyF2UReRbF4YKfP5kBy7uQ',
+        'Location: http://token-sim.localhost/tokens/EyF2UReRbF4YKfP5kBy7uQ',
         `Accept: ${TOKEN}`,
         `Content-Type: ${TOKEN}`,
-        'Content-Length: 1082',
+        'Content-Length: 1122',
         'Connection: close',
       ]);
       expect(body).toBe(GOLDEN_BODY);
@@ -90,4 +90,4 @@ describe('the two adapters', () => {
 
 /** Recorded from seed 'golden' (the same ids and refs as the golden test in test/http/tokens-lifecycle.test.ts). */
 const GOLDEN_BODY =
-  '{"tokenPaymentInstrument":{"type":"card/tokenized","href":"http://token-sim.test/tokens/EyF2UReRbF4YKfP5kBy7uQ"},"tokenId":"9981200627035599425","description":"Card ending 1111","tokenExpiryDateTime":"2030-01-08T00:00:00Z","paymentInstrument":{"type":"card/masked","cardNumber":"4444********1111","cardExpiryDate":{"month":5,"year":2035},"cardHolderName":"Sherlock Holmes","networkType":"VISA","last4Digits":"1111","countryCode":"GB","credit":null},"_links":{"tokens:token":{"href":"http://token-sim.test/tokens/EyF2UReRbF4YKfP5kBy7uQ"},"tokens:description":{"href":"http://token-sim.test/tokens/A9r95RdvwlIKLczg-0x7aw"},"tokens:cardHolderName":{"href":"http://token-sim.test/tokens/M2Hd0d4ByzTKGsFnC5TVhQ"},"tokens:cardExpiryDate":{"href":"http://token-sim.test/tokens/b9wZm_aiUJhbJkZFDjeQ9A"},"tokens:billingAddress":{"href":"http://token-sim.test/tokens/xdJfjSsyZ7zgKBTYCnummQ"},"tokens:schemeTransactionReference":{"href":"http://token-sim.test/tokens/VfV6H0TAuIZvohA_TvMZuA"},"curies":[{"href":"http://token-sim.test/rels/tokens/{rel}.json","name":"tokens","templated":true}]}}';
+  '{"tokenPaymentInstrument":{"type":"card/tokenized","href":"http://token-sim.localhost/tokens/EyF2UReRbF4YKfP5kBy7uQ"},"tokenId":"9981200627035599425","description":"Card ending 1111","tokenExpiryDateTime":"2030-01-08T00:00:00Z","paymentInstrument":{"type":"card/masked","cardNumber":"4444********1111","cardExpiryDate":{"month":5,"year":2035},"cardHolderName":"Sherlock Holmes","networkType":"VISA","last4Digits":"1111","countryCode":"GB","credit":null},"_links":{"tokens:token":{"href":"http://token-sim.localhost/tokens/EyF2UReRbF4YKfP5kBy7uQ"},"tokens:description":{"href":"http://token-sim.localhost/tokens/A9r95RdvwlIKLczg-0x7aw"},"tokens:cardHolderName":{"href":"http://token-sim.localhost/tokens/M2Hd0d4ByzTKGsFnC5TVhQ"},"tokens:cardExpiryDate":{"href":"http://token-sim.localhost/tokens/b9wZm_aiUJhbJkZFDjeQ9A"},"tokens:billingAddress":{"href":"http://token-sim.localhost/tokens/xdJfjSsyZ7zgKBTYCnummQ"},"tokens:schemeTransactionReference":{"href":"http://token-sim.localhost/tokens/VfV6H0TAuIZvohA_TvMZuA"},"curies":[{"href":"http://token-sim.localhost/rels/tokens/{rel}.json","name":"tokens","templated":true}]}}';

@@ -319,3 +319,27 @@ describe('options from every source, end to end', () => {
     }
   });
 });
+
+describe('--allowed-host and --allowed-origin (decision 0042)', () => {
+  it('read from flags, TOKEN_SIM_* variables (singular or plural) and a config file', async () => {
+    expect((await optionsOf(['--allowed-host', 'a.example', '--allowed-host', 'b.example', '--allowed-origin', 'http://localhost:3000'])).options).toMatchObject({
+      allowedHosts: ['a.example', 'b.example'],
+      allowedOrigins: ['http://localhost:3000'],
+    });
+    expect((await optionsOf([], { TOKEN_SIM_ALLOWED_HOSTS: 'a.example,*', TOKEN_SIM_ALLOWED_ORIGIN: 'https://app.example' })).options).toMatchObject({
+      allowedHosts: ['a.example', '*'],
+      allowedOrigins: ['https://app.example'],
+    });
+    const config = tempFile('token-sim.yaml', 'allowedHosts: [c.example]\nallowedOrigin: http://127.0.0.1:5173\n');
+    expect((await optionsOf(['--config', config])).options).toMatchObject({ allowedHosts: ['c.example'], allowedOrigins: ['http://127.0.0.1:5173'] });
+  });
+
+  it.each([
+    [['--allowed-host', 'http://a.example'], "token-sim: --allowed-host must be a host name (no scheme, no port) or *, got 'http://a.example'"],
+    [['--allowed-host', 'a.example:80'], "token-sim: --allowed-host must be a host name (no scheme, no port) or *, got 'a.example:80'"],
+    [['--allowed-origin', 'localhost:3000'], "token-sim: --allowed-origin must be an origin such as http://localhost:3000 (scheme, host and port only), got 'localhost:3000'"],
+    [['--allowed-origin', 'http://localhost:3000/app'], "token-sim: --allowed-origin must be an origin such as http://localhost:3000 (scheme, host and port only), got 'http://localhost:3000/app'"],
+  ])('refuses %j with one line', async (args, line) => {
+    expect(await refusal(args)).toBe(line);
+  });
+});

@@ -2,7 +2,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, DEFAULT_FIXTURES_PATH, loadFixturesFile } from '../../src/config/fixtures.js';
 import { resolveConfig, webhookUrlFor, type SimulatorOptions } from '../../src/config/options.js';
-import { exitCodeOf, parsedStart, runCli, tempFile } from '../support/cli-in-process.js';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { exitCodeOf, parsedStart, refusal, runCli, tempFile } from '../support/cli-in-process.js';
 import { testSimulator } from '../support/sim.js';
 import type { ComposedSimulator } from '../../src/simulator/facade.js';
 
@@ -75,5 +77,49 @@ describe('the webhook URL', () => {
     const env = runCli([], { env: { TOKEN_SIM_WEBHOOK_URL: 'nope' } });
     expect(await exitCodeOf(env)).toBe(2);
     expect(env.err.join('\n')).toContain('TOKEN_SIM_WEBHOOK_URL must be an absolute http or https URL');
+  });
+});
+
+/** A port free right now on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('a webhook URL that names the simulator itself (no loops, contract 4.1)', () => {
+  it.each([
+    ['http://127.0.0.1:{port}/_sim/reset'],
+    ['http://localhost:{port}/hooks'],
+    ['http://[::1]:{port}/'],
+    ['http://0.0.0.0:{port}/'],
+    ['http://127.0.0.2:{port}/'],
+  ])('refuses --webhook-url %s at start with one line and exit 2', async (template) => {
+    const port = await freePort();
+    const url = template.replace('{port}', String(port));
+    const line = await refusal(['--port', String(port), '--webhook-url', url, '--log', 'silent']);
+    expect(line).toBe(
+      `token-sim: --webhook-url ${url} names this simulator's own listener (port ${port}): each payment event would be sent to the simulator itself; point it at your webhook receiver`,
+    );
+  });
+
+  it("refuses a fixtures credential's webhookUrl naming it, and a URL of its own --base-url", async () => {
+    const port = await freePort();
+    const fixtures = tempFile('fixtures.json', JSON.stringify(fixturesWith(`http://localhost:${port}/_sim/reset`)));
+    expect(await refusal(['--port', String(port), '--fixtures', fixtures, '--log', 'silent'])).toBe(
+      `token-sim: the fixtures credential 'alice' webhookUrl http://localhost:${port}/_sim/reset names this simulator's own listener (port ${port}): each payment event would be sent to the simulator itself; point it at your webhook receiver`,
+    );
+    const viaProxy = await refusal(['--port', String(port), '--base-url', 'https://sim.example.com', '--webhook-url', 'https://sim.example.com/hooks', '--log', 'silent']);
+    expect(viaProxy).toMatch(/^token-sim: --webhook-url https:\/\/sim\.example\.com\/hooks names this simulator's own listener/);
+  });
+
+  it('starts with a receiver on another port of this machine', async () => {
+    const port = await freePort();
+    const run = runCli(['--port', String(port), '--webhook-url', `http://127.0.0.1:${port + 1 > 65535 ? port - 1 : port + 1}/hooks`, '--log', 'silent']);
+    await run.returned;
+    expect(run.serving()).toBe(true);
+    expect(await run.stop()).toBe(0);
   });
 });

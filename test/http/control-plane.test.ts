@@ -181,7 +181,7 @@ describe('GET /_sim/tokens', () => {
     expect(res.status).toBe(200);
     expect(res.body.tokens).toHaveLength(1);
     expect(res.body.tokens[0]).toMatchObject({ tenant: 'merchant', namespace: 'n1', paymentInstrument: { cardNumber: '4444********1111' } });
-    expect(res.body.tokens[0].tokenPaymentInstrument.href).toMatch(/^http:\/\/token-sim\.test\/tokens\//);
+    expect(res.body.tokens[0].tokenPaymentInstrument.href).toMatch(/^http:\/\/token-sim\.localhost\/tokens\//);
     expect(JSON.stringify(res.body)).not.toContain('4444333322221111');
   });
 });

@@ -166,7 +166,7 @@ function requestsFor(op: Operation, r: Running, resolve: (ref: string) => Schema
     cardNumber: fc.constantFrom(...CARDS),
     entity: fc.constantFrom('default', 'default', 'default', 'other'),
     currency: fc.constantFrom('GBP', 'EUR', 'USD', 'XTS'),
-    href: fc.constantFrom(...r.tokens.map((p) => `http://token-sim.test${p}`)),
+    href: fc.constantFrom(...r.tokens.map((p) => `http://token-sim.localhost${p}`)),
     year: fc.integer({ min: 2029, max: 2040 }),
     sealedCardNumber: fc.constantFrom(...r.sealed),
     tenant: fc.constantFrom(USER, OTHER),

@@ -29,11 +29,11 @@ describe('the OpenAPI document', () => {
   const sim = testSimulator({ vendor: 'worldpay' });
 
   it('is served at /_sim/openapi.json and is a valid OpenAPI 3.1 document', async () => {
-    const res = await request(handlerOf(sim)).get('/_sim/openapi.json').set('Host', 'sim.test:9000');
+    const res = await request(handlerOf(sim)).get('/_sim/openapi.json').set('Host', 'sim.localhost:9000');
     expect(res.status).toBe(200);
     const doc = res.body as Doc & { servers: { url: string }[] };
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.servers[0]?.url).toBe('http://sim.test:9000');
+    expect(doc.servers[0]?.url).toBe('http://sim.localhost:9000');
     const result = await new Validator().validate(doc);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);

@@ -35,11 +35,11 @@ describe('POST /payments/sales/migrateCardOnFile with a plain card', () => {
         },
       },
       _links: {
-        'payments:refund': { href: expect.stringMatching(/^http:\/\/token-sim\.test\/payments\/settlements\/refunds\/full\/[\w-]+$/) },
-        'payments:partialRefund': { href: expect.stringMatching(/^http:\/\/token-sim\.test\/payments\/settlements\/refunds\/partials\/[\w-]+$/) },
-        'payments:reversal': { href: expect.stringMatching(/^http:\/\/token-sim\.test\/payments\/sales\/reversals\/[\w-]+$/) },
-        'payments:events': { href: expect.stringMatching(/^http:\/\/token-sim\.test\/payments\/events\/[\w-]+$/) },
-        curies: [{ name: 'payments', href: 'http://token-sim.test/rels/payments/{rel}', templated: true }],
+        'payments:refund': { href: expect.stringMatching(/^http:\/\/token-sim\.localhost\/payments\/settlements\/refunds\/full\/[\w-]+$/) },
+        'payments:partialRefund': { href: expect.stringMatching(/^http:\/\/token-sim\.localhost\/payments\/settlements\/refunds\/partials\/[\w-]+$/) },
+        'payments:reversal': { href: expect.stringMatching(/^http:\/\/token-sim\.localhost\/payments\/sales\/reversals\/[\w-]+$/) },
+        'payments:events': { href: expect.stringMatching(/^http:\/\/token-sim\.localhost\/payments\/events\/[\w-]+$/) },
+        curies: [{ name: 'payments', href: 'http://token-sim.localhost/rels/payments/{rel}', templated: true }],
       },
     });
     expect(JSON.stringify(res.body)).not.toContain('4444333322221111');

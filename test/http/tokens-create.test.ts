@@ -39,7 +39,7 @@ describe('POST /tokens', () => {
     const rels = ['tokens:token', 'tokens:description', 'tokens:cardHolderName', 'tokens:cardExpiryDate', 'tokens:billingAddress', 'tokens:schemeTransactionReference'];
     expect(Object.keys(links).sort()).toEqual([...rels, 'curies'].sort());
     const hrefs = rels.map((r) => links[r]!.href);
-    for (const href of hrefs) expect(href).toMatch(/^http:\/\/token-sim\.test\/tokens\/[A-Za-z0-9_-]+$/);
+    for (const href of hrefs) expect(href).toMatch(/^http:\/\/token-sim\.localhost\/tokens\/[A-Za-z0-9_-]+$/);
     expect(new Set(hrefs).size).toBe(rels.length);
     expect(res.body._links.curies).toEqual([{ href: expect.stringMatching(/\/rels\/tokens\/\{rel\}\.json$/), name: 'tokens', templated: true }]);
   });

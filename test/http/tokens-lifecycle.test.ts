@@ -19,7 +19,7 @@ describe('GET /tokens/{ref}', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe(TOKEN_TYPE);
     expect(res.body.namespace).toBe('shopper-1');
-    expect(res.body._links['tokens:networkToken']).toEqual({ href: 'http://token-sim.test/tokens/network' });
+    expect(res.body._links['tokens:networkToken']).toEqual({ href: 'http://token-sim.localhost/tokens/network' });
     expect(res.body._links['tokens:token'].href).toBe(links['tokens:token']);
     expect(res.body.paymentInstrument).not.toHaveProperty('credit');
     expect(res.headers.location).toBeUndefined();
@@ -235,10 +235,10 @@ describe('expiry on the virtual clock', () => {
 describe('determinism', () => {
   it('pins the whole 201 body, tokenId and hrefs for a fixed seed (golden)', async () => {
     const res = await client(testSimulator({ seed: 'golden' })).create(createBody({ billingAddress: ADDRESS }));
-    const href = (ref: string): { href: string } => ({ href: `http://token-sim.test/tokens/${ref}` });
-    expect(res.headers.location).toBe(`http://token-sim.test/tokens/${GOLDEN.token}`);
+    const href = (ref: string): { href: string } => ({ href: `http://token-sim.localhost/tokens/${ref}` });
+    expect(res.headers.location).toBe(`http://token-sim.localhost/tokens/${GOLDEN.token}`);
     expect(res.body).toStrictEqual({
-      tokenPaymentInstrument: { type: 'card/tokenized', href: `http://token-sim.test/tokens/${GOLDEN.token}` },
+      tokenPaymentInstrument: { type: 'card/tokenized', href: `http://token-sim.localhost/tokens/${GOLDEN.token}` },
       tokenId: GOLDEN.tokenId,
       description: 'Card ending 1111',
       tokenExpiryDateTime: '2030-01-08T00:00:00Z',
@@ -260,7 +260,7 @@ describe('determinism', () => {
         'tokens:cardExpiryDate': href(GOLDEN.cardExpiryDate),
         'tokens:billingAddress': href(GOLDEN.billingAddress),
         'tokens:schemeTransactionReference': href(GOLDEN.schemeTransactionReference),
-        curies: [{ href: 'http://token-sim.test/rels/tokens/{rel}.json', name: 'tokens', templated: true }],
+        curies: [{ href: 'http://token-sim.localhost/rels/tokens/{rel}.json', name: 'tokens', templated: true }],
       },
     });
   });

@@ -43,7 +43,7 @@ redisDescribe(import.meta.url)('read-only requests with the Redis store', () => 
     opened.push(...sims);
     return { sims, prefix };
   }
-  const auth = <T extends request.Test>(t: T): T => t.auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Host', 'sim.test');
+  const auth = <T extends request.Test>(t: T): T => t.auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Host', 'sim.localhost');
   const create = (sim: Simulator) => auth(request(sim.listener).post('/tokens')).set('Content-Type', TOKEN_TYPE).send(JSON.stringify(CARD));
   const get = (sim: Simulator, href: string) => auth(request(sim.listener).get(new URL(href).pathname));
   const describeAs = (sim: Simulator, href: string, text: string) =>

@@ -44,7 +44,7 @@ redisDescribe(import.meta.url)('one state in Redis, shared by several simulators
 
   const api = (sim: Simulator) => {
     const agent = request(sim.listener);
-    const auth = <T extends request.Test>(t: T): T => t.auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Host', 'sim.test');
+    const auth = <T extends request.Test>(t: T): T => t.auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Host', 'sim.localhost');
     return {
       create: (body: unknown) => auth(agent.post('/tokens')).set('Content-Type', TOKEN_TYPE).send(JSON.stringify(body)),
       get: (href: string) => auth(agent.get(new URL(href).pathname)),

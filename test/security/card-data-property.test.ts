@@ -1,7 +1,7 @@
 /**
  * Property: whatever Luhn-valid card number (12–19 digits) and CVC a client sends, in whatever form — a
  * string, a JSON number, an array item, a nested object, free text with spaces or dashes, the
- * Correlation-Id and Host headers, the URL path and query — in requests that succeed and that fail
+ * Correlation-Id and Host headers (an allowed one, and a refused one), the URL path and query — in requests that succeed and that fail
  * (validation errors, broken JSON, a wrong media type, an unknown path, a bad ref, no credentials, a
  * scripted scenario error), nothing the simulator records or shows holds it: not the journal (JSON or
  * HAR), /_sim/tokens, /_sim/state, /_sim/scenarios, error answers and answer headers, nor the request log
@@ -124,8 +124,10 @@ async function session(sim: Simulator, card: string, cvc: string, lines: string[
   await send('no credentials', 'post', '/tokens', { auth: false, body: JSON.stringify({ paymentInstrument: { cardNumber: card, cvc } }) });
   // Fails: the card in the URL path and query, and in the Host and Correlation-Id headers (one not sane).
   await send('unknown path', 'get', `/nope/${card}/${encodeURIComponent(spaced)}/${dashed}?pan=${card}&q=${encodeURIComponent(spaced)}&cvc=${cvc}`, {
-    headers: { Host: `${card}.example`, 'Correlation-Id': `id ${spaced}` },
+    headers: { Host: `${card}.localhost`, 'Correlation-Id': `id ${spaced}` },
   });
+  // Fails: a Host that is not the simulator's (403, decision 0042), quoted in the error message.
+  await send('foreign host', 'get', '/tokens', { headers: { Host: `${card}.example` } });
   await send('bad ref', 'get', `/tokens/${card}`, { headers: { 'Correlation-Id': dashed } });
   // Fails: a scenario's scripted error for a plain-card sale.
   await send('scripted sale', 'post', SALE_PATH, { ...saleOptions, body: saleText(`{"type": "card/plain", "cardNumber": "${card}", "cardHolderName": "SCRIPTED", "cardExpiryDate": ${expiry}, "cvc": "${cvc}"}`) });
@@ -163,7 +165,7 @@ describe('card data in every form, scanned in every output', () => {
         const sim = createSimulator({ seed: 'property', now: '2030-01-01T00:00:00Z', frozen: true, log }, { writeErr: (line) => lines.push(line) });
         const out = await session(sim, card, cvc, lines);
         // The session did what it meant to: successes succeeded, each failure failed as intended.
-        expect(out.statuses).toEqual([201, 204, 201, 400, 400, 400, 400, 400, 415, 401, 404, 400, 503]);
+        expect(out.statuses).toEqual([201, 204, 201, 400, 400, 400, 400, 400, 415, 401, 404, 403, 400, 503]);
         expect(lines.length).toBeGreaterThanOrEqual(out.statuses.length);
         expect(leak(out.strict, card, cvc, true)).toBeUndefined();
         expect(leak(out.answers, card, undefined, false)).toBeUndefined();

@@ -15,7 +15,7 @@ describe('limits', () => {
   it.each(['/tokens', '/_sim/state'])('answers JSON nested past the limit with 400 and the standard body at %s', async (path) => {
     const sim = testSimulator();
     const deep = `${'['.repeat(64 + 1)}${']'.repeat(64 + 1)}`;
-    const base = path === '/tokens' ? request(handlerOf(sim)).post(path).auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Content-Type', TOKEN_TYPE) : request(handlerOf(sim)).put(path);
+    const base = path === '/tokens' ? request(handlerOf(sim)).post(path).auth('merchant', 'secret').set('Accept', TOKEN_TYPE).set('Content-Type', TOKEN_TYPE) : request(handlerOf(sim)).put(path).set('Content-Type', 'application/json');
     const res = await base.set('Host', HOST).send(deep);
     expect(res.status).toBe(400);
     expect(res.body.validationErrors[0]).toMatchObject({ errorName: 'fieldHasInvalidValue', jsonPath: '$' });

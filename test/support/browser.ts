@@ -50,10 +50,11 @@ export function browserDescribe(file: string): typeof describe | typeof describe
   return describe.skip;
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** A headless Chromium; `args` adds command-line switches (a host-resolver rule, say). */
+export async function launchChromium(args: readonly string[] = []): Promise<Browser> {
   const reason = missing();
   if (reason !== undefined) throw new Error(`the dashboard browser tests need Chromium: ${reason}`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', ...args] });
 }
 
 /** The two sizes the contract names. */

@@ -10,7 +10,7 @@ import type { Simulator as PublicSimulator } from '../../src/index.js';
 
 export const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 export const START = '2030-01-01T00:00:00.000Z';
-export const HOST = 'token-sim.test';
+export const HOST = 'token-sim.localhost';
 
 /**
  * Which adapter the HTTP tests talk to: the jest project sets TOKEN_SIM_ADAPTER, so that one table of tests
