@@ -192,6 +192,49 @@ describe('GET /_sim/payments', () => {
   });
 });
 
+describe('the order of the lists the dashboard reads', () => {
+  /** Ids in string order, as the lists compare them. */
+  const byId = (ids: string[]): string[] => [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+  it('lists tokens and payments made at one frozen instant by tenant, then id, the same on every call', async () => {
+    const sim = sim2();
+    const cards = ['4444333322221111', '5555555555554444', '4111111111111111', '4000056655665556'];
+    for (const [i, card] of cards.entries()) {
+      await createToken(client(sim, 'bob', 'pb'), createBody({ cardNumber: card }));
+      await createToken(client(sim, 'alice', 'pa'), createBody({ cardNumber: card }));
+      await paid(sim, 'bob', 'pb', `bob-${i}`);
+      await paid(sim, 'alice', 'pa', `alice-${i}`);
+    }
+    const tokens = async (): Promise<[string, string][]> => ((await call(sim, 'get', '/_sim/tokens')).body as { tokens: { tenant: string; tokenId: string }[] }).tokens.map((t) => [t.tenant, t.tokenId]);
+    const payments = async (): Promise<[string, string][]> => ((await call(sim, 'get', '/_sim/payments')).body as { payments: Item[] }).payments.map((p) => [p.tenant, p.paymentId]);
+    for (const list of [await tokens(), await payments()]) {
+      expect(list).toHaveLength(8);
+      const ids = (tenant: string): string[] => list.filter(([t]) => t === tenant).map(([, id]) => id);
+      // One instant: the tenant decides, then the id (not the order they were made in).
+      expect(list.map(([t]) => t)).toEqual([...Array(4).fill('alice'), ...Array(4).fill('bob')]);
+      expect(ids('alice')).toEqual(byId(ids('alice')));
+      expect(ids('bob')).toEqual(byId(ids('bob')));
+    }
+    expect(await tokens()).toEqual(await tokens());
+    expect(await payments()).toEqual(await payments());
+  });
+
+  it('lists them oldest first when the clock moves between them, whatever their ids', async () => {
+    const sim = sim2();
+    const made: string[] = [];
+    for (const [i, card] of ['4444333322221111', '5555555555554444', '4111111111111111', '4000056655665556'].entries()) {
+      await createToken(client(sim, 'alice', 'pa'), createBody({ cardNumber: card, cardHolderName: `Holder ${i}` }));
+      await paid(sim, 'alice', 'pa', `order-${i}`);
+      made.push(String(i));
+      expect((await call(sim, 'post', '/_sim/clock/advance?tenant=alice', undefined, { by: 'PT1M' })).status).toBe(200);
+    }
+    const tokens = ((await call(sim, 'get', '/_sim/tokens?tenant=alice')).body as { tokens: { paymentInstrument: { cardHolderName: string } }[] }).tokens;
+    expect(tokens.map((t) => t.paymentInstrument.cardHolderName)).toEqual(made.map((i) => `Holder ${i}`));
+    const payments = ((await call(sim, 'get', '/_sim/payments?tenant=alice')).body as { payments: Item[] }).payments;
+    expect(payments.map((p) => p.transactionReference)).toEqual(made.map((i) => `order-${i}`));
+  });
+});
+
 describe('POST /_sim/payments/{paymentId}/refund and /reversal', () => {
   async function onePayment(sim: Simulator, user = 'alice', password = 'pa'): Promise<Item> {
     await paid(sim, user, password, 'order-1');
