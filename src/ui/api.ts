@@ -128,7 +128,7 @@ export interface PaymentItem {
   refunded: number;
   allowedActions: string[];
   createdAt: string;
-  events: { type: string; at: string; amount?: number; reference?: string }[];
+  events: { type: string; at: string; amount?: number; reference?: string; refusal?: { code: string; description: string } }[];
 }
 export interface JournalEntry {
   seq: number;

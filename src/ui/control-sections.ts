@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, CallFailed, currentAdminToken, describe, getJson, time, url, type ApiError, type Delivery, type JournalEntry, type SectionProps } from './api.js';
-import { Problem, useLoad } from './sections.js';
+import { Loading, newestFirst, Problem, useLoad } from './sections.js';
 
 declare const __SHIPPED_SCENARIOS__: { file: string; text: string }[];
 
@@ -24,6 +24,7 @@ export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]
     if (!statusOk) return undefined;
     setEntries([]);
     setNote('');
+    setConnected(false);
     const source = new EventSource(url('/requests/stream', { tenant: who === '*' ? undefined : who, operation, status, access_token: currentAdminToken() ?? undefined }));
     source.addEventListener('open', () => setConnected(true));
     source.addEventListener('error', () => setConnected(false));
@@ -65,7 +66,9 @@ export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]
     </form>
     ${note ? html`<p class="problem" role="status">${note}</p>` : null}
     ${entries.length === 0
-      ? html`<p class="empty">No requests yet. New ones appear here as they are made.</p>`
+      ? connected
+        ? html`<p class="empty">No requests yet. New ones appear here as they are made.</p>`
+        : html`<${Loading} />`
       : html`<ol class="journal" aria-label="Journal entries">${entries.map(
           (e) => html`<li key=${e.seq}><details>
             <summary><span class="seq">#${e.seq}</span> <span class=${`status s${String(e.status).charAt(0)}`}>${e.status}</span> <code>${e.method} ${e.path}</code>${' '}
@@ -84,7 +87,7 @@ export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]
 export function ScenariosSection({ tenant, version, refresh, say }: SectionProps) {
   const [scope, setScope] = useState<'global' | 'tenant'>('tenant');
   const query = { tenant: scope === 'tenant' ? tenant : undefined };
-  const { data, error } = useLoad(() => getJson<{ scenarios: { name?: string; description?: string; rules?: { id?: string }[] }[] }>('/scenarios', query), [tenant, scope, version]);
+  const { data, error, loading } = useLoad(() => getJson<{ scenarios: { name?: string; description?: string; rules?: { id?: string }[] }[] }>('/scenarios', query), [tenant, scope, version], `${scope}:${tenant}`);
   const [text, setText] = useState('');
   const [problems, setProblems] = useState<ApiError | undefined>(undefined);
   const where = scope === 'tenant' ? `${tenant}'s set` : 'the global set';
@@ -125,7 +128,11 @@ export function ScenariosSection({ tenant, version, refresh, say }: SectionProps
     </div>
     <${Problem} error=${error} />
     <h3>Active in ${where}</h3>
-    ${loaded.length === 0
+    ${loading
+      ? html`<${Loading} />`
+      : data === undefined
+      ? null
+      : loaded.length === 0
       ? html`<p class="empty">None.</p>`
       : html`<ul class="scenarios">${loaded.map(
           (s, i) => html`<li key=${i}><strong>${s.name ?? `scenario ${i + 1}`}</strong>${s.description ? ` — ${s.description}` : ''}
@@ -209,12 +216,16 @@ export function StateSection({ tenant, refresh, say }: SectionProps) {
 }
 
 export function WebhooksSection({ tenant, version }: SectionProps) {
-  const { data, error } = useLoad(() => getJson<{ webhooks: Delivery[]; count: number }>('/webhooks', { tenant, limit: 200 }), [tenant, version]);
-  const list = data?.webhooks ?? [];
-  return html`<section aria-labelledby="webhooks-h" class="card wide">
+  const { data, error, loading } = useLoad(() => getJson<{ webhooks: Delivery[]; count: number }>('/webhooks', { tenant, limit: 200 }), [tenant, version], tenant);
+  const list = newestFirst(data?.webhooks ?? []);
+  return html`<section aria-labelledby="webhooks-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="webhooks-h">Webhook deliveries <span class="count">${data ? data.count : ''}</span></h2>
     <${Problem} error=${error} />
-    ${list.length === 0
+    ${loading
+      ? html`<${Loading} />`
+      : data === undefined
+      ? null
+      : list.length === 0
       ? html`<p class="empty">No deliveries.</p>`
       : html`<div class="scroll" tabindex="0" role="region" aria-label="Webhook delivery table"><table>
       <thead><tr><th scope="col">#</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last result</th><th scope="col">Queued (real time)</th></tr></thead>

@@ -8,7 +8,7 @@ import { render } from 'preact';
 import { html } from 'htm/preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { currentAdminToken, describe, getJson, plural, setAdminToken, whenUnauthorized, type Say, type SectionProps, type Tenant } from './api.js';
-import { ClockSection, PaymentsSection, Problem, TokensSection } from './sections.js';
+import { ClockSection, Loading, PaymentsSection, Problem, TokensSection } from './sections.js';
 import { JournalSection, ScenariosSection, StateSection, WebhooksSection } from './control-sections.js';
 
 // ------------------------------------------------------------------------------------------- the page
@@ -33,7 +33,9 @@ function TokenForm({ onDone }: { onDone: () => void }) {
 
 function App() {
   const [needToken, setNeedToken] = useState(false);
-  const [tenants, setTenants] = useState<Tenant[]>([]);
+  // undefined until GET /_sim/tenants first answers: the page says it is loading, not "No tenant to show.".
+  const [tenantList, setTenants] = useState<Tenant[] | undefined>(undefined);
+  const tenants = tenantList ?? [];
   const [tenant, setTenant] = useState<string>(() => sessionStorage.getItem('token-sim.tenant') ?? '');
   const [version, setVersion] = useState(0);
   const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error' } | undefined>(undefined);
@@ -98,7 +100,11 @@ function App() {
     <div class="message" role="status" aria-live="polite">${message ? html`<p class=${message.kind}>${message.text}</p>` : null}</div>
     <main id="main" tabindex="-1">
       <${Problem} error=${problem} />
-      ${tenant === ''
+      ${tenantList === undefined
+        ? problem === undefined
+          ? html`<${Loading} />`
+          : null
+        : tenant === ''
         ? html`<p class="empty">No tenant to show.</p>`
         : html`<div class="grid">
         <${ClockSection} ...${props} />

@@ -3,24 +3,50 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call, describe, formatAmount, formatSpan, getJson, time, type Clock, type PaymentItem, type SectionProps, type TokenItem } from './api.js';
 
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: string | undefined } {
-  const [data, setData] = useState<T | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
+/**
+ * Data loaded again whenever `deps` change. What was loaded is shown only for the `scope` it was loaded for
+ * (a tenant, a scenario set): after a switch the section is loading again, never showing another tenant's
+ * list (or its "No tokens.") beside a header that counts this tenant's. `loading` until the first answer.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[], scope = ''): { data: T | undefined; error: string | undefined; loading: boolean } {
+  const [state, setState] = useState<{ scope: string; data?: T; error?: string }>({ scope });
   useEffect(() => {
     let live = true;
     load().then(
-      (d) => live && (setData(d), setError(undefined)),
-      (e: unknown) => live && setError(describe(e)),
+      (d) => live && setState({ scope, data: d }),
+      // A failed refresh keeps what was shown, with the problem above it.
+      (e: unknown) => live && setState((s) => (s.scope === scope && s.data !== undefined ? { scope, data: s.data, error: describe(e) } : { scope, error: describe(e) })),
     );
     return () => {
       live = false;
     };
   }, deps);
-  return { data, error };
+  const current = state.scope === scope;
+  const data = current ? state.data : undefined;
+  const error = current ? state.error : undefined;
+  return { data, error, loading: data === undefined && error === undefined };
 }
 
 export function Problem({ error }: { error: string | undefined }) {
   return error ? html`<p class="problem" role="alert">${error}</p>` : null;
+}
+
+/** What a section shows until its first data arrives: never its "nothing here" line. */
+export function Loading() {
+  return html`<p class="empty loading">Loading…</p>`;
+}
+
+/**
+ * A list as the dashboard shows it: newest first, then by id. The control API lists tokens and payments
+ * oldest first (creation time, tenant, id: a total order, so the same on every call, also under a frozen
+ * clock), so the dashboard shows them in exactly the reverse order (decision 0045).
+ */
+export const newestFirst = <T>(list: readonly T[]): T[] => [...list].reverse();
+
+/** `code 51: LIMIT EXCEEDED`, the refusal of a refused payment, from its `refused` event. */
+export function refusalOf(p: PaymentItem): string | undefined {
+  const refusal = p.events.find((e) => e.type === 'refused')?.refusal;
+  return refusal ? `code ${refusal.code}: ${refusal.description}` : undefined;
 }
 
 export function ClockSection({ tenant, version, refresh, say }: SectionProps) {
@@ -69,7 +95,7 @@ export function ClockSection({ tenant, version, refresh, say }: SectionProps) {
 }
 
 export function TokensSection({ tenant, version, refresh, say, now }: SectionProps & { now: string | undefined }) {
-  const { data, error } = useLoad(() => getJson<{ tokens: TokenItem[]; next: string | null }>('/tokens', { tenant, limit: 500 }), [tenant, version]);
+  const { data, error, loading } = useLoad(() => getJson<{ tokens: TokenItem[]; next: string | null }>('/tokens', { tenant, limit: 500 }), [tenant, version], tenant);
   const nowMs = now ? Date.parse(now) : NaN;
   const remove = async (t: TokenItem) => {
     try {
@@ -80,11 +106,15 @@ export function TokensSection({ tenant, version, refresh, say, now }: SectionPro
       say(describe(e), 'error');
     }
   };
-  const tokens = data?.tokens ?? [];
-  return html`<section aria-labelledby="tokens-h" class="card wide">
+  const tokens = newestFirst(data?.tokens ?? []);
+  return html`<section aria-labelledby="tokens-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="tokens-h">Tokens <span class="count">${data ? `${tokens.length}${data.next ? '+' : ''}` : ''}</span></h2>
     <${Problem} error=${error} />
-    ${tokens.length === 0
+    ${loading
+      ? html`<${Loading} />`
+      : data === undefined
+      ? null
+      : tokens.length === 0
       ? html`<p class="empty">No tokens.</p>`
       : html`<div class="scroll" tabindex="0" role="region" aria-label="Token table"><table>
       <caption class="sr-only">Tokens of ${tenant}</caption>
@@ -107,7 +137,7 @@ export function TokensSection({ tenant, version, refresh, say, now }: SectionPro
 }
 
 export function PaymentsSection({ tenant, version, refresh, say }: SectionProps) {
-  const { data, error } = useLoad(() => getJson<{ payments: PaymentItem[]; next: string | null }>('/payments', { tenant, limit: 500 }), [tenant, version]);
+  const { data, error, loading } = useLoad(() => getJson<{ payments: PaymentItem[]; next: string | null }>('/payments', { tenant, limit: 500 }), [tenant, version], tenant);
   const act = async (p: PaymentItem, action: 'refund' | 'reversal') => {
     try {
       await call('POST', `/payments/${encodeURIComponent(p.paymentId)}/${action}`, { tenant: p.tenant });
@@ -117,11 +147,15 @@ export function PaymentsSection({ tenant, version, refresh, say }: SectionProps)
       say(describe(e), 'error');
     }
   };
-  const payments = data?.payments ?? [];
-  return html`<section aria-labelledby="payments-h" class="card wide">
+  const payments = newestFirst(data?.payments ?? []);
+  return html`<section aria-labelledby="payments-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="payments-h">Payments <span class="count">${data ? `${payments.length}${data.next ? '+' : ''}` : ''}</span></h2>
     <${Problem} error=${error} />
-    ${payments.length === 0
+    ${loading
+      ? html`<${Loading} />`
+      : data === undefined
+      ? null
+      : payments.length === 0
       ? html`<p class="empty">No payments.</p>`
       : html`<div class="scroll" tabindex="0" role="region" aria-label="Payment table"><table>
       <caption class="sr-only">Payments of ${tenant}</caption>
@@ -129,7 +163,7 @@ export function PaymentsSection({ tenant, version, refresh, say }: SectionProps)
       <tbody>${payments.map(
         (p) => html`<tr key=${p.paymentId}>
           <td><code>${p.transactionReference}</code></td>
-          <td>${p.outcome}</td>
+          <td>${p.outcome}${refusalOf(p) ? html` <span class="refusal">${refusalOf(p)}</span>` : ''}</td>
           <td>${p.lastEvent}</td>
           <td class="num">${formatAmount(p.amount, p.currency)}</td>
           <td class="num">${formatAmount(p.refunded, p.currency)}</td>

@@ -25,6 +25,9 @@ export const ui = {
     return page.getByLabel('Tenant', { exact: true }).locator('option').allTextContents();
   },
 
+  /** What the top says of the picked tenant: `4 tokens · 0 payments · shared clock`. */
+  tenantSummary: (page: Page): Locator => page.getByRole('banner').getByText(/\d+ tokens? · \d+ payments? · /),
+
   async pickTenant(page: Page, tenant: string): Promise<void> {
     await page.getByLabel('Tenant', { exact: true }).selectOption(tenant);
   },
@@ -52,8 +55,15 @@ export const ui = {
   tokens: (page: Page): Locator => section(page, 'Tokens'),
   tokenRow: (page: Page, tokenId: string): Locator => section(page, 'Tokens').getByRole('row').filter({ hasText: tokenId }),
 
-  /** The payments section. */
+  /** The payments section, and the row of one payment in it (by its transaction reference). */
   payments: (page: Page): Locator => section(page, 'Payments'),
+  paymentRow: (page: Page, reference: string): Locator => section(page, 'Payments').getByRole('row').filter({ hasText: reference }),
+
+  /** The data rows of a table section (`Tokens`, `Payments`), top to bottom: the header row left out. */
+  dataRows: (page: Page, heading: string): Locator => section(page, heading).getByRole('row').filter({ has: page.getByRole('cell') }),
+
+  /** What the page shows where a section's data has not arrived yet. */
+  loading: (page: Page, heading: string): Locator => (heading === '' ? page.getByRole('main') : section(page, heading)).getByText('Loading…', { exact: true }),
 
   /** The live journal, and its entries showing `text` (e.g. a status, a rule). */
   journal: (page: Page): Locator => section(page, 'Journal'),

@@ -149,8 +149,19 @@ export async function control<T = Record<string, unknown>>(base: string, path: s
   return (await res.json()) as T;
 }
 
-/** A card-on-file sale through the API with a tenant's Basic credentials: its status and body. */
-export async function makeSale(base: string, user: string, password: string, reference: string, amount: number, cardNumber = '4444333322221111'): Promise<{ status: number; body: Record<string, unknown> }> {
+/**
+ * A card-on-file sale through the API with a tenant's Basic credentials: its status and body. The card
+ * holder name can ask the sandbox for a refusal (`REFUSED51`: refused with code 51).
+ */
+export async function makeSale(
+  base: string,
+  user: string,
+  password: string,
+  reference: string,
+  amount: number,
+  cardNumber = '4444333322221111',
+  cardHolderName = 'Sherlock Holmes',
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${base}/payments/sales/migrateCardOnFile`, {
     method: 'POST',
     headers: {
@@ -162,7 +173,7 @@ export async function makeSale(base: string, user: string, password: string, ref
       instruction: {
         value: { amount, currency: 'GBP' },
         narrative: { line1: 'Baker Street Stores' },
-        paymentInstrument: { type: 'card/plain', cardNumber, cardHolderName: 'Sherlock Holmes', cardExpiryDate: { month: 5, year: 2035 } },
+        paymentInstrument: { type: 'card/plain', cardNumber, cardHolderName, cardExpiryDate: { month: 5, year: 2035 } },
       },
       merchant: { entity: 'default' },
       transactionReference: reference,
