@@ -4,7 +4,9 @@
  * tenant's list after a switch); a refused payment shows its refusal code; tokens and payments are listed
  * newest first, then by id; the Refund and Reverse buttons stand visibly apart.
  */
-import { expect, it, jest } from '@jest/globals';
+import { afterEach, expect, it, jest } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Route } from 'playwright-core';
 import type { RunningSimulator } from '../../src/index.js';
 import { browserDescribe, browserSession, control, createToken, DESKTOP, makeSale, openDashboard, startBrowserSimulator, type Dashboard } from '../support/browser.js';
@@ -15,10 +17,29 @@ jest.setTimeout(60_000);
 
 const session = browserSession();
 
-async function start(): Promise<RunningSimulator> {
-  const sim = await startBrowserSimulator();
+async function start(options: Parameters<typeof startBrowserSimulator>[0] = {}): Promise<RunningSimulator> {
+  const sim = await startBrowserSimulator(options);
   session.sims.push(sim);
   return sim;
+}
+
+const receivers: Server[] = [];
+afterEach(async () => {
+  for (const server of receivers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** A webhook receiver that takes every event (204): its URL. */
+async function receiver(): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receivers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
 }
 
 /**
@@ -114,6 +135,46 @@ describe('the dashboard says it is loading until the data arrives', () => {
     await expect(ui.loading(d.page, '').count()).resolves.toBe(0);
     expect(d.errors).toEqual([]);
   });
+
+  it('says so in the scenarios and webhook deliveries too, not "None." or "No deliveries."', async () => {
+    const sim = await start();
+    const { d, release } = await openHolding(sim, 'alice', '/scenarios');
+    let releaseWebhooks = (): void => undefined;
+    const webhooksHeld = new Promise<void>((resolve) => {
+      releaseWebhooks = resolve;
+    });
+    await d.page.route(
+      (url) => url.pathname === '/_sim/webhooks',
+      async (route) => {
+        await webhooksHeld;
+        await route.continue();
+      },
+    );
+    await ui.waitForReady(d.page);
+    await ui.loading(d.page, 'Scenarios').waitFor({ timeout: 10_000 });
+    await ui.loading(d.page, 'Webhook deliveries').waitFor({ timeout: 10_000 });
+    await expect(ui.scenarios(d.page).getByText('None.', { exact: true }).count()).resolves.toBe(0);
+    await expect(ui.webhooks(d.page).getByText('No deliveries.').count()).resolves.toBe(0);
+    release();
+    releaseWebhooks();
+    await ui.scenarios(d.page).getByText('None.', { exact: true }).waitFor({ timeout: 10_000 });
+    await ui.webhooks(d.page).getByText('No deliveries.').waitFor({ timeout: 10_000 });
+    expect(d.errors).toEqual([]);
+  });
+
+  it('says the journal is loading while its stream is not open, not "No requests yet."', async () => {
+    const sim = await start();
+    expect((await createToken(sim.url, 'alice', 'pa')).status).toBe(201);
+    const context = await session.browser.newContext({ viewport: DESKTOP });
+    // The stream cannot open: the journal has not heard from the simulator, so it cannot say there is nothing.
+    await context.route((url) => url.pathname === '/_sim/requests/stream', (route) => route.abort());
+    const page = await context.newPage();
+    session.open.push({ context, page, requests: [], errors: [] });
+    await page.goto(`${sim.url}/_sim/ui`);
+    await ui.waitForReady(page);
+    await ui.loading(page, 'Journal').waitFor({ timeout: 10_000 });
+    await expect(ui.journal(page).getByText(/^No requests yet/).count()).resolves.toBe(0);
+  });
 });
 
 describe('the payments list', () => {
@@ -172,6 +233,21 @@ describe('the order of the lists', () => {
     expect(holders).toEqual(['Third Holder', 'Second Holder', 'First Holder']);
     const references = await ui.dataRows(d.page, 'Payments').evaluateAll((rows) => rows.map((r) => r.querySelectorAll('td')[0]?.textContent));
     expect(references).toEqual(['order-3', 'order-2', 'order-1']);
+  });
+
+  it('lists webhook deliveries newest first', async () => {
+    const sim = await start({ webhookUrl: await receiver() });
+    for (const ref of ['order-1', 'order-2', 'order-3']) expect((await makeSale(sim.url, 'alice', 'pa', ref, 250)).status).toBe(201);
+    await fetch(`${sim.url}/_sim/webhooks/flush`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const seqs = (await control<{ webhooks: { seq: number }[] }>(sim.url, '/webhooks?tenant=alice')).webhooks.map((w) => String(w.seq));
+    expect(seqs).toHaveLength(3);
+    const d = await openDashboard(session.browser, `${sim.url}/_sim/ui`, DESKTOP);
+    session.open.push(d);
+    await ui.waitForReady(d.page);
+    await ui.pickTenant(d.page, 'alice');
+    await ui.dataRows(d.page, 'Webhook deliveries').nth(2).waitFor({ timeout: 10_000 });
+    const shown = await ui.dataRows(d.page, 'Webhook deliveries').evaluateAll((rows) => rows.map((r) => r.querySelector('td')?.textContent));
+    expect(shown).toEqual([...seqs].reverse());
   });
 
   it('lists what was made at one frozen instant by id, the same on every refresh', async () => {
