@@ -6,8 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import type { Controller } from '../control/controller.js';
-import { matchesJournalFilter, type Journal, type JournalFilter, type JournalSelection } from '../control/journal.js';
-import { toEntry } from '../control/journal-entry.js';
+import type { Journal } from '../control/journal.js';
 import { allowedActions, lastEventOf, type Payment, type Payments } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
 import type { Vault } from '../domain/vault.js';
@@ -17,37 +16,9 @@ import { maskCardData } from '../wire/mask.js';
 import { HttpError } from './errors.js';
 import { checkQueryParams, parseJournalQuery } from './journal-query.js';
 import { readLimit, readTokenCursor, tokenCursor } from './paging.js';
+import { createStreamHub, STREAM_LIMITS, type JournalStreams, type StreamLimits } from './journal-stream.js';
 
-/** The open live-journal streams of one simulator: ended at server close, so none holds the shutdown. */
-export interface JournalStreams {
-  /** Registers a stream's end; returns its removal. After closeAll, ends the stream at once. */
-  add(end: () => void): () => void;
-  /** Ends every open stream (and any opened later). */
-  closeAll(): void;
-  /** How many are open. */
-  size(): number;
-}
-
-export function createJournalStreams(): JournalStreams {
-  const open = new Set<() => void>();
-  let closed = false;
-  return {
-    add(end) {
-      if (closed) {
-        end();
-        return () => undefined;
-      }
-      open.add(end);
-      return () => void open.delete(end);
-    },
-    closeAll() {
-      closed = true;
-      for (const end of [...open]) end();
-      open.clear();
-    },
-    size: () => open.size,
-  };
-}
+export { createJournalStreams, STREAM_LIMITS, type JournalStreams, type StreamLimits } from './journal-stream.js';
 
 export interface DashboardDeps {
   controller: Controller;
@@ -60,30 +31,6 @@ export interface DashboardDeps {
   journal: Journal;
   streams: JournalStreams;
 }
-
-/** How the live journal bounds each client (decision 0034). */
-export interface StreamLimits {
-  /** Entries sent first when the client gives no `since` or `Last-Event-ID`. */
-  backlog: number;
-  /** Entries sent first at most when resuming: older ones are reported as a gap. */
-  resume: number;
-  /**
-   * Entries waiting for a client at most: beyond, the oldest are dropped and reported as a gap. With
-   * `flushMs`, this also caps the entries a client gets per second (pending × 1000 / flushMs).
-   */
-  pending: number;
-  /**
-   * New entries are written this long after the first of them arrives, together: one write per period
-   * rather than one per request, so a dashboard open under load costs the API little (0: next turn).
-   */
-  flushMs: number;
-  /** Bytes buffered in the response at most before entries wait. */
-  buffered: number;
-  /** A comment line this often keeps proxies and the browser from closing an idle stream. */
-  heartbeatMs: number;
-}
-
-export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, buffered: 256 * 1024, heartbeatMs: 15_000 };
 
 /** The paths (under /_sim, lower case) a tenant's Basic credentials may call besides the fixed ones. */
 const TENANT_PATTERN = /^\/(?:tenants|payments|requests\/stream|tokens\/[^/]+|payments\/[^/]+\/(?:refund|reversal))$/;
@@ -172,96 +119,12 @@ const required = (tenant: string | undefined, where: string): string => {
   throw new HttpError('urlInvalid', `${where} needs ?tenant=`, { problems: [{ errorName: 'fieldIsMissing', message: 'tenant is required: the configured username the payment or token belongs to' }] });
 };
 
-/** The live journal on one response: backlog first, then each new entry; see decision 0034 for the bounds. */
-function stream(deps: DashboardDeps, limits: StreamLimits, req: Request, res: Response, tenant: string | undefined, filter: JournalFilter, since: number | undefined): void {
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'text/event-stream');
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Accel-Buffering', 'no');
-  res.flushHeaders();
-  req.socket.setNoDelay(true);
-  const frame = (s: JournalSelection): string => `id: ${s.seq}\nevent: request\ndata: ${JSON.stringify(toEntry(s))}\n\n`;
-  const gap = (skipped: number): string => `event: gap\ndata: {"skipped":${skipped}}\n\n`;
-  let pending: JournalSelection[] = [];
-  let skipped = 0;
-  let scheduled = false;
-  let draining = false;
-  let closed = false;
-
-  /** Writes what waits while the response buffers less than the bound; the rest waits for 'drain'. */
-  const flush = (): void => {
-    scheduled = false;
-    if (closed) return;
-    if (skipped > 0 && res.writableLength < limits.buffered) {
-      res.write(gap(skipped));
-      skipped = 0;
-    }
-    // One write for what fits: under load, many entries go out in one chunk.
-    let i = 0;
-    let chunk = '';
-    while (i < pending.length && skipped === 0 && res.writableLength + chunk.length < limits.buffered) chunk += frame(pending[i++] as JournalSelection);
-    if (chunk !== '') res.write(chunk);
-    pending = i === pending.length ? [] : pending.slice(i);
-    if (pending.length === 0 && skipped === 0) return;
-    // What is left waits for 'drain' when the socket is behind; when it took everything at once (no 'drain'
-    // will come), on the next turn.
-    if (res.writableNeedDrain) {
-      if (draining) return;
-      draining = true;
-      res.once('drain', () => {
-        draining = false;
-        flush();
-      });
-    } else if (!scheduled) {
-      scheduled = true;
-      setImmediate(flush);
-    }
-  };
-  const listener = (s: JournalSelection): void => {
-    if ((tenant !== undefined && s.record.tenant !== tenant) || !matchesJournalFilter(filter, s.seq, s.record)) return;
-    if (pending.length >= limits.pending) {
-      pending.shift();
-      skipped++;
-    }
-    pending.push(s);
-    if (!scheduled && !draining) {
-      scheduled = true;
-      if (limits.flushMs > 0) setTimeout(flush, limits.flushMs);
-      else setImmediate(flush);
-    }
-  };
-
-  // The backlog and the subscription in one turn: no entry is missed or sent twice.
-  const { selected } = deps.journal.select(tenant, since === undefined ? filter : { ...filter, since });
-  const keep = since === undefined ? limits.backlog : limits.resume;
-  if (since !== undefined && selected.length > keep) skipped = selected.length - keep;
-  pending = selected.slice(Math.max(0, selected.length - keep));
-  const unsubscribe = deps.journal.subscribe(listener);
-  const heartbeat = setInterval(() => {
-    if (res.writableLength < limits.buffered) res.write(': heartbeat\n\n');
-  }, limits.heartbeatMs);
-  heartbeat.unref();
-  let forget = (): void => undefined;
-  const cleanup = (): void => {
-    if (closed) return;
-    closed = true;
-    unsubscribe();
-    clearInterval(heartbeat);
-    pending = [];
-    forget();
-  };
-  res.once('close', cleanup);
-  forget = deps.streams.add(() => {
-    cleanup();
-    res.end();
-  });
-  if (!closed) flush();
-}
-
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;
 
 export function addDashboardRoutes(router: Router, deps: DashboardDeps, tenantParam: (req: Request) => string | undefined, limits: StreamLimits = STREAM_LIMITS): void {
   const { controller } = deps;
+  // One hub per simulator: every client of its live journal shares its work (contract 4.1).
+  const hub = createStreamHub(deps.journal, deps.streams, limits);
 
   router
     .route('/tenants')
@@ -341,7 +204,7 @@ export function addDashboardRoutes(router: Router, deps: DashboardDeps, tenantPa
       const { since: sinceParam, ...live } = filter;
       const header = req.headers['last-event-id'];
       const since = sinceParam ?? (typeof header === 'string' && LAST_EVENT_ID.test(header.trim()) ? Number(header.trim()) : undefined);
-      stream(deps, limits, req, res, tenant, live, since);
+      hub.open(req, res, tenant, live, since);
     })
     .all(methodNotAllowed('GET'));
 }

@@ -75,7 +75,7 @@ browserDescribe(import.meta.url)('a web page against a running token-sim', () =>
         await fetch(`${base}/_sim/reset`, { method: 'POST', mode: 'no-cors' }).catch(() => undefined);
       }, sim.url);
       const reset = page.waitForResponse((res) => res.url().endsWith('/_sim/reset') && res.request().method() === 'POST' && res.frame().name() === 'sink');
-      await page.evaluate(() => (document.getElementById('f') as HTMLFormElement).submit());
+      await page.$eval('#f', (form) => (form as unknown as { submit(): void }).submit());
       expect((await reset).status()).toBe(403);
       expect(await control(sim.url, '/clock')).toEqual({ now: '2030-01-01T00:00:00Z', frozen: true });
       expect((await control<{ tokens: unknown[] }>(sim.url, '/tokens')).tokens).toHaveLength(1);

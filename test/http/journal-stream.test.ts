@@ -283,7 +283,7 @@ describe('the live journal bounds each client', () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
     const streams = createJournalStreams();
     const router = express.Router();
-    const limits = { backlog: 50, resume: 1000, pending: 10, flushMs: 0, buffered: 16 * 1024, heartbeatMs: 60_000 };
+    const limits = { backlog: 50, resume: 1000, pending: 10, flushMs: 0, budget: 100_000, buffered: 16 * 1024, heartbeatMs: 60_000 };
     addDashboardRoutes(router, { journal, streams } as unknown as DashboardDeps, () => undefined, limits);
     const app = express();
     app.set('query parser', 'simple');
@@ -315,7 +315,7 @@ describe('the live journal bounds each client', () => {
   it('writes new entries together once per period, at most `pending` of them: a burst beyond is one gap', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
     const router = express.Router();
-    const limits = { backlog: 50, resume: 1000, pending: 20, flushMs: 100, buffered: 256 * 1024, heartbeatMs: 60_000 };
+    const limits = { backlog: 50, resume: 1000, pending: 20, flushMs: 100, budget: 100_000, buffered: 256 * 1024, heartbeatMs: 60_000 };
     addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
     const app = express();
     app.set('query parser', 'simple');
@@ -334,7 +334,7 @@ describe('the live journal bounds each client', () => {
   it('resumes with at most `resume` entries, the older ones reported first as a gap', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
     const router = express.Router();
-    const limits = { backlog: 3, resume: 5, pending: 100, flushMs: 0, buffered: 256 * 1024, heartbeatMs: 60_000 };
+    const limits = { backlog: 3, resume: 5, pending: 100, flushMs: 0, budget: 100_000, buffered: 256 * 1024, heartbeatMs: 60_000 };
     addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
     const app = express();
     app.set('query parser', 'simple');
@@ -353,7 +353,7 @@ describe('the live journal bounds each client', () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
     const router = express.Router();
     // Each entry (8000 characters of body) is over the buffer bound: one entry per write.
-    const limits = { backlog: 50, resume: 1000, pending: 100, flushMs: 0, buffered: 1024, heartbeatMs: 60_000 };
+    const limits = { backlog: 50, resume: 1000, pending: 100, flushMs: 0, budget: 100_000, buffered: 1024, heartbeatMs: 60_000 };
     addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
     const app = express();
     app.set('query parser', 'simple');
@@ -375,6 +375,7 @@ describe('the live journal bounds each client', () => {
       resume: 1000,
       pending: 10,
       flushMs: 0,
+      budget: 100_000,
       buffered: 16 * 1024,
       heartbeatMs: 20,
     });
@@ -386,5 +387,79 @@ describe('the live journal bounds each client', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(r.comments).toBeGreaterThan(0);
     expect(r.raw()).toContain(': heartbeat\n\n');
+  });
+});
+
+describe('the live journal costs the same however many clients listen (contract 4.1)', () => {
+  /** A record that counts how often its path is read: once per serialisation of its entry. */
+  function countedRecord(n: number, reads: { count: number }): JournalRecord {
+    const path = `/tokens/${n}`;
+    const r = { tenant: 'alice', operation: 'getToken', method: 'GET', status: 404, correlationId: `c-${n}`, durationMs: 1, rule: null, virtualMs: 0, realMs: 0 } as unknown as JournalRecord;
+    Object.defineProperty(r, 'path', { enumerable: true, get: () => (reads.count++, path) });
+    return r;
+  }
+
+  async function readsWith(clients: number, filter = ''): Promise<{ reads: number; texts: string[] }> {
+    const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
+    const router = express.Router();
+    const limits = { backlog: 0, resume: 1000, pending: 1000, flushMs: 20, budget: 100_000, buffered: 1024 * 1024, heartbeatMs: 60_000 };
+    addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
+    const app = express();
+    app.set('query parser', 'simple');
+    app.use('/_sim', router);
+    const base = await serve(app);
+    const rs = await Promise.all(Array.from({ length: clients }, () => reader(`${base}/_sim/requests/stream${filter}`)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reads = { count: 0 };
+    for (let i = 0; i < 300; i++) journal.record(countedRecord(i, reads));
+    await Promise.all(rs.map((r) => r.until((e) => entries(e).length === 300)));
+    return { reads: reads.count, texts: rs.map((r) => r.raw()) };
+  }
+
+  it('serialises and masks each entry once for 1 client and for 20, which all get the same bytes', async () => {
+    const one = await readsWith(1);
+    const twenty = await readsWith(20);
+    expect(one.reads).toBeGreaterThan(0);
+    expect(twenty.reads).toBe(one.reads);
+    expect(new Set(twenty.texts).size).toBe(1);
+    expect(twenty.texts[0]).toBe(one.texts[0]);
+  });
+
+  it('does so for clients with a filter too', async () => {
+    const one = await readsWith(1, '?operation=getToken&status=404');
+    const ten = await readsWith(10, '?operation=getToken&status=404');
+    expect(ten.reads).toBe(one.reads);
+    expect(new Set(ten.texts).size).toBe(1);
+  });
+});
+
+describe('the live journal shares a budget between its clients (contract 4.1)', () => {
+  it('hands each of 10 clients its share of a period (budget / clients), the rest as one gap, and a lone client all of it', async () => {
+    const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
+    const router = express.Router();
+    const limits = { backlog: 0, resume: 1000, pending: 40, flushMs: 100, budget: 50, buffered: 1024 * 1024, heartbeatMs: 60_000 };
+    addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
+    const app = express();
+    app.set('query parser', 'simple');
+    app.use('/_sim', router);
+    const base = await serve(app);
+    const record = (n: number): JournalRecord =>
+      ({ tenant: 'alice', operation: 'getToken', method: 'GET', path: `/tokens/${n}`, status: 404, correlationId: `c-${n}`, durationMs: 1, rule: null, virtualMs: 0, realMs: 0 });
+    const many = await Promise.all(Array.from({ length: 10 }, () => reader(`${base}/_sim/requests/stream`)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 300; i++) journal.record(record(i));
+    await Promise.all(many.map((r) => r.until((e) => entries(e).at(-1)?.id === '300')));
+    for (const r of many) {
+      expect(r.events.map((e) => (e.event === 'gap' ? `gap ${e.data}` : e.id))).toEqual(['gap {"skipped":295}', '296', '297', '298', '299', '300']);
+    }
+    for (const r of many) r.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lone = await reader(`${base}/_sim/requests/stream`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 300; i < 400; i++) journal.record(record(i));
+    await lone.until((e) => entries(e).at(-1)?.id === '400');
+    // One client: its share is the whole budget (50), capped by pending (40).
+    expect(lone.events.filter((e) => e.event === 'gap').map((e) => e.data)).toEqual(['{"skipped":60}']);
+    expect(entries(lone.events).map((e) => Number(e.id))).toEqual(Array.from({ length: 40 }, (_, i) => 361 + i));
   });
 });

@@ -1,0 +1,245 @@
+/**
+ * The live journal (`GET /_sim/requests/stream`, decision 0034) for any number of clients at a cost that does
+ * not multiply with them (contract 4.1): one hub per simulator listens to the journal, collects new entries,
+ * and once per period hands each group of clients with the same filter the entries that match, found once
+ * for the group; each entry is serialised and masked once, whoever sends it. What a client keeps of its own
+ * is only what its socket could not take yet, at most `pending` entries.
+ */
+import type { Request, Response } from 'express';
+import { matchesJournalFilter, type Journal, type JournalFilter, type JournalSelection } from '../control/journal.js';
+import { toEntry } from '../control/journal-entry.js';
+
+/** How the live journal bounds each client (decision 0034). */
+export interface StreamLimits {
+  /** Entries sent first when the client gives no `since` or `Last-Event-ID`. */
+  backlog: number;
+  /** Entries sent first at most when resuming: older ones are reported as a gap. */
+  resume: number;
+  /**
+   * Entries waiting for a client at most: beyond, the oldest are dropped and reported as a gap. With
+   * `flushMs`, this also caps the entries a client gets per second (pending × 1000 / flushMs).
+   */
+  pending: number;
+  /**
+   * New entries are written this long after the first of them arrives, together: one write per period
+   * rather than one per request, so a dashboard open under load costs the API little (0: next turn).
+   */
+  flushMs: number;
+  /**
+   * New entries handed out per period across all clients at most: each client's share is this divided by the
+   * number of clients (at most `pending`, at least 1), the rest reported as a gap. What the streams write, and
+   * so what they cost the API, stays bounded however many clients listen (contract 4.1).
+   */
+  budget: number;
+  /** Bytes buffered in the response at most before entries wait. */
+  buffered: number;
+  /** A comment line this often keeps proxies and the browser from closing an idle stream. */
+  heartbeatMs: number;
+}
+
+export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, budget: 2000, buffered: 256 * 1024, heartbeatMs: 15_000 };
+
+/** The open live-journal streams of one simulator: ended at server close, so none holds the shutdown. */
+export interface JournalStreams {
+  /** Registers a stream's end; returns its removal. After closeAll, ends the stream at once. */
+  add(end: () => void): () => void;
+  /** Ends every open stream (and any opened later). */
+  closeAll(): void;
+  /** How many are open. */
+  size(): number;
+}
+
+export function createJournalStreams(): JournalStreams {
+  const open = new Set<() => void>();
+  let closed = false;
+  return {
+    add(end) {
+      if (closed) {
+        end();
+        return () => undefined;
+      }
+      open.add(end);
+      return () => void open.delete(end);
+    },
+    closeAll() {
+      closed = true;
+      for (const end of [...open]) end();
+      open.clear();
+    },
+    size: () => open.size,
+  };
+}
+
+/** One client: what it waits for, and what it missed since its last write. */
+interface Client {
+  readonly res: Response;
+  /** Entries up to this sequence number were sent or skipped already (the backlog). */
+  after: number;
+  pending: JournalSelection[];
+  skipped: number;
+  draining: boolean;
+  /** A flush waits for the next turn. */
+  scheduled: boolean;
+  closed: boolean;
+}
+
+/** Clients with one tenant and filter: the entries they match are found once per period. */
+interface Group {
+  readonly tenant: string | undefined;
+  readonly filter: JournalFilter;
+  /** True when every entry matches (no tenant, no filter): nothing to look at. */
+  readonly all: boolean;
+  readonly clients: Set<Client>;
+}
+
+const gap = (skipped: number): string => `event: gap\ndata: {"skipped":${skipped}}\n\n`;
+
+export interface StreamHub {
+  /** The live journal on one response: backlog first, then each new entry (decision 0034). */
+  open(req: Request, res: Response, tenant: string | undefined, filter: JournalFilter, since: number | undefined): void;
+}
+
+export function createStreamHub(journal: Journal, streams: JournalStreams, limits: StreamLimits = STREAM_LIMITS): StreamHub {
+  /** Each entry's event, serialised and masked once for every client that sends it. */
+  const frames = new WeakMap<JournalSelection, string>();
+  const frameOf = (s: JournalSelection): string => {
+    let frame = frames.get(s);
+    if (frame === undefined) frames.set(s, (frame = `id: ${s.seq}\nevent: request\ndata: ${JSON.stringify(toEntry(s))}\n\n`));
+    return frame;
+  };
+  const groups = new Map<string, Group>();
+  let fresh: JournalSelection[] = [];
+  let scheduled = false;
+  let unsubscribe: (() => void) | undefined;
+
+  /** Writes what waits while the response buffers less than the bound; the rest waits for 'drain'. */
+  function flush(client: Client): void {
+    const { res } = client;
+    if (client.closed) return;
+    if (client.skipped > 0 && res.writableLength < limits.buffered) {
+      res.write(gap(client.skipped));
+      client.skipped = 0;
+    }
+    // One write for what fits: under load, many entries go out in one chunk.
+    let i = 0;
+    let chunk = '';
+    while (i < client.pending.length && client.skipped === 0 && res.writableLength + chunk.length < limits.buffered) chunk += frameOf(client.pending[i++] as JournalSelection);
+    if (chunk !== '') res.write(chunk);
+    client.pending = i === client.pending.length ? [] : client.pending.slice(i);
+    if (client.pending.length === 0 && client.skipped === 0) return;
+    // What is left waits for 'drain' when the socket is behind; when it took everything at once (no 'drain'
+    // will come), on the next turn.
+    if (res.writableNeedDrain) {
+      if (client.draining) return;
+      client.draining = true;
+      res.once('drain', () => {
+        client.draining = false;
+        flush(client);
+      });
+    } else if (!client.scheduled) {
+      client.scheduled = true;
+      setImmediate(() => {
+        client.scheduled = false;
+        if (!client.draining) flush(client);
+      });
+    }
+  }
+
+  /**
+   * Hands a client the matching entries of a period (oldest first): at most `share` of them are taken and at
+   * most `pending` wait, the rest is a gap.
+   */
+  function hand(client: Client, matched: readonly JournalSelection[], share: number): void {
+    let from = 0;
+    // Only a client that joined during this period skips entries its backlog held.
+    if ((matched[0]?.seq ?? Infinity) <= client.after) while (from < matched.length && (matched[from] as JournalSelection).seq <= client.after) from++;
+    const count = matched.length - from;
+    if (count === 0) return;
+    const take = Math.min(count, share);
+    client.skipped += count - take;
+    const waiting = client.pending.length + take - limits.pending;
+    if (waiting > 0) {
+      client.pending = client.pending.slice(waiting);
+      client.skipped += waiting;
+    }
+    for (let i = matched.length - take; i < matched.length; i++) client.pending.push(matched[i] as JournalSelection);
+    if (!client.draining) flush(client);
+  }
+
+  function tick(): void {
+    scheduled = false;
+    const batch = fresh;
+    fresh = [];
+    let clients = 0;
+    for (const group of groups.values()) clients += group.clients.size;
+    const share = Math.max(1, Math.min(limits.pending, Math.floor(limits.budget / Math.max(1, clients))));
+    for (const group of groups.values()) {
+      const matched = group.all
+        ? batch
+        : batch.filter((s) => (group.tenant === undefined || s.record.tenant === group.tenant) && matchesJournalFilter(group.filter, s.seq, s.record));
+      if (matched.length > 0) for (const client of group.clients) hand(client, matched, share);
+    }
+  }
+
+  const listen = (s: JournalSelection): void => {
+    fresh.push(s);
+    if (scheduled) return;
+    scheduled = true;
+    if (limits.flushMs > 0) setTimeout(tick, limits.flushMs);
+    else setImmediate(tick);
+  };
+
+  return {
+    open(req, res, tenant, filter, since) {
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'text/event-stream');
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('X-Accel-Buffering', 'no');
+      res.flushHeaders();
+      req.socket.setNoDelay(true);
+      // The backlog and the subscription in one turn: no entry is missed or sent twice.
+      const { selected } = journal.select(tenant, since === undefined ? filter : { ...filter, since });
+      const keep = since === undefined ? limits.backlog : limits.resume;
+      const client: Client = {
+        res,
+        after: Math.max(fresh.at(-1)?.seq ?? 0, selected.at(-1)?.seq ?? 0),
+        pending: selected.slice(Math.max(0, selected.length - keep)),
+        skipped: since !== undefined && selected.length > keep ? selected.length - keep : 0,
+        draining: false,
+        scheduled: false,
+        closed: false,
+      };
+      const key = JSON.stringify([tenant ?? null, filter]);
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { tenant, filter, all: tenant === undefined && Object.values(filter).every((v) => v === undefined), clients: new Set() }));
+      group.clients.add(client);
+      unsubscribe ??= journal.subscribe(listen);
+
+      const heartbeat = setInterval(() => {
+        if (res.writableLength < limits.buffered) res.write(': heartbeat\n\n');
+      }, limits.heartbeatMs);
+      heartbeat.unref();
+      let forget = (): void => undefined;
+      const cleanup = (): void => {
+        if (client.closed) return;
+        client.closed = true;
+        clearInterval(heartbeat);
+        client.pending = [];
+        group.clients.delete(client);
+        if (group.clients.size === 0) groups.delete(key);
+        if (groups.size === 0) {
+          unsubscribe?.();
+          unsubscribe = undefined;
+          fresh = [];
+        }
+        forget();
+      };
+      res.once('close', cleanup);
+      forget = streams.add(() => {
+        cleanup();
+        res.end();
+      });
+      if (!client.closed) flush(client);
+    },
+  };
+}
