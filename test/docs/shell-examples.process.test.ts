@@ -75,6 +75,8 @@ __stop() { if [ -n "$__sim" ]; then kill -TERM "$__sim" 2>/dev/null; wait "$__si
 trap __stop EXIT
 __start() {
   __stop
+  # A new file: the last simulator's "listening" line must not be read as this one's.
+  rm -f .sim.out .sim.err
   node "$__root/bin/token-sim.js" "$@" > .sim.out 2> .sim.err < /dev/null &
   __sim=$!
   for _ in $(seq 1 300); do
