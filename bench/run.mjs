@@ -540,6 +540,35 @@ record(
 const heap = JSON.parse(execFileSync(process.execPath, ['--expose-gc', HEAP, String(SCALE_TOKENS)], { encoding: 'utf8' }));
 record(`retained heap per token (${fmt(heap.count)} tokens)`, `${heap.bytesPerToken.toFixed(0)} B`, '≤ 2048 B', heap.bytesPerToken <= 2048);
 
+// 5b. A 1 MiB invalid scenario body (contract 4.1): one fresh simulator, a warm-up, then five PUTs of a
+//     document of 1 MiB whose every rule is wrong. Its answer time (the slowest of the five) and what it adds
+//     to the process's RSS at its peak (VmHWM after, over VmRSS before).
+{
+  const s = await spawnServer('token-sim (invalid scenario body)', CLI, ['--port', '0', '--log', 'silent']);
+  const rule = (i) => ({ id: `r${i}`, when: { operation: 'sael', amount: 'x' }, then: { outcome: 'refused', refusalCode: 51, bogus: i } });
+  const perRule = JSON.stringify(rule(10_000)).length + 1;
+  const body = JSON.stringify({ name: 'invalid', rules: Array.from({ length: Math.floor(((1 << 20) - 1000) / perRule) }, (_, i) => rule(i)) });
+  const put = async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${s.url}/_sim/scenarios`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body });
+    const answer = await res.json();
+    if (res.status !== 400 || answer.validationErrors?.length !== 100) throw new Error(`PUT /_sim/scenarios of an invalid 1 MiB body answered ${res.status} with ${answer.validationErrors?.length} problems`);
+    return performance.now() - t0;
+  };
+  const peak = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))[1]) * 1024;
+  await fetch(`${s.url}/_sim/health`);
+  const rssBefore = s.rss();
+  await put();
+  const times = [];
+  for (let i = 0; i < 5; i++) times.push(await put());
+  const added = (peak() - rssBefore) / 1048576;
+  const slowest = Math.max(...times);
+  log(`     invalid 1 MiB scenario body (${fmt(body.length)} B): ${times.map((t) => t.toFixed(0)).join(', ')} ms; RSS ${(rssBefore / 1048576).toFixed(0)} MiB before, peak ${(peak() / 1048576).toFixed(0)} MiB`);
+  record('PUT /_sim/scenarios of an invalid 1 MiB body: answer time (slowest of 5)', `${slowest.toFixed(0)} ms`, '≤ 150 ms', slowest <= 150);
+  record('PUT /_sim/scenarios of an invalid 1 MiB body: RSS added at its peak', `${added.toFixed(0)} MiB`, '≤ 64 MiB', added <= 64);
+  await stop(s);
+}
+
 // 6. Start-up: spawning the CLI → first 200, and startSimulator() → resolved. Medians.
 const spawnTimes = [];
 for (let i = 0; i < STARTS; i++) {

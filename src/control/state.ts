@@ -11,7 +11,7 @@ import { isInRange } from '../domain/time-range.js';
 import { cardIdentity, type Token } from '../domain/token.js';
 import { schemaError, type FieldProblem } from '../wire/problems.js';
 import { isoInstant, strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
-import { parseBody } from '../wire/validation.js';
+import { parseBounded } from '../wire/bounded-parse.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 import { paymentState } from './payment-state.js';
@@ -240,7 +240,7 @@ export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; prob
 export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string) => Duration): ParsedState {
   const { data, problems: sealProblems } = openScenarioSets(raw, siv);
   if (sealProblems.length > 0) throw schemaError(sealProblems, 'The state does not match the schema');
-  const snapshot = parseBody(stateSchema, data, 'state');
+  const snapshot = parseBounded(stateSchema, data, 'state');
   const problems: FieldProblem[] = [];
   const tokens: Token[] = [];
   const ids = new Set<string>();

@@ -7,7 +7,8 @@ import * as z from 'zod';
 import { ConfigError } from '../config/fixtures.js';
 import { checkJsonDepth } from '../wire/json.js';
 import { OMITTED_PROBLEMS, WireError, type FieldPath, type FieldProblem } from '../wire/problems.js';
-import { parseBody, toJsonPath } from '../wire/validation.js';
+import { toJsonPath } from '../wire/validation.js';
+import { parseBounded } from '../wire/bounded-parse.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 export type ScenarioFormat = 'json' | 'yaml';
@@ -49,11 +50,11 @@ export function scenarioPaths(data: unknown, count: number): FieldPath[] {
 
 /** One scenario, a list of them, or `{scenarios: [...]}`. */
 export function validateScenarios(data: unknown): Scenario[] {
-  if (Array.isArray(data)) return parseBody(z.array(scenarioSchema), data, 'scenarios');
+  if (Array.isArray(data)) return parseBounded(z.array(scenarioSchema), data, 'scenarios');
   if (typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data)) {
-    return parseBody(z.strictObject({ scenarios: z.array(scenarioSchema) }), data, 'scenarios').scenarios;
+    return parseBounded(z.strictObject({ scenarios: z.array(scenarioSchema) }), data, 'scenarios').scenarios;
   }
-  return [parseBody(scenarioSchema, data, 'scenario')];
+  return [parseBounded(scenarioSchema, data, 'scenario')];
 }
 
 export const formatOfPath = (path: string): ScenarioFormat => (extname(path).toLowerCase() === '.json' ? 'json' : 'yaml');

@@ -48,3 +48,18 @@ describe('state snapshots larger than 1 MiB', () => {
     expect(createSimulator({ stateLimit, log: 'silent' }).config.stateLimit).toBe(bytes);
   });
 });
+
+describe('a large invalid snapshot (contract 4.1)', () => {
+  it('answers PUT /_sim/state of 5,000 wrong tokens with the first 100 problems and changes nothing', async () => {
+    const sim = testSimulator();
+    const exported = (await request(handlerOf(sim)).get('/_sim/state')).body as Record<string, unknown>;
+    const body = { ...exported, tokens: Array.from({ length: 5_000 }, (_, i) => ({ tokenId: i, extra: true })) };
+    const res = await request(handlerOf(sim)).put('/_sim/state').set('Content-Type', 'application/json').send(JSON.stringify(body));
+    expect(res.status).toBe(400);
+    expect(res.body.validationErrors).toHaveLength(100);
+    expect(res.body.message).toMatch(/more were omitted/);
+    expect(res.body.validationErrors[0].jsonPath).toMatch(/^\$\.tokens\[0\]/);
+    expect(res.body.validationErrors.every((p: { jsonPath: string }) => /^\$\.tokens\[\d\]/.test(p.jsonPath))).toBe(true);
+    expect((await request(handlerOf(sim)).get('/_sim/state')).body).toEqual(exported);
+  });
+});

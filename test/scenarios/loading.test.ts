@@ -127,3 +127,21 @@ describe('sim.loadScenarios()', () => {
     expect(() => sim.loadScenarios('/nonexistent/scenario.yaml')).toThrow(/scenario\.yaml/);
   });
 });
+
+describe('a large invalid scenario document (contract 4.1)', () => {
+  it('answers a 1 MiB document of wrong rules with the first 100 problems, in rule order, and loads nothing', async () => {
+    const sim = testSimulator();
+    const rule = (i: number) => ({ id: `r${i}`, when: { operation: 'sael' }, then: { outcome: 'refused', refusalCode: 51, bogus: i } });
+    const body = JSON.stringify({ name: 'big', rules: Array.from({ length: 10_000 }, (_, i) => rule(i)) });
+    expect(body.length).toBeGreaterThan(900_000);
+    expect(body.length).toBeLessThan(1 << 20);
+    const res = await request(handlerOf(sim)).put('/_sim/scenarios').set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.errorName).toBe('bodyDoesNotMatchSchema');
+    expect(res.body.message).toMatch(/only the first 100 problems are listed; more were omitted/);
+    expect(res.body.validationErrors).toHaveLength(100);
+    expect(res.body.validationErrors[0].jsonPath).toMatch(/^\$\.rules\[0\]/);
+    expect(res.body.validationErrors.at(-1).jsonPath).toMatch(/^\$\.rules\[(2[0-9]|3[0-9])\]/);
+    expect(sim.scenarios()).toEqual([]);
+  });
+});

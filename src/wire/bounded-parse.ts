@@ -1,0 +1,73 @@
+/**
+ * Parsing a document that may be large and wrong (a scenario set, a state snapshot; contract 4.1): zod
+ * examines a whole document before it answers, so a 1 MiB list of wrong items cost hundreds of megabytes of
+ * issues. Here long lists are examined item by item first, and the examination stops once more than
+ * MAX_PROBLEMS problems are found: an invalid document costs time and memory in proportion to its size.
+ */
+import type * as z from 'zod';
+import { MAX_PROBLEMS, schemaError } from './problems.js';
+import { parseBody, toFieldProblems } from './validation.js';
+
+/** Lists longer than this are examined item by item before the document as a whole. */
+export const LONG_LIST = 16;
+
+type Issue = z.core.$ZodIssue;
+type Def = { type: string; innerType?: z.core.$ZodType; element?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> };
+
+const defOf = (schema: z.core.$ZodType): Def => schema._zod.def;
+
+/** The schema under optional, nullable, default and readonly wrappers. */
+function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
+  let def = defOf(schema);
+  while (['optional', 'nullable', 'default', 'readonly'].includes(def.type) && def.innerType !== undefined) {
+    schema = def.innerType;
+    def = defOf(schema);
+  }
+  return schema;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** How many problems an issue makes (an unknown-keys issue: one per key). */
+const weightOf = (issue: Issue): number => (issue.code === 'unrecognized_keys' ? issue.keys.length : 1);
+
+/**
+ * The issues of the long lists in `data`, at any depth under objects and lists, each item examined on its own
+ * (its own long lists first): adds them to `found` with their whole path, and stops once `found` weighs more
+ * than MAX_PROBLEMS. Returns the weight found.
+ */
+function examine(schema: z.core.$ZodType, data: unknown, path: PropertyKey[], found: Issue[], weight: number): number {
+  const def = defOf(unwrapped(schema));
+  if (def.type === 'object' && def.shape !== undefined && isRecord(data)) {
+    for (const [key, field] of Object.entries(def.shape)) {
+      if (weight > MAX_PROBLEMS) break;
+      if (Object.hasOwn(data, key)) weight = examine(field, data[key], [...path, key], found, weight);
+    }
+    return weight;
+  }
+  if (def.type !== 'array' || def.element === undefined || !Array.isArray(data)) return weight;
+  const long = data.length > LONG_LIST;
+  for (let i = 0; i < data.length && weight <= MAX_PROBLEMS; i++) {
+    const before = found.length;
+    weight = examine(def.element, data[i], [...path, i], found, weight);
+    // An item whose own lists were wrong already said so; one that was not is examined whole.
+    if (!long || found.length > before || weight > MAX_PROBLEMS) continue;
+    const result = (def.element as z.ZodType).safeParse(data[i]);
+    if (result.success) continue;
+    for (const issue of result.error.issues) {
+      found.push({ ...issue, path: [...path, i, ...issue.path] });
+      weight += weightOf(issue);
+    }
+  }
+  return weight;
+}
+
+/**
+ * `parseBody` for documents that may be large: when the items of its long lists already hold more than
+ * MAX_PROBLEMS problems, those are the answer, and the rest is never examined.
+ */
+export function parseBounded<S extends z.ZodType>(schema: S, body: unknown, rootLabel = 'body'): z.output<S> {
+  const found: Issue[] = [];
+  if (examine(schema, body, [], found, 0) > MAX_PROBLEMS) throw schemaError(toFieldProblems(found, body, rootLabel, schema));
+  return parseBody(schema, body, rootLabel);
+}
