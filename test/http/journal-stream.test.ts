@@ -9,7 +9,7 @@ import express from 'express';
 import { createServer, get, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createJournal, type JournalRecord } from '../../src/control/journal.js';
-import { addDashboardRoutes, createJournalStreams, type DashboardDeps } from '../../src/http/control-dashboard.js';
+import { addDashboardRoutes, createJournalStreams, type DashboardDeps, type StreamLimits } from '../../src/http/control-dashboard.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import type { Simulator } from '../../src/index.js';
 import { client, createBody, createToken, handlerOf, testSimulator } from '../support/sim.js';
@@ -114,6 +114,16 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A server with only the dashboard's control routes over `journal`, bounded by `limits`: its base URL. */
+async function streamServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits, streams = createJournalStreams()): Promise<string> {
+  const router = express.Router();
+  addDashboardRoutes(router, { journal, streams } as unknown as DashboardDeps, () => undefined, limits);
+  const app = express();
+  app.set('query parser', 'simple');
+  app.use('/_sim', router);
+  return serve(app);
 }
 
 async function reader(url: string, headers?: Record<string, string>): Promise<Reader> {
@@ -282,13 +292,7 @@ describe('the live journal bounds each client', () => {
   it('drops what a slow reader cannot take and tells it once with event: gap', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
     const streams = createJournalStreams();
-    const router = express.Router();
-    const limits = { backlog: 50, resume: 1000, pending: 10, flushMs: 0, budget: 100_000, buffered: 16 * 1024, heartbeatMs: 60_000 };
-    addDashboardRoutes(router, { journal, streams } as unknown as DashboardDeps, () => undefined, limits);
-    const app = express();
-    app.set('query parser', 'simple');
-    app.use('/_sim', router);
-    const base = await serve(app);
+    const base = await streamServer(journal, { backlog: 50, resume: 1000, pending: 10, flushMs: 0, budget: 100_000, buffered: 16 * 1024, heartbeatMs: 60_000 }, streams);
     const r = await reader(`${base}/_sim/requests/stream`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     r.res.pause();
@@ -314,13 +318,7 @@ describe('the live journal bounds each client', () => {
 
   it('writes new entries together once per period, at most `pending` of them: a burst beyond is one gap', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
-    const router = express.Router();
-    const limits = { backlog: 50, resume: 1000, pending: 20, flushMs: 100, budget: 100_000, buffered: 256 * 1024, heartbeatMs: 60_000 };
-    addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
-    const app = express();
-    app.set('query parser', 'simple');
-    app.use('/_sim', router);
-    const base = await serve(app);
+    const base = await streamServer(journal, { backlog: 50, resume: 1000, pending: 20, flushMs: 100, budget: 100_000, buffered: 256 * 1024, heartbeatMs: 60_000 });
     const r = await reader(`${base}/_sim/requests/stream`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (let i = 0; i < 500; i++) journal.record(record(i));
@@ -333,13 +331,7 @@ describe('the live journal bounds each client', () => {
 
   it('resumes with at most `resume` entries, the older ones reported first as a gap', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
-    const router = express.Router();
-    const limits = { backlog: 3, resume: 5, pending: 100, flushMs: 0, budget: 100_000, buffered: 256 * 1024, heartbeatMs: 60_000 };
-    addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
-    const app = express();
-    app.set('query parser', 'simple');
-    app.use('/_sim', router);
-    const base = await serve(app);
+    const base = await streamServer(journal, { backlog: 3, resume: 5, pending: 100, flushMs: 0, budget: 100_000, buffered: 256 * 1024, heartbeatMs: 60_000 });
     for (let i = 0; i < 20; i++) journal.record(record(i));
     const resumed = await reader(`${base}/_sim/requests/stream?since=2`);
     await resumed.until((e) => entries(e).length === 5);
@@ -351,14 +343,8 @@ describe('the live journal bounds each client', () => {
 
   it('goes on writing when the socket took a full chunk at once (no drain event comes)', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
-    const router = express.Router();
     // Each entry (8000 characters of body) is over the buffer bound: one entry per write.
-    const limits = { backlog: 50, resume: 1000, pending: 100, flushMs: 0, budget: 100_000, buffered: 1024, heartbeatMs: 60_000 };
-    addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
-    const app = express();
-    app.set('query parser', 'simple');
-    app.use('/_sim', router);
-    const base = await serve(app);
+    const base = await streamServer(journal, { backlog: 50, resume: 1000, pending: 100, flushMs: 0, budget: 100_000, buffered: 1024, heartbeatMs: 60_000 });
     for (let i = 0; i < 30; i++) journal.record(record(i));
     const r = await reader(`${base}/_sim/requests/stream`);
     await r.until((e) => entries(e).length === 30);
@@ -369,8 +355,7 @@ describe('the live journal bounds each client', () => {
 
   it('sends a comment line as a heartbeat', async () => {
     const journal = createJournal({ perTenant: 10, total: 10, bodyChars: 1e6 });
-    const router = express.Router();
-    addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, {
+    const base = await streamServer(journal, {
       backlog: 50,
       resume: 1000,
       pending: 10,
@@ -379,10 +364,6 @@ describe('the live journal bounds each client', () => {
       buffered: 16 * 1024,
       heartbeatMs: 20,
     });
-    const app = express();
-    app.set('query parser', 'simple');
-    app.use('/_sim', router);
-    const base = await serve(app);
     const r = await reader(`${base}/_sim/requests/stream`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(r.comments).toBeGreaterThan(0);
@@ -401,13 +382,7 @@ describe('the live journal costs the same however many clients listen (contract 
 
   async function readsWith(clients: number, filter = ''): Promise<{ reads: number; texts: string[] }> {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
-    const router = express.Router();
-    const limits = { backlog: 0, resume: 1000, pending: 1000, flushMs: 20, budget: 100_000, buffered: 1024 * 1024, heartbeatMs: 60_000 };
-    addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
-    const app = express();
-    app.set('query parser', 'simple');
-    app.use('/_sim', router);
-    const base = await serve(app);
+    const base = await streamServer(journal, { backlog: 0, resume: 1000, pending: 1000, flushMs: 20, budget: 100_000, buffered: 1024 * 1024, heartbeatMs: 60_000 });
     const rs = await Promise.all(Array.from({ length: clients }, () => reader(`${base}/_sim/requests/stream${filter}`)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const reads = { count: 0 };
@@ -436,13 +411,7 @@ describe('the live journal costs the same however many clients listen (contract 
 describe('the live journal shares a budget between its clients (contract 4.1)', () => {
   it('hands each of 10 clients its share of a period (budget / clients), the rest as one gap, and a lone client all of it', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
-    const router = express.Router();
-    const limits = { backlog: 0, resume: 1000, pending: 40, flushMs: 100, budget: 50, buffered: 1024 * 1024, heartbeatMs: 60_000 };
-    addDashboardRoutes(router, { journal, streams: createJournalStreams() } as unknown as DashboardDeps, () => undefined, limits);
-    const app = express();
-    app.set('query parser', 'simple');
-    app.use('/_sim', router);
-    const base = await serve(app);
+    const base = await streamServer(journal, { backlog: 0, resume: 1000, pending: 40, flushMs: 100, budget: 50, buffered: 1024 * 1024, heartbeatMs: 60_000 });
     const record = (n: number): JournalRecord =>
       ({ tenant: 'alice', operation: 'getToken', method: 'GET', path: `/tokens/${n}`, status: 404, correlationId: `c-${n}`, durationMs: 1, rule: null, virtualMs: 0, realMs: 0 });
     const many = await Promise.all(Array.from({ length: 10 }, () => reader(`${base}/_sim/requests/stream`)));
