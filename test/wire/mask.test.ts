@@ -215,3 +215,71 @@ describe('masking a client\'s Correlation-Id and a link', () => {
     expect(maskField('q', 'x 4444 3333 2222 1111')).toBe('x 4444 **** **** 1111');
   });
 });
+
+describe('the edges of a card number in grouped digits', () => {
+  it('masks a grouped card number of 12 digits, the fewest a card number has', () => {
+    expect(maskCardNumbersIn('pay 4111 1111 1117 now')).toBe('pay 4111 **** 1117 now');
+  });
+
+  it('masks a grouped card number of 19 digits, the most a card number has, over the shorter one inside it', () => {
+    // '4111 1111 1111 1111' passes Luhn too; the 19 digits' window stars further.
+    expect(maskCardNumbersIn('pay 4111 1111 1111 1111 110 now')).toBe('pay 4111 **** **** ***1 110 now');
+  });
+
+  it('leaves grouped digits alone that pass Luhn only as 20 digits', () => {
+    expect(maskCardNumbersIn('ref 1234 5678 9012 3459 1647')).toBe('ref 1234 5678 9012 3459 1647');
+  });
+
+  it('leaves grouped digits alone that pass Luhn but are fewer than 12', () => {
+    expect(maskCardNumbersIn('call 0800 123 4569')).toBe('call 0800 123 4569');
+  });
+});
+
+describe('the edges of card data in values and fields', () => {
+  it('masks a number under a card number key from 10 digits on, and keeps a shorter one, whatever its sign or decimals', () => {
+    expect(maskCardData({ cardNumber: 1234567890 })).toStrictEqual({ cardNumber: '1234**7890' });
+    expect(maskCardData({ cardNumber: 123456789, card: { cardNumber: -12345678 }, cardNumbers: [1.5] })).toStrictEqual({
+      cardNumber: 123456789,
+      card: { cardNumber: -12345678 },
+      cardNumbers: [1.5],
+    });
+  });
+
+  it.each(['paymentId', 'eventId'])('leaves the simulator’s own %s alone, even when it passes Luhn', (key) => {
+    expect(maskCardData({ [key]: '4444333322221111' })).toStrictEqual({ [key]: '4444333322221111' });
+  });
+
+  it('masks the host of a link with no path', () => {
+    expect(maskHref('http://4444333322221111')).toBe('http://4444********1111');
+    expect(maskHref('http://4444-3333-2222-1111')).toBe('http://4444-****-****-1111');
+  });
+
+  it('masks an href query parameter as a link, and a parameter of another name as text', () => {
+    expect(maskField('href', 'http://x/tokens/4444333322221111')).toBe('http://x/tokens/4444333322221111');
+    expect(maskField('next', 'http://x/tokens/4444333322221111')).toBe('http://x/tokens/4444********1111');
+  });
+
+  it('masks a security code and a card number after keys written in other ways', () => {
+    expect(maskCardText('securityCode: 123')).toBe('securityCode: ***');
+    expect(maskCardText('cardNumberValue: 4444 3333 2222 1112')).toBe('cardNumberValue: 4444 **** **** 1112');
+    expect(maskCardText('cardNumber = 4444333322221112')).toBe('cardNumber = 4444********1112');
+  });
+});
+
+describe('the number literals of a recorded body', () => {
+  it.each([
+    ['a negative number', '[-4444333322221111]', ['-4444********1111']],
+    ['a negative number after another number', '[1,-4444333322221111]', [1, '-4444********1111']],
+    ['19 digits after another number', '[5,4111111111111111110]', [5, '4111***********1110']],
+    ['a number that starts with 9', '[9900000000000000002]', ['9900***********0002']],
+    ['a number followed by another', '[4444333322221111,5]', ['4444********1111', 5]],
+    ['the digits of a fraction', '[0.4444333322221111]', ['0.4444********1111']],
+    ['19 digits of a fraction', '[0.4111111111111111110]', ['0.4111***********1110']],
+    ['a number with an exponent', '[4444333322221111e0]', ['4444********1111e0']],
+    ['a number with a signed exponent', '[4444333322221111e+0]', ['4444********1111e+0']],
+    ['a number with a negative exponent', '[4444333322221111E-10]', ['4444********1111E-10']],
+    ['a number with an exponent of two digits', '[4444333322221111e10]', ['4444********1111e10']],
+  ])('masks the card number in %s from its exact digits, the whole literal kept as a string', (_name, text, value) => {
+    expect(maskBodyText(text)).toStrictEqual({ json: true, value });
+  });
+});
