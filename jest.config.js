@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import process from 'node:process';
 
 /**
- * `npm test` is the quick loop: the projects "unit" and "http (lane)" (no real process, browser, Redis or
+ * `npm test` is the quick loop: the projects "unit" and "http" (no real process, browser, Redis or
  * wall-clock wait; one store). `npm run test:all` runs every project below; `.ci/run` runs it.
  *
  * Six projects:
  * - unit: rules, wire, config, control, CLI in-process, everything that needs no HTTP adapter;
- * - http (lane) and http (express): the one table of HTTP tests, run once against each adapter;
+ * - http: the one table of HTTP tests, through the simulator's one listener, on the memory store;
  * - slow: tests that wait on real time or real processes (`*.slow.test.ts`, `*.process.test.ts`), and the
  *   dashboard's tests in a real headless Chromium (`*.browser.test.ts`, test/support/browser.ts);
  * - redis: the Redis store's tests against a real redis-server (`*.redis.test.ts`, test/support/redis.ts);
@@ -68,8 +68,7 @@ export default {
   testTimeout: common.testTimeout,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/test/(http|scenarios|security)/', ...SLOW, REDIS] },
-    { ...common, displayName: 'http (lane)', testMatch: HTTP, testPathIgnorePatterns: [...SLOW, REDIS], setupFiles: ['<rootDir>/test/support/adapter-lane.cjs'] },
-    { ...common, displayName: 'http (express)', testMatch: HTTP, testPathIgnorePatterns: [...SLOW, REDIS], setupFiles: ['<rootDir>/test/support/adapter-express.cjs'] },
+    { ...common, displayName: 'http', testMatch: HTTP, testPathIgnorePatterns: [...SLOW, REDIS] },
     { ...common, displayName: 'slow', testMatch: ['<rootDir>/test/**/*.slow.test.ts', '<rootDir>/test/**/*.process.test.ts', '<rootDir>/test/**/*.browser.test.ts'], slowTestThreshold: 30 },
     { ...common, displayName: 'redis', testMatch: ['<rootDir>/test/**/*.redis.test.ts'] },
     ...(withRedis ? [httpRedisProject] : []),

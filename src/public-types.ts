@@ -583,9 +583,9 @@ export interface SimulatorControl {
 
 /** A simulator in this process (`createSimulator`): its HTTP handlers and its control surface. */
 export interface Simulator extends SimulatorControl {
-  /** Every route (the API and /_sim), through Express: for supertest. */
+  /** The simulator's one request listener (the API and /_sim), for supertest: the same function as `listener`. */
   readonly app: HttpHandler;
-  /** What `startSimulator` serves: the API straight from node:http, everything else through `app`. */
+  /** The simulator's one request listener: what `startSimulator` serves. */
   readonly listener: HttpHandler;
 }
 

@@ -7,7 +7,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { ConfigError } from '../config/fixtures.js';
 import { toJsonPath } from '../wire/validation.js';
 import { closestField } from '../wire/unknown-fields.js';
-import { OPTIONS, checkValue, parseFileValue, type OptionKey, type OptionSpec, type OptionValue } from './option-table.js';
+import { OPTIONS, checkValue, parseFileValue, type OptionSpec, type OptionValue } from './option-table.js';
 
 /** Every key a config file may hold: each option, and the plural of the repeatable ones (`users`, `scenarios`). */
 const KEYS = new Map<string, OptionSpec>(OPTIONS.flatMap((spec) => [[spec.key, spec] as const, ...(spec.alias === undefined ? [] : [[spec.alias, spec] as const])]));
@@ -31,7 +31,7 @@ async function parseText(path: string, text: string): Promise<unknown> {
 }
 
 /** Reads and checks a config file; every problem of it on one line, each with its JSONPath. */
-export async function readConfigFile(path: string): Promise<Partial<Record<OptionKey, OptionValue>>> {
+export async function readConfigFile(path: string): Promise<Partial<Record<string, OptionValue>>> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -43,8 +43,8 @@ export async function readConfigFile(path: string): Promise<Partial<Record<Optio
     throw new ConfigError(`config file ${path}: $ must be an object of options (keys in camelCase, such as port or seed)`);
   }
   const folder = dirname(resolve(path));
-  const values: Partial<Record<OptionKey, OptionValue>> = {};
-  const keyOf = new Map<OptionKey, string>();
+  const values: Partial<Record<string, OptionValue>> = {};
+  const keyOf = new Map<string, string>();
   const problems: string[] = [];
   for (const [key, raw] of Object.entries(data)) {
     const where = toJsonPath([key]);

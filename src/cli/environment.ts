@@ -1,7 +1,7 @@
 /** The simulator's options from `TOKEN_SIM_<OPTION>` variables (decision 0017). */
 import type { Env } from './color.js';
 import { closestField } from '../wire/unknown-fields.js';
-import { OPTIONS, checkValue, parseEnvText, type OptionKey, type OptionValue } from './option-table.js';
+import { OPTIONS, checkValue, parseEnvText, variableOf, type OptionValue } from './option-table.js';
 
 const PREFIX = 'TOKEN_SIM_';
 /** The config file's variable (the CLI reads it). */
@@ -9,11 +9,9 @@ export const CONFIG_VARIABLE = 'TOKEN_SIM_CONFIG';
 /** Set by the test-runner helpers for the tests they start: not an option, and no reason to warn. */
 const NOT_OPTIONS: readonly string[] = [CONFIG_VARIABLE, 'TOKEN_SIM_URL'];
 
-/** `tokenLifetime` → `TOKEN_SIM_TOKEN_LIFETIME`. */
-export const variableOf = (key: string): string => PREFIX + key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
 export interface EnvironmentOptions {
-  values: Partial<Record<OptionKey, OptionValue>>;
+  values: Partial<Record<string, OptionValue>>;
   /** Refused values, each naming its variable; any of them stops the CLI. */
   problems: string[];
   /** `TOKEN_SIM_*` variables that are not options: ignored, with a warning. */

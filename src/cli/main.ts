@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config/fixtures.js';
-import { resolveConfig, type LogFormat, type Profile, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { packageVersion } from '../config/version.js';
@@ -13,7 +13,7 @@ import { bannerLines } from './banner.js';
 import { colorEnabled, colorForced, paint, type Env } from './color.js';
 import { readConfigFile } from './config-file.js';
 import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
-import { MAX_WORKERS, OPTIONS, parseWorkers } from './option-table.js';
+import { MAX_WORKERS, OPTIONS, parseWorkers, type CliOptions, type OptionSpec } from './option-table.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
 import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
@@ -68,72 +68,26 @@ function workerCount(value: string): number | 'auto' {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-interface CliOptions {
-  port: number;
-  host: string;
-  profile: Profile;
-  tokenLifetime?: string;
-  settlementDelay?: string;
-  tokenExtension?: string;
-  now?: string;
-  frozen?: boolean;
-  seed?: string;
-  fixtures?: string;
-  user?: string[];
-  vendor: string;
-  baseUrl?: string;
-  allowedHost?: string[];
-  allowedOrigin?: string[];
-  webhookUrl?: string;
-  adminToken?: string;
-  adminTokenFile?: string;
-  drainTimeout?: string;
-  stateFile?: string;
-  stateInterval?: string;
-  stateKey?: string;
-  journalSize: number;
-  journalTotal?: number;
-  stateLimit?: string;
-  scenario?: string[];
-  watch?: boolean;
-  log: LogFormat;
-  store?: string;
-  storePrefix?: string;
-  workers?: number | 'auto';
-  config?: string;
+/** The simulator's options from what the CLI read: every option but the CLI's own, under the library's name. */
+export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
+  const options: Record<string, unknown> = {};
+  for (const spec of OPTIONS) {
+    const value = (o as Record<string, unknown>)[spec.key];
+    if (!spec.cliOnly && value !== undefined) options[spec.alias ?? spec.key] = value;
+  }
+  return { frozen: false, ...options };
 }
 
-export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
-  return {
-    port: o.port,
-    host: o.host,
-    profile: o.profile,
-    vendor: o.vendor,
-    log: o.log,
-    frozen: o.frozen ?? false,
-    ...(o.tokenLifetime !== undefined && { tokenLifetime: o.tokenLifetime }),
-    ...(o.tokenExtension !== undefined && { tokenExtension: o.tokenExtension }),
-    ...(o.settlementDelay !== undefined && { settlementDelay: o.settlementDelay }),
-    ...(o.now !== undefined && { now: o.now }),
-    ...(o.seed !== undefined && { seed: o.seed }),
-    ...(o.fixtures !== undefined && { fixtures: o.fixtures }),
-    ...(o.user !== undefined && { users: o.user }),
-    ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }),
-    ...(o.allowedHost !== undefined && { allowedHosts: o.allowedHost }),
-    ...(o.allowedOrigin !== undefined && { allowedOrigins: o.allowedOrigin }),
-    ...(o.webhookUrl !== undefined && { webhookUrl: o.webhookUrl }),
-    ...(o.adminToken !== undefined && { adminToken: o.adminToken }),
-    ...(o.drainTimeout !== undefined && { drainTimeout: o.drainTimeout }),
-    ...(o.stateFile !== undefined && { stateFile: o.stateFile }),
-    ...(o.stateInterval !== undefined && { stateInterval: o.stateInterval }),
-    ...(o.stateKey !== undefined && { stateKey: o.stateKey }),
-    journalSize: o.journalSize,
-    ...(o.journalTotal !== undefined && { journalTotal: o.journalTotal }),
-    ...(o.stateLimit !== undefined && { stateLimit: o.stateLimit }),
-    ...(o.scenario !== undefined && { scenarios: o.scenario }),
-    ...(o.store !== undefined && { store: o.store }),
-    ...(o.storePrefix !== undefined && { storePrefix: o.storePrefix }),
-  };
+/** An option of the table as commander's: its parser, choices and default by its kind. */
+function commanderOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flag, spec.help);
+  if (Array.isArray(spec.kind)) option.choices(spec.kind);
+  else if (spec.kind === 'port') option.argParser(portNumber);
+  else if (spec.kind === 'count') option.argParser(wholeNumber);
+  else if (spec.kind === 'workers') option.argParser(workerCount);
+  else if (spec.kind === 'list' || spec.kind === 'files') option.argParser(collect);
+  if (spec.default !== undefined) option.default(spec.default);
+  return option;
 }
 
 export interface CliHandlers {
@@ -163,7 +117,7 @@ async function withEnvironmentAndFile(flags: CliOptions, command: Command, io: C
     const value = environment.values[key] ?? file[key];
     if (value !== undefined) merged[key] = value;
   }
-  return merged as unknown as CliOptions;
+  return merged;
 }
 
 const ENVIRONMENT_HELP = `
@@ -193,38 +147,9 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       getOutHasColors: () => helpColors,
       getErrHasColors: () => helpColors,
     })
-    .configureHelp({ styleTitle: bold, styleOptionText: cyan, styleSubcommandText: cyan, styleArgumentText: cyan })
-    .addOption(new Option('-p, --port <n>', 'port; 0 picks a free one').default(8080).argParser(portNumber))
-    .addOption(new Option('--host <addr>', 'bind address').default('127.0.0.1'))
-    .addOption(new Option('--profile <profile>', 'token lifetime profile').choices(['try', 'live']).default('try'))
-    .option('--token-lifetime <duration>', 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)')
-    .option('--token-extension <duration>', 'ISO 8601 duration overriding the extension on use')
-    .option('--settlement-delay <duration>', 'ISO 8601 duration until a sale settles on the virtual clock (default: P1D)')
-    .option('--now <date-time>', 'start the virtual clock at this ISO 8601 date-time (default: real time)')
-    .option('--frozen', 'the clock moves only when told to')
-    .option('--seed <string>', 'deterministic ids, refs and codes')
-    .option('--fixtures <file>', 'credentials, entities and BIN table (default: fixtures/default.json)')
-    .option('--user <name:password>', 'add a credential; repeatable', collect)
-    .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
-    .option('--base-url <url>', 'base of generated links (default: from the Host header)')
-    .option('--allowed-host <name>', 'also answer requests whose Host names this (besides localhost, IP addresses and single-label names); * allows any; repeatable', collect)
-    .option('--allowed-origin <origin>', 'let web pages of this origin (e.g. http://localhost:3000) change the simulator through /_sim; repeatable', collect)
-    .option('--webhook-url <url>', 'POST every payment event to this http(s) URL (a fixtures credential\'s webhookUrl wins)')
-    .option('--admin-token <token>', 'require Authorization: Bearer <token> on /_sim (visible in ps: prefer TOKEN_SIM_ADMIN_TOKEN or --admin-token-file)')
-    .option('--admin-token-file <file>', 'read the admin token from this file (one line)')
-    .addOption(new Option('--journal-size <n>', 'journal entries kept per tenant').default(1000).argParser(wholeNumber))
-    .addOption(new Option('--journal-total <n>', 'journal entries kept across all tenants (default: 10000, or --journal-size if larger)').argParser(wholeNumber))
-    .addOption(new Option('--state-limit <size>', 'the largest snapshot PUT /_sim/state takes (default: 256MiB)'))
-    .option('--scenario <file>', 'scenario file, JSON or YAML; repeatable', collect)
-    .option('--watch', 'reload the scenario files when they change (an invalid change keeps the previous set)')
-    .option('--drain-timeout <duration>', 'ISO 8601 duration a stop lets requests in flight finish before cutting them (default: PT65S)')
-    .option('--state-file <file>', 'restore the state from this file at start; save it there atomically every --state-interval and on stop')
-    .option('--state-interval <duration>', 'ISO 8601 duration between saves of a changed state to --state-file (default: PT10S)')
-    .option('--state-key <key>', 'seals card numbers in snapshots (default with --state-file: generated in <file>.key; prefer TOKEN_SIM_STATE_KEY)')
-    .addOption(new Option('--log <format>', 'request log on stderr').choices(['pretty', 'json', 'silent']).default('pretty'))
-    .option('--store <memory|url>', 'where the state lives: memory, or a redis://host:port[/db] (rediss:// for TLS) that several simulators can share (default: memory)')
-    .option('--store-prefix <prefix>', 'the prefix of every Redis key, so that several simulators can share one Redis (default: token-sim:)')
-    .addOption(new Option('--workers <n|auto>', 'run n processes sharing the port (auto: one per CPU core); needs --store redis://…').argParser(workerCount))
+    .configureHelp({ styleTitle: bold, styleOptionText: cyan, styleSubcommandText: cyan, styleArgumentText: cyan });
+  for (const spec of OPTIONS) program.addOption(commanderOption(spec));
+  program
     .option('--config <file>', 'options from a JSON or YAML file (keys in camelCase)')
     .version(packageVersion(), '-V, --version', 'print the version and exit')
     .addHelpText('after', ENVIRONMENT_HELP.replace('Environment and config file:', bold('Environment and config file:')))

@@ -1,63 +1,146 @@
 /**
- * The simulator's options as the environment and a config file give them: one table, read two ways
- * (text from `TOKEN_SIM_*` variables, JSON/YAML values from a file). Decision 0017.
+ * The CLI's options, each declared once (decision 0048): commander, the environment and a config file read them
+ * from one table (text from `TOKEN_SIM_*` variables, JSON/YAML values from a file: decision 0017).
  */
 import { accessSync, constants } from 'node:fs';
 import { ConfigError, type Fixtures } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 
-/** Option names as commander stores them (the flags in camelCase). */
-export type OptionKey =
-  | 'port' | 'host' | 'profile' | 'tokenLifetime' | 'tokenExtension' | 'settlementDelay' | 'now' | 'frozen' | 'seed' | 'fixtures' | 'user'
-  | 'vendor' | 'baseUrl' | 'adminToken' | 'adminTokenFile' | 'drainTimeout' | 'stateFile' | 'stateInterval' | 'stateKey' | 'journalSize' | 'journalTotal' | 'stateLimit' | 'scenario' | 'watch' | 'log'
-  | 'webhookUrl' | 'store' | 'storePrefix' | 'workers' | 'allowedHost' | 'allowedOrigin';
-
 export type OptionValue = string | number | boolean | string[];
 
 type Kind = 'string' | 'file' | 'files' | 'list' | 'boolean' | 'port' | 'count' | 'workers' | readonly string[];
 
+/**
+ * One option, declared once (decision 0048): its flag and `--help` line, its `TOKEN_SIM_*` variable and config key
+ * (the flag in camelCase, and `alias` for a repeatable one), how its text is read, its default, and its row of
+ * docs/cli.md (`value`, `shown`).
+ */
 export interface OptionSpec {
-  key: OptionKey;
+  /** The name commander stores it under: the long flag in camelCase. */
+  key: string;
+  /** The flag as `--help` shows it (`-p, --port <n>`). */
+  flag: string;
+  /** The `--help` line. */
+  help: string;
   kind: Kind;
+  /** The default commander applies when no source sets it. */
+  default?: string | number;
   /** The plural a config file and the environment also take for a repeatable option (the library's name). */
   alias?: string;
   /** resolveConfig checks the value further (durations, dates, URLs…). */
   checked?: true;
+  /** The CLI's own (not a simulator option). */
+  cliOnly?: true;
+  /** docs/cli.md: the value a config file takes, and the default in words. */
+  value: string;
+  shown: string;
 }
 
-export const OPTIONS: readonly OptionSpec[] = [
-  { key: 'port', kind: 'port' },
-  { key: 'host', kind: 'string' },
-  { key: 'profile', kind: ['try', 'live'] },
-  { key: 'tokenLifetime', kind: 'string', checked: true },
-  { key: 'tokenExtension', kind: 'string', checked: true },
-  { key: 'settlementDelay', kind: 'string', checked: true },
-  { key: 'now', kind: 'string', checked: true },
-  { key: 'frozen', kind: 'boolean' },
-  { key: 'seed', kind: 'string' },
-  { key: 'fixtures', kind: 'file' },
-  { key: 'user', kind: 'list', alias: 'users', checked: true },
-  { key: 'vendor', kind: 'string', checked: true },
-  { key: 'baseUrl', kind: 'string', checked: true },
-  { key: 'allowedHost', kind: 'list', alias: 'allowedHosts', checked: true },
-  { key: 'allowedOrigin', kind: 'list', alias: 'allowedOrigins', checked: true },
-  { key: 'webhookUrl', kind: 'string', checked: true },
-  { key: 'adminToken', kind: 'string', checked: true },
-  { key: 'adminTokenFile', kind: 'file' },
-  { key: 'journalSize', kind: 'count' },
-  { key: 'journalTotal', kind: 'count' },
-  { key: 'stateLimit', kind: 'string', checked: true },
-  { key: 'scenario', kind: 'files', alias: 'scenarios' },
-  { key: 'watch', kind: 'boolean' },
-  { key: 'drainTimeout', kind: 'string', checked: true },
-  { key: 'stateFile', kind: 'string', checked: true },
-  { key: 'stateInterval', kind: 'string', checked: true },
-  { key: 'stateKey', kind: 'string', checked: true },
-  { key: 'log', kind: ['pretty', 'json', 'silent'] },
-  { key: 'store', kind: 'string', checked: true },
-  { key: 'storePrefix', kind: 'string', checked: true },
-  { key: 'workers', kind: 'workers' },
-];
+const DURATION = 'ISO 8601 duration';
+
+const TABLE = [
+  { key: 'port', flag: '-p, --port <n>', help: 'port; 0 picks a free one', kind: 'port', default: 8080, value: 'whole number 0–65535 (`0` picks a free port)', shown: '`8080`' },
+  { key: 'host', flag: '--host <addr>', help: 'bind address', kind: 'string', default: '127.0.0.1', value: 'string', shown: '`127.0.0.1`' },
+  { key: 'profile', flag: '--profile <profile>', help: 'token lifetime profile', kind: ['try', 'live'], default: 'try', value: '`try` or `live`', shown: '`try`' },
+  { key: 'tokenLifetime', flag: '--token-lifetime <duration>', help: 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)', kind: 'string', checked: true, value: DURATION, shown: "the profile's" },
+  { key: 'tokenExtension', flag: '--token-extension <duration>', help: 'ISO 8601 duration overriding the extension on use', kind: 'string', checked: true, value: DURATION, shown: "the profile's" },
+  { key: 'settlementDelay', flag: '--settlement-delay <duration>', help: 'ISO 8601 duration until a sale settles on the virtual clock (default: P1D)', kind: 'string', checked: true, value: DURATION, shown: '`P1D`' },
+  { key: 'now', flag: '--now <date-time>', help: 'start the virtual clock at this ISO 8601 date-time (default: real time)', kind: 'string', checked: true, value: 'ISO 8601 date-time or date', shown: 'real time' },
+  { key: 'frozen', flag: '--frozen', help: 'the clock moves only when told to', kind: 'boolean', value: '`true` or `false`', shown: 'off' },
+  { key: 'seed', flag: '--seed <string>', help: 'deterministic ids, refs and codes', kind: 'string', value: 'string', shown: 'random' },
+  { key: 'fixtures', flag: '--fixtures <file>', help: 'credentials, entities and BIN table (default: fixtures/default.json)', kind: 'file', value: 'path', shown: '`fixtures/default.json`' },
+  { key: 'user', flag: '--user <name:password>', help: 'add a credential; repeatable', kind: 'list', alias: 'users', checked: true, value: 'string or list of strings', shown: 'none' },
+  { key: 'vendor', flag: '--vendor <name>', help: 'media-type vendor', kind: 'string', default: 'service', checked: true, value: 'string', shown: '`service`' },
+  { key: 'baseUrl', flag: '--base-url <url>', help: 'base of generated links (default: from the Host header)', kind: 'string', checked: true, value: 'http(s) URL', shown: 'from `Host`' },
+  {
+    key: 'allowedHost',
+    flag: '--allowed-host <name>',
+    help: 'also answer requests whose Host names this (besides localhost, IP addresses and single-label names); * allows any; repeatable',
+    kind: 'list',
+    alias: 'allowedHosts',
+    checked: true,
+    value: 'host name (no scheme, no port) or `*`; or a list',
+    shown: '`localhost`, `*.localhost`, IP addresses, single-label names, the `--host` and `--base-url` hosts ([security](security.md))',
+  },
+  {
+    key: 'allowedOrigin',
+    flag: '--allowed-origin <origin>',
+    help: 'let web pages of this origin (e.g. http://localhost:3000) change the simulator through /_sim; repeatable',
+    kind: 'list',
+    alias: 'allowedOrigins',
+    checked: true,
+    value: 'origin such as `http://localhost:3000`; or a list',
+    shown: "none: only the simulator's own pages write to `/_sim` from a browser",
+  },
+  {
+    key: 'webhookUrl',
+    flag: '--webhook-url <url>',
+    help: "POST every payment event to this http(s) URL (a fixtures credential's webhookUrl wins)",
+    kind: 'string',
+    checked: true,
+    value: 'absolute http(s) URL',
+    shown: "none (a credential's `webhookUrl` in the fixtures still applies; [webhooks](webhooks.md))",
+  },
+  {
+    key: 'adminToken',
+    flag: '--admin-token <token>',
+    help: 'require Authorization: Bearer <token> on /_sim (visible in ps: prefer TOKEN_SIM_ADMIN_TOKEN or --admin-token-file)',
+    kind: 'string',
+    checked: true,
+    value: 'string without spaces',
+    shown: 'none',
+  },
+  { key: 'adminTokenFile', flag: '--admin-token-file <file>', help: 'read the admin token from this file (one line)', kind: 'file', cliOnly: true, value: 'path', shown: 'none' },
+  { key: 'journalSize', flag: '--journal-size <n>', help: 'journal entries kept per tenant', kind: 'count', default: 1000, value: 'whole number', shown: '`1000`' },
+  { key: 'journalTotal', flag: '--journal-total <n>', help: 'journal entries kept across all tenants (default: 10000, or --journal-size if larger)', kind: 'count', value: 'whole number', shown: '`10000`, or the journal size if larger' },
+  { key: 'stateLimit', flag: '--state-limit <size>', help: 'the largest snapshot PUT /_sim/state takes (default: 256MiB)', kind: 'string', checked: true, value: 'a size: `256MiB`, `300MB`, `1048576` (1 MiB to 512 MiB)', shown: '`256MiB`' },
+  { key: 'scenario', flag: '--scenario <file>', help: 'scenario file, JSON or YAML; repeatable', kind: 'files', alias: 'scenarios', value: 'path or list of paths', shown: 'none' },
+  { key: 'watch', flag: '--watch', help: 'reload the scenario files when they change (an invalid change keeps the previous set)', kind: 'boolean', cliOnly: true, value: '`true` or `false`', shown: 'off' },
+  { key: 'drainTimeout', flag: '--drain-timeout <duration>', help: 'ISO 8601 duration a stop lets requests in flight finish before cutting them (default: PT65S)', kind: 'string', checked: true, value: DURATION, shown: '`PT65S`' },
+  { key: 'stateFile', flag: '--state-file <file>', help: 'restore the state from this file at start; save it there atomically every --state-interval and on stop', kind: 'string', checked: true, value: 'path', shown: 'none (state lives in memory only)' },
+  { key: 'stateInterval', flag: '--state-interval <duration>', help: 'ISO 8601 duration between saves of a changed state to --state-file (default: PT10S)', kind: 'string', checked: true, value: 'ISO 8601 duration, at least 10 ms', shown: '`PT10S`' },
+  {
+    key: 'stateKey',
+    flag: '--state-key <key>',
+    help: 'seals card numbers in snapshots (default with --state-file: generated in <file>.key; prefer TOKEN_SIM_STATE_KEY)',
+    kind: 'string',
+    checked: true,
+    value: 'at least 16 characters',
+    shown: 'with `--state-file`: the key file `<file>.key`, generated when missing; else none (the seed seals)',
+  },
+  { key: 'log', flag: '--log <format>', help: 'request log on stderr', kind: ['pretty', 'json', 'silent'], default: 'pretty', value: '`pretty`, `json` or `silent`', shown: '`pretty`' },
+  {
+    key: 'store',
+    flag: '--store <memory|url>',
+    help: 'where the state lives: memory, or a redis://host:port[/db] (rediss:// for TLS) that several simulators can share (default: memory)',
+    kind: 'string',
+    checked: true,
+    value: '`memory`, or `redis://[user:password@]host[:port][/db]` (`rediss://` for TLS; db 0–15)',
+    shown: '`memory`',
+  },
+  { key: 'storePrefix', flag: '--store-prefix <prefix>', help: 'the prefix of every Redis key, so that several simulators can share one Redis (default: token-sim:)', kind: 'string', checked: true, value: 'string without spaces or control characters', shown: '`token-sim:`' },
+  {
+    key: 'workers',
+    flag: '--workers <n|auto>',
+    help: 'run n processes sharing the port (auto: one per CPU core); needs --store redis://…',
+    kind: 'workers',
+    cliOnly: true,
+    value: 'whole number 1–64, or `auto` (one per CPU core); more than 1 needs a Redis `store`',
+    shown: '`1`',
+  },
+] as const satisfies readonly OptionSpec[];
+
+/** Every option, in `--help` order. */
+export const OPTIONS: readonly OptionSpec[] = TABLE;
+
+/** Option names as commander stores them (the flags in camelCase). */
+export type OptionKey = (typeof TABLE)[number]['key'];
+
+/** An option's value as read: numbers, booleans, lists or text, by its kind. */
+type ValueOf<K> = K extends 'port' | 'count' ? number : K extends 'workers' ? number | 'auto' : K extends 'boolean' ? boolean : K extends 'files' | 'list' ? string[] : K extends readonly (infer C)[] ? C : string;
+
+/** The options as the CLI reads them (flags, variables, a config file), each typed by its kind. */
+export type CliOptions = { -readonly [S in (typeof TABLE)[number] as S['key']]?: ValueOf<S['kind']> } & { config?: string };
 
 /** `--workers`: at most this many processes. */
 export const MAX_WORKERS = 64;
@@ -185,4 +268,23 @@ export function checkValue(spec: OptionSpec, value: OptionValue): string | undef
     const flagged = /^--[a-z-]+:?\s+([\s\S]*)$/.exec(err.message);
     return flagged ? flagged[1] : `is refused: ${err.message}`;
   }
+}
+
+/** `tokenLifetime` → `TOKEN_SIM_TOKEN_LIFETIME`. */
+export const variableOf = (key: string): string => `TOKEN_SIM_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+
+/**
+ * The options table of docs/cli.md, one row per option from its declaration (scripts/cli-doc.mjs writes it into
+ * the page; test/cli/readme-reference.test.ts checks the page holds it), and `--config`'s own row last.
+ */
+export function optionRows(): string[] {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|');
+  const either = (a: string, b: string | undefined): string => (b === undefined ? `\`${a}\`` : `\`${a}\` or \`${b}\``);
+  const rows = OPTIONS.map((spec) => {
+    const flag = Array.isArray(spec.kind) ? spec.flag.replace(/<[^>]*>/, `<${spec.kind.join('|')}>`) : spec.flag;
+    const repeatable = spec.kind === 'list' || spec.kind === 'files' ? ', repeatable' : '';
+    const variable = either(variableOf(spec.key), spec.alias === undefined ? undefined : variableOf(spec.alias));
+    return `| ${cell(`\`${flag}\``)}${repeatable} | ${variable} | ${either(spec.key, spec.alias)} | ${cell(spec.value)} | ${cell(spec.shown)} |`;
+  });
+  return ['| flag | variable | config key | value in a file | default |', '|---|---|---|---|---|', ...rows, '| `--config <file>` | `TOKEN_SIM_CONFIG` | | | none |'];
 }

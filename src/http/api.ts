@@ -1,7 +1,7 @@
 /**
- * The simulated API's request pipeline, shared by both adapters (the node:http lane and Express):
+ * The simulated API's request pipeline, the one path of every API request (lane.ts hands them over):
  * authentication, header checks, body, scenario step, operation, one error renderer, the journal and the
- * request log. Adapters only find the route (routes.ts) and hand over node's request and response.
+ * request log. The listener (lane.ts) only finds the route (routes.ts) and hands over node's request and response.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

@@ -1,26 +1,25 @@
 /**
- * The Express adapter: the control API (/_sim), the OpenAPI document, and the simulated API through
- * Express's router (for supertest and for whatever the node:http lane hands over). Built from one
- * simulator's dependencies, never listening by itself.
+ * The control app: the control API (/_sim), its dashboard and the OpenAPI document, on Express. The simulator's
+ * one listener (lane.ts) hands it the /_sim requests; the simulated API never goes through it (decision 0046).
+ * Built from one simulator's dependencies, never listening by itself.
  */
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Controller } from '../control/controller.js';
 import type { Metrics } from '../control/metrics.js';
 import type { RefCodec } from '../infra/refs.js';
 import type { WebhookDispatcher } from '../infra/webhooks.js';
-import { SECURITY_HEADERS, type Api } from './api.js';
+import { SECURITY_HEADERS } from './api.js';
 import type { Correlation } from './correlation.js';
 import type { Authenticate } from './auth.js';
-import { API_ROUTES, matchApiPath, urlInvalid } from './routes.js';
+import { urlInvalid } from './routes.js';
 import { createControlRoutes, type StoreHealth } from './control-routes.js';
 import type { DashboardDeps } from './control-dashboard.js';
-import { HttpError, renderError } from './errors.js';
+import { renderError } from './errors.js';
 import type { Guard } from './guard.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
-import { redirectToUi, serveUi, wantsHtml } from './ui.js';
+import { serveUi } from './ui.js';
 
 export interface AppDeps {
-  api: Api;
   controller: Controller;
   refs: RefCodec;
   /** The correlation header, the API's: /_sim answers carry it under the same name (decision 0033). */
@@ -135,7 +134,6 @@ function controlErrors(reportUnexpected: (err: unknown) => void): ErrorRequestHa
 }
 
 export function buildApp(deps: AppDeps): Express {
-  const { api } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -169,12 +167,6 @@ export function buildApp(deps: AppDeps): Express {
     }),
   );
   control.use(controlErrors(deps.reportUnexpected));
-  // Every request names an allowed Host (decision 0042): /_sim answers a refusal itself, the rest the API's way.
-  app.use((req, res, next) => {
-    const refused = req.path.startsWith('/_sim') ? undefined : deps.guard.checkHost(req.headers.host);
-    if (refused) api.serveError(req, res, matchApiPath(req.path)?.route, refused);
-    else next();
-  });
   // The dashboard's page and assets: open, ahead of the control API's checks (decision 0035), but not to a
   // foreign Host.
   app.use((req, res, next) => {
@@ -182,25 +174,5 @@ export function buildApp(deps: AppDeps): Express {
   });
   app.use('/_sim', control);
 
-  for (const route of API_ROUTES) {
-    const handler: RequestHandler = (req, res) => api.serve(req, res, route, typeof req.params.ref === 'string' ? req.params.ref : undefined);
-    const methods = app.route(route.pattern);
-    // The route's own methods (GET answers HEAD too), then every other method, which the pipeline answers 405.
-    for (const method of Object.keys(route.methods)) if (method !== 'HEAD') methods[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](handler);
-    methods.all(handler);
-  }
-  // A browser opening the simulator's root lands on the dashboard; API clients keep the 404 below. Like the
-  // dashboard's files, not an API route: the OpenAPI document describes the JSON APIs only (decision 0035).
-  app.use((req, res, next) => {
-    if (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml(req)) redirectToUi(res);
-    else next();
-  });
-  // Anything else is not an endpoint; the pipeline answers it (journal, log, headers) like any API request.
-  app.use((req, res) => api.serveError(req, res, undefined, new HttpError('endpointNotFound', `There is no endpoint at ${req.method} ${req.path}`)));
-  // The router could not percent-decode a path parameter.
-  const routingError: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-    api.serveError(req, res, matchApiPath(req.path)?.route, err instanceof URIError ? urlInvalid() : err);
-  };
-  app.use(routingError);
   return app;
 }

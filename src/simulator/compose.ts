@@ -16,7 +16,7 @@ import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
 import { createJournalStreams, paymentList, type JournalStreams } from '../http/control-dashboard.js';
 import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
-import { createLane } from '../http/lane.js';
+import { createListener } from '../http/lane.js';
 import { createGuard } from '../http/guard.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
@@ -298,8 +298,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     reportUnexpected,
     ...(replica && { gate: replica }),
   });
-  const app = buildApp({
-    api,
+  const controlApp = buildApp({
     controller,
     refs,
     correlation,
@@ -323,9 +322,12 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
   let listeningUrl: string | undefined;
   const libraryBaseUrl = (): string => config.baseUrl ?? listeningUrl ?? `http://${fallbackHost}`;
+  // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
+  const listener = createListener(api, guard, controlApp);
   const sim: ComposedSimulator = {
-    app,
-    listener: createLane(api, guard, app),
+    app: listener,
+    listener,
+    controlApp,
     config,
     vault,
     ...controlFacade({

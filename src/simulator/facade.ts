@@ -1,7 +1,7 @@
 /** The library facade of one simulator: what `createSimulator` and `startSimulator` hand to a test suite. */
 import type { RequestListener } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Express } from 'express';
+import type { Socket } from 'node:net';
 import type { SimulatorConfig } from '../config/options.js';
 import { instantText, readAdvance, readSetClock } from '../control/clock-input.js';
 import type { Controller } from '../control/controller.js';
@@ -124,15 +124,17 @@ export interface SimulatorControl {
 
 /** A simulator in this process: what the library shows of it (src/public-types.ts has its public twin). */
 export interface Simulator extends SimulatorControl {
-  /** The Express adapter: every route, for supertest (no socket). */
-  readonly app: Express;
-  /** The node:http adapter: the simulated API straight from node, everything else through `app`. */
+  /** The simulator's one request listener, for supertest (no socket): the same function as `listener`. */
+  readonly app: RequestListener;
+  /** The simulator's one request listener: what `startSimulator` serves (decision 0046). */
   readonly listener: RequestListener;
 }
 
 /** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
 export interface ComposedSimulator extends Simulator {
   readonly config: SimulatorConfig;
+  /** The control app the listener hands /_sim to (its routes: test/http/openapi.test.ts). */
+  readonly controlApp: Express;
   readonly vault: Vault;
   /** Sockets held open by `noResponse` faults (closed at shutdown). */
   readonly heldSockets: ReadonlySet<Socket>;

@@ -5,6 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { exitCodeOf, runCli, startCli } from '../support/cli-in-process.js';
+import { optionRows } from '../../src/cli/option-table.js';
 
 const page = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
 
@@ -38,5 +39,20 @@ describe('the CLI reference in docs/cli.md', () => {
       .map((line) => line.replaceAll(`127.0.0.1:${port}`, '127.0.0.1:8080').replace(/^( {2}Docs {8})\/.*(\/docs\/README\.md)$/, '$1/path/to/token-sim$2'))
       .join('\n');
     expect(textBlocks('The banner')[0]).toBe(banner);
+  });
+});
+
+describe('the options table of docs/cli.md (decision 0048)', () => {
+  it('is the one written from the option declarations (node scripts/cli-doc.mjs after a build rewrites it)', () => {
+    const block = /<!-- options table: generated from src\/cli\/option-table\.ts by scripts\/cli-doc\.mjs -->\n([\s\S]*?)\n<!-- end of the options table -->/.exec(page);
+    expect(block?.[1]?.split('\n')).toEqual(optionRows());
+  });
+
+  it('has a row for every flag --help lists, and the variables and keys the CLI reads', () => {
+    const rows = optionRows().join('\n');
+    for (const row of ['| `-p, --port <n>` | `TOKEN_SIM_PORT` | `port` |', '| `--user <name:password>`, repeatable | `TOKEN_SIM_USER` or `TOKEN_SIM_USERS` | `user` or `users` |', '| `--log <pretty\\|json\\|silent>` | `TOKEN_SIM_LOG` | `log` |']) {
+      expect(rows).toContain(row);
+    }
+    expect(optionRows()).toHaveLength(2 + 31 + 1);
   });
 });

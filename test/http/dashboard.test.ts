@@ -1,4 +1,4 @@
-/** The dashboard's page and assets (`GET /_sim/ui`, decision 0035) and the browser's `GET /`, on both adapters. */
+/** The dashboard's page and assets (`GET /_sim/ui`, decision 0035) and the browser's `GET /`. */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from '@jest/globals';

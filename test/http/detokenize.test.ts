@@ -2,7 +2,7 @@
  * Detokenization (contract 3.3, decision 0031): `Accept: <token type>; masked=false` answers the full card
  * number as `card/front`, to credentials with `detokenize: true` only (others: 403 merchantIsNotConfigured);
  * the read cache never mixes the two views; the full number never reaches the journal (JSON, HAR, the
- * library), the request log or any /_sim answer. Runs against both adapters.
+ * library), the request log or any /_sim answer.
  */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';

@@ -1,7 +1,6 @@
 /**
  * GET /_sim/requests: filters, count, request and response bodies, HAR 1.2, and refusals of a bad query; a
- * client's Correlation-Id holding a card number. Runs against both adapters (the journal records the API
- * requests each one serves).
+ * client's Correlation-Id holding a card number.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';

@@ -7,7 +7,8 @@ import { run } from '../support/cli.js';
 import { sale, saleBody } from '../support/sale.js';
 import { ADDRESS, HOST, client, createBody, createToken, testSimulator, handlerOf } from '../support/sim.js';
 import { problemsOf, responseSchema, schemaValidator, type OpenApiDoc, type Schema } from '../support/openapi-validator.js';
-import type { Simulator } from '../../src/simulator/facade.js';
+import type { ComposedSimulator, Simulator } from '../../src/simulator/facade.js';
+import { API_ROUTES } from '../../src/http/routes.js';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
 
@@ -26,7 +27,7 @@ function routesOf(router: Router, prefix = ''): string[] {
 }
 
 describe('the OpenAPI document', () => {
-  const sim = testSimulator({ vendor: 'worldpay' });
+  const sim = testSimulator({ vendor: 'worldpay' }) as ComposedSimulator;
 
   it('is served at /_sim/openapi.json and is a valid OpenAPI 3.1 document', async () => {
     const res = await request(handlerOf(sim)).get('/_sim/openapi.json').set('Host', 'sim.localhost:9000');
@@ -46,7 +47,13 @@ describe('the OpenAPI document', () => {
         .filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k))
         .map((m) => `${m.toUpperCase()} ${path}`),
     );
-    const served = routesOf(sim.app.router);
+    // The API's routes (one table, routes.ts) and the control app's, from its router.
+    const api = API_ROUTES.flatMap((route) =>
+      Object.keys(route.methods)
+        .filter((m) => m !== 'HEAD')
+        .map((m) => `${m} ${route.pattern.replace(':ref', route.pattern.startsWith('/payments/') ? '{paymentRef}' : '{tokenRef}')}`),
+    );
+    const served = [...api, ...routesOf(sim.controlApp.router)];
     expect(served.length).toBeGreaterThan(15);
     expect([...new Set(served)].sort()).toEqual([...new Set(documented)].sort());
   });

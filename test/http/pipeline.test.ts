@@ -1,10 +1,10 @@
-/** The request pipeline both adapters share: fresh representations, the journal's tenant, bugs as 500s, users at scale. */
+/** The request pipeline: fresh representations, the journal's tenant, bugs as 500s, users at scale. */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createSimulator } from '../../src/simulator/compose.js';
-import { ADAPTER, START, TOKEN_TYPE, client, createBody, createToken, handlerOf, testSimulator } from '../support/sim.js';
+import { START, TOKEN_TYPE, client, createBody, createToken, handlerOf, testSimulator } from '../support/sim.js';
 
-describe(`the request pipeline (${ADAPTER})`, () => {
+describe('the request pipeline', () => {
   it('answers a GET after a PUT with the new value, not a representation kept from before', async () => {
     const api = client(testSimulator());
     const links = await createToken(api);

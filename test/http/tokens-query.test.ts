@@ -1,7 +1,7 @@
 /**
  * GET /tokens?namespace=&tokenId= (contract 3.3, decision 0031): the tenant's live tokens as GET of each answers
  * them, oldest first; refusals of a query without a parameter; never a use; headers, HEAD, 405, journal and
- * scenarios. Runs against both adapters.
+ * scenarios.
  */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';

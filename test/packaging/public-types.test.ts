@@ -83,7 +83,7 @@ describe('the public types', () => {
   });
 
   it('show a simulator without its internals: every other member, and nothing more', () => {
-    type Internals = 'vault' | 'heldSockets' | 'config' | 'sweepExpired' | 'storedTokens' | 'webhookDispatcher' | 'webhookUrlFor';
+    type Internals = 'vault' | 'heldSockets' | 'config' | 'controlApp' | 'sweepExpired' | 'storedTokens' | 'webhookDispatcher' | 'webhookUrlFor';
     expect(holds<Equals<keyof Public.Simulator, keyof Facade.Simulator>>()).toBe(true);
     expect(holds<Equals<Exclude<keyof Facade.ComposedSimulator, keyof Facade.Simulator>, Internals>>()).toBe(true);
     expect(holds<Equals<keyof Public.RunningSimulator, Exclude<keyof InternalRunningSimulator, Internals>>>()).toBe(true);

@@ -12,15 +12,9 @@ export const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 export const START = '2030-01-01T00:00:00.000Z';
 export const HOST = 'token-sim.localhost';
 
-/**
- * Which adapter the HTTP tests talk to: the jest project sets TOKEN_SIM_ADAPTER, so that one table of tests
- * runs against the node:http lane (`sim.listener`, what the CLI serves) and against Express (`sim.app`).
- */
-export const ADAPTER: 'lane' | 'express' = process.env.TOKEN_SIM_ADAPTER === 'express' ? 'express' : 'lane';
-
-/** The request handler of the adapter under test, of a simulator as composed or as the library hands it out. */
-export function handlerOf(sim: Pick<PublicSimulator, 'app' | 'listener'>): RequestListener {
-  return ADAPTER === 'express' ? sim.app : sim.listener;
+/** The request listener of a simulator, as composed or as the library hands it out (decision 0046: there is one). */
+export function handlerOf(sim: Pick<PublicSimulator, 'listener'>): RequestListener {
+  return sim.listener;
 }
 
 /**

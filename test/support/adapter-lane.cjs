@@ -1,1 +1,0 @@
-process.env.TOKEN_SIM_ADAPTER = 'lane';
