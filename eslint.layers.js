@@ -12,11 +12,8 @@ export const LAYERS = [
   { folder: 'cli', packages: [] },
 ];
 
-/**
- * The entry points (src/index.ts, the test-runner helpers) and the public types they are declared with sit
- * above every folder (decision 0019).
- */
-const ENTRY = ['**/index.js', '../index.js', '**/public-types.js', '**/test-runner.js', '**/jest.js', '**/jest-global-*.js', '**/vitest.js'];
+/** The entry points (src/index.ts, the test-runner helpers) sit above every folder (decision 0019). */
+const ENTRY = ['**/index.js', '../index.js', '**/test-runner.js', '**/jest.js', '**/jest-global-*.js', '**/vitest.js'];
 
 /** src/ui: the dashboard's browser code, bundled on its own (scripts/build-ui.mjs); outside the layers both ways. */
 const UI = ['**/ui/*', '**/ui/**'];
@@ -48,7 +45,7 @@ export function layerZones() {
               ...(above.length > 0
                 ? [{ group: above.flatMap((f) => [`**/${f}/*`, `**/${f}/**`]), message: `src/${folder} is below ${above.join(', ')}: imports point down only (docs/architecture.md)` }]
                 : []),
-              { group: ENTRY, message: 'src/index.ts and the files beside it are the entry points and their public types: nothing inside src imports them' },
+              { group: ENTRY, message: 'src/index.ts and the files beside it are the entry points: nothing inside src imports them' },
               { group: UI, message: 'src/ui is the dashboard, browser code: the server serves its built files (dist/ui), never imports it (decision 0035)' },
               ...(packages.length > 0 ? [{ group: packages, message: `src/${folder} does not use ${packages.join(', ')} (docs/architecture.md)` }] : []),
             ],

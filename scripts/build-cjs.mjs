@@ -5,11 +5,11 @@
 //   stays a `require` of it, so that index.js holds the only copy of the simulator;
 // - `import.meta.url` becomes the bundle's own file URL: dist/cjs/index.js sits two levels below the package
 //   root as dist/config/fixtures.js does, so '../../fixtures/…' and '../../package.json' resolve alike;
-// - dist/cjs/package.json says "commonjs", and the entry points' declarations are copied next to the bundles
-//   (the same text, read as CommonJS there), after checking that they import no package at all.
+// - dist/cjs/package.json says "commonjs"; scripts/build-types.mjs then writes the entry points' declarations
+//   next to the bundles.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,43 +21,6 @@ const ENTRIES = ['index', 'jest', 'jest-global-setup', 'jest-global-teardown', '
 for (const entry of ENTRIES) {
   if (!existsSync(join(dist, `${entry}.js`))) throw new Error(`dist/${entry}.js is missing: run tsc -p tsconfig.build.json first`);
 }
-
-/** Relative module specifiers of a declaration file (import/export … from, import('…')). */
-function relativeImports(text) {
-  const found = [];
-  for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)) found.push(m[1]);
-  return found;
-}
-
-/**
- * The declarations reachable from the entry points. They must not import any package (not even a dependency,
- * nor node:*): a consumer's `tsc --strict` with `skipLibCheck: false` reads every one of them.
- */
-function publicDeclarations() {
-  const seen = new Set();
-  const queue = ENTRIES.map((e) => join(dist, `${e}.d.ts`));
-  const problems = [];
-  while (queue.length > 0) {
-    const file = queue.pop();
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
-      if (!specifier.startsWith('.')) {
-        problems.push(`${relative(root, file)} imports '${specifier}'`);
-        continue;
-      }
-      queue.push(join(dirname(file), specifier.replace(/\.js$/, '.d.ts')));
-    }
-  }
-  if (problems.length > 0) {
-    throw new Error(`the public declarations must be self-contained (src/public-types.ts), but:\n  ${problems.join('\n  ')}`);
-  }
-  return [...seen];
-}
-
-const declarations = publicDeclarations();
-const outside = declarations.filter((file) => dirname(file) !== dist);
-if (outside.length > 0) throw new Error(`the public declarations must sit in dist/ itself: ${outside.map((f) => relative(root, f)).join(', ')}`);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -89,4 +52,3 @@ await build({
 });
 
 writeFileSync(join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
-for (const file of declarations) copyFileSync(file, join(out, relative(dist, file)));

@@ -1,42 +1,50 @@
 /**
- * token-sim's library API: what `import … from 'token-sim'` and `require('token-sim')` give. Every export is
- * typed with src/public-types.ts, so the published declarations import nothing else (decision 0019); the
- * functions below hand out simulators without their internals (vault, held sockets, resolved configuration).
+ * token-sim's library API: what `import … from 'token-sim'` and `require('token-sim')` give. The published
+ * declarations are generated from these exports (scripts/build-types.mjs, decision 0047) and import nothing;
+ * the functions below hand out simulators without their internals (vault, held sockets, resolved configuration).
  */
-import { ConfigError as ConfigErrorClass } from './config/fixtures.js';
-import { ScenarioFileError as ScenarioFileErrorClass } from './scenarios/loader.js';
-import { createSimulator as composeSimulator } from './simulator/compose.js';
-import { SimulatorError as SimulatorErrorClass } from './simulator/facade.js';
-import { connectSimulator as connectRemote } from './simulator/remote.js';
+import type { ConfigError } from './config/fixtures.js';
+import type { SimulatorOptions } from './config/options.js';
+import type { ScenarioFileError } from './scenarios/loader.js';
+import { createSimulator as composeSimulator, type SimulatorIo } from './simulator/compose.js';
+import type { HttpHandler, RunningSimulator, Simulator, SimulatorError } from './simulator/facade.js';
+import { connectSimulator as connectRemote, type ConnectOptions, type RemoteSimulator } from './simulator/remote.js';
 import { startSimulator as startServer } from './simulator/server.js';
-import type {
-  ConfigErrorConstructor,
-  ConnectOptions,
-  HttpHandler,
-  RemoteSimulator,
-  RunningSimulator,
-  ConfigError as ConfigErrorInstance,
-  ScenarioFileError as ScenarioFileErrorInstance,
-  ScenarioFileErrorConstructor,
-  Simulator,
-  SimulatorError as SimulatorErrorInstance,
-  SimulatorErrorConstructor,
-  SimulatorIo,
-  SimulatorOptions,
-} from './public-types.js';
 
-export type * from './public-types.js';
+export { ConfigError, type BinRange, type EntityConfig, type FixtureCredential, type Fixtures, type FixtureToken } from './config/fixtures.js';
+export type { LogFormat, Profile, SimulatorOptions } from './config/options.js';
+export type { JournalFilter } from './control/journal.js';
+export type { JournalEntry, Operation } from './control/journal-entry.js';
+export type { ClockState, ExpiryDate, PaymentEventState, PaymentEventType, PaymentState, RuleCounts, StateSnapshot, TokenState } from './control/snapshot-types.js';
+export type { ErrorBody } from './http/errors.js';
+export type { WebhookDelivery, WebhookFlush, WebhookState } from './infra/webhook-types.js';
+export { ScenarioFileError, type FileProblem } from './scenarios/loader.js';
+export type { RiskFactor, Rule, RuleThen, RuleWhen, Scenario, ScenarioOperation } from './scenarios/schema.js';
+export type { SimulatorIo } from './simulator/compose.js';
+export {
+  SimulatorError,
+  type ControlPayment,
+  type ControlToken,
+  type FlushOptions,
+  type HttpHandler,
+  type ListeningServer,
+  type RequestQuery,
+  type RunningSimulator,
+  type Simulator,
+  type SimulatorClock,
+  type SimulatorControl,
+  type SimulatorTenant,
+  type TenantClock,
+  type WebhookFilter,
+  type WebhookQuery,
+} from './simulator/facade.js';
+export type { ConnectOptions, RemoteClock, RemoteSimulator, RemoteTenant, RemoteTenantClock } from './simulator/remote.js';
+export type { TestRunnerOptions, WorkerTenant } from './test-runner.js';
+export type { ApiOperation, BillingAddress, CreateTokenBody } from './wire/schemas.js';
 
-// Each error is a class (for instanceof) and a type of the same name.
-export type SimulatorError = SimulatorErrorInstance;
-export type ConfigError = ConfigErrorInstance;
-export type ScenarioFileError = ScenarioFileErrorInstance;
-/** A refusal by a library call: `errorName`, `details` (the HTTP error body) and a message naming the first problem. */
-export const SimulatorError: SimulatorErrorConstructor = SimulatorErrorClass;
-/** Bad options or fixtures given to `createSimulator` / `startSimulator`. */
-export const ConfigError: ConfigErrorConstructor = ConfigErrorClass;
-/** A scenario file that cannot be read or is invalid (a ConfigError), with `problems: [{jsonPath, message}]`. */
-export const ScenarioFileError: ScenarioFileErrorConstructor = ScenarioFileErrorClass;
+export type SimulatorErrorConstructor = typeof SimulatorError;
+export type ConfigErrorConstructor = typeof ConfigError;
+export type ScenarioFileErrorConstructor = typeof ScenarioFileError;
 
 /** The public members of a simulator, one by one: its internals (vault, held sockets, configuration) stay behind. */
 function publicView(sim: ReturnType<typeof composeSimulator>): Simulator {

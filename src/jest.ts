@@ -9,11 +9,9 @@
  *
  * docs/test-runners.md has the recipe for one tenant per worker.
  */
-import { startRun, stopRun } from './test-runner.js';
-import type { TestRunnerOptions } from './public-types.js';
+import { startRun, stopRun, type TestRunnerOptions } from './test-runner.js';
 
-export { URL_VARIABLE, workerTenant, workerUsers } from './test-runner.js';
-export type { TestRunnerOptions, WorkerTenant } from './public-types.js';
+export { URL_VARIABLE, workerTenant, workerUsers, type TestRunnerOptions, type WorkerTenant } from './test-runner.js';
 
 /** A Jest globalSetup function that starts the run's simulator with these options (port 0 unless given). */
 export function globalSetup(options: TestRunnerOptions = {}): () => Promise<void> {

@@ -9,11 +9,9 @@
  *
  * docs/test-runners.md has the recipe for one tenant per worker.
  */
-import { URL_VARIABLE, startRun, stopRun } from './test-runner.js';
-import type { TestRunnerOptions } from './public-types.js';
+import { URL_VARIABLE, startRun, stopRun, type TestRunnerOptions } from './test-runner.js';
 
-export { URL_VARIABLE, workerTenant, workerUsers } from './test-runner.js';
-export type { TestRunnerOptions, WorkerTenant } from './public-types.js';
+export { URL_VARIABLE, workerTenant, workerUsers, type TestRunnerOptions, type WorkerTenant } from './test-runner.js';
 
 /** What Vitest hands a global set-up (its TestProject): only `provide` is used. */
 export interface GlobalSetupContext {

@@ -4,7 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
-import { startSimulator, type RunningSimulator } from '../simulator/server.js';
+import { startSimulator, type StartedSimulator } from '../simulator/server.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
 import { validateFiles } from './validate.js';
@@ -221,7 +221,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       runWorkers(options, watched, workers);
       return;
     }
-    let running: RunningSimulator;
+    let running: StartedSimulator;
     try {
       running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
     } catch (err) {

@@ -7,14 +7,14 @@
 import type { WorkerMessage, WorkerStart } from './cluster.js';
 import { describeStartError } from './start-error.js';
 import { watchScenarioFiles } from './watch.js';
-import { startSimulator, type RunningSimulator } from '../simulator/server.js';
+import { startSimulator, type StartedSimulator } from '../simulator/server.js';
 
 const tell = (message: WorkerMessage, then: () => void = () => undefined): void => void process.send?.(message, then);
 const writeErr = (line: string): void => void process.stderr.write(`${line}\n`);
 
 async function serve({ options, watch, isTTY, color }: WorkerStart): Promise<void> {
   let started = false;
-  let running: RunningSimulator;
+  let running: StartedSimulator;
   try {
     running = await startSimulator(options, { writeErr: (line) => (started ? writeErr(line) : tell({ kind: 'line', line })), isTTY, color });
   } catch (err) {

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { strictCreateTokenBody } from '../wire/schemas.js';
+import { strictCreateTokenBody, type CreateTokenBody } from '../wire/schemas.js';
+import { schemaFor } from '../wire/schema-for.js';
 import { toFieldProblems, toJsonPath } from '../wire/validation.js';
 import { OMITTED_PROBLEMS, boundProblems } from '../wire/problems.js';
 
@@ -15,58 +16,94 @@ export function isWebhookUrl(text: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
-/**
- * A preloaded token: a create request body, for a tenant (the first credential when absent), maybe with a fixed
- * id. Like every object of a fixtures or scenario file, it refuses fields it does not define (fieldIsNotAllowed).
- */
-export const fixtureToken = strictCreateTokenBody.extend({
-  username: z.string().min(1, 'must not be empty').optional(),
-  tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/, 'must be 15 to 21 of 0-9 and A-Z without I and O').optional(),
-});
+/** A preloaded token: a create body, for a tenant (the first credential when absent), maybe with a fixed id. */
+export interface FixtureToken extends CreateTokenBody {
+  username?: string | undefined;
+  tokenId?: string | undefined;
+}
 
-export const fixturesSchema = z.strictObject({
-  credentials: z
-    .array(
+export interface FixtureCredential {
+  username: string;
+  password: string;
+  entities: string[];
+  /** May read full card numbers with `Accept: <token media type>; masked=false` (default false). */
+  detokenize?: boolean | undefined;
+  /** Where this tenant's payment events are POSTed, instead of `webhookUrl` (an http or https URL). */
+  webhookUrl?: string | undefined;
+}
+
+export interface EntityConfig {
+  /** 3-letter upper-case currency codes. */
+  currencies: string[];
+  networks: string[];
+}
+
+export interface BinRange {
+  /** Up to 8 leading digits (`4`), or a range of them (`2221-2720`). */
+  prefix: string;
+  network: string;
+  countryCode: string;
+  fundingType: string;
+}
+
+/** A fixtures document (`--fixtures`, `fixtures` option): credentials, entities, the BIN table, preloaded tokens. */
+export interface Fixtures {
+  credentials: FixtureCredential[];
+  entities: Record<string, EntityConfig>;
+  bins: BinRange[];
+  tokens?: FixtureToken[] | undefined;
+}
+
+/** Like every object of a fixtures or scenario file, a fixture token refuses fields it does not define (fieldIsNotAllowed). */
+export const fixtureToken = schemaFor<FixtureToken>()(
+  strictCreateTokenBody.extend({
+    username: z.string().min(1, 'must not be empty').optional(),
+    tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/, 'must be 15 to 21 of 0-9 and A-Z without I and O').optional(),
+  }),
+);
+
+export const fixturesSchema = schemaFor<Fixtures>()(
+  z.strictObject({
+    credentials: z
+      .array(
+        z.strictObject({
+          username: z.string().min(1, 'must not be empty').regex(/^[^:]*$/, 'must not contain a colon'),
+          password: z.string(),
+          entities: z.array(entityName).min(1, 'must name at least one entity'),
+          // decisions 0031 (detokenize) and 0030 (webhookUrl)
+          detokenize: z.boolean().optional(),
+          webhookUrl: z.string().refine(isWebhookUrl, 'must be an absolute http or https URL').optional(),
+        }),
+      )
+      .min(1, 'must hold at least one credential'),
+    entities: z.record(
+      z.string(),
       z.strictObject({
-        username: z.string().min(1, 'must not be empty').regex(/^[^:]*$/, 'must not contain a colon'),
-        password: z.string(),
-        entities: z.array(entityName).min(1, 'must name at least one entity'),
-        /** May read full card numbers with `Accept: <token type>; masked=false` (decision 0031). */
-        detokenize: z.boolean().optional(),
-        /** Where this tenant's payment events are POSTed, instead of --webhook-url (decision 0030). */
-        webhookUrl: z.string().refine(isWebhookUrl, 'must be an absolute http or https URL').optional(),
+        currencies: z.array(z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code')),
+        networks: z.array(z.string().min(1, 'must not be empty')),
       }),
-    )
-    .min(1, 'must hold at least one credential'),
-  entities: z.record(
-    z.string(),
-    z.strictObject({
-      currencies: z.array(z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code')),
-      networks: z.array(z.string().min(1, 'must not be empty')),
-    }),
-  ),
-  bins: z.array(
-    z.strictObject({
-      prefix: z
-        .string()
-        .regex(/^(\d{1,8})(-\d{1,8})?$/, 'must be up to 8 leading digits, or a range of them like 2221-2720')
-        .refine((p) => {
-          const [from = '', to] = p.split('-');
-          return to === undefined || (to.length === from.length && from <= to);
-        }, 'must be a range of digit strings of one length, low to high'),
-      network: z.string().min(1, 'must not be empty'),
-      countryCode: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter upper-case country code'),
-      fundingType: z.string().min(1, 'must not be empty'),
-    }),
-  ),
-  tokens: z.array(fixtureToken).optional(),
-});
-
-export type Fixtures = z.output<typeof fixturesSchema>;
-export type FixtureToken = z.output<typeof fixtureToken>;
+    ),
+    bins: z.array(
+      z.strictObject({
+        prefix: z
+          .string()
+          .regex(/^(\d{1,8})(-\d{1,8})?$/, 'must be up to 8 leading digits, or a range of them like 2221-2720')
+          .refine((p) => {
+            const [from = '', to] = p.split('-');
+            return to === undefined || (to.length === from.length && from <= to);
+          }, 'must be a range of digit strings of one length, low to high'),
+        network: z.string().min(1, 'must not be empty'),
+        countryCode: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter upper-case country code'),
+        fundingType: z.string().min(1, 'must not be empty'),
+      }),
+    ),
+    tokens: z.array(fixtureToken).optional(),
+  }),
+);
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
 
+/** Bad options, fixtures or scenario files given when a simulator is created (`createSimulator`, `startSimulator`). */
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);

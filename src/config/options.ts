@@ -10,16 +10,20 @@ export type { StoreConfig } from './store.js';
 export type Profile = 'try' | 'live';
 export type LogFormat = 'pretty' | 'json' | 'silent';
 
+/** The CLI's options in camelCase. */
 export interface SimulatorOptions {
+  /** Port to listen on (`startSimulator`); `0` picks a free one. Default 8080. */
   port?: number;
+  /** Bind address. Default `127.0.0.1`. */
   host?: string;
+  /** Lifetime profile. Default `try`. */
   profile?: Profile;
   /** ISO 8601 duration overriding the profile's token lifetime. */
   tokenLifetime?: string;
-  /** ISO 8601 duration overriding the profile's extension on use. */
-  tokenExtension?: string;
   /** ISO 8601 duration until a sale settles (and a scripted refund failure shows); P1D by default. */
   settlementDelay?: string;
+  /** ISO 8601 duration overriding the profile's extension on use. */
+  tokenExtension?: string;
   /** Where the virtual clock starts (ISO 8601 date-time, epoch ms or Date); real time by default. */
   now?: string | number | Date;
   /** The clock moves only when told to. */
@@ -34,10 +38,12 @@ export interface SimulatorOptions {
   vendor?: string;
   /** Base of generated links; from the Host header when absent. */
   baseUrl?: string;
-  /** Host names answered besides localhost, IP addresses, single-label names, `host` and the base URL's host; `*` allows any (decision 0042). */
+  /** Host names answered besides localhost, IP addresses, single-label names, `host` and the base URL's host; `*` allows any. */
   allowedHosts?: readonly string[];
-  /** Origins (`scheme://host[:port]`) whose web pages may change the simulator through /_sim (decision 0042). */
+  /** Origins (`scheme://host[:port]`) whose web pages may change the simulator through /_sim. */
   allowedOrigins?: readonly string[];
+  /** Where payment events are POSTed (an http or https URL); a fixtures credential's own `webhookUrl` wins for its tenant. */
+  webhookUrl?: string;
   /** Request log on stderr; the library defaults to `silent`, the CLI to `pretty`. */
   log?: LogFormat;
   /** Requires `Authorization: Bearer <adminToken>` on /_sim. */
@@ -50,7 +56,7 @@ export interface SimulatorOptions {
   stateLimit?: number | string;
   /** Scenario files (JSON or YAML) or scenario objects, active from the start. */
   scenarios?: readonly (string | object)[];
-  /** ISO 8601 duration: how long a stop lets requests in flight finish before cutting them (default PT65S). */
+  /** ISO 8601 duration: how long `close()` lets requests in flight finish before cutting them. Default `PT65S`. */
   drainTimeout?: string;
   /** Restores the state from this file at start, and saves it there atomically (decision 0027). */
   stateFile?: string;
@@ -58,9 +64,7 @@ export interface SimulatorOptions {
   stateInterval?: string;
   /** Seals card numbers in snapshots instead of the seed (at least 16 characters); with `stateFile`, generated beside it when absent. */
   stateKey?: string;
-  /** Where payment events are POSTed (an http or https URL); a fixtures credential's own `webhookUrl` wins for its tenant. */
-  webhookUrl?: string;
-  /** Where the state lives: `memory` (the default) or a `redis://host:port[/db]` or `rediss://` URL (decision 0038). */
+  /** Where the state lives: `memory` (the default) or a `redis://host:port[/db]` or `rediss://` URL. */
   store?: string;
   /** The prefix of every Redis key, so that several simulators can share one Redis. Default `token-sim:`. */
   storePrefix?: string;

@@ -4,8 +4,10 @@
  */
 import { formatInstant } from '../wire/instant.js';
 import { maskBodyText, maskCardNumbersIn, maskCardText, maskCorrelationId, maskField, maskHref } from '../wire/mask.js';
+import { API_OPERATIONS } from '../wire/schemas.js';
 
-export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'unknown'] as const;
+export const OPERATIONS = [...API_OPERATIONS, 'unknown'] as const;
+/** A journaled request's operation: `unknown` for a request no route took. */
 export type Operation = (typeof OPERATIONS)[number];
 
 /** What every journal entry says about its request, stored and listed alike. */
@@ -16,6 +18,7 @@ export interface JournalFields {
   method: string;
   /** As requested when stored; card numbers in it are masked when listed. */
   path: string;
+  /** The HTTP status of the answer (0: unanswered). */
   status: number;
   errorName?: string;
   correlationId: string;
@@ -82,6 +85,7 @@ export interface JournalRecord extends Omit<JournalFields, 'errorName'> {
   omittedResponseBytes?: number;
 }
 
+/** One request in the journal: what was asked and answered, card data masked, credentials never kept. */
 export interface JournalEntry extends JournalFields {
   /** Order in which answers were recorded (finished) in this simulator. */
   seq: number;

@@ -17,7 +17,7 @@ export { KEPT_REQUEST_HEADERS, OPERATIONS, type JournalEntry, type JournalFields
  */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-/** Which entries a listing returns; every criterion is optional and all must hold. */
+/** Which journal entries to list (`GET /_sim/requests` takes the same as query parameters); all must hold. */
 export interface JournalFilter {
   operation?: Operation;
   /** The HTTP status of the answer (0: unanswered). */
@@ -28,7 +28,7 @@ export interface JournalFilter {
   rule?: string;
   /** Only entries recorded after the one with this `seq` (exclusive): poll with the last `seq` seen. */
   since?: number;
-  /** At most this many entries, the oldest matching first; `count` still counts them all. */
+  /** At most this many entries, the oldest matching first. */
   limit?: number;
 }
 

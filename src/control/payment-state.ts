@@ -4,6 +4,9 @@ import { SETTLEMENT_SEQ, scheduledEventsOf, type Payment, type PaymentEvent } fr
 import { isInRange } from '../domain/time-range.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import { isoInstant, oneOf } from '../wire/schemas.js';
+import type { PaymentEventState, PaymentState } from './snapshot-types.js';
+
+export type { PaymentState } from './snapshot-types.js';
 
 const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time').refine((text) => isInRange(parseInstant(text) ?? 0), {
   error: "must be inside the clock's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z",
@@ -44,10 +47,8 @@ export const paymentState = z.strictObject({
   params: { errorName: 'fieldHasInvalidValue' },
 });
 
-export type PaymentState = z.output<typeof paymentState>;
-type EventState = z.output<typeof eventState>;
 
-const eventToState = (e: PaymentEvent): EventState => ({
+const eventToState = (e: PaymentEvent): PaymentEventState => ({
   seq: e.seq,
   type: e.type,
   at: formatInstant(e.at),
@@ -56,7 +57,7 @@ const eventToState = (e: PaymentEvent): EventState => ({
   ...(e.refusal && { refusal: { ...e.refusal } }),
 });
 
-const eventFromState = (e: EventState): PaymentEvent => ({
+const eventFromState = (e: PaymentEventState): PaymentEvent => ({
   seq: e.seq,
   type: e.type,
   at: parseInstant(e.at) ?? Number.NaN,

@@ -14,7 +14,11 @@ import { isoInstant, strictBillingAddress, toBillingAddress } from '../wire/sche
 import { parseBounded } from '../wire/bounded-parse.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
+import { schemaFor } from '../wire/schema-for.js';
 import { paymentState } from './payment-state.js';
+import type { StateSnapshot, TokenState } from './snapshot-types.js';
+
+export type { ClockState, StateSnapshot, TokenState } from './snapshot-types.js';
 
 // Every object of a snapshot refuses fields it does not define (fieldIsNotAllowed, with a hint).
 // Every instant stays inside the clock's range (decision 0021), or a later request could not write it.
@@ -43,7 +47,6 @@ const tokenState = z.strictObject({
   createdAt: instant,
   expiresAt: instant,
   lifetimeMs: z.number().positive(),
-  /** Absent in snapshots of older versions: the importing simulator's profile applies. */
   extension: z
     .string()
     .refine((v) => parseDuration(v) !== undefined, { error: 'must be an ISO 8601 duration', params: { errorName: 'fieldHasInvalidValue' } })
@@ -63,30 +66,24 @@ const tokenState = z.strictObject({
 
 const counts = z.strictObject({ matches: z.int().min(0), applications: z.int().min(0) });
 
-export const stateSchema = z.strictObject({
-  format: z.literal('token-sim-state', { error: "must be 'token-sim-state'" }),
-  version: z.literal(1, { error: 'must be 1' }),
-  clock: clockState,
-  tenantClocks: z.record(z.string(), clockState),
-  counters: z.strictObject({
-    ids: z.record(z.string(), z.int().min(0)),
-    scenarios: z.record(z.string(), z.record(z.string(), counts)).optional(),
-    /** The counts of tenants' own scenario sets: tenant → rule label → counts. */
-    tenantScenarios: z.record(z.string(), z.record(z.string(), counts)).optional(),
+export const stateSchema = schemaFor<StateSnapshot>()(
+  z.strictObject({
+    format: z.literal('token-sim-state', { error: "must be 'token-sim-state'" }),
+    version: z.literal(1, { error: 'must be 1' }),
+    clock: clockState,
+    tenantClocks: z.record(z.string(), clockState),
+    counters: z.strictObject({
+      ids: z.record(z.string(), z.int().min(0)),
+      scenarios: z.record(z.string(), z.record(z.string(), counts)).optional(),
+      tenantScenarios: z.record(z.string(), z.record(z.string(), counts)).optional(),
+    }),
+    tokens: z.array(tokenState),
+    // Tenants' own sets only: the global set is configuration, like the fixtures, and is not carried.
+    scenarios: z.record(z.string(), z.array(scenarioSchema)).optional(),
+    // Absent in snapshots of versions before payments: none.
+    payments: z.array(paymentState).optional(),
   }),
-  tokens: z.array(tokenState),
-  /** Tenants' own scenario sets (the global set is configuration, like the fixtures, and is not carried). */
-  scenarios: z.record(z.string(), z.array(scenarioSchema)).optional(),
-  /** Payments with their events (absent in snapshots of versions before payments: none). */
-  payments: z.array(paymentState).optional(),
-});
-
-export type StateSnapshot = z.output<typeof stateSchema>;
-export type TokenState = z.output<typeof tokenState>;
-export interface ClockState {
-  now: string;
-  frozen: boolean;
-}
+);
 
 export function tokenToState(token: Token, siv: Siv): TokenState {
   const { card } = token;

@@ -65,7 +65,7 @@ const methodNotAllowed = (allow: string) => (req: Request): never => {
 const comparePayments = (a: Payment, b: Payment): number =>
   a.createdAt - b.createdAt || (a.tenant < b.tenant ? -1 : a.tenant > b.tenant ? 1 : 0) || (a.paymentId < b.paymentId ? -1 : a.paymentId > b.paymentId ? 1 : 0);
 
-/** A payment as `/_sim/payments` lists it (and the library's `payments()`). */
+/** A payment as the control plane lists it (`/_sim/payments`): its events caught up, card data masked. */
 export interface ControlPayment {
   tenant: string;
   paymentId: string;

@@ -98,6 +98,7 @@ export class HttpError extends Error {
   }
 }
 
+/** The standard error body of the API and /_sim. */
 export interface ErrorBody {
   errorName: string;
   message: string;

@@ -14,7 +14,7 @@ export interface WebhookItem {
 
 export type WebhookState = 'pending' | 'delivered' | 'failed';
 
-/** One delivery as the log shows it. */
+/** One webhook delivery as the log shows it (docs/webhooks.md). */
 export interface WebhookDelivery {
   /** Position in the log (a cursor for paging). */
   seq: number;
@@ -92,6 +92,7 @@ export interface WebhookDispatcher {
   pending(tenant?: string): number;
 }
 
+/** What a flush found: whether the queue emptied, and how many deliveries are still pending. */
 export interface WebhookFlush {
   flushed: boolean;
   pending: number;

@@ -75,6 +75,7 @@ export function problemsOf(err: unknown): FileProblem[] {
   return err.omitted ? [...listed, { jsonPath: '$', message: OMITTED_PROBLEMS }] : listed;
 }
 
+/** A scenario file that cannot be read or is invalid (a ConfigError), with every problem and its JSONPath: `problems: [{jsonPath, message}]`. */
 export class ScenarioFileError extends ConfigError {
   readonly problems: FileProblem[];
   constructor(path: string, problems: FileProblem[]) {

@@ -1,12 +1,76 @@
 /** The scenario file format (contract 2.3): validated data, apart from the engine that executes it. */
 import * as z from 'zod';
-import { fixtureToken } from '../config/fixtures.js';
+import { fixtureToken, type FixtureToken } from '../config/fixtures.js';
+import type { Profile } from '../config/options.js';
 import { parseInstant } from '../wire/instant.js';
-import { isoInstant, oneOf } from '../wire/schemas.js';
+import { API_OPERATIONS, isoInstant, oneOf } from '../wire/schemas.js';
+import { schemaFor } from '../wire/schema-for.js';
 import type { FieldErrorName } from '../wire/problems.js';
 import { notAllowedMessage } from '../wire/unknown-fields.js';
 
-export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'any'] as const;
+export const OPERATIONS = [...API_OPERATIONS, 'any'] as const;
+export type ScenarioOperation = (typeof OPERATIONS)[number];
+
+/** When a rule applies: every predicate given must hold. */
+export interface RuleWhen {
+  operation?: ScenarioOperation | undefined;
+  username?: string | undefined;
+  entity?: string | undefined;
+  namespace?: string | undefined;
+  cardNumber?: string | undefined;
+  cardHolderName?: string | undefined;
+  currency?: string | undefined;
+  transactionReference?: string | undefined;
+  /** An amount in minor units, or a range of them. */
+  amount?: number | { min?: number | undefined; max?: number | undefined } | undefined;
+  /** Only the nth matching request (1-based, per tenant). */
+  nth?: number | undefined;
+  /** Every nth matching request. */
+  every?: number | undefined;
+  /** Stop applying after this many applications (per tenant). */
+  times?: number | undefined;
+  /** Applies with this probability (0 to 1), drawn from the tenant's seeded stream. */
+  chance?: number | undefined;
+  /** Virtual time window (ISO 8601). */
+  between?: { from?: string | undefined; until?: string | undefined } | undefined;
+}
+
+export interface RiskFactor {
+  risk: 'not_checked' | 'not_matched' | 'not_supplied';
+  detail: 'address' | 'postcode';
+}
+
+/** What a rule does: at least one of these. */
+export interface RuleThen {
+  /** Milliseconds, or a distribution drawn from at each application. */
+  delayMs?: DelaySpec | undefined;
+  error?: { status: number; errorName: string; message?: string | undefined } | undefined;
+  fault?: 'connectionReset' | 'noResponse' | undefined;
+  outcome?:
+    | { outcome: 'sentForSettlement' | 'refused'; refusalCode?: string | undefined; refusalDescription?: string | undefined }
+    | undefined;
+  riskFactors?: RiskFactor[] | undefined;
+  /** The sale's settlement fails: `settlementFailed` instead of `settled`. */
+  settlement?: 'failed' | undefined;
+  /** The sale's refunds (or the refund the rule matches) end in `refundFailed` with this refusal. */
+  refund?: { failed: { code: string; description: string } } | undefined;
+}
+
+export interface Rule {
+  /** Shown in the journal. */
+  id?: string | undefined;
+  when?: RuleWhen | undefined;
+  then: RuleThen;
+}
+
+/** A scenario, as a scenario file (JSON or YAML) or the library's `loadScenarios` takes it. */
+export interface Scenario {
+  name: string;
+  description?: string | undefined;
+  profile?: Profile | undefined;
+  tokens?: FixtureToken[] | undefined;
+  rules?: Rule[] | undefined;
+}
 
 /** The longest a scripted delay may hold a request. */
 export const MAX_DELAY_MS = 60_000;
@@ -194,32 +258,32 @@ const then = z
   })
   .refine((t) => t.error === undefined || t.fault === undefined, { error: 'error and fault cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
 
-export const ruleSchema = z
-  .strictObject({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then })
-  .superRefine((rule, ctx) => {
-    // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
-    // would apply (and be counted) without any effect.
-    // `refund` scripts a sale's refunds, or the refund a rule matches.
-    // A misspelt operation is reported at itself (with a "did you mean"), not here as well.
-    const operation = rule.when?.operation;
-    if (operation === undefined || operation === 'any' || !OPERATIONS.includes(operation)) return;
-    const refunds = operation === 'sale' || operation === 'refund' || operation === 'partialRefund';
-    for (const key of ['outcome', 'riskFactors', 'settlement', 'refund'] as const) {
-      if (rule.then[key] === undefined || operation === 'sale' || (key === 'refund' && refunds)) continue;
-      const what = key === 'refund' ? 'sales and refunds' : 'sales';
-      ctx.addIssue({ code: 'custom', path: ['then', key], message: `applies to ${what} only, and this rule matches ${operation}`, params: { errorName: 'fieldHasInvalidValue' } });
-    }
-  });
+export const ruleSchema = schemaFor<Rule>()(
+  z
+    .strictObject({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then })
+    .superRefine((rule, ctx) => {
+      // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
+      // would apply (and be counted) without any effect.
+      // `refund` scripts a sale's refunds, or the refund a rule matches.
+      // A misspelt operation is reported at itself (with a "did you mean"), not here as well.
+      const operation = rule.when?.operation;
+      if (operation === undefined || operation === 'any' || !OPERATIONS.includes(operation)) return;
+      const refunds = operation === 'sale' || operation === 'refund' || operation === 'partialRefund';
+      for (const key of ['outcome', 'riskFactors', 'settlement', 'refund'] as const) {
+        if (rule.then[key] === undefined || operation === 'sale' || (key === 'refund' && refunds)) continue;
+        const what = key === 'refund' ? 'sales and refunds' : 'sales';
+        ctx.addIssue({ code: 'custom', path: ['then', key], message: `applies to ${what} only, and this rule matches ${operation}`, params: { errorName: 'fieldHasInvalidValue' } });
+      }
+    }),
+);
 
 /** Every object of a scenario file refuses fields it does not define (fieldIsNotAllowed, with a hint). */
-export const scenarioSchema = z.strictObject({
-  name: z.string().min(1, 'must not be empty'),
-  description: z.string().optional(),
-  profile: oneOf(['try', 'live']).optional(),
-  tokens: z.array(fixtureToken).optional(),
-  rules: z.array(ruleSchema).optional(),
-});
-
-export type Scenario = z.output<typeof scenarioSchema>;
-export type Rule = z.output<typeof ruleSchema>;
-export type ScenarioOperation = (typeof OPERATIONS)[number];
+export const scenarioSchema = schemaFor<Scenario>()(
+  z.strictObject({
+    name: z.string().min(1, 'must not be empty'),
+    description: z.string().optional(),
+    profile: oneOf(['try', 'live']).optional(),
+    tokens: z.array(fixtureToken).optional(),
+    rules: z.array(ruleSchema).optional(),
+  }),
+);

@@ -52,13 +52,14 @@ import { SimulatorError, controlFacade, type ComposedSimulator, type ControlToke
 const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
 const NAMESPACE_LIMIT = 16;
 
+/** Where a simulator writes its request log and reports unexpected errors (stderr by default). */
 export interface SimulatorIo {
   /** Where request logs and unexpected errors go (stderr for the CLI). */
   writeErr: (line: string) => void;
   /** Whether that is a terminal (the pretty log is coloured only there). */
   isTTY?: boolean;
-  /** Colour the pretty log (default: isTTY); the CLI decides it with NO_COLOR and FORCE_COLOR. */
-  color?: boolean;
+  /** Colour the pretty log (default: isTTY). */
+  color?: boolean; // the CLI decides it with NO_COLOR and FORCE_COLOR
 }
 
 export const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.write(`${line}\n`), isTTY: process.stderr.isTTY };

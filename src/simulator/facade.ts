@@ -1,5 +1,4 @@
 /** The library facade of one simulator: what `createSimulator` and `startSimulator` hand to a test suite. */
-import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import type { Socket } from 'node:net';
 import type { SimulatorConfig } from '../config/options.js';
@@ -17,6 +16,7 @@ import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookState } f
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 
+/** The virtual clock: shared, or a tenant's own when `tenant` is given. Answers ISO 8601 strings. */
 export interface SimulatorClock {
   /** The virtual now (of the tenant, when named) as an ISO 8601 string. */
   now(tenant?: string): string;
@@ -36,14 +36,13 @@ export interface TenantClock {
   set(now: string | number | Date, frozen?: boolean): string;
 }
 
-/** A token as the control plane lists it: the API's view of it, its tenant, free text masked. */
+/** A token as the control plane lists it (`/_sim/tokens`): the API's view of it, its tenant, card data masked. */
 export interface ControlToken {
   tenant: string;
   tokenId: string;
   [field: string]: unknown;
 }
 
-/** A payment as the control plane lists it (`/_sim/payments`): events caught up, card data masked. */
 export type { ControlPayment } from '../http/control-dashboard.js';
 import type { ControlPayment } from '../http/control-dashboard.js';
 
@@ -52,7 +51,7 @@ export interface RequestQuery extends JournalFilter {
   tenant?: string;
 }
 
-/** Which webhook deliveries to list (decision 0030): in one state, at most `limit` (the oldest first). */
+/** Which webhook deliveries to list: in one state, at most `limit` (the oldest first). */
 export interface WebhookFilter {
   state?: WebhookState;
   limit?: number;
@@ -77,7 +76,7 @@ export interface SimulatorTenant {
   readonly name: string;
   readonly clock: TenantClock;
   /** Replaces the tenant's own scenario set (evaluated before the global one); no arguments clear it. */
-  loadScenarios(...scenarios: (string | object)[]): void;
+  loadScenarios(...scenarios: (string | Scenario | object)[]): void;
   /** The tenant's own scenario set. */
   scenarios(): readonly Scenario[];
   /** The tenant's journal entries that pass the filter, oldest first. */
@@ -108,13 +107,13 @@ export interface SimulatorControl {
   /** Payments (one tenant's, or every tenant's), oldest first, events caught up to each tenant's virtual now. */
   payments(tenant?: string): ControlPayment[];
   exportState(): StateSnapshot;
-  /** Replaces the whole state; throws (changing nothing) when the snapshot is not valid. */
+  /** Replaces the whole state; throws a SimulatorError (changing nothing) when the snapshot is not valid. */
   importState(state: unknown): void;
   /** Replaces the global scenario set with these files and scenario objects (none: clears it). */
-  loadScenarios(...scenarios: (string | object)[]): void;
+  loadScenarios(...scenarios: (string | Scenario | object)[]): void;
   /** The global scenario set. */
   scenarios(): readonly Scenario[];
-  /** Webhook deliveries (one tenant's, or every tenant's) that pass the filter, oldest first (decision 0030). */
+  /** Webhook deliveries (one tenant's, or every tenant's) that pass the filter, oldest first. */
   webhooks(query?: WebhookQuery | string): WebhookDelivery[];
   /** Resolves once no delivery (of the tenant, when named) is queued, in flight or waiting to retry, or the wait is over. */
   flushWebhooks(options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush>;
@@ -122,12 +121,36 @@ export interface SimulatorControl {
   tenant(name: string): SimulatorTenant;
 }
 
-/** A simulator in this process: what the library shows of it (src/public-types.ts has its public twin). */
+/**
+ * A node:http request listener: give it to `http.createServer`, or to supertest. Typed without node's own
+ * types (which a project may not have), and assignable to node's `RequestListener` both ways: declared as a
+ * method, its parameters are compared bivariantly.
+ */
+export type HttpHandler = { handle(req: unknown, res: unknown): void }['handle'];
+
+/** A simulator in this process (`createSimulator`): its HTTP handlers and its control surface. */
 export interface Simulator extends SimulatorControl {
-  /** The simulator's one request listener, for supertest (no socket): the same function as `listener`. */
-  readonly app: RequestListener;
-  /** The simulator's one request listener: what `startSimulator` serves (decision 0046). */
-  readonly listener: RequestListener;
+  /** The simulator's one request listener (the API and /_sim), for supertest: the same function as `listener`. */
+  readonly app: HttpHandler;
+  /** The simulator's one request listener: what `startSimulator` serves. */
+  readonly listener: HttpHandler;
+}
+
+/** The node:http server a running simulator listens with (an `http.Server`; these are the members tests use). */
+export interface ListeningServer {
+  address(): { address: string; family: string; port: number } | string | null;
+  readonly listening: boolean;
+  closeAllConnections(): void;
+  closeIdleConnections(): void;
+}
+
+/** A simulator listening on a port (`startSimulator`). */
+export interface RunningSimulator extends Simulator {
+  /** e.g. `http://127.0.0.1:54321` */
+  readonly url: string;
+  readonly server: ListeningServer;
+  /** Stops accepting, lets in-flight requests finish, then resolves. */
+  close(): Promise<void>;
 }
 
 /** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
@@ -153,7 +176,10 @@ export class ReceivedError {
   constructor(readonly body: ErrorBody) {}
 }
 
-/** The library's errors carry the same errorName, message and details as the HTTP error body. */
+/**
+ * A refusal by a library call (a bad snapshot, scenario or clock value): `errorName`, `details` (the HTTP
+ * error body) and a message naming the first problem.
+ */
 export class SimulatorError extends Error {
   readonly errorName: string;
   readonly details: ErrorBody;

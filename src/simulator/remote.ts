@@ -32,13 +32,19 @@ import {
 /** A function of the in-process surface, answering a promise instead. */
 type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 
-/** `sim.tenant(name)` of a remote simulator: SimulatorTenant's calls, each answering a promise. */
-export type RemoteTenant = { readonly name: string; readonly clock: { readonly [K in keyof TenantClock]: Async<TenantClock[K]> } } & {
+/** TenantClock's calls over HTTP. */
+export type RemoteTenantClock = { readonly [K in keyof TenantClock]: Async<TenantClock[K]> };
+
+/** SimulatorClock's calls over HTTP. */
+export type RemoteClock = { readonly [K in keyof SimulatorClock]: Async<SimulatorClock[K]> };
+
+/** `tenant(name)` of a remote simulator: SimulatorTenant's calls, each answering a promise. */
+export type RemoteTenant = { readonly name: string; readonly clock: RemoteTenantClock } & {
   readonly [K in Exclude<keyof SimulatorTenant, 'name' | 'clock'>]: Async<SimulatorTenant[K]>;
 };
 
-/** A simulator reached over HTTP: SimulatorControl's calls, each answering a promise, plus its URL and health. */
-export type RemoteSimulator = { readonly url: string; readonly clock: { readonly [K in keyof SimulatorClock]: Async<SimulatorClock[K]> } } & {
+/** A simulator reached over HTTP (`connectSimulator`): SimulatorControl's calls, each answering a promise. */
+export type RemoteSimulator = { readonly url: string; readonly clock: RemoteClock } & {
   readonly [K in Exclude<keyof SimulatorControl, 'clock' | 'tenant'>]: Async<SimulatorControl[K]>;
 } & {
   /** One tenant's handle (no request is made until a call). */

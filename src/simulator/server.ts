@@ -1,12 +1,12 @@
 /** The server of one simulator: the node:http lane on a port, and a shutdown that lets requests finish. */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
 import { ConfigError } from '../config/fixtures.js';
 import { webhookLoop } from './webhook-loop.js';
 import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
-import type { ComposedSimulator } from './facade.js';
+import type { ComposedSimulator, RunningSimulator } from './facade.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
 export interface ServerTiming {
@@ -35,12 +35,9 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-export interface RunningSimulator extends ComposedSimulator {
-  /** e.g. `http://127.0.0.1:54321` */
-  readonly url: string;
+/** A running simulator with its internals and its node:http server: what the CLI and tests start (src/index.ts hands out only the RunningSimulator). */
+export interface StartedSimulator extends ComposedSimulator, RunningSimulator {
   readonly server: Server;
-  /** Stops accepting, lets in-flight requests finish, then resolves. */
-  close(): Promise<void>;
 }
 
 /** Starts a simulator and resolves once its port is listening. */
@@ -48,11 +45,11 @@ export async function startSimulator(
   options: SimulatorOptions = {},
   io: SimulatorIo = stderrIo,
   timing: ServerTiming = SERVER_TIMING,
-): Promise<RunningSimulator> {
+): Promise<StartedSimulator> {
   const sim = createSimulator(options, io);
   // With --state-file, every answered request may have changed the state: the next periodic save writes it.
   const saver = stateSavers.get(sim);
-  const listener: typeof sim.listener = saver
+  const listener: RequestListener = saver
     ? (req, res) => {
         res.once('close', () => saver.touch());
         sim.listener(req, res);

@@ -2,8 +2,43 @@
 import * as z from 'zod';
 import { passesLuhn } from '../domain/card.js';
 import { parseDateTime, readInstant, type InstantForm } from './instant.js';
-import type { BillingAddress } from '../domain/token.js';
+import type { BillingAddress as CardBillingAddress } from '../domain/token.js';
 import type { CreateTokenInput } from '../domain/vault.js';
+import { schemaFor } from './schema-for.js';
+
+export const API_OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents'] as const;
+/** The operations of the simulated API, as scenario rules and the journal name them. */
+export type ApiOperation = (typeof API_OPERATIONS)[number];
+
+export interface BillingAddress {
+  address1: string;
+  address2?: string | undefined;
+  address3?: string | undefined;
+  postalCode: string;
+  city: string;
+  state?: string | undefined;
+  countryCode: string;
+}
+
+/**
+ * A `POST /tokens` body, as fixtures and scenario files preload it (the API itself also takes `null` for an
+ * optional field, as absent; a file does not).
+ */
+export interface CreateTokenBody {
+  paymentInstrument: {
+    type: 'card/front';
+    cardHolderName: string;
+    cardNumber: string;
+    cardExpiryDate: { month: number; year: number };
+    billingAddress?: BillingAddress | undefined;
+  };
+  merchant: { entity: string };
+  description?: string | undefined;
+  /** ISO 8601 date-time with a time zone. */
+  tokenExpiryDateTime?: string | undefined;
+  namespace?: string | undefined;
+  schemeTransactionReference?: string | undefined;
+}
 
 const between = (min: number, max: number): string => `must be between ${min} and ${max} characters`;
 
@@ -76,15 +111,17 @@ const billingAddressFields = {
 
 /** API bodies ignore fields they do not define (contract 1.3); files refuse them (the `strict…` variants). */
 export const billingAddress = z.object(billingAddressFields);
-export const strictBillingAddress = z.strictObject({
-  ...billingAddressFields,
-  address2: addressLine.optional(),
-  address3: addressLine.optional(),
-  state: addressState.optional(),
-});
+export const strictBillingAddress = schemaFor<BillingAddress>()(
+  z.strictObject({
+    ...billingAddressFields,
+    address2: addressLine.optional(),
+    address3: addressLine.optional(),
+    state: addressState.optional(),
+  }),
+);
 
 /** zod's optional keys may hold `undefined` (or, in API bodies, `null`); the domain's may only be absent. */
-export function toBillingAddress(a: z.output<typeof billingAddress>): BillingAddress {
+export function toBillingAddress(a: z.output<typeof billingAddress>): CardBillingAddress {
   return {
     address1: a.address1,
     ...(given(a.address2) && { address2: a.address2 }),
@@ -147,23 +184,23 @@ export const createTokenBody = z.object({
 });
 
 /** A create body in a file (a fixtures or scenario token): the same fields, no others at any depth, and no nulls. */
-export const strictCreateTokenBody = z.strictObject({
-  paymentInstrument: z.strictObject({
-    ...paymentInstrumentFields,
-    cardExpiryDate: z.strictObject(createCardExpiryDateFields),
-    billingAddress: strictBillingAddress.optional(),
+export const strictCreateTokenBody = schemaFor<CreateTokenBody>()(
+  z.strictObject({
+    paymentInstrument: z.strictObject({
+      ...paymentInstrumentFields,
+      cardExpiryDate: z.strictObject(createCardExpiryDateFields),
+      billingAddress: strictBillingAddress.optional(),
+    }),
+    merchant: z.strictObject(merchantFields),
+    description: description.optional(),
+    tokenExpiryDateTime: tokenExpiryDateTime.optional(),
+    namespace: namespace.optional(),
+    schemeTransactionReference: schemeTransactionReference.optional(),
   }),
-  merchant: z.strictObject(merchantFields),
-  description: description.optional(),
-  tokenExpiryDateTime: tokenExpiryDateTime.optional(),
-  namespace: namespace.optional(),
-  schemeTransactionReference: schemeTransactionReference.optional(),
-});
+);
 
-export type CreateTokenBody = z.output<typeof createTokenBody>;
-
-/** A validated create body in the vault's terms. */
-export function toCreateInput(body: CreateTokenBody): CreateTokenInput {
+/** A validated create body (from the API, where `null` means absent, or from a file) in the vault's terms. */
+export function toCreateInput(body: z.output<typeof createTokenBody>): CreateTokenInput {
   const pi = body.paymentInstrument;
   return {
     entity: body.merchant.entity,

@@ -6,14 +6,14 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { SimulatorError } from '../../src/simulator/facade.js';
 import { connectSimulator } from '../../src/simulator/remote.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
+import { startSimulator, type StartedSimulator } from '../../src/simulator/server.js';
 import { createSimulator } from '../../src/index.js';
 
 const OPTIONS = { seed: 'test', now: '2030-01-01T00:00:00Z', frozen: true, users: ['alice:pa', 'bob:pb'], log: 'silent' as const };
 const quiet = { writeErr: () => undefined };
 const SALE_PATH = '/payments/sales/migrateCardOnFile';
 
-const running: RunningSimulator[] = [];
+const running: StartedSimulator[] = [];
 afterEach(async () => {
   for (const r of running.splice(0)) await r.close();
 });

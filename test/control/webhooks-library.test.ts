@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { SimulatorError } from '../../src/simulator/facade.js';
 import type { ComposedSimulator } from '../../src/simulator/facade.js';
 import { connectSimulator } from '../../src/simulator/remote.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
+import { startSimulator, type StartedSimulator } from '../../src/simulator/server.js';
 import { testSimulator } from '../support/sim.js';
 
 const MEDIA = 'application/vnd.service.events-v1.hal+json';
@@ -16,7 +16,7 @@ const OPTIONS = { seed: 'test', now: '2030-01-01T00:00:00Z', frozen: true, port:
 const quiet = { writeErr: () => undefined };
 
 const servers: Server[] = [];
-const running: RunningSimulator[] = [];
+const running: StartedSimulator[] = [];
 const sims: ComposedSimulator[] = [];
 afterEach(async () => {
   for (const r of running.splice(0)) await r.close();

@@ -38,7 +38,7 @@ describe('the layer zones', () => {
     ['src/simulator/x.ts', "import { x } from '../cli/main.js';"],
     ['src/infra/x.ts', "import { x } from '../wire/json.js';"],
     ['src/cli/x.ts', "import { x } from '../index.js';"],
-    ['src/simulator/x.ts', "import type { x } from '../public-types.js';"],
+    ['src/simulator/x.ts', "import type { x } from '../test-runner.js';"],
     ['src/http/x.ts', "import { x } from '../jest.js';"],
   ])('refuse %s importing upwards: %s', async (path, line) => {
     const found = await problems(`${line}\nexport const y = x;\n`, path);

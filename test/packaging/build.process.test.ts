@@ -1,5 +1,5 @@
 /**
- * The build as `npm run build` makes it (tsc, then scripts/build-cjs.mjs and scripts/build-ui.mjs), into a package directory of its own:
+ * The build as `npm run build` makes it (tsc, then scripts/build-cjs.mjs, build-types.mjs and build-ui.mjs), into a package directory of its own:
  * the CommonJS entry points work from `require`, find the package's files, and share one copy of the simulator;
  * the declarations compile for a project without @types/node; package.json's exports name files that exist.
  */
@@ -14,6 +14,7 @@ const run = promisify(execFile);
 const repo = new URL('../../', import.meta.url).pathname;
 const tsc = join(repo, 'node_modules/typescript/bin/tsc');
 const buildCjs = join(repo, 'scripts/build-cjs.mjs');
+const buildTypes = join(repo, 'scripts/build-types.mjs');
 const buildUi = join(repo, 'scripts/build-ui.mjs');
 
 let work: string;
@@ -27,6 +28,7 @@ beforeAll(async () => {
   for (const item of ['package.json', 'fixtures', 'scenarios']) cpSync(join(repo, item), join(pkg, item), { recursive: true });
   await run(process.execPath, [tsc, '-p', join(repo, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')]);
   await run(process.execPath, [buildCjs, join(pkg, 'dist')]);
+  await run(process.execPath, [buildTypes, join(pkg, 'dist')]);
   await run(process.execPath, [buildUi, join(pkg, 'dist', 'ui')]);
 }, 120_000);
 
@@ -174,16 +176,15 @@ describe('the declarations', () => {
 
   it('are refused by the build when one imports a package', async () => {
     const dist = join(work, 'bad-dist');
-    mkdirSync(dist, { recursive: true });
+    mkdirSync(join(dist, 'cjs'), { recursive: true });
     for (const entry of ['index', 'jest', 'jest-global-setup', 'jest-global-teardown', 'vitest']) {
-      writeFileSync(join(dist, `${entry}.js`), 'export {};\n');
       writeFileSync(join(dist, `${entry}.d.ts`), entry === 'index' ? "import type { Express } from 'express';\nexport type App = Express;\n" : 'export {};\n');
     }
-    const failure = await run(process.execPath, [buildCjs, dist]).then(
+    const failure = await run(process.execPath, [buildTypes, dist]).then(
       () => '',
       (err: { stderr: string }) => err.stderr,
     );
-    expect(failure).toContain("index.d.ts imports 'express'");
-    expect(existsSync(join(dist, 'cjs'))).toBe(false);
+    expect(failure).toContain('index.d.ts imports express');
+    expect(existsSync(join(dist, 'cjs', 'index.d.ts'))).toBe(false);
   });
 });

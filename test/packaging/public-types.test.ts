@@ -1,102 +1,132 @@
 /**
- * The public types (src/public-types.ts, written by hand so that the published declarations import nothing)
- * stay the types the code uses: identical to the zod schemas' outputs and the internal interfaces, checked
- * by the compiler (`npm run typecheck`, and ts-jest when this file runs). The functions the library exports
- * hand out simulators without their internals.
+ * The published declarations (decision 0047): `npm run build` generates them from the source
+ * (scripts/build-types.mjs: rollup with rollup-plugin-dts), one file per entry point, for `import` (dist/) and
+ * `require` (dist/cjs/). These tests read that build (`npm test` builds first): every entry point has its
+ * declarations; they import nothing and compile alone without @types; they export the names listed here (this
+ * file's own list) and no member of the simulator's internals. The functions the library exports hand out
+ * simulators without their internals.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
-import type * as z from 'zod';
-import type * as Internal from '../../src/config/options.js';
-import type { fixtureToken, fixturesSchema, ConfigError as InternalConfigError } from '../../src/config/fixtures.js';
-import type { JournalFilter as InternalJournalFilter } from '../../src/control/journal.js';
-import type { JournalEntry as InternalJournalEntry, Operation as InternalOperation } from '../../src/control/journal-entry.js';
-import type { ClockState as InternalClockState, TokenState as InternalTokenState, stateSchema } from '../../src/control/state.js';
-import type { PaymentState as InternalPaymentState } from '../../src/control/payment-state.js';
-import type { ErrorBody as InternalErrorBody } from '../../src/http/errors.js';
-import type { WebhookDelivery as InternalWebhookDelivery, WebhookFlush as InternalWebhookFlush, WebhookState as InternalWebhookState } from '../../src/infra/webhooks.js';
-import type { FileProblem as InternalFileProblem, ScenarioFileError as InternalScenarioFileError } from '../../src/scenarios/loader.js';
-import type { ScenarioOperation as InternalScenarioOperation, ruleSchema, scenarioSchema } from '../../src/scenarios/schema.js';
-import type { SimulatorIo as InternalSimulatorIo } from '../../src/simulator/compose.js';
-import type * as Facade from '../../src/simulator/facade.js';
-import type * as Remote from '../../src/simulator/remote.js';
-import type { RunningSimulator as InternalRunningSimulator } from '../../src/simulator/server.js';
-import type { strictCreateTokenBody } from '../../src/wire/schemas.js';
+import ts from 'typescript';
 import * as tokenSim from '../../src/index.js';
 import type * as Public from '../../src/index.js';
 
-/** True only when A and B are the same type (not merely assignable to each other). */
-type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
-/** For interfaces of methods: assignable both ways, with the same members. */
-type SameSurface<A, B> = [A] extends [B] ? ([B] extends [A] ? Equals<keyof A, keyof B> : false) : false;
-/** Compiles only with `true`: `holds<Equals<A, B>>()`. */
-const holds = <T extends true>(): T | true => true;
+const dist = new URL('../../dist/', import.meta.url).pathname;
+const ENTRIES = ['index', 'jest', 'jest-global-setup', 'jest-global-teardown', 'vitest'];
+const FILES = ENTRIES.flatMap((entry) => [`${entry}.d.ts`, `cjs/${entry}.d.ts`]);
 
-describe('the public types', () => {
-  it('are the zod schemas’ outputs: options, fixtures, scenarios, rules, snapshots', () => {
-    expect(holds<Equals<Public.SimulatorOptions, Internal.SimulatorOptions>>()).toBe(true);
-    expect(holds<Equals<Public.Profile, Internal.Profile>>()).toBe(true);
-    expect(holds<Equals<Public.LogFormat, Internal.LogFormat>>()).toBe(true);
-    expect(holds<Equals<Public.Fixtures, z.output<typeof fixturesSchema>>>()).toBe(true);
-    expect(holds<Equals<Public.FixtureToken, z.output<typeof fixtureToken>>>()).toBe(true);
-    // The body as files preload it: the API's own schema also takes null for an optional field (decision 0032).
-    expect(holds<Equals<Public.CreateTokenBody, z.output<typeof strictCreateTokenBody>>>()).toBe(true);
-    expect(holds<Equals<Public.Scenario, z.output<typeof scenarioSchema>>>()).toBe(true);
-    expect(holds<Equals<Public.Rule, z.output<typeof ruleSchema>>>()).toBe(true);
-    expect(holds<Equals<Public.ScenarioOperation, InternalScenarioOperation>>()).toBe(true);
-    expect(holds<Equals<Public.StateSnapshot, z.output<typeof stateSchema>>>()).toBe(true);
-    expect(holds<Equals<Public.TokenState, InternalTokenState>>()).toBe(true);
-    expect(holds<Equals<Public.PaymentState, InternalPaymentState>>()).toBe(true);
-    expect(holds<Equals<Public.ClockState, InternalClockState>>()).toBe(true);
+/** What each entry point exports, values and types. */
+const HELPERS = ['TestRunnerOptions', 'URL_VARIABLE', 'WorkerTenant', 'workerTenant', 'workerUsers'];
+const EXPORTS: Record<string, string[]> = {
+  index: [
+    // values: the functions and the error classes (each a type as well)
+    'connectSimulator', 'createApp', 'createSimulator', 'startSimulator', 'ConfigError', 'ScenarioFileError', 'SimulatorError',
+    'ConfigErrorConstructor', 'ScenarioFileErrorConstructor', 'SimulatorErrorConstructor', 'ErrorBody', 'FileProblem',
+    // options, fixtures, scenarios
+    'SimulatorOptions', 'Profile', 'LogFormat', 'SimulatorIo', 'Fixtures', 'FixtureToken', 'FixtureCredential', 'EntityConfig', 'BinRange',
+    'CreateTokenBody', 'BillingAddress', 'Scenario', 'Rule', 'RuleWhen', 'RuleThen', 'RiskFactor', 'ScenarioOperation', 'ApiOperation',
+    // snapshots
+    'StateSnapshot', 'TokenState', 'ClockState', 'ExpiryDate', 'RuleCounts', 'PaymentState', 'PaymentEventState', 'PaymentEventType',
+    // journal, tokens, payments, webhooks
+    'JournalEntry', 'JournalFilter', 'RequestQuery', 'Operation', 'ControlToken', 'ControlPayment',
+    'WebhookDelivery', 'WebhookState', 'WebhookFilter', 'WebhookQuery', 'WebhookFlush', 'FlushOptions',
+    // simulators, in this process and remote
+    'Simulator', 'RunningSimulator', 'ListeningServer', 'HttpHandler', 'SimulatorControl', 'SimulatorClock', 'SimulatorTenant', 'TenantClock',
+    'RemoteSimulator', 'RemoteTenant', 'RemoteClock', 'RemoteTenantClock', 'ConnectOptions',
+    'TestRunnerOptions', 'WorkerTenant',
+  ],
+  jest: ['globalSetup', 'globalTeardown', ...HELPERS],
+  'jest-global-setup': ['default'],
+  'jest-global-teardown': ['default'],
+  vitest: ['GlobalSetupContext', 'globalSetup', 'setup', 'teardown', ...HELPERS],
+};
+
+/** Members of the composed simulator that stay off the public objects (decision 0019). */
+const INTERNALS = ['vault', 'heldSockets', 'config', 'controlApp', 'sweepExpired', 'storedTokens', 'webhookDispatcher', 'webhookUrlFor'];
+
+/** The declarations as a consumer's tsc reads them: strict, every file checked, no @types, no DOM. */
+function consumerProgram(): ts.Program {
+  const missing = FILES.filter((file) => !existsSync(`${dist}${file}`));
+  if (missing.length > 0) throw new Error(`no build: dist/${missing.join(', dist/')} missing (run npm run build)`);
+  return ts.createProgram(
+    FILES.map((file) => `${dist}${file}`),
+    { noEmit: true, strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false, types: [], lib: ['lib.es2022.d.ts'], module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+  );
+}
+
+/** Everything a declaration file takes from elsewhere: module specifiers, import types, triple-slash references, ambient modules. */
+function importsOf(file: ts.SourceFile): string[] {
+  const found = [...file.referencedFiles, ...file.typeReferenceDirectives, ...file.libReferenceDirectives].map((r) => `/// <reference ${r.fileName}>`);
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) found.push(node.moduleSpecifier.getText(file));
+    if (ts.isImportEqualsDeclaration(node) || ts.isImportTypeNode(node)) found.push(node.getText(file));
+    if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name)) found.push(`declare module ${node.name.text}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** The names of every member declared anywhere in a file (properties and methods of interfaces, classes, object types). */
+function memberNames(file: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if ((ts.isPropertySignature(node) || ts.isMethodSignature(node) || ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node)) && ts.isIdentifier(node.name)) {
+      names.add(node.name.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return names;
+}
+
+describe('the published declarations', () => {
+  const program = consumerProgram();
+  const checker = program.getTypeChecker();
+  const source = (file: string): ts.SourceFile => {
+    const found = program.getSourceFile(`${dist}${file}`);
+    if (!found) throw new Error(`dist/${file} is not in the program`);
+    return found;
+  };
+
+  it('exist for every entry point, the same text for import and for require', () => {
+    for (const entry of ENTRIES) {
+      expect(readFileSync(`${dist}cjs/${entry}.d.ts`, 'utf8')).toBe(readFileSync(`${dist}${entry}.d.ts`, 'utf8'));
+    }
   });
 
-  it('are the internal types: journal entries and filters, error bodies, io, control tokens', () => {
-    expect(holds<Equals<Public.JournalEntry, InternalJournalEntry>>()).toBe(true);
-    expect(holds<Equals<Public.Operation, InternalOperation>>()).toBe(true);
-    expect(holds<Equals<Public.JournalFilter, InternalJournalFilter>>()).toBe(true);
-    expect(holds<Equals<Public.RequestQuery, Facade.RequestQuery>>()).toBe(true);
-    expect(holds<Equals<Public.ErrorBody, InternalErrorBody>>()).toBe(true);
-    expect(holds<Equals<Public.FileProblem, InternalFileProblem>>()).toBe(true);
-    expect(holds<Equals<Public.SimulatorIo, InternalSimulatorIo>>()).toBe(true);
-    expect(holds<Equals<Public.ControlToken, Facade.ControlToken>>()).toBe(true);
-    expect(holds<Equals<Public.ControlPayment, Facade.ControlPayment>>()).toBe(true);
-    expect(holds<Equals<Public.ConnectOptions, Remote.ConnectOptions>>()).toBe(true);
-    expect(holds<Equals<Public.WebhookDelivery, InternalWebhookDelivery>>()).toBe(true);
-    expect(holds<Equals<Public.WebhookState, InternalWebhookState>>()).toBe(true);
-    expect(holds<Equals<Public.WebhookFlush, InternalWebhookFlush>>()).toBe(true);
-    expect(holds<Equals<Public.WebhookFilter, Facade.WebhookFilter>>()).toBe(true);
-    expect(holds<Equals<Public.WebhookQuery, Facade.WebhookQuery>>()).toBe(true);
-    expect(holds<Equals<Public.FlushOptions, Facade.FlushOptions>>()).toBe(true);
+  it('import nothing, and compile alone with strict and skipLibCheck false, without @types', () => {
+    expect(Object.fromEntries(FILES.map((file) => [file, importsOf(source(file))]))).toEqual(Object.fromEntries(FILES.map((file) => [file, []])));
+    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
   });
 
-  it('are the control surfaces of a simulator in this process and of a remote one', () => {
-    expect(holds<SameSurface<Public.SimulatorClock, Facade.SimulatorClock>>()).toBe(true);
-    expect(holds<SameSurface<Public.TenantClock, Facade.TenantClock>>()).toBe(true);
-    expect(holds<SameSurface<Public.SimulatorTenant, Facade.SimulatorTenant>>()).toBe(true);
-    expect(holds<SameSurface<Public.SimulatorControl, Facade.SimulatorControl>>()).toBe(true);
-    expect(holds<SameSurface<Public.RemoteSimulator, Remote.RemoteSimulator>>()).toBe(true);
-    expect(holds<SameSurface<Public.RemoteTenant, Remote.RemoteTenant>>()).toBe(true);
-    expect(holds<SameSurface<Public.RemoteClock, Remote.RemoteSimulator['clock']>>()).toBe(true);
-    expect(holds<SameSurface<Public.RemoteTenantClock, Remote.RemoteTenant['clock']>>()).toBe(true);
+  it.each(ENTRIES)('export the public names of %s, and nothing more', (entry) => {
+    for (const file of [`${entry}.d.ts`, `cjs/${entry}.d.ts`]) {
+      const module = checker.getSymbolAtLocation(source(file));
+      if (!module) throw new Error(`dist/${file} is not a module`);
+      expect(checker.getExportsOfModule(module).map((s) => s.name).sort()).toEqual([...(EXPORTS[entry] ?? [])].sort());
+    }
   });
 
-  it('show a simulator without its internals: every other member, and nothing more', () => {
-    type Internals = 'vault' | 'heldSockets' | 'config' | 'controlApp' | 'sweepExpired' | 'storedTokens' | 'webhookDispatcher' | 'webhookUrlFor';
-    expect(holds<Equals<keyof Public.Simulator, keyof Facade.Simulator>>()).toBe(true);
-    expect(holds<Equals<Exclude<keyof Facade.ComposedSimulator, keyof Facade.Simulator>, Internals>>()).toBe(true);
-    expect(holds<Equals<keyof Public.RunningSimulator, Exclude<keyof InternalRunningSimulator, Internals>>>()).toBe(true);
-    expect(holds<[Facade.Simulator] extends [Public.Simulator] ? true : false>()).toBe(true);
-    expect(holds<[InternalRunningSimulator] extends [Public.RunningSimulator] ? true : false>()).toBe(true);
-    expect(holds<Equals<'vault' & keyof Public.RunningSimulator, never>>()).toBe(true);
-  });
-
-  it('give the errors their classes’ members', () => {
-    expect(holds<[Facade.SimulatorError] extends [Public.SimulatorError] ? true : false>()).toBe(true);
-    expect(holds<Equals<keyof Public.SimulatorError, keyof Facade.SimulatorError>>()).toBe(true);
-    expect(holds<Equals<keyof Public.ConfigError, keyof InternalConfigError>>()).toBe(true);
-    expect(holds<Equals<keyof Public.ScenarioFileError, keyof InternalScenarioFileError>>()).toBe(true);
+  it('declare no member of the simulator’s internals, nor the composed simulator', () => {
+    for (const file of FILES) {
+      expect(INTERNALS.filter((name) => memberNames(source(file)).has(name))).toEqual([]);
+      expect(source(file).text).not.toMatch(/\bComposedSimulator\b/);
+    }
+    const index = checker.getSymbolAtLocation(source('index.d.ts'));
+    const exported = new Map(index ? checker.getExportsOfModule(index).map((s) => [s.name, s]) : []);
+    for (const name of ['Simulator', 'RunningSimulator', 'SimulatorControl', 'SimulatorTenant']) {
+      const symbol = exported.get(name);
+      if (!symbol) throw new Error(`index.d.ts does not export ${name}`);
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      const members = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(target)).map((p) => p.name);
+      expect(members.length).toBeGreaterThan(10);
+      expect(members.filter((m) => INTERNALS.includes(m))).toEqual([]);
+    }
   });
 
   it('type the request handlers so that node, supertest and Express accept them, without node’s types', () => {

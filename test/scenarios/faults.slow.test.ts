@@ -1,18 +1,18 @@
 /** Socket faults need a real socket: these tests start the simulator on a loopback port. */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
+import { startSimulator, type StartedSimulator } from '../../src/simulator/server.js';
 import { SALE_PATH, SALE_REQUEST, SALE_RESPONSE, saleBody } from '../support/sale.js';
 import { TOKEN_TYPE, createBody, eventually, scenarioFile } from '../support/sim.js';
 
 const AUTH = `Basic ${Buffer.from('merchant:secret').toString('base64')}`;
-let sim: RunningSimulator | undefined;
+let sim: StartedSimulator | undefined;
 afterEach(async () => {
   await sim?.close();
   sim = undefined;
 });
 
-async function start(scenario: string): Promise<RunningSimulator> {
+async function start(scenario: string): Promise<StartedSimulator> {
   sim = await startSimulator({ port: 0, seed: 'faults', now: '2030-01-01T00:00:00Z', frozen: true, scenarios: [scenarioFile(scenario)] }, { writeErr: () => undefined });
   return sim;
 }
@@ -23,7 +23,7 @@ interface Outcome {
 }
 
 /** One request on a fresh connection; resolves with its status or its socket error. */
-function send(s: RunningSimulator, method: string, path: string, headers: Record<string, string>, body?: string, timeoutMs?: number): Promise<Outcome> {
+function send(s: StartedSimulator, method: string, path: string, headers: Record<string, string>, body?: string, timeoutMs?: number): Promise<Outcome> {
   return new Promise((resolve) => {
     const req = httpRequest(`${s.url}${path}`, { method, headers: { ...headers, Connection: 'close' }, agent: false }, (res) => {
       res.resume();
@@ -35,7 +35,7 @@ function send(s: RunningSimulator, method: string, path: string, headers: Record
   });
 }
 
-const createToken = (s: RunningSimulator) =>
+const createToken = (s: StartedSimulator) =>
   fetch(`${s.url}/tokens`, { method: 'POST', headers: { Authorization: AUTH, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE }, body: JSON.stringify(createBody()) });
 
 const saleOf = (amount: number): string => {

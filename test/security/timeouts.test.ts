@@ -7,13 +7,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
+import { startSimulator, type StartedSimulator } from '../../src/simulator/server.js';
 
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 const QUIET = { writeErr: (): void => undefined };
 const SHORT = { headersMs: 600, requestMs: 1_200, keepAliveMs: 5_000, checkEveryMs: 100, sweepEveryMs: 60_000 };
 
-async function open(sim: RunningSimulator): Promise<Socket> {
+async function open(sim: StartedSimulator): Promise<Socket> {
   const socket = connect(Number(new URL(sim.url).port), '127.0.0.1');
   await once(socket, 'connect');
   return socket;
