@@ -93,11 +93,25 @@ describe('sweeping the memory store', () => {
   });
 
   it('costs next to nothing when nothing has expired, however many tokens there are', () => {
-    const store = createMemoryStore();
-    for (let i = 0; i < 100_000; i++) store.insert(token('t', String(i), 1_000_000 + i));
-    const started = performance.now();
-    for (let i = 0; i < 10_000; i++) store.sweepExpired('t', 999_999);
-    expect(performance.now() - started).toBeLessThan(100);
+    /** The fastest of three rounds of 10,000 sweeps that find nothing, in a store of `count` tokens. */
+    const sweeping = (store: ReturnType<typeof createMemoryStore>): number => {
+      let fastest = Number.POSITIVE_INFINITY;
+      for (let round = 0; round < 3; round++) {
+        const started = performance.now();
+        for (let i = 0; i < 10_000; i++) store.sweepExpired('t', 999_999);
+        fastest = Math.min(fastest, performance.now() - started);
+      }
+      return fastest;
+    };
+    const filled = (count: number): ReturnType<typeof createMemoryStore> => {
+      const store = createMemoryStore();
+      for (let i = 0; i < count; i++) store.insert(token('t', String(i), 1_000_000 + i));
+      return store;
+    };
+    const few = sweeping(filled(100));
+    const store = filled(100_000);
+    // Against the same sweeps over 100 tokens, measured alike: a scan of the tokens would cost ~1,000 times more.
+    expect(sweeping(store)).toBeLessThan(Math.max(20 * few, 5));
     expect(store.size()).toBe(100_000);
     expect(store.sweepExpired('t', 1_000_000 + 49_999)).toBe(50_000);
     expect(store.size()).toBe(50_000);
