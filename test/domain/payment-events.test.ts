@@ -200,6 +200,19 @@ describe('the events of a payment', () => {
   });
 });
 
+describe('the first event of a sale', () => {
+  it('keeps a copy of a refused sale’s refusal, and gives an approved sale none', () => {
+    const { payments } = setup();
+    const refusal = { code: '05', description: 'DO NOT HONOUR' };
+    const base = { transactionReference: 'order-1', entity: 'default', currency: 'GBP', amount: 1000 };
+    const refused = payments.record('t1', { ...base, approved: false, refusal });
+    const approved = payments.record('t1', { ...base, approved: true, refusal });
+    expect(refused.events).toStrictEqual([{ seq: 1, type: 'refused', at: T0, amount: 1000, refusal: { code: '05', description: 'DO NOT HONOUR' } }]);
+    expect(refused.events[0]?.refusal).not.toBe(refusal);
+    expect(approved.events).toStrictEqual([{ seq: 1, type: 'sentForSettlement', at: T0, amount: 1000 }]);
+  });
+});
+
 describe('catching up a tenant', () => {
   it('answers how many events happened, over all its payments', () => {
     const { payments, sale, at } = setup();

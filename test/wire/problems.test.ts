@@ -33,6 +33,7 @@ describe('domain refusals about one field', () => {
     ['expiryNotInFuture', ['tokenExpiryDateTime']],
     ['tokenIdTaken', ['tokenId']],
     ['saleTokenNotLive', ['instruction', 'paymentInstrument', 'href']],
+    ['refundCurrencyMismatch', ['value', 'currency']],
   ] as const)('place %s at %p as fieldHasInvalidValue with the refusal’s message', (code, path) => {
     expect(fieldProblemOf(code, 'the message')).toStrictEqual({ errorName: 'fieldHasInvalidValue', message: 'the message', path });
   });

@@ -10,6 +10,7 @@ import {
   createCardExpiryDate,
   createTokenBody,
   description,
+  isoInstant,
   namespace,
   oneOf,
   schemeTransactionReference,
@@ -362,5 +363,20 @@ describe('strict variants for files', () => {
       ['fieldIsNotAllowed', ['extra']],
     ]);
     expect(pathsOf(strictBillingAddress, { ...ADDRESS, zip: '1' })).toStrictEqual([['fieldIsNotAllowed', ['zip']]]);
+  });
+});
+
+describe('instants in JSON Schema', () => {
+  it('describes a date-time as format date-time, and a date or date-time as either, as the OpenAPI document names them', () => {
+    expect(z.toJSONSchema(isoInstant('dateTime', 'must be a date-time'))).toStrictEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'string',
+      format: 'date-time',
+    });
+    expect(z.toJSONSchema(isoInstant('dateOrDateTime', 'must be a date or a date-time'))).toStrictEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'string',
+      anyOf: [{ format: 'date-time' }, { format: 'date' }],
+    });
   });
 });

@@ -289,3 +289,11 @@ describe('problems that teach the fix', () => {
     ]);
   });
 });
+
+describe('values that no hint names', () => {
+  it('refuses text where one of a few numbers is due with zod’s list of them, and no hint', () => {
+    expect(problemsOf(z.object({ n: z.literal([1, 2]) }), { n: 'one' })).toStrictEqual([
+      { errorName: 'fieldHasInvalidValue', message: 'n Invalid option: expected one of 1|2', path: ['n'] },
+    ]);
+  });
+});
