@@ -2,7 +2,8 @@
  * What the Jest and Vitest helpers share: one simulator for a test run, started in the runner's main process
  * (port 0) and published as TOKEN_SIM_URL, which the workers started after it inherit (decision 0020).
  */
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from './index.js';
+import type { SimulatorOptions } from './config/options.js';
+import { startSimulator } from './simulator/server.js';
 
 export const URL_VARIABLE = 'TOKEN_SIM_URL';
 export const WORKER_PASSWORD = 'secret';
@@ -31,7 +32,7 @@ export interface WorkerTenant {
  * that runs once per project shares one simulator.
  */
 interface RunState {
-  sim: RunningSimulator;
+  sim: { readonly url: string; close(): Promise<void> };
   /** Set-ups that use it; the last tear-down closes it. */
   users: number;
 }
