@@ -7,6 +7,7 @@ import type { FieldProblem } from '../wire/problems.js';
 import { schemaError } from '../wire/problems.js';
 import { meantValueHint } from '../wire/unknown-fields.js';
 import { mustBeStringMessage } from '../wire/validation.js';
+import { Queue } from '../infra/queue.js';
 import { OPERATIONS, toEntry, type JournalEntry, type JournalRecord, type Operation } from './journal-entry.js';
 
 export { KEPT_REQUEST_HEADERS, OPERATIONS, type JournalEntry, type JournalFields, type JournalRecord, type Operation } from './journal-entry.js';
@@ -149,42 +150,6 @@ interface Stored {
   seq: number;
   record: JournalRecord;
   live: boolean;
-}
-
-/** A FIFO whose shift is amortised O(1). */
-class Queue<T> {
-  private items: T[] = [];
-  private head = 0;
-  get length(): number {
-    return this.items.length - this.head;
-  }
-  push(item: T): void {
-    this.items.push(item);
-  }
-  peek(): T | undefined {
-    return this.items[this.head];
-  }
-  shift(): T | undefined {
-    const item = this.items[this.head];
-    if (item === undefined) return undefined;
-    this.items[this.head++] = undefined as T;
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-  /** Keeps only the items that pass (in order). */
-  retain(keep: (item: T) => boolean): void {
-    this.items = this.items.slice(this.head).filter(keep);
-    this.head = 0;
-  }
-  toArray(): T[] {
-    return this.items.slice(this.head);
-  }
-  forEach(fn: (item: T) => void): void {
-    for (let i = this.head; i < this.items.length; i++) fn(this.items[i] as T);
-  }
 }
 
 const bodyCharsOf = (r: JournalRecord): number => (typeof r.body === 'string' ? r.body.length : 0) + (r.responseBody?.length ?? 0);
