@@ -168,6 +168,19 @@ function keptRecord(entry: JournalRecord): JournalRecord {
   return record;
 }
 
+/** The oldest `filter.limit` live entries of a queue that pass the filter, and how many pass it. */
+function selectFrom(queue: Queue<Stored> | undefined, filter: JournalFilter): { selected: JournalSelection[]; count: number } {
+  const selected: JournalSelection[] = [];
+  const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+  let count = 0;
+  queue?.forEach((s) => {
+    if (!s.live || !matchesJournalFilter(filter, s.seq, s.record)) return;
+    count++;
+    if (selected.length < limit) selected.push(s);
+  });
+  return { selected, count };
+}
+
 /**
  * Bounded per tenant and in total (entries and body characters): recording past a bound drops the oldest
  * entries at once, so the journal never holds more than its bounds, however many tenants there are.
@@ -199,19 +212,8 @@ export function createJournal(bounds: JournalBounds): Journal {
     if (queue?.length === 0) byTenant.delete(oldest.record.tenant);
   }
 
-  function select(tenant: string | undefined, filter: JournalFilter = {}): { selected: JournalSelection[]; count: number } {
-    const selected: JournalSelection[] = [];
-    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
-    let count = 0;
-    const consider = (s: Stored): void => {
-      if (!s.live || !matchesJournalFilter(filter, s.seq, s.record)) return;
-      count++;
-      if (selected.length < limit) selected.push(s);
-    };
-    if (tenant === undefined) all.forEach(consider);
-    else byTenant.get(tenant)?.forEach(consider);
-    return { selected, count };
-  }
+  const select = (tenant: string | undefined, filter: JournalFilter = {}): { selected: JournalSelection[]; count: number } =>
+    selectFrom(tenant === undefined ? all : byTenant.get(tenant), filter);
 
   return {
     record(entry) {
