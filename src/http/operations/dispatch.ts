@@ -13,25 +13,15 @@ export interface OperationDeps {
 
 export function runOperation(deps: OperationDeps, name: ApiOperationName, req: ApiRequest): ApiResponse {
   switch (name) {
-    case 'createToken':
-      return createToken(deps.tokens, req);
-    case 'getToken':
-      return getToken(deps.tokens, req);
-    case 'updateToken':
-      return updateToken(deps.tokens, req);
-    case 'deleteToken':
-      return deleteToken(deps.tokens, req);
-    case 'queryTokens':
-      return queryTokens(deps.tokens, req);
-    case 'sale':
-      return sale(deps.sale, req);
-    case 'refund':
-      return refund(deps.payments, req);
-    case 'partialRefund':
-      return partialRefund(deps.payments, req);
-    case 'reversal':
-      return reversal(deps.payments, req);
-    case 'paymentEvents':
-      return paymentEvents(deps.payments, req);
+    case 'createToken': return createToken(deps.tokens, req);
+    case 'getToken': return getToken(deps.tokens, req);
+    case 'updateToken': return updateToken(deps.tokens, req);
+    case 'deleteToken': return deleteToken(deps.tokens, req);
+    case 'queryTokens': return queryTokens(deps.tokens, req);
+    case 'sale': return sale(deps.sale, req);
+    case 'refund': return refund(deps.payments, req);
+    case 'partialRefund': return partialRefund(deps.payments, req);
+    case 'reversal': return reversal(deps.payments, req);
+    case 'paymentEvents': return paymentEvents(deps.payments, req);
   }
 }
