@@ -1,4 +1,4 @@
-/** A FIFO whose shift is amortised O(1): the journal's entries, the webhook dispatcher's ready keys. */
+/** A FIFO whose shift is amortised O(1): the journal's entries, the webhook dispatcher's keys and their items. */
 export class Queue<T> {
   private items: T[] = [];
   private head = 0;
@@ -7,6 +7,9 @@ export class Queue<T> {
   }
   push(item: T): void {
     this.items.push(item);
+  }
+  peek(): T | undefined {
+    return this.items[this.head];
   }
   shift(): T | undefined {
     const item = this.items[this.head];

@@ -1,4 +1,5 @@
 /** The webhook dispatcher's keys (webhooks.ts), and how it shows URLs and errors. */
+import type { Queue } from './queue.js';
 import type { WebhookDelivery, WebhookItem } from './webhook-types.js';
 
 export interface Entry {
@@ -6,12 +7,11 @@ export interface Entry {
   record: WebhookDelivery;
 }
 
-/** A key's queue: `head` indexes the item in progress; the array is compacted when the head passes half. */
+/** A key's queue: its head is the item in progress. */
 export interface KeyQueue {
   id: string;
   tenant: string;
-  items: Entry[];
-  head: number;
+  items: Queue<Entry>;
   phase: 'ready' | 'sending' | 'waiting';
   timer?: NodeJS.Timeout | undefined;
   abort?: AbortController | undefined;

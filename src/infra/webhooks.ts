@@ -8,7 +8,7 @@
 export type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions, WebhookRequest, WebhookSend, WebhookState } from './webhook-types.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions } from './webhook-types.js';
 import { Queue } from './queue.js';
-import { messageOf, positive, shownUrl, type Entry, type KeyQueue } from './webhook-queue.js';
+import { messageOf, positive, shownUrl, type KeyQueue } from './webhook-queue.js';
 
 export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
 
@@ -100,24 +100,16 @@ class Dispatcher implements WebhookDispatcher {
 
   /** The head of a key is done (delivered or given up): the next item of the key may go. */
   private advance(key: KeyQueue): void {
-    key.items[key.head] = undefined as unknown as Entry;
-    key.head++;
+    key.items.shift();
     this.queued--;
     this.count(key.tenant, -1);
-    if (key.head >= key.items.length) {
-      this.keys.delete(key.id);
-    } else {
-      if (key.head > 64 && key.head * 2 > key.items.length) {
-        key.items = key.items.slice(key.head);
-        key.head = 0;
-      }
-      this.makeReady(key);
-    }
+    if (key.items.length === 0) this.keys.delete(key.id);
+    else this.makeReady(key);
     this.settleWaiters();
   }
 
   private async attempt(key: KeyQueue): Promise<void> {
-    const entry = key.items[key.head];
+    const entry = key.items.peek();
     if (entry === undefined) return;
     const { item, record } = entry;
     key.phase = 'sending';
@@ -157,7 +149,7 @@ class Dispatcher implements WebhookDispatcher {
     if (ok || record.attempts >= this.maxAttempts) {
       record.state = ok ? 'delivered' : 'failed';
       record.finishedAt = this.iso();
-      const item = key.items[key.head]?.item;
+      const item = key.items.peek()?.item;
       this.advance(key);
       if (item) this.options.onSettled?.(item, record.state);
       return;
@@ -202,7 +194,8 @@ class Dispatcher implements WebhookDispatcher {
       this.queued++;
       this.count(item.tenant, 1);
       if (key === undefined) {
-        const fresh: KeyQueue = { id, tenant: item.tenant, items: [{ item, record }], head: 0, phase: 'ready' };
+        const fresh: KeyQueue = { id, tenant: item.tenant, items: new Queue(), phase: 'ready' };
+        fresh.items.push({ item, record });
         this.keys.set(id, fresh);
         this.makeReady(fresh);
       } else {
@@ -255,8 +248,8 @@ class Dispatcher implements WebhookDispatcher {
       for (const key of [...this.keys.values()]) {
         if (tenant !== undefined && key.tenant !== tenant) continue;
         this.keys.delete(key.id);
-        this.queued -= key.items.length - key.head;
-        this.count(key.tenant, -(key.items.length - key.head));
+        this.queued -= key.items.length;
+        this.count(key.tenant, -key.items.length);
         if (key.timer) clearTimeout(key.timer);
         // An attempt in flight is cut: its answer would no longer be recorded anyway.
         key.abort?.abort();
