@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { IdSource } from '../infra/ids.js';
 import type { Authenticate } from './auth.js';
 import { readBody } from './body.js';
 import { HttpError } from './errors.js';
@@ -27,7 +26,6 @@ export interface ApiDeps extends ExchangeDeps {
   /** Where links point when neither --base-url nor a Host header says. */
   fallbackHost: string;
   scenario: ScenarioStepDeps;
-  ids: IdSource;
   /** Sockets held open by `noResponse` faults, released at shutdown. */
   heldSockets: Set<Socket>;
   /**

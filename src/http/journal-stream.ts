@@ -109,11 +109,7 @@ class Hub implements StreamHub {
   private scheduled = false;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(
-    private readonly journal: Journal,
-    private readonly streams: JournalStreams,
-    private readonly limits: StreamLimits,
-  ) {}
+  constructor(private readonly journal: Journal, private readonly streams: JournalStreams, private readonly limits: StreamLimits) {}
 
   private frameOf(s: JournalSelection): string {
     let frame = this.frames.get(s);

@@ -290,7 +290,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     journal,
     metrics,
     clock: clocks,
-    ids,
     correlation,
     log,
     heldSockets,
