@@ -1,8 +1,7 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
-import { addDuration, parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
-import { parseInstant, readInstant } from '../wire/instant.js';
-import { isInRange } from '../domain/time-range.js';
+import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
+import { allowedHostOf, allowedOriginOf, baseUrlOf, checkEntitiesExist, drainTimeoutMs, parseSize, resolveCredentials, startOf, stateIntervalMs } from './option-values.js';
 import { resolveStore, resolveStorePrefix, type StoreConfig } from './store.js';
 
 export type { StoreConfig } from './store.js';
@@ -150,107 +149,20 @@ function durationOption(name: string, text: string): Duration {
   return d;
 }
 
-/** An instant given as ISO 8601 text (see parseInstant), epoch milliseconds or a Date. */
 const DEFAULT_STATE_LIMIT = 256 * 1024 * 1024;
 /** Past about 512 MiB a snapshot's text no longer fits in one JavaScript string. */
 const MAX_STATE_LIMIT = 512 * 1024 * 1024;
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
-
-/** Bytes from a number or a size such as `256MiB`, `300 MB`, `1048576`; undefined when it is none. */
-export function parseSize(value: number | string): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-  const match = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*$/i.exec(value);
-  const unit = SIZE_UNITS[(match?.[2] ?? '').toLowerCase()];
-  if (!match || unit === undefined) return undefined;
-  const bytes = Math.floor(Number(match[1]) * unit);
-  return Number.isSafeInteger(bytes) ? bytes : undefined;
-}
-
-export function toEpochMs(value: string | number | Date): number | undefined {
-  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  return parseInstant(value);
-}
-
-/** Every entity a credential names must be configured in `entities`. */
-function checkEntitiesExist(credentials: ReadonlyMap<string, Credential>, fixtures: Fixtures): void {
-  for (const [username, credential] of credentials) {
-    for (const entity of credential.entities) {
-      if (!Object.hasOwn(fixtures.entities, entity)) {
-        throw new ConfigError(`credential '${username}' names the entity '${entity}', which the fixtures' entities do not configure`);
-      }
-    }
-  }
-}
-
-function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
-  const credentials = new Map<string, Credential>();
-  for (const c of fixtures.credentials) {
-    credentials.set(c.username, { password: c.password, entities: new Set(c.entities), detokenize: c.detokenize === true, webhookUrl: c.webhookUrl });
-  }
-  for (const user of users) {
-    const colon = user.indexOf(':');
-    if (colon < 1) throw new ConfigError(`--user must be name:password, got '${user}'`);
-    credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']), detokenize: false, webhookUrl: undefined });
-  }
-  return credentials;
-}
-
-/** A non-negative ISO 8601 duration in milliseconds (years and months counted from the epoch). */
-function drainTimeoutMs(text: string): number {
-  const d = parseDuration(text);
-  if (!d || text.trim() === '') throw new ConfigError(`--drain-timeout must be an ISO 8601 duration such as PT65S, got '${text}'`);
-  return addDuration(0, d);
-}
-
-/** A positive ISO 8601 duration in milliseconds, at least 10 ms. */
-function stateIntervalMs(text: string): number {
-  const d = parseDuration(text);
-  const ms = d && text.trim() !== '' ? addDuration(0, d) : Number.NaN;
-  if (!(ms >= 10)) throw new ConfigError(`--state-interval must be an ISO 8601 duration of at least 10 ms such as PT10S, got '${text}'`);
-  return ms;
-}
-
 export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
   const profile = options.profile ?? 'try';
   if (!(profile in PROFILES)) throw new ConfigError(`--profile must be try or live, got '${String(profile)}'`);
   const port = options.port ?? 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0 to 65535, got '${port}'`);
-  let start: number | undefined;
-  if (options.now !== undefined) {
-    start = toEpochMs(options.now);
-    if (start === undefined) {
-      // A well-formed date that does not exist (2030-02-31) says why.
-      const reading = typeof options.now === 'string' ? readInstant(options.now, 'dateOrDateTime') : undefined;
-      const why = reading?.ok === false && reading.reason !== undefined ? `: ${reading.reason}` : '';
-      throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(options.now)}'${why}`);
-    }
-    if (!isInRange(start)) {
-      throw new ConfigError(`--now must be inside the clock's range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, got '${String(options.now)}'`);
-    }
-  }
+  const start = options.now === undefined ? undefined : startOf(options.now);
   const vendor = options.vendor ?? 'service';
   if (!/^[a-z0-9][a-z0-9.-]*$/i.test(vendor)) throw new ConfigError(`--vendor must be letters, digits, dots or dashes, got '${vendor}'`);
-  let baseUrl: string | undefined;
-  if (options.baseUrl !== undefined) {
-    if (!URL.canParse(options.baseUrl) || !/^https?:/i.test(options.baseUrl)) {
-      throw new ConfigError(`--base-url must be an http(s) URL, got '${options.baseUrl}'`);
-    }
-    baseUrl = options.baseUrl.replace(/\/+$/, '');
-  }
-  const allowedHosts = (options.allowedHosts ?? []).map((name) => {
-    if (name !== '*' && !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i.test(name)) {
-      throw new ConfigError(`--allowed-host must be a host name (no scheme, no port) or *, got '${name}'`);
-    }
-    return name.toLowerCase();
-  });
-  const allowedOrigins = (options.allowedOrigins ?? []).map((origin) => {
-    const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
-    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase().replace(/\/$/, '')) {
-      throw new ConfigError(`--allowed-origin must be an origin such as http://localhost:3000 (scheme, host and port only), got '${origin}'`);
-    }
-    return parsed.origin;
-  });
+  const baseUrl = options.baseUrl === undefined ? undefined : baseUrlOf(options.baseUrl);
+  const allowedHosts = (options.allowedHosts ?? []).map(allowedHostOf);
+  const allowedOrigins = (options.allowedOrigins ?? []).map(allowedOriginOf);
   const journalSize = options.journalSize ?? 1000;
   if (!Number.isInteger(journalSize) || journalSize < 0) throw new ConfigError(`--journal-size must be a whole number, got '${journalSize}'`);
   const journalTotal = options.journalTotal ?? Math.max(DEFAULT_JOURNAL_TOTAL, journalSize);

@@ -7,6 +7,7 @@ import type { FieldProblem } from '../wire/problems.js';
 import { schemaError } from '../wire/problems.js';
 import { meantValueHint } from '../wire/unknown-fields.js';
 import { mustBeStringMessage } from '../wire/validation.js';
+import { Queue } from '../infra/queue.js';
 import { OPERATIONS, toEntry, type JournalEntry, type JournalRecord, type Operation } from './journal-entry.js';
 
 export { KEPT_REQUEST_HEADERS, OPERATIONS, type JournalEntry, type JournalFields, type JournalRecord, type Operation } from './journal-entry.js';
@@ -151,42 +152,6 @@ interface Stored {
   live: boolean;
 }
 
-/** A FIFO whose shift is amortised O(1). */
-class Queue<T> {
-  private items: T[] = [];
-  private head = 0;
-  get length(): number {
-    return this.items.length - this.head;
-  }
-  push(item: T): void {
-    this.items.push(item);
-  }
-  peek(): T | undefined {
-    return this.items[this.head];
-  }
-  shift(): T | undefined {
-    const item = this.items[this.head];
-    if (item === undefined) return undefined;
-    this.items[this.head++] = undefined as T;
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-  /** Keeps only the items that pass (in order). */
-  retain(keep: (item: T) => boolean): void {
-    this.items = this.items.slice(this.head).filter(keep);
-    this.head = 0;
-  }
-  toArray(): T[] {
-    return this.items.slice(this.head);
-  }
-  forEach(fn: (item: T) => void): void {
-    for (let i = this.head; i < this.items.length; i++) fn(this.items[i] as T);
-  }
-}
-
 const bodyCharsOf = (r: JournalRecord): number => (typeof r.body === 'string' ? r.body.length : 0) + (r.responseBody?.length ?? 0);
 
 /** The record as kept: bodies over MAX_BODY_BYTES dropped whole (their size noted), a Buffer body as text. */
@@ -201,6 +166,19 @@ function keptRecord(entry: JournalRecord): JournalRecord {
     record = { ...record, responseBody: undefined, omittedResponseBytes: Buffer.byteLength(record.responseBody) };
   }
   return record;
+}
+
+/** The oldest `filter.limit` live entries of a queue that pass the filter, and how many pass it. */
+function selectFrom(queue: Queue<Stored> | undefined, filter: JournalFilter): { selected: JournalSelection[]; count: number } {
+  const selected: JournalSelection[] = [];
+  const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+  let count = 0;
+  queue?.forEach((s) => {
+    if (!s.live || !matchesJournalFilter(filter, s.seq, s.record)) return;
+    count++;
+    if (selected.length < limit) selected.push(s);
+  });
+  return { selected, count };
 }
 
 /**
@@ -234,19 +212,8 @@ export function createJournal(bounds: JournalBounds): Journal {
     if (queue?.length === 0) byTenant.delete(oldest.record.tenant);
   }
 
-  function select(tenant: string | undefined, filter: JournalFilter = {}): { selected: JournalSelection[]; count: number } {
-    const selected: JournalSelection[] = [];
-    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
-    let count = 0;
-    const consider = (s: Stored): void => {
-      if (!s.live || !matchesJournalFilter(filter, s.seq, s.record)) return;
-      count++;
-      if (selected.length < limit) selected.push(s);
-    };
-    if (tenant === undefined) all.forEach(consider);
-    else byTenant.get(tenant)?.forEach(consider);
-    return { selected, count };
-  }
+  const select = (tenant: string | undefined, filter: JournalFilter = {}): { selected: JournalSelection[]; count: number } =>
+    selectFrom(tenant === undefined ? all : byTenant.get(tenant), filter);
 
   return {
     record(entry) {

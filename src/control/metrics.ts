@@ -40,17 +40,23 @@ function eventLoopLagSeconds(): Promise<number> {
   return new Promise((resolve) => setImmediate(() => resolve(Number(process.hrtime.bigint() - start) / 1e9)));
 }
 
-export function createMetrics(sources: MetricsSources): Metrics {
-  const registry = new Registry();
-  const registers = [registry];
-  // Requests per authenticated tenant. Bounded: tenants are configured usernames (credentials), never
-  // whatever a client sends; only the busiest TOP_TENANTS become series.
-  const perTenant = new Map<string, number>();
+/** The gauges read when the metrics are scraped, in the order the exposition lists them. */
+const GAUGES: readonly (readonly [name: string, help: string, read: (sources: MetricsSources) => number])[] = [
+  ['token_sim_tokens', 'Live tokens held, every tenant', (s) => s.tokens()],
+  ['token_sim_payments', 'Payments held, every tenant (a sale makes one, approved or refused)', (s) => s.payments()],
+  ['token_sim_journal_entries', 'Requests the journal holds', (s) => s.journal().entries],
+  ['token_sim_journal_bytes', 'Request and response bodies the journal holds, in characters (bytes for ASCII bodies)', (s) => s.journal().bodyChars],
+  ['process_resident_memory_bytes', 'Resident set size of the process (shared by every simulator in it)', () => process.memoryUsage.rss()],
+];
 
-  // Requests by operation, then status: counted in plain maps on the hot path (prom-client's labelled
-  // increment hashes its labels each time) and handed to the counter when it is scraped.
-  const byOperation = new Map<Operation, Map<number, number>>();
+/** Requests by operation, then status, and per authenticated tenant: counted in plain maps on the hot path. */
+interface Counts {
+  byOperation: Map<Operation, Map<number, number>>;
+  perTenant: Map<string, number>;
+}
 
+/** The two request counters: handed the plain maps' counts when scraped. */
+function requestCounters(counts: Counts, registers: Registry[]): Histogram<'operation'> {
   new Counter({
     name: 'token_sim_requests_total',
     help: 'Simulated API requests, by operation and HTTP status (0: closed unanswered)',
@@ -58,7 +64,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
     registers,
     collect() {
       this.reset();
-      for (const [operation, byStatus] of byOperation) for (const [status, count] of byStatus) this.inc({ operation, status }, count);
+      for (const [operation, byStatus] of counts.byOperation) for (const [status, count] of byStatus) this.inc({ operation, status }, count);
     },
   });
   const latency = new Histogram({
@@ -75,55 +81,36 @@ export function createMetrics(sources: MetricsSources): Metrics {
     registers,
     collect() {
       this.reset();
-      const busiest = [...perTenant].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_TENANTS);
+      const busiest = [...counts.perTenant].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_TENANTS);
       for (const [tenant, count] of busiest) this.inc({ tenant }, count);
     },
   });
+  return latency;
+}
+
+export function createMetrics(sources: MetricsSources): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  // prom-client's labelled increment hashes its labels each time: the hot path counts in plain maps. Tenants
+  // are configured usernames (credentials), never whatever a client sends; only the busiest become series.
+  const counts: Counts = { byOperation: new Map(), perTenant: new Map() };
+  const { byOperation, perTenant } = counts;
+  const latency = requestCounters(counts, registers);
   const storeResets = new Counter({
     name: 'token_sim_store_resets_total',
     help: 'Times this process found that the Redis store had lost its state (restarted empty) and started over',
     registers,
   });
-  new Gauge({
-    name: 'token_sim_tokens',
-    help: 'Live tokens held, every tenant',
-    registers,
-    collect() {
-      this.set(sources.tokens());
-    },
-  });
-  new Gauge({
-    name: 'token_sim_payments',
-    help: 'Payments held, every tenant (a sale makes one, approved or refused)',
-    registers,
-    collect() {
-      this.set(sources.payments());
-    },
-  });
-  new Gauge({
-    name: 'token_sim_journal_entries',
-    help: 'Requests the journal holds',
-    registers,
-    collect() {
-      this.set(sources.journal().entries);
-    },
-  });
-  new Gauge({
-    name: 'token_sim_journal_bytes',
-    help: 'Request and response bodies the journal holds, in characters (bytes for ASCII bodies)',
-    registers,
-    collect() {
-      this.set(sources.journal().bodyChars);
-    },
-  });
-  new Gauge({
-    name: 'process_resident_memory_bytes',
-    help: 'Resident set size of the process (shared by every simulator in it)',
-    registers,
-    collect() {
-      this.set(process.memoryUsage.rss());
-    },
-  });
+  for (const [name, help, read] of GAUGES) {
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read(sources));
+      },
+    });
+  }
   new Gauge({
     name: 'nodejs_eventloop_lag_seconds',
     help: 'How long a callback queued at scrape time waited for the event loop (shared by every simulator in the process)',

@@ -99,31 +99,37 @@ export interface StreamHub {
   open(req: Request, res: Response, tenant: string | undefined, filter: JournalFilter, since: number | undefined): void;
 }
 
-export function createStreamHub(journal: Journal, streams: JournalStreams, limits: StreamLimits = STREAM_LIMITS): StreamHub {
+export const createStreamHub = (journal: Journal, streams: JournalStreams, limits: StreamLimits = STREAM_LIMITS): StreamHub => new Hub(journal, streams, limits);
+
+class Hub implements StreamHub {
   /** Each entry's event, serialised and masked once for every client that sends it. */
-  const frames = new WeakMap<JournalSelection, string>();
-  const frameOf = (s: JournalSelection): string => {
-    let frame = frames.get(s);
-    if (frame === undefined) frames.set(s, (frame = `id: ${s.seq}\nevent: request\ndata: ${JSON.stringify(toEntry(s))}\n\n`));
+  private readonly frames = new WeakMap<JournalSelection, string>();
+  private readonly groups = new Map<string, Group>();
+  private fresh: JournalSelection[] = [];
+  private scheduled = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly journal: Journal, private readonly streams: JournalStreams, private readonly limits: StreamLimits) {}
+
+  private frameOf(s: JournalSelection): string {
+    let frame = this.frames.get(s);
+    if (frame === undefined) this.frames.set(s, (frame = `id: ${s.seq}\nevent: request\ndata: ${JSON.stringify(toEntry(s))}\n\n`));
     return frame;
-  };
-  const groups = new Map<string, Group>();
-  let fresh: JournalSelection[] = [];
-  let scheduled = false;
-  let unsubscribe: (() => void) | undefined;
+  }
 
   /** Writes what waits while the response buffers less than the bound; the rest waits for 'drain'. */
-  function flush(client: Client): void {
+  private flush(client: Client): void {
     const { res } = client;
+    const { buffered } = this.limits;
     if (client.closed) return;
-    if (client.skipped > 0 && res.writableLength < limits.buffered) {
+    if (client.skipped > 0 && res.writableLength < buffered) {
       res.write(gap(client.skipped));
       client.skipped = 0;
     }
     // One write for what fits: under load, many entries go out in one chunk.
     let i = 0;
     let chunk = '';
-    while (i < client.pending.length && client.skipped === 0 && res.writableLength + chunk.length < limits.buffered) chunk += frameOf(client.pending[i++] as JournalSelection);
+    while (i < client.pending.length && client.skipped === 0 && res.writableLength + chunk.length < buffered) chunk += this.frameOf(client.pending[i++] as JournalSelection);
     if (chunk !== '') res.write(chunk);
     client.pending = i === client.pending.length ? [] : client.pending.slice(i);
     if (client.pending.length === 0 && client.skipped === 0) return;
@@ -134,13 +140,13 @@ export function createStreamHub(journal: Journal, streams: JournalStreams, limit
       client.draining = true;
       res.once('drain', () => {
         client.draining = false;
-        flush(client);
+        this.flush(client);
       });
     } else if (!client.scheduled) {
       client.scheduled = true;
       setImmediate(() => {
         client.scheduled = false;
-        if (!client.draining) flush(client);
+        if (!client.draining) this.flush(client);
       });
     }
   }
@@ -149,7 +155,7 @@ export function createStreamHub(journal: Journal, streams: JournalStreams, limit
    * Hands a client the matching entries of a period (oldest first): at most `share` of them are taken and at
    * most `pending` wait, the rest is a gap.
    */
-  function hand(client: Client, matched: readonly JournalSelection[], share: number): void {
+  private hand(client: Client, matched: readonly JournalSelection[], share: number): void {
     let from = 0;
     // Only a client that joined during this period skips entries its backlog held.
     if ((matched[0]?.seq ?? Infinity) <= client.after) while (from < matched.length && (matched[from] as JournalSelection).seq <= client.after) from++;
@@ -157,89 +163,92 @@ export function createStreamHub(journal: Journal, streams: JournalStreams, limit
     if (count === 0) return;
     const take = Math.min(count, share);
     client.skipped += count - take;
-    const waiting = client.pending.length + take - limits.pending;
+    const waiting = client.pending.length + take - this.limits.pending;
     if (waiting > 0) {
       client.pending = client.pending.slice(waiting);
       client.skipped += waiting;
     }
     for (let i = matched.length - take; i < matched.length; i++) client.pending.push(matched[i] as JournalSelection);
-    if (!client.draining) flush(client);
+    if (!client.draining) this.flush(client);
   }
 
-  function tick(): void {
-    scheduled = false;
-    const batch = fresh;
-    fresh = [];
+  private readonly tick = (): void => {
+    this.scheduled = false;
+    const batch = this.fresh;
+    this.fresh = [];
     let clients = 0;
-    for (const group of groups.values()) clients += group.clients.size;
-    const share = Math.max(1, Math.min(limits.pending, Math.floor(limits.budget / Math.max(1, clients))));
-    for (const group of groups.values()) {
+    for (const group of this.groups.values()) clients += group.clients.size;
+    const share = Math.max(1, Math.min(this.limits.pending, Math.floor(this.limits.budget / Math.max(1, clients))));
+    for (const group of this.groups.values()) {
       const matched = group.all
         ? batch
         : batch.filter((s) => (group.tenant === undefined || s.record.tenant === group.tenant) && matchesJournalFilter(group.filter, s.seq, s.record));
-      if (matched.length > 0) for (const client of group.clients) hand(client, matched, share);
+      if (matched.length > 0) for (const client of group.clients) this.hand(client, matched, share);
     }
+  };
+
+  private readonly listen = (s: JournalSelection): void => {
+    this.fresh.push(s);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    if (this.limits.flushMs > 0) setTimeout(this.tick, this.limits.flushMs);
+    else setImmediate(this.tick);
+  };
+
+  open(req: Request, res: Response, tenant: string | undefined, filter: JournalFilter, since: number | undefined): void {
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'text/event-stream');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    // The backlog and the subscription in one turn: no entry is missed or sent twice.
+    const { selected } = this.journal.select(tenant, since === undefined ? filter : { ...filter, since });
+    const keep = since === undefined ? this.limits.backlog : this.limits.resume;
+    const client: Client = {
+      res,
+      after: Math.max(this.fresh.at(-1)?.seq ?? 0, selected.at(-1)?.seq ?? 0),
+      pending: selected.slice(Math.max(0, selected.length - keep)),
+      skipped: since !== undefined && selected.length > keep ? selected.length - keep : 0,
+      draining: false,
+      scheduled: false,
+      closed: false,
+    };
+    const key = JSON.stringify([tenant ?? null, filter]);
+    let group = this.groups.get(key);
+    if (!group) this.groups.set(key, (group = { tenant, filter, all: tenant === undefined && Object.values(filter).every((v) => v === undefined), clients: new Set() }));
+    group.clients.add(client);
+    this.unsubscribe ??= this.journal.subscribe(this.listen);
+    this.keep(client, key, group);
   }
 
-  const listen = (s: JournalSelection): void => {
-    fresh.push(s);
-    if (scheduled) return;
-    scheduled = true;
-    if (limits.flushMs > 0) setTimeout(tick, limits.flushMs);
-    else setImmediate(tick);
-  };
-
-  return {
-    open(req, res, tenant, filter, since) {
-      res.statusCode = 200;
-      res.setHeader('Content-Type', 'text/event-stream');
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('X-Accel-Buffering', 'no');
-      res.flushHeaders();
-      req.socket.setNoDelay(true);
-      // The backlog and the subscription in one turn: no entry is missed or sent twice.
-      const { selected } = journal.select(tenant, since === undefined ? filter : { ...filter, since });
-      const keep = since === undefined ? limits.backlog : limits.resume;
-      const client: Client = {
-        res,
-        after: Math.max(fresh.at(-1)?.seq ?? 0, selected.at(-1)?.seq ?? 0),
-        pending: selected.slice(Math.max(0, selected.length - keep)),
-        skipped: since !== undefined && selected.length > keep ? selected.length - keep : 0,
-        draining: false,
-        scheduled: false,
-        closed: false,
-      };
-      const key = JSON.stringify([tenant ?? null, filter]);
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { tenant, filter, all: tenant === undefined && Object.values(filter).every((v) => v === undefined), clients: new Set() }));
-      group.clients.add(client);
-      unsubscribe ??= journal.subscribe(listen);
-
-      const heartbeat = setInterval(() => {
-        if (res.writableLength < limits.buffered) res.write(': heartbeat\n\n');
-      }, limits.heartbeatMs);
-      heartbeat.unref();
-      let forget = (): void => undefined;
-      const cleanup = (): void => {
-        if (client.closed) return;
-        client.closed = true;
-        clearInterval(heartbeat);
-        client.pending = [];
-        group.clients.delete(client);
-        if (group.clients.size === 0) groups.delete(key);
-        if (groups.size === 0) {
-          unsubscribe?.();
-          unsubscribe = undefined;
-          fresh = [];
-        }
-        forget();
-      };
-      res.once('close', cleanup);
-      forget = streams.add(() => {
-        cleanup();
-        res.end();
-      });
-      if (!client.closed) flush(client);
-    },
-  };
+  /** Keeps a client's stream alive with heartbeats until it closes or the server ends it; then forgets it. */
+  private keep(client: Client, key: string, group: Group): void {
+    const { res } = client;
+    const heartbeat = setInterval(() => {
+      if (res.writableLength < this.limits.buffered) res.write(': heartbeat\n\n');
+    }, this.limits.heartbeatMs);
+    heartbeat.unref();
+    let forget = (): void => undefined;
+    const cleanup = (): void => {
+      if (client.closed) return;
+      client.closed = true;
+      clearInterval(heartbeat);
+      client.pending = [];
+      group.clients.delete(client);
+      if (group.clients.size === 0) this.groups.delete(key);
+      if (this.groups.size === 0) {
+        this.unsubscribe?.();
+        this.unsubscribe = undefined;
+        this.fresh = [];
+      }
+      forget();
+    };
+    res.once('close', cleanup);
+    forget = this.streams.add(() => {
+      cleanup();
+      res.end();
+    });
+    if (!client.closed) this.flush(client);
+  }
 }

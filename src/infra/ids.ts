@@ -111,19 +111,35 @@ interface Stream {
  * `processName`: with a shared store several processes draw correlation ids at once; each names itself so
  * that theirs never collide (decision 0039). Without it (one process) they follow the seed alone.
  */
-export function createIdSource(key: KeyObject, processName?: string): IdSource {
-  const streams = new Map<string, Stream>();
+export const createIdSource = (key: KeyObject, processName?: string): IdSource => new Streams(key, processName);
+
+class Streams implements IdSource {
+  private readonly streams = new Map<string, Stream>();
   /** Positions from a state import, caught up with when a stream is first used again. */
-  let restored = new Map<string, number>();
+  private restored = new Map<string, number>();
+  /** Every stream kind seen, for one tenant's counters. */
+  private readonly kinds = new Set<string>();
+  /** The generators, built once per alphabet and size; they take their bytes from `source`, the stream drawn. */
+  private readonly generators = new Map<string, () => string>();
+  private source: Sfc32 | undefined;
+  private readonly correlationPrefix: string;
+  private correlationCount = 0;
+  /** Recent cards' payment account references: a value of seed and number, so a cache, bounded. */
+  private readonly pars = new Map<string, string>();
 
-  const seedOf = (name: string): Buffer => createHmac('sha256', key).update(name).digest();
+  constructor(private readonly key: KeyObject, processName: string | undefined) {
+    const hex = this.seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex');
+    this.correlationPrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-`;
+  }
 
-  // The generators (built once per alphabet and size) take their bytes from the stream being drawn.
-  let source: Sfc32 | undefined;
-  const nextBytes = (size: number): Uint8Array => {
+  private seedOf(name: string): Buffer {
+    return createHmac('sha256', this.key).update(name).digest();
+  }
+
+  private readonly nextBytes = (size: number): Uint8Array => {
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i += 4) {
-      const word = source?.next() ?? 0;
+      const word = this.source?.next() ?? 0;
       out[i] = word & 0xff;
       if (i + 1 < size) out[i + 1] = (word >>> 8) & 0xff;
       if (i + 2 < size) out[i + 2] = (word >>> 16) & 0xff;
@@ -131,100 +147,104 @@ export function createIdSource(key: KeyObject, processName?: string): IdSource {
     }
     return out;
   };
-  const generators = new Map<string, () => string>();
-  function generate(rng: Sfc32, [alphabet, size]: readonly [string, number]): string {
+
+  private generate(rng: Sfc32, [alphabet, size]: readonly [string, number]): string {
     const id = `${alphabet.length}/${size}`;
-    let generator = generators.get(id);
-    if (!generator) generators.set(id, (generator = customRandom(alphabet, size, nextBytes)));
-    source = rng;
+    let generator = this.generators.get(id);
+    if (!generator) this.generators.set(id, (generator = customRandom(alphabet, size, this.nextBytes)));
+    this.source = rng;
     return generator();
   }
 
-  /** Every stream kind seen, for one tenant's counters. */
-  const kinds = new Set<string>();
-
   /** One draw: an id of the stream's shape, or (a fraction stream) one 32-bit word as a number in [0, 1). */
-  function next(stream: Stream): string | number {
+  private next(stream: Stream): string | number {
     stream.draws++;
     const { kind } = stream;
     if (kind === 'chance' || kind === 'delay') return stream.rng.next() / 2 ** 32;
-    return generate(stream.rng, SHAPES[kind]);
+    return this.generate(stream.rng, SHAPES[kind]);
   }
 
-  const draw = (kind: Kind, tenant: string): string => next(streamOf(kind, tenant)) as string;
+  private draw(kind: Kind, tenant: string): string {
+    return this.next(this.streamOf(kind, tenant)) as string;
+  }
 
   /** The stream of a kind and tenant, caught up with a restored position when first used. */
-  function streamOf(kind: Kind | FractionKind, tenant: string): Stream {
+  private streamOf(kind: Kind | FractionKind, tenant: string): Stream {
     const name = `${kind}:${tenant}`;
-    let stream = streams.get(name);
+    let stream = this.streams.get(name);
     if (!stream) {
-      stream = { kind, rng: new Sfc32(seedOf(name)), draws: 0 };
-      streams.set(name, stream);
-      kinds.add(kind);
-      const target = restored.get(name) ?? 0;
-      while (stream.draws < target) next(stream);
+      stream = { kind, rng: new Sfc32(this.seedOf(name)), draws: 0 };
+      this.streams.set(name, stream);
+      this.kinds.add(kind);
+      const target = this.restored.get(name) ?? 0;
+      while (stream.draws < target) this.next(stream);
     }
     return stream;
   }
 
-  const hex = seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex');
-  const correlationPrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-`;
-  let correlationCount = 0;
-  /** Recent cards' payment account references: a value of seed and number, so a cache, bounded. */
-  const pars = new Map<string, string>();
-
-  const next_ = next;
-  return {
-    tokenId: (tenant) => `99${draw('tokenId', tenant)}`,
-    authorizationCode: (tenant) => draw('authorizationCode', tenant),
-    schemeReference: (tenant) => draw('schemeReference', tenant),
-    paymentId: (tenant) => `99${draw('paymentId', tenant)}`,
-    eventId(tenant, paymentId, seq) {
-      const h = createHmac('sha256', key).update(`event\0${tenant}\0${paymentId}\0${seq}`).digest('hex');
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-    },
-    // The same for one card number in every sale and run: a value of the seed and the number, no stream.
-    paymentAccountReference(cardNumber) {
-      let par = pars.get(cardNumber);
-      if (par === undefined) {
-        par = generate(new Sfc32(seedOf(`paymentAccountReference:${cardNumber}`)), [UPPER_ALNUM, 29]);
-        if (pars.size >= 10_000) pars.clear();
-        pars.set(cardNumber, par);
+  tokenId(tenant: string): string {
+    return `99${this.draw('tokenId', tenant)}`;
+  }
+  authorizationCode(tenant: string): string {
+    return this.draw('authorizationCode', tenant);
+  }
+  schemeReference(tenant: string): string {
+    return this.draw('schemeReference', tenant);
+  }
+  paymentId(tenant: string): string {
+    return `99${this.draw('paymentId', tenant)}`;
+  }
+  eventId(tenant: string, paymentId: string, seq: number): string {
+    const h = createHmac('sha256', this.key).update(`event\0${tenant}\0${paymentId}\0${seq}`).digest('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  }
+  // The same for one card number in every sale and run: a value of the seed and the number, no stream.
+  paymentAccountReference(cardNumber: string): string {
+    let par = this.pars.get(cardNumber);
+    if (par === undefined) {
+      par = this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), [UPPER_ALNUM, 29]);
+      if (this.pars.size >= 10_000) this.pars.clear();
+      this.pars.set(cardNumber, par);
+    }
+    return par;
+  }
+  fraction(kind: FractionKind, tenant: string): number {
+    return this.next(this.streamOf(kind, tenant)) as number;
+  }
+  // A seeded 20-hex-digit prefix, then a counter: unique, reproducible, and cheap on every response.
+  correlationId(): string {
+    return `${this.correlationPrefix}${(++this.correlationCount).toString(16).padStart(12, '0')}`;
+  }
+  counters(): Record<string, number> {
+    return { ...Object.fromEntries(this.restored), ...Object.fromEntries([...this.streams].map(([name, st]) => [name, st.draws])) };
+  }
+  restoreCounters(counters: Record<string, number>): void {
+    this.streams.clear();
+    this.restored = new Map(Object.entries(counters));
+    for (const name of this.restored.keys()) this.kinds.add(name.slice(0, name.indexOf(':')));
+  }
+  tenantCounters(tenant: string): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const kind of this.kinds) {
+      const name = `${kind}:${tenant}`;
+      const n = this.streams.get(name)?.draws ?? this.restored.get(name) ?? 0;
+      if (n > 0) out[name] = n;
+    }
+    return out;
+  }
+  restoreTenantCounters(tenant: string, counters: Readonly<Record<string, number>>): void {
+    for (const name of Object.keys(counters)) this.kinds.add(name.slice(0, name.indexOf(':')));
+    for (const kind of this.kinds) {
+      const name = `${kind}:${tenant}`;
+      const target = counters[name] ?? 0;
+      const stream = this.streams.get(name);
+      if (stream && stream.draws <= target) {
+        while (stream.draws < target) this.next(stream);
+        continue;
       }
-      return par;
-    },
-    // A seeded 20-hex-digit prefix, then a counter: unique, reproducible, and cheap on every response.
-    fraction: (kind, tenant) => next(streamOf(kind, tenant)) as number,
-    correlationId: () => `${correlationPrefix}${(++correlationCount).toString(16).padStart(12, '0')}`,
-    counters: () => ({ ...Object.fromEntries(restored), ...Object.fromEntries([...streams].map(([name, st]) => [name, st.draws])) }),
-    restoreCounters(next) {
-      streams.clear();
-      restored = new Map(Object.entries(next));
-      for (const name of restored.keys()) kinds.add(name.slice(0, name.indexOf(':')));
-    },
-    tenantCounters(tenant) {
-      const out: Record<string, number> = {};
-      for (const kind of kinds) {
-        const name = `${kind}:${tenant}`;
-        const n = streams.get(name)?.draws ?? restored.get(name) ?? 0;
-        if (n > 0) out[name] = n;
-      }
-      return out;
-    },
-    restoreTenantCounters(tenant, next) {
-      for (const name of Object.keys(next)) kinds.add(name.slice(0, name.indexOf(':')));
-      for (const kind of kinds) {
-        const name = `${kind}:${tenant}`;
-        const target = next[name] ?? 0;
-        const stream = streams.get(name);
-        if (stream && stream.draws <= target) {
-          while (stream.draws < target) next_(stream);
-          continue;
-        }
-        streams.delete(name);
-        if (target > 0) restored.set(name, target);
-        else restored.delete(name);
-      }
-    },
-  };
+      this.streams.delete(name);
+      if (target > 0) this.restored.set(name, target);
+      else this.restored.delete(name);
+    }
+  }
 }

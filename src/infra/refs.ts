@@ -14,7 +14,7 @@
  * Both are deterministic (hrefs are stable, and survive a restart with the same seed), distinct per
  * purpose, opaque, and authenticated.
  */
-import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher, type KeyObject } from 'node:crypto';
 import type { RefKeyLabel, Secrets } from './secrets.js';
 
 export const REF_PURPOSES = [
@@ -70,6 +70,8 @@ const MARKER = 0b1011;
 const TAG_OFFSET = 8;
 const TENANT_TAG_BYTES = 8;
 
+const purposeTagOf = (mac: Buffer, p: number): Buffer => mac.subarray(IV_BYTES + p * TAG_BYTES, IV_BYTES + (p + 1) * TAG_BYTES);
+
 export interface RefCodecOptions<P extends string = RefPurpose> {
   /**
    * The purposes of the codec's refs (at most 8), in order; REF_PURPOSES by default. Payments have a codec of
@@ -85,137 +87,152 @@ export interface RefCodecOptions<P extends string = RefPurpose> {
   tenantTag?: (tenant: string) => Buffer;
 }
 
-export function createRefCodec<P extends string = RefPurpose>(
-  secrets: Secrets,
-  tenants: Iterable<string> = [],
-  options: RefCodecOptions<P> = {},
-): RefCodec<P> {
-  const PURPOSES = options.purposes ?? (REF_PURPOSES as unknown as readonly P[]);
-  if (PURPOSES.length > 8) throw new RangeError('a ref codec takes at most 8 purposes');
-  const MASK_BYTE = IV_BYTES + PURPOSES.length * TAG_BYTES;
-  const label = options.keyLabel ?? 'refs';
-  const encKey = secrets.key(`${label}-encryption`);
-  const macKey = secrets.keyObject(`${label}-tag`);
-  const blockKey = secrets.key(`${label}-block`);
+export const createRefCodec = <P extends string = RefPurpose>(secrets: Secrets, tenants: Iterable<string> = [], options: RefCodecOptions<P> = {}): RefCodec<P> =>
+  new Codec(secrets, tenants, options);
+
+class Codec<P extends string> implements RefCodec<P> {
+  private readonly purposes: readonly P[];
+  private readonly maskByte: number;
+  private readonly encKey: Buffer;
+  private readonly macKey: KeyObject;
   // ECB carries no state from block to block, so one cipher and one decipher serve every call as long
   // as only whole blocks go in (and final() is never called).
-  const blockCipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
-  const blockDecipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
-  const tagOfTenant =
-    options.tenantTag ?? ((tenant: string): Buffer => createHmac('sha256', macKey).update(`tenant\0${tenant}`).digest().subarray(0, TENANT_TAG_BYTES));
-
+  private readonly blockCipher: Cipher;
+  private readonly blockDecipher: Decipher;
+  private readonly tagOfTenant: (tenant: string) => Buffer;
   // Each tenant's tag, computed once (configured tenants up front, others when first seen) and held, so the
   // hot path derives nothing. A tag maps back to exactly one tenant: a tenant whose tag is taken gets no
   // tag (null) and sealed refs, which carry its whole name.
-  const tags = new Map<string, Buffer | null>();
-  const tenantsByTag = new Map<string, string>();
-  const tagOf = (tenant: string): Buffer | null => {
-    let tag = tags.get(tenant);
+  private readonly tags = new Map<string, Buffer | null>();
+  private readonly tenantsByTag = new Map<string, string>();
+  /** The plain blocks of compactRefs, filled anew on each call: no allocation for them. */
+  private readonly blocks: Buffer;
+  // Sealed refs (rare: fixed ids) are remembered; decoded refs too, since clients follow the same hrefs
+  // again and again (both bounded).
+  private readonly encoded = new Map<string, string[]>();
+  private last: { key: string; refs: string[] } = { key: '', refs: [] };
+  private readonly decoded = new Map<string, TokenRef<P>>();
+
+  constructor(secrets: Secrets, tenants: Iterable<string>, options: RefCodecOptions<P>) {
+    this.purposes = options.purposes ?? (REF_PURPOSES as unknown as readonly P[]);
+    if (this.purposes.length > 8) throw new RangeError('a ref codec takes at most 8 purposes');
+    this.maskByte = IV_BYTES + this.purposes.length * TAG_BYTES;
+    const label = options.keyLabel ?? 'refs';
+    this.encKey = secrets.key(`${label}-encryption`);
+    const macKey = (this.macKey = secrets.keyObject(`${label}-tag`));
+    const blockKey = secrets.key(`${label}-block`);
+    this.blockCipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
+    this.blockDecipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
+    this.tagOfTenant =
+      options.tenantTag ?? ((tenant: string): Buffer => createHmac('sha256', macKey).update(`tenant\0${tenant}`).digest().subarray(0, TENANT_TAG_BYTES));
+    this.blocks = Buffer.alloc(this.purposes.length * BLOCK);
+    for (const tenant of tenants) this.tagOf(tenant);
+  }
+
+  private tagOf(tenant: string): Buffer | null {
+    let tag = this.tags.get(tenant);
     if (tag === undefined) {
-      const candidate = Buffer.from(tagOfTenant(tenant).subarray(0, TENANT_TAG_BYTES));
+      const candidate = Buffer.from(this.tagOfTenant(tenant).subarray(0, TENANT_TAG_BYTES));
       const key = candidate.toString('latin1');
-      tag = candidate.length === TENANT_TAG_BYTES && !tenantsByTag.has(key) ? candidate : null;
-      if (tag) tenantsByTag.set(key, tenant);
-      tags.set(tenant, tag);
+      tag = candidate.length === TENANT_TAG_BYTES && !this.tenantsByTag.has(key) ? candidate : null;
+      if (tag) this.tenantsByTag.set(key, tenant);
+      this.tags.set(tenant, tag);
     }
     return tag;
-  };
-  for (const tenant of tenants) tagOf(tenant);
+  }
 
-  // The plain blocks of compactRefs, filled anew on each call: no allocation for them.
-  const blocks = Buffer.alloc(PURPOSES.length * BLOCK);
-  function compactRefs(tokenId: string, tag: Buffer): string[] {
+  private compactRefs(tokenId: string, tag: Buffer): string[] {
+    const { blocks, purposes } = this;
     const high = Number(tokenId.slice(2, 10));
     const low = Number(tokenId.slice(10));
-    for (let p = 0; p < PURPOSES.length; p++) {
+    for (let p = 0; p < purposes.length; p++) {
       const o = p * BLOCK;
       blocks.writeUInt32BE(((MARKER << 28) | (p << 25) | (high >>> 2)) >>> 0, o);
       blocks.writeUInt32BE((((high & 0b11) << 30) | low) >>> 0, o + 4);
       tag.copy(blocks, o + TAG_OFFSET);
     }
-    const enciphered = blockCipher.update(blocks);
-    return PURPOSES.map((_, p) => enciphered.toString('base64url', p * BLOCK, (p + 1) * BLOCK));
+    const enciphered = this.blockCipher.update(blocks);
+    return purposes.map((_, p) => enciphered.toString('base64url', p * BLOCK, (p + 1) * BLOCK));
   }
 
-  function openCompact(raw: Buffer): TokenRef<P> | undefined {
-    const block = blockDecipher.update(raw);
+  private openCompact(raw: Buffer): TokenRef<P> | undefined {
+    const block = this.blockDecipher.update(raw);
     const first = block.readUInt32BE(0);
     const second = block.readUInt32BE(4);
-    const purpose = PURPOSES[(first >>> 25) & 0b111];
+    const purpose = this.purposes[(first >>> 25) & 0b111];
     const high = ((first & 0x1ff_ffff) << 2) | (second >>> 30);
     const low = second & 0x3fff_ffff;
     if (first >>> 28 !== MARKER || purpose === undefined || high > 99_999_999 || low > 999_999_999) return undefined;
-    const tenant = tenantsByTag.get(block.toString('latin1', TAG_OFFSET, TAG_OFFSET + TENANT_TAG_BYTES));
+    const tenant = this.tenantsByTag.get(block.toString('latin1', TAG_OFFSET, TAG_OFFSET + TENANT_TAG_BYTES));
     if (tenant === undefined) return undefined;
     return Object.freeze({ purpose, tenant, tokenId: `99${String(high).padStart(8, '0')}${String(low).padStart(9, '0')}` });
   }
 
-  // Sealed refs (rare: fixed ids) are remembered; decoded refs too, since clients follow the same hrefs
-  // again and again (both bounded).
-  const encoded = new Map<string, string[]>();
-  let last: { key: string; refs: string[] } = { key: '', refs: [] };
-  const decoded = new Map<string, TokenRef<P>>();
+  private macOf(plain: Buffer): Buffer {
+    return createHmac('sha512', this.macKey).update(plain).digest();
+  }
 
-  const macOf = (plain: Buffer): Buffer => createHmac('sha512', macKey).update(plain).digest();
-  const purposeTagOf = (mac: Buffer, p: number): Buffer => mac.subarray(IV_BYTES + p * TAG_BYTES, IV_BYTES + (p + 1) * TAG_BYTES);
-
-  function refsOf(tokenId: string, tenant: string): string[] {
+  private refsOf(tokenId: string, tenant: string): string[] {
     const key = `${tokenId}:${tenant}`;
     // Compact refs cost one AES call: computing them again is cheaper than keeping them (a cache of every
     // new token's refs only feeds the garbage collector). One answer asks for the same token's refs a few
     // times (body, links, Location), so the last token's are kept.
-    if (key === last.key) return last.refs;
-    const tag = COMPACT_ID.test(tokenId) ? tagOf(tenant) : null;
+    if (key === this.last.key) return this.last.refs;
+    const tag = COMPACT_ID.test(tokenId) ? this.tagOf(tenant) : null;
     if (tag) {
-      last = { key, refs: compactRefs(tokenId, tag) };
-      return last.refs;
+      this.last = { key, refs: this.compactRefs(tokenId, tag) };
+      return this.last.refs;
     }
-    let refs = encoded.get(key);
+    let refs = this.encoded.get(key);
     if (!refs) {
-      // NUL padding makes the capability a multiple of 3 bytes, so its base64 text is shared by all seven
-      // refs and each ref only appends its own suffix.
-      const bytes = Buffer.byteLength(key);
-      const plain = Buffer.alloc(bytes + ((3 - ((bytes + IV_BYTES + GCM_TAG_BYTES) % 3)) % 3));
-      plain.write(key, 'utf8');
-      const mac = macOf(plain);
-      const iv = mac.subarray(0, IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', encKey, iv);
-      const body = cipher.update(plain);
-      cipher.final();
-      const head = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
-      const suffixes = Buffer.alloc(PURPOSES.length * SUFFIX_BYTES);
-      for (let p = 0; p < PURPOSES.length; p++) {
-        suffixes[p * SUFFIX_BYTES] = p ^ (mac[MASK_BYTE] ?? 0);
-        purposeTagOf(mac, p).copy(suffixes, p * SUFFIX_BYTES + 1);
-      }
-      const tails = suffixes.toString('base64url');
-      refs = PURPOSES.map((_, p) => head + tails.slice(p * SUFFIX_CHARS, (p + 1) * SUFFIX_CHARS));
-      if (encoded.size >= CACHE_LIMIT) encoded.clear();
-      encoded.set(key, refs);
+      refs = this.sealedRefs(key);
+      if (this.encoded.size >= CACHE_LIMIT) this.encoded.clear();
+      this.encoded.set(key, refs);
     }
     return refs;
   }
 
-  function open(text: string): TokenRef<P> | undefined {
+  private sealedRefs(key: string): string[] {
+    // NUL padding makes the capability a multiple of 3 bytes, so its base64 text is shared by all seven
+    // refs and each ref only appends its own suffix.
+    const bytes = Buffer.byteLength(key);
+    const plain = Buffer.alloc(bytes + ((3 - ((bytes + IV_BYTES + GCM_TAG_BYTES) % 3)) % 3));
+    plain.write(key, 'utf8');
+    const mac = this.macOf(plain);
+    const iv = mac.subarray(0, IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.encKey, iv);
+    const body = cipher.update(plain);
+    cipher.final();
+    const head = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+    const suffixes = Buffer.alloc(this.purposes.length * SUFFIX_BYTES);
+    for (let p = 0; p < this.purposes.length; p++) {
+      suffixes[p * SUFFIX_BYTES] = p ^ (mac[this.maskByte] ?? 0);
+      purposeTagOf(mac, p).copy(suffixes, p * SUFFIX_BYTES + 1);
+    }
+    const tails = suffixes.toString('base64url');
+    return this.purposes.map((_, p) => head + tails.slice(p * SUFFIX_CHARS, (p + 1) * SUFFIX_CHARS));
+  }
+
+  private open(text: string): TokenRef<P> | undefined {
     if (text.length > MAX_REF_CHARS || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
     const raw = Buffer.from(text, 'base64url');
     // Only the canonical spelling: base64 leaves spare bits in the last character that decoding ignores.
     if (raw.toString('base64url') !== text) return undefined;
-    if (text.length === COMPACT_CHARS) return openCompact(raw);
+    if (text.length === COMPACT_CHARS) return this.openCompact(raw);
     if (raw.length < IV_BYTES + GCM_TAG_BYTES + 3 + SUFFIX_BYTES) return undefined;
     const sealed = raw.subarray(0, raw.length - SUFFIX_BYTES);
     let plain: Buffer;
     try {
-      const decipher = createDecipheriv('aes-256-gcm', encKey, sealed.subarray(0, IV_BYTES));
+      const decipher = createDecipheriv('aes-256-gcm', this.encKey, sealed.subarray(0, IV_BYTES));
       decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
       plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - GCM_TAG_BYTES)), decipher.final()]);
     } catch {
       return undefined;
     }
-    const mac = macOf(plain);
+    const mac = this.macOf(plain);
     const suffix = raw.subarray(raw.length - SUFFIX_BYTES);
-    const p = (suffix[0] ?? 0) ^ (mac[MASK_BYTE] ?? 0);
-    const purpose = PURPOSES[p];
+    const p = (suffix[0] ?? 0) ^ (mac[this.maskByte] ?? 0);
+    const purpose = this.purposes[p];
     if (purpose === undefined || !timingSafeEqual(suffix.subarray(1), purposeTagOf(mac, p))) return undefined;
     const decodedText = plain.toString('utf8').replace(/\0+$/, '');
     const colon = decodedText.indexOf(':');
@@ -223,19 +240,22 @@ export function createRefCodec<P extends string = RefPurpose>(
     return Object.freeze({ purpose, tokenId: decodedText.slice(0, colon), tenant: decodedText.slice(colon + 1) });
   }
 
-  return {
-    encode: ({ purpose, tenant, tokenId }) => refsOf(tokenId, tenant)[PURPOSES.indexOf(purpose)] ?? '',
-    encodeAll: (tenant, tokenId) => refsOf(tokenId, tenant),
+  encode({ purpose, tenant, tokenId }: TokenRef<P>): string {
+    return this.refsOf(tokenId, tenant)[this.purposes.indexOf(purpose)] ?? '';
+  }
 
-    decode(text) {
-      let ref = decoded.get(text);
-      if (!ref) {
-        ref = open(text);
-        if (!ref) return undefined;
-        if (decoded.size >= CACHE_LIMIT) decoded.clear();
-        decoded.set(text, ref);
-      }
-      return ref;
-    },
-  };
+  encodeAll(tenant: string, tokenId: string): readonly string[] {
+    return this.refsOf(tokenId, tenant);
+  }
+
+  decode(text: string): TokenRef<P> | undefined {
+    let ref = this.decoded.get(text);
+    if (!ref) {
+      ref = this.open(text);
+      if (!ref) return undefined;
+      if (this.decoded.size >= CACHE_LIMIT) this.decoded.clear();
+      this.decoded.set(text, ref);
+    }
+    return ref;
+  }
 }

@@ -47,76 +47,77 @@ export function problemOfRefusal(err: unknown): FieldProblem | undefined {
   return undefined;
 }
 
-export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
-  /** A token's tenant: its username, or the set's own tenant, or the first configured credential. */
-  const usernameOf = (t: FixtureToken, owner: string | undefined): string => t.username ?? owner ?? deps.defaultUser;
+/** A token's tenant: its username, or the set's own tenant, or the first configured credential. */
+const usernameOf = (deps: ActiveSetDeps, t: FixtureToken, owner: string | undefined): string => t.username ?? owner ?? deps.defaultUser;
 
-  /** The profile a set puts in force: its last named profile, where the command line did not fix the durations. */
-  function profileOf(scenarios: readonly Scenario[], fallback: LifetimeProfile | undefined): LifetimeProfile | undefined {
-    const named = scenarios.findLast((s) => s.profile !== undefined)?.profile;
-    if (named === undefined) return fallback;
-    const durations = profileDurations(named);
-    return Object.freeze({
-      lifetime: deps.config.lifetimeFixed ? deps.config.lifetime : durations.lifetime,
-      extension: deps.config.extensionFixed ? deps.config.extension : durations.extension,
+/** The profile a set puts in force: its last named profile, where the command line did not fix the durations. */
+function profileOf(config: SimulatorConfig, scenarios: readonly Scenario[], fallback: LifetimeProfile | undefined): LifetimeProfile | undefined {
+  const named = scenarios.findLast((s) => s.profile !== undefined)?.profile;
+  if (named === undefined) return fallback;
+  const durations = profileDurations(named);
+  return Object.freeze({
+    lifetime: config.lifetimeFixed ? config.lifetime : durations.lifetime,
+    extension: config.extensionFixed ? config.extension : durations.extension,
+  });
+}
+
+/** What would stop a token from being preloaded, found before anything changes. */
+function problemsOf(deps: ActiveSetDeps, scenarios: readonly Scenario[], paths: readonly FieldPath[], owner: string | undefined): FieldProblem[] {
+  return scenarios.flatMap((s, i) =>
+    (s.tokens ?? []).flatMap((t, j): FieldProblem[] => {
+      const path = [...(paths[i] ?? []), 'tokens', j];
+      const username = usernameOf(deps, t, owner);
+      if (owner !== undefined && username !== owner) {
+        return [{ errorName: 'fieldHasInvalidValue', message: `a scenario of the tenant '${owner}' preloads that tenant's tokens only`, path: [...path, 'username'] }];
+      }
+      if (!deps.merchants.entityFor(username, t.merchant.entity)) {
+        return [{ errorName: 'fieldHasInvalidValue', message: `no credential '${username}' with the entity '${t.merchant.entity}'`, path }];
+      }
+      const expiry = t.tokenExpiryDateTime === undefined ? undefined : parseInstant(t.tokenExpiryDateTime);
+      if (expiry !== undefined && expiry <= deps.now(username)) {
+        return [{ errorName: 'fieldHasInvalidValue', message: 'tokenExpiryDateTime must be in the future', path: [...path, 'tokenExpiryDateTime'] }];
+      }
+      return [];
+    }),
+  );
+}
+
+/** Creates a set's preloaded tokens (those of `tenant` only, when named). */
+function preload(deps: ActiveSetDeps, scenarios: readonly Scenario[], owner: string | undefined, tenant: string | undefined, paths?: readonly FieldPath[]): void {
+  scenarios.forEach((scenario, i) => {
+    (scenario.tokens ?? []).forEach((token, j) => {
+      const username = usernameOf(deps, token, owner);
+      if (tenant !== undefined && username !== tenant) return;
+      try {
+        deps.createToken(token, username);
+      } catch (err) {
+        const inner = problemOfRefusal(err);
+        if (!inner) throw err;
+        if (!paths) return; // after a reset: a token the vault now refuses (say, its expiry passed) is skipped
+        throw schemaError(
+          [{ errorName: inner.errorName, message: inner.message, path: [...(paths[i] ?? []), 'tokens', j, ...(inner.path ?? [])] }],
+          'A preloaded token was refused',
+        );
+      }
     });
-  }
-  const configured = profileOf([{ name: 'configured', profile: deps.config.profile }], undefined) as LifetimeProfile;
+  });
+}
+
+export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
+  const configured = profileOf(deps.config, [{ name: 'configured', profile: deps.config.profile }], undefined) as LifetimeProfile;
   let global = configured;
   /** Tenants whose own set names a profile. */
   const own = new Map<string, LifetimeProfile>();
-
-  /** What would stop a token from being preloaded, found before anything changes. */
-  function problemsOf(scenarios: readonly Scenario[], paths: readonly FieldPath[], owner: string | undefined): FieldProblem[] {
-    return scenarios.flatMap((s, i) =>
-      (s.tokens ?? []).flatMap((t, j): FieldProblem[] => {
-        const path = [...(paths[i] ?? []), 'tokens', j];
-        const username = usernameOf(t, owner);
-        if (owner !== undefined && username !== owner) {
-          return [{ errorName: 'fieldHasInvalidValue', message: `a scenario of the tenant '${owner}' preloads that tenant's tokens only`, path: [...path, 'username'] }];
-        }
-        if (!deps.merchants.entityFor(username, t.merchant.entity)) {
-          return [{ errorName: 'fieldHasInvalidValue', message: `no credential '${username}' with the entity '${t.merchant.entity}'`, path }];
-        }
-        const expiry = t.tokenExpiryDateTime === undefined ? undefined : parseInstant(t.tokenExpiryDateTime);
-        if (expiry !== undefined && expiry <= deps.now(username)) {
-          return [{ errorName: 'fieldHasInvalidValue', message: 'tokenExpiryDateTime must be in the future', path: [...path, 'tokenExpiryDateTime'] }];
-        }
-        return [];
-      }),
-    );
-  }
-
-  /** Creates a set's preloaded tokens (those of `tenant` only, when named). */
-  function preload(scenarios: readonly Scenario[], owner: string | undefined, tenant: string | undefined, paths?: readonly FieldPath[]): void {
-    scenarios.forEach((scenario, i) => {
-      (scenario.tokens ?? []).forEach((token, j) => {
-        const username = usernameOf(token, owner);
-        if (tenant !== undefined && username !== tenant) return;
-        try {
-          deps.createToken(token, username);
-        } catch (err) {
-          const inner = problemOfRefusal(err);
-          if (!inner) throw err;
-          if (!paths) return; // after a reset: a token the vault now refuses (say, its expiry passed) is skipped
-          throw schemaError(
-            [{ errorName: inner.errorName, message: inner.message, path: [...(paths[i] ?? []), 'tokens', j, ...(inner.path ?? [])] }],
-            'A preloaded token was refused',
-          );
-        }
-      });
-    });
-  }
 
   /** Sets the profile a set puts in force; returns how to undo it. */
   function applyProfile(scenarios: readonly Scenario[], tenant: string | undefined): () => void {
     if (tenant === undefined) {
       const before = global;
-      global = profileOf(scenarios, configured) as LifetimeProfile;
+      global = profileOf(deps.config, scenarios, configured) as LifetimeProfile;
       return () => void (global = before);
     }
     const before = own.get(tenant);
-    const next = profileOf(scenarios, undefined);
+    const next = profileOf(deps.config, scenarios, undefined);
     if (next) own.set(tenant, next);
     else own.delete(tenant);
     return () => void (before ? own.set(tenant, before) : own.delete(tenant));
@@ -126,7 +127,7 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
     list: (tenant) => deps.engine.scenarios(tenant),
 
     load(scenarios, paths = scenarios.map((_, i) => (scenarios.length > 1 ? [i] : [])), tenant) {
-      const problems = problemsOf(scenarios, paths, tenant);
+      const problems = problemsOf(deps, scenarios, paths, tenant);
       if (problems.length > 0) {
         throw schemaError(problems, 'The scenario preloads tokens that cannot be created');
       }
@@ -134,7 +135,7 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
       // restores the profile and leaves the active set as it was.
       const undo = applyProfile(scenarios, tenant);
       try {
-        preload(scenarios, tenant, undefined, paths);
+        preload(deps, scenarios, tenant, undefined, paths);
       } catch (err) {
         undo();
         throw err;
@@ -159,9 +160,9 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
     },
 
     preload(tenant) {
-      preload(deps.engine.scenarios(), undefined, tenant);
+      preload(deps, deps.engine.scenarios(), undefined, tenant);
       for (const [owner, scenarios] of deps.engine.tenantSets()) {
-        if (tenant === undefined || owner === tenant) preload(scenarios, owner, owner);
+        if (tenant === undefined || owner === tenant) preload(deps, scenarios, owner, owner);
       }
     },
   };

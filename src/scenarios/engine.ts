@@ -129,6 +129,27 @@ function countsOf(set: RuleSet, label: string, tenant: string): Counts {
   return c;
 }
 
+/** Sets a tenant's counts of a rule to these. */
+const setCounts = (set: RuleSet, label: string, tenant: string, c: Counts): void =>
+  void Object.assign(countsOf(set, label, tenant), { matches: c.matches, applications: c.applications });
+
+/** A tenant's counts in a set, by rule label: those that counted anything. */
+function tenantCountsIn(set: RuleSet | undefined, tenant: string): Record<string, Counts> {
+  const out: Record<string, Counts> = {};
+  if (set) for (const [label, byTenant] of set.counts) {
+    const c = byTenant.get(tenant);
+    if (c && (c.matches > 0 || c.applications > 0)) out[label] = { matches: c.matches, applications: c.applications };
+  }
+  return out;
+}
+
+/** Puts a tenant's counts in a set back as `labels` says (absent labels: none). */
+function restoreTenantCountsIn(set: RuleSet | undefined, tenant: string, labels: Record<string, Counts>): void {
+  if (!set) return;
+  for (const byTenant of set.counts.values()) byTenant.delete(tenant);
+  for (const [label, c] of Object.entries(labels)) setCounts(set, label, tenant, c);
+}
+
 /**
  * The first rule of a set that applies. `matches` counts requests whose predicates hold; `nth` and `every`
  * look at it; then `times`; then `chance` draws (one number, only for a request every other condition lets
@@ -209,36 +230,21 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       return out;
     },
 
-    countsOf(tenant) {
-      const pick = (set: RuleSet | undefined): Record<string, Counts> => {
-        const out: Record<string, Counts> = {};
-        if (set) for (const [label, byTenant] of set.counts) {
-          const c = byTenant.get(tenant);
-          if (c && (c.matches > 0 || c.applications > 0)) out[label] = { matches: c.matches, applications: c.applications };
-        }
-        return out;
-      };
-      return { global: pick(global), own: pick(own.get(tenant)) };
-    },
+    countsOf: (tenant) => ({ global: tenantCountsIn(global, tenant), own: tenantCountsIn(own.get(tenant), tenant) }),
 
     restoreCountsOf(tenant, counts) {
-      const put = (set: RuleSet | undefined, labels: Record<string, Counts>): void => {
-        if (!set) return;
-        for (const byTenant of set.counts.values()) byTenant.delete(tenant);
-        for (const [label, c] of Object.entries(labels)) Object.assign(countsOf(set, label, tenant), { matches: c.matches, applications: c.applications });
-      };
-      put(global, counts.global);
-      put(own.get(tenant), counts.own);
+      restoreTenantCountsIn(global, tenant, counts.global);
+      restoreTenantCountsIn(own.get(tenant), tenant, counts.own);
     },
 
     restoreCounters(next, tenantNext = {}) {
       global.counts.clear();
       for (const [label, byTenant] of Object.entries(next)) {
-        for (const [tenant, c] of Object.entries(byTenant)) Object.assign(countsOf(global, label, tenant), { matches: c.matches, applications: c.applications });
+        for (const [tenant, c] of Object.entries(byTenant)) setCounts(global, label, tenant, c);
       }
       for (const [tenant, set] of own) {
         set.counts.clear();
-        for (const [label, c] of Object.entries(tenantNext[tenant] ?? {})) Object.assign(countsOf(set, label, tenant), { matches: c.matches, applications: c.applications });
+        for (const [label, c] of Object.entries(tenantNext[tenant] ?? {})) setCounts(set, label, tenant, c);
       }
     },
   };

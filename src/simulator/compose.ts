@@ -20,9 +20,7 @@ import { createListener } from '../http/lane.js';
 import { createGuard } from '../http/guard.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
-import { createPaymentOperations } from '../http/operations/payments.js';
 import { createSaleOperation } from '../http/operations/sale.js';
-import { createTokenOperations } from '../http/operations/tokens.js';
 import { controlTokenList, createReadCache } from '../http/present.js';
 import { webhookEventBody } from '../http/present-payments.js';
 import { createRequestLogger } from '../http/request-log.js';
@@ -264,16 +262,16 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const guard = createGuard({ host: config.host, baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins });
   const api = createApi({
     operations: {
-      ...createTokenOperations({
+      tokens: {
         vault,
         refs,
         tokenMediaType: media.token,
         reads: createReadCache(),
         existing: createReadCache(),
         mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
-      }),
+      },
       sale: createSaleOperation({ sales, refs, media, payments, paymentRefs }),
-      ...createPaymentOperations({ payments, refs: paymentRefs, media }),
+      payments: { payments, refs: paymentRefs, media },
     },
     media,
     authenticate,
@@ -292,7 +290,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     journal,
     metrics,
     clock: clocks,
-    ids,
     correlation,
     log,
     heldSockets,

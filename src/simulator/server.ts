@@ -7,6 +7,8 @@ import { ConfigError } from '../config/fixtures.js';
 import { webhookLoop } from './webhook-loop.js';
 import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
 import type { ComposedSimulator, RunningSimulator } from './facade.js';
+import type { StateSaver } from './state-file.js';
+import type { Replica } from '../control/replica.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
 export interface ServerTiming {
@@ -106,31 +108,34 @@ export async function startSimulator(
     ...sim,
     url,
     server,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        clearInterval(sweeper);
-        // Stop accepting; let requests in flight (scripted delays included) finish; close each kept-alive
-        // connection as soon as it falls idle rather than waiting for its keep-alive timeout.
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
-        // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
-        const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, MAX_TIMER_MS));
-        server.close(() => {
-          clearInterval(sweep);
-          clearTimeout(cut);
-          // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
-          sim.webhookDispatcher.close();
-          // Once the last request has finished, the state is saved a last time (when it changed).
-          void (saver?.stop() ?? Promise.resolve())
-            .then(() => shared?.close())
-            .then(resolve);
-        });
-        server.closeIdleConnections();
-        // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
-        journalStreamsOf.get(sim)?.closeAll();
-        // A `noResponse` fault would otherwise hold the server open until the client gives up.
-        for (const socket of sim.heldSockets) socket.destroy();
-      });
-      return closing;
-    },
+    close: () => (closing ??= shutDown(sim, server, sweeper, saver, shared)),
   };
+}
+
+/**
+ * Stops accepting; lets requests in flight (scripted delays included) finish, closing each kept-alive
+ * connection as soon as it falls idle rather than waiting for its keep-alive timeout; then stops the rest.
+ */
+function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout, saver: StateSaver | undefined, shared: Replica | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    clearInterval(sweeper);
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
+    const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, MAX_TIMER_MS));
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
+      sim.webhookDispatcher.close();
+      // Once the last request has finished, the state is saved a last time (when it changed).
+      void (saver?.stop() ?? Promise.resolve())
+        .then(() => shared?.close())
+        .then(resolve);
+    });
+    server.closeIdleConnections();
+    // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
+    journalStreamsOf.get(sim)?.closeAll();
+    // A `noResponse` fault would otherwise hold the server open until the client gives up.
+    for (const socket of sim.heldSockets) socket.destroy();
+  });
 }

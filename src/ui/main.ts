@@ -31,6 +31,33 @@ function TokenForm({ onDone }: { onDone: () => void }) {
   </section></main>`;
 }
 
+interface TopBarProps {
+  tenants: Tenant[];
+  tenant: string;
+  setTenant: (name: string) => void;
+  onForget: () => void;
+}
+
+/** The banner: the tenant picker and what it holds, forgetting the admin token, the sections' links. */
+function TopBar({ tenants, tenant, setTenant, onForget }: TopBarProps) {
+  const current = tenants.find((t) => t.name === tenant);
+  return html`<header class="top" role="banner">
+      <h1>token-sim dashboard</h1>
+      <div class="row">
+        <label for="tenant-picker">Tenant</label>
+        <select id="tenant-picker" value=${tenant} onChange=${(e: Event) => setTenant((e.target as HTMLSelectElement).value)}>
+          ${tenants.map((t) => html`<option value=${t.name}>${t.name}</option>`)}
+        </select>
+        ${current ? html`<span class="muted">${plural(current.tokens, 'token')} · ${plural(current.payments, 'payment')} · ${current.ownClock ? 'own clock' : 'shared clock'}</span>` : null}
+        ${currentAdminToken() !== null ? html`<button type="button" onClick=${onForget}>Forget admin token</button>` : null}
+      </div>
+      <nav aria-label="Sections"><ul>
+        <li><a href="#clock-h">Clock</a></li><li><a href="#tokens-h">Tokens</a></li><li><a href="#payments-h">Payments</a></li>
+        <li><a href="#journal-h">Journal</a></li><li><a href="#scenarios-h">Scenarios</a></li><li><a href="#state-h">State</a></li><li><a href="#webhooks-h">Webhooks</a></li>
+      </ul></nav>
+    </header>`;
+}
+
 function App() {
   const [needToken, setNeedToken] = useState(false);
   // undefined until GET /_sim/tenants first answers: the page says it is loading, not "No tenant to show.".
@@ -82,21 +109,7 @@ function App() {
   const props: SectionProps = { tenant, version, refresh, say };
   return html`
     <a class="skip" href="#main">Skip to content</a>
-    <header class="top" role="banner">
-      <h1>token-sim dashboard</h1>
-      <div class="row">
-        <label for="tenant-picker">Tenant</label>
-        <select id="tenant-picker" value=${tenant} onChange=${(e: Event) => setTenant((e.target as HTMLSelectElement).value)}>
-          ${tenants.map((t) => html`<option value=${t.name}>${t.name}</option>`)}
-        </select>
-        ${current ? html`<span class="muted">${plural(current.tokens, 'token')} · ${plural(current.payments, 'payment')} · ${current.ownClock ? 'own clock' : 'shared clock'}</span>` : null}
-        ${currentAdminToken() !== null ? html`<button type="button" onClick=${() => (setAdminToken(null), setNeedToken(true))}>Forget admin token</button>` : null}
-      </div>
-      <nav aria-label="Sections"><ul>
-        <li><a href="#clock-h">Clock</a></li><li><a href="#tokens-h">Tokens</a></li><li><a href="#payments-h">Payments</a></li>
-        <li><a href="#journal-h">Journal</a></li><li><a href="#scenarios-h">Scenarios</a></li><li><a href="#state-h">State</a></li><li><a href="#webhooks-h">Webhooks</a></li>
-      </ul></nav>
-    </header>
+    <${TopBar} tenants=${tenants} tenant=${tenant} setTenant=${setTenant} onForget=${() => (setAdminToken(null), setNeedToken(true))} />
     <div class="message" role="status" aria-live="polite">${message ? html`<p class=${message.kind}>${message.text}</p>` : null}</div>
     <main id="main" tabindex="-1">
       <${Problem} error=${problem} />

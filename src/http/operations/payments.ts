@@ -10,7 +10,7 @@ import { parseBody } from '../../wire/validation.js';
 import { HttpError } from '../errors.js';
 import type { MediaTypes } from '../media.js';
 import { paymentActionJson, paymentEventsJson, type PaymentLinkContext } from '../present-payments.js';
-import type { ApiOperation, ApiRequest, PaymentOperationName } from './types.js';
+import type { ApiRequest, ApiResponse } from './types.js';
 
 export interface PaymentOperationsDeps {
   payments: Payments;
@@ -18,47 +18,47 @@ export interface PaymentOperationsDeps {
   media: MediaTypes;
 }
 
-export function createPaymentOperations(deps: PaymentOperationsDeps): Record<PaymentOperationName, ApiOperation> {
-  const { payments, refs, media } = deps;
-  const ctx = (req: ApiRequest): PaymentLinkContext => ({ baseUrl: req.baseUrl, refs });
-
-  /**
-   * The decrypted ref of the URL (the path names the action; the ref, the payment): undecryptable → 400;
-   * another tenant's → 404, as for a payment that does not exist.
-   */
-  function refOf(req: ApiRequest): TokenRef<PaymentRefPurpose> {
-    const ref = refs.decode(req.ref ?? '');
-    if (!ref) {
-      throw new HttpError('urlInvalid', 'The URL holds an invalid payment reference', {
-        problems: [{ errorName: 'fieldHasInvalidValue', message: 'The path does not hold a valid payment reference' }],
-      });
-    }
-    if (ref.tenant !== req.tenant) throw new HttpError('refOfAnotherTenant', 'The payment does not exist');
-    return ref;
+/**
+ * The decrypted ref of the URL (the path names the action; the ref, the payment): undecryptable → 400;
+ * another tenant's → 404, as for a payment that does not exist.
+ */
+function refOf(deps: PaymentOperationsDeps, req: ApiRequest): TokenRef<PaymentRefPurpose> {
+  const ref = deps.refs.decode(req.ref ?? '');
+  if (!ref) {
+    throw new HttpError('urlInvalid', 'The URL holds an invalid payment reference', {
+      problems: [{ errorName: 'fieldHasInvalidValue', message: 'The path does not hold a valid payment reference' }],
+    });
   }
+  if (ref.tenant !== req.tenant) throw new HttpError('refOfAnotherTenant', 'The payment does not exist');
+  return ref;
+}
 
-  const accepted = (req: ApiRequest, payment: Payment) => ({ status: 202, mediaType: media.saleResponse, body: paymentActionJson(ctx(req), payment) });
+const ctx = (deps: PaymentOperationsDeps, req: ApiRequest): PaymentLinkContext => ({ baseUrl: req.baseUrl, refs: deps.refs });
 
-  return {
-    refund(req) {
-      const ref = refOf(req);
-      return accepted(req, payments.refund(req.tenant, ref.tokenId, req.paymentScript?.refundFailure));
-    },
+const accepted = (deps: PaymentOperationsDeps, req: ApiRequest, payment: Payment): ApiResponse => ({
+  status: 202,
+  mediaType: deps.media.saleResponse,
+  body: paymentActionJson(ctx(deps, req), payment),
+});
 
-    partialRefund(req) {
-      const ref = refOf(req);
-      const body = parseBody(partialRefundBody, parseJsonText(req.body));
-      return accepted(req, payments.partialRefund(req.tenant, ref.tokenId, { amount: body.value.amount, currency: body.value.currency, reference: body.reference }, req.paymentScript?.refundFailure));
-    },
+export function refund(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
+  const ref = refOf(deps, req);
+  return accepted(deps, req, deps.payments.refund(req.tenant, ref.tokenId, req.paymentScript?.refundFailure));
+}
 
-    reversal(req) {
-      const ref = refOf(req);
-      return accepted(req, payments.reversal(req.tenant, ref.tokenId));
-    },
+export function partialRefund(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
+  const ref = refOf(deps, req);
+  const body = parseBody(partialRefundBody, parseJsonText(req.body));
+  const amount = { amount: body.value.amount, currency: body.value.currency, reference: body.reference };
+  return accepted(deps, req, deps.payments.partialRefund(req.tenant, ref.tokenId, amount, req.paymentScript?.refundFailure));
+}
 
-    paymentEvents(req) {
-      const ref = refOf(req);
-      return { status: 200, mediaType: media.saleResponse, body: paymentEventsJson(ctx(req), payments.get(req.tenant, ref.tokenId)) };
-    },
-  };
+export function reversal(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
+  const ref = refOf(deps, req);
+  return accepted(deps, req, deps.payments.reversal(req.tenant, ref.tokenId));
+}
+
+export function paymentEvents(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
+  const ref = refOf(deps, req);
+  return { status: 200, mediaType: deps.media.saleResponse, body: paymentEventsJson(ctx(deps, req), deps.payments.get(req.tenant, ref.tokenId)) };
 }

@@ -9,7 +9,7 @@ import { parseBody } from '../../wire/validation.js';
 import type { MediaTypes } from '../media.js';
 import { presentSale } from '../present.js';
 import { paymentLinksJson, withLinks } from '../present-payments.js';
-import type { ApiOperation } from './types.js';
+import type { ApiRequest, ApiResponse } from './types.js';
 
 export interface SaleOperationDeps {
   sales: Sales;
@@ -40,37 +40,41 @@ function instrumentOf(pi: SaleBody['instruction']['paymentInstrument'], refs: Re
   };
 }
 
-export function createSaleOperation(deps: SaleOperationDeps): ApiOperation {
-  // Every payment keeps the base URL its sale came in on; one string per base URL, not one per payment.
-  const origins = new Map<string, string>();
-  const originOf = (baseUrl: string): string => {
-    let origin = origins.get(baseUrl);
-    if (origin === undefined) {
-      if (origins.size >= 64) origins.clear();
-      origins.set(baseUrl, (origin = baseUrl));
-    }
-    return origin;
-  };
-  return (req) => {
-    const body = parseBody(saleBody, parseJsonText(req.body));
-    const { amount, currency } = body.instruction.value;
-    const result = deps.sales.sale(
-      req.tenant,
-      { entity: body.merchant.entity, currency, amount, instrument: instrumentOf(body.instruction.paymentInstrument, deps.refs, req.tenant) },
-      req.saleOverride,
-    );
-    // A decided sale is a payment (a scripted ERROR threw above: no payment).
-    const payment = deps.payments.record(req.tenant, {
-      transactionReference: body.transactionReference,
-      entity: body.merchant.entity,
-      currency,
-      amount,
-      approved: result.outcome === 'sentForSettlement',
-      ...(result.refusal && { refusal: result.refusal }),
-      origin: originOf(req.baseUrl),
-      ...(req.paymentScript && { script: req.paymentScript }),
-    });
-    const links = paymentLinksJson({ baseUrl: req.baseUrl, refs: deps.paymentRefs }, payment);
-    return { status: 201, mediaType: deps.media.saleResponse, body: withLinks(JSON.stringify(presentSale(result)), links) };
-  };
+/** The sale's deps, and the base URLs its payments keep: one string per base URL, not one per payment. */
+export interface SaleOperation extends SaleOperationDeps {
+  readonly origins: Map<string, string>;
+}
+
+export const createSaleOperation = (deps: SaleOperationDeps): SaleOperation => ({ ...deps, origins: new Map() });
+
+function originOf(origins: Map<string, string>, baseUrl: string): string {
+  let origin = origins.get(baseUrl);
+  if (origin === undefined) {
+    if (origins.size >= 64) origins.clear();
+    origins.set(baseUrl, (origin = baseUrl));
+  }
+  return origin;
+}
+
+export function sale(op: SaleOperation, req: ApiRequest): ApiResponse {
+  const body = parseBody(saleBody, parseJsonText(req.body));
+  const { amount, currency } = body.instruction.value;
+  const result = op.sales.sale(
+    req.tenant,
+    { entity: body.merchant.entity, currency, amount, instrument: instrumentOf(body.instruction.paymentInstrument, op.refs, req.tenant) },
+    req.saleOverride,
+  );
+  // A decided sale is a payment (a scripted ERROR threw above: no payment).
+  const payment = op.payments.record(req.tenant, {
+    transactionReference: body.transactionReference,
+    entity: body.merchant.entity,
+    currency,
+    amount,
+    approved: result.outcome === 'sentForSettlement',
+    ...(result.refusal && { refusal: result.refusal }),
+    origin: originOf(op.origins, req.baseUrl),
+    ...(req.paymentScript && { script: req.paymentScript }),
+  });
+  const links = paymentLinksJson({ baseUrl: req.baseUrl, refs: op.paymentRefs }, payment);
+  return { status: 201, mediaType: op.media.saleResponse, body: withLinks(JSON.stringify(presentSale(result)), links) };
 }

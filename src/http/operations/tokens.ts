@@ -12,7 +12,7 @@ import type { FieldProblem } from '../../wire/problems.js';
 import { HttpError } from '../errors.js';
 import { asksUnmasked } from '../media.js';
 import { tokenHref, tokenJson, tokenListJson, type LinkContext, type ReadCache, type TokenView } from '../present.js';
-import type { ApiOperation, ApiOperationName, ApiRequest } from './types.js';
+import type { ApiRequest, ApiResponse } from './types.js';
 
 export interface TokenOperationsDeps {
   vault: Vault;
@@ -28,8 +28,6 @@ export interface TokenOperationsDeps {
   /** Whether the credential may detokenize (`detokenize: true` in fixtures; decision 0031). */
   mayDetokenize: (tenant: string) => boolean;
 }
-
-export type TokenOperationName = Extract<ApiOperationName, 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'queryTokens'>;
 
 const CREATE_STATUS: Record<CreateOutcome, number> = { created: 201, existing: 200, conflict: 409 };
 
@@ -76,88 +74,83 @@ function readTokenQuery(text: string): TokenQuery {
   return query;
 }
 
-export function createTokenOperations(deps: TokenOperationsDeps): Record<TokenOperationName, ApiOperation> {
-  const { vault, refs, tokenMediaType: mediaType } = deps;
-  const link = (req: ApiRequest): LinkContext => ({ baseUrl: req.baseUrl, refs });
-
-  /**
-   * The decrypted ref of the URL, with the caller's tenant: undecryptable → 400; another tenant's → 404
-   * (before any method check, so a foreign ref reveals nothing about what it points to).
-   */
-  function refOf(req: ApiRequest): TokenRef {
-    const text = req.ref ?? '';
-    // The tokens:networkToken link points here; network tokens are not simulated.
-    if (text === 'network') throw new HttpError('endpointNotFound', 'Network tokens are not simulated by token-sim');
-    const ref = refs.decode(text);
-    if (!ref) {
-      throw new HttpError('urlInvalid', 'The URL holds an invalid token reference', {
-        problems: [{ errorName: 'fieldHasInvalidValue', message: 'tokenId is not a valid token reference' }],
-      });
-    }
-    if (ref.tenant !== req.tenant) throw new HttpError('refOfAnotherTenant', 'The token does not exist, has expired or was deleted');
-    return ref;
+/**
+ * The decrypted ref of the URL, with the caller's tenant: undecryptable → 400; another tenant's → 404
+ * (before any method check, so a foreign ref reveals nothing about what it points to).
+ */
+function refOf(refs: RefCodec, req: ApiRequest): TokenRef {
+  const text = req.ref ?? '';
+  // The tokens:networkToken link points here; network tokens are not simulated.
+  if (text === 'network') throw new HttpError('endpointNotFound', 'Network tokens are not simulated by token-sim');
+  const ref = refs.decode(text);
+  if (!ref) {
+    throw new HttpError('urlInvalid', 'The URL holds an invalid token reference', {
+      problems: [{ errorName: 'fieldHasInvalidValue', message: 'tokenId is not a valid token reference' }],
+    });
   }
+  if (ref.tenant !== req.tenant) throw new HttpError('refOfAnotherTenant', 'The token does not exist, has expired or was deleted');
+  return ref;
+}
 
-  /**
-   * Whether the request asks for the detokenized view (`Accept: <token type>; masked=false`); a credential
-   * not allowed to detokenize gets 403 merchantIsNotConfigured, before the URL is looked at.
-   */
-  function unmaskedFor(req: ApiRequest): boolean {
-    const accept = req.headers.accept;
-    if (!asksUnmasked(Array.isArray(accept) ? accept.join(',') : accept, mediaType)) return false;
-    if (!deps.mayDetokenize(req.tenant)) {
-      throw new HttpError('detokenizeNotAllowed', 'These credentials are not configured to detokenize card numbers (masked=false)');
-    }
-    return true;
+/**
+ * Whether the request asks for the detokenized view (`Accept: <token type>; masked=false`); a credential
+ * not allowed to detokenize gets 403 merchantIsNotConfigured, before the URL is looked at.
+ */
+function unmaskedFor(deps: TokenOperationsDeps, req: ApiRequest): boolean {
+  const accept = req.headers.accept;
+  if (!asksUnmasked(Array.isArray(accept) ? accept.join(',') : accept, deps.tokenMediaType)) return false;
+  if (!deps.mayDetokenize(req.tenant)) {
+    throw new HttpError('detokenizeNotAllowed', 'These credentials are not configured to detokenize card numbers (masked=false)');
   }
+  return true;
+}
 
+const link = (deps: TokenOperationsDeps, req: ApiRequest): LinkContext => ({ baseUrl: req.baseUrl, refs: deps.refs });
+
+export function createToken(deps: TokenOperationsDeps, req: ApiRequest): ApiResponse {
+  const mediaType = deps.tokenMediaType;
+  const input = toCreateInput(parseBody(createTokenBody, parseJsonText(req.body)));
+  const { outcome, token } = deps.vault.create(req.tenant, input);
+  const ctx = link(deps, req);
+  const view: TokenView = outcome === 'conflict' && token.pendingConflict ? { conflict: token.pendingConflict } : { created: outcome === 'created' };
   return {
-    createToken(req) {
-      const input = toCreateInput(parseBody(createTokenBody, parseJsonText(req.body)));
-      const { outcome, token } = vault.create(req.tenant, input);
-      const ctx = link(req);
-      const view: TokenView =
-        outcome === 'conflict' && token.pendingConflict ? { conflict: token.pendingConflict } : { created: outcome === 'created' };
-      return {
-        status: CREATE_STATUS[outcome],
-        mediaType,
-        headers: { Location: tokenHref(ctx, token), Accept: mediaType },
-        body: outcome === 'existing' ? deps.existing.tokenJson(token, ctx, view) : tokenJson(token, ctx, view),
-      };
-    },
-
-    getToken(req) {
-      const unmasked = unmaskedFor(req);
-      const ref = refOf(req);
-      if (ref.purpose !== 'token' && ref.purpose !== 'conflicts') throw wrongMethod('PUT');
-      const token: Token = ref.purpose === 'conflicts' ? vault.getConflict(ref.tenant, ref.tokenId) : vault.get(ref.tenant, ref.tokenId);
-      const conflict = ref.purpose === 'conflicts' ? token.pendingConflict : undefined;
-      const view: TokenView = conflict ? { retrieved: true, conflict } : { retrieved: true };
-      if (unmasked) view.unmasked = true;
-      return { status: 200, mediaType, body: deps.reads.tokenJson(token, link(req), view) };
-    },
-
-    queryTokens(req) {
-      const view: TokenView = unmaskedFor(req) ? { retrieved: true, unmasked: true } : { retrieved: true };
-      // Not a use (contract 1.5): the vault's query moves no expiry.
-      const tokens = vault.query(req.tenant, readTokenQuery(req.query));
-      const ctx = link(req);
-      return { status: 200, mediaType, body: tokenListJson(tokens, (token) => deps.reads.tokenJson(token, ctx, view)) };
-    },
-
-    updateToken(req) {
-      const ref = refOf(req);
-      if (ref.purpose === 'token') throw wrongMethod('GET, DELETE');
-      if (ref.purpose === 'conflicts') vault.resolveConflict(ref.tenant, ref.tokenId);
-      else vault.update(ref.tenant, ref.tokenId, toUpdate(ref.purpose, parseJsonText(req.body)));
-      return { status: 204 };
-    },
-
-    deleteToken(req) {
-      const ref = refOf(req);
-      if (ref.purpose !== 'token') throw wrongMethod(ref.purpose === 'conflicts' ? 'GET, PUT' : 'PUT');
-      vault.delete(ref.tenant, ref.tokenId);
-      return { status: 204 };
-    },
+    status: CREATE_STATUS[outcome],
+    mediaType,
+    headers: { Location: tokenHref(ctx, token), Accept: mediaType },
+    body: outcome === 'existing' ? deps.existing.tokenJson(token, ctx, view) : tokenJson(token, ctx, view),
   };
+}
+
+export function getToken(deps: TokenOperationsDeps, req: ApiRequest): ApiResponse {
+  const unmasked = unmaskedFor(deps, req);
+  const ref = refOf(deps.refs, req);
+  if (ref.purpose !== 'token' && ref.purpose !== 'conflicts') throw wrongMethod('PUT');
+  const token: Token = ref.purpose === 'conflicts' ? deps.vault.getConflict(ref.tenant, ref.tokenId) : deps.vault.get(ref.tenant, ref.tokenId);
+  const conflict = ref.purpose === 'conflicts' ? token.pendingConflict : undefined;
+  const view: TokenView = conflict ? { retrieved: true, conflict } : { retrieved: true };
+  if (unmasked) view.unmasked = true;
+  return { status: 200, mediaType: deps.tokenMediaType, body: deps.reads.tokenJson(token, link(deps, req), view) };
+}
+
+export function queryTokens(deps: TokenOperationsDeps, req: ApiRequest): ApiResponse {
+  const view: TokenView = unmaskedFor(deps, req) ? { retrieved: true, unmasked: true } : { retrieved: true };
+  // Not a use (contract 1.5): the vault's query moves no expiry.
+  const tokens = deps.vault.query(req.tenant, readTokenQuery(req.query));
+  const ctx = link(deps, req);
+  return { status: 200, mediaType: deps.tokenMediaType, body: tokenListJson(tokens, (token) => deps.reads.tokenJson(token, ctx, view)) };
+}
+
+export function updateToken(deps: TokenOperationsDeps, req: ApiRequest): ApiResponse {
+  const ref = refOf(deps.refs, req);
+  if (ref.purpose === 'token') throw wrongMethod('GET, DELETE');
+  if (ref.purpose === 'conflicts') deps.vault.resolveConflict(ref.tenant, ref.tokenId);
+  else deps.vault.update(ref.tenant, ref.tokenId, toUpdate(ref.purpose, parseJsonText(req.body)));
+  return { status: 204 };
+}
+
+export function deleteToken(deps: TokenOperationsDeps, req: ApiRequest): ApiResponse {
+  const ref = refOf(deps.refs, req);
+  if (ref.purpose !== 'token') throw wrongMethod(ref.purpose === 'conflicts' ? 'GET, PUT' : 'PUT');
+  deps.vault.delete(ref.tenant, ref.tokenId);
+  return { status: 204 };
 }

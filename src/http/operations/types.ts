@@ -37,5 +37,3 @@ export interface ApiResponse {
   headers?: Readonly<Record<string, string>>;
   body?: string;
 }
-
-export type ApiOperation = (req: ApiRequest) => ApiResponse;

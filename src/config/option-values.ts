@@ -1,0 +1,102 @@
+/** How resolveConfig (options.ts) reads option values: sizes, instants, URLs, hosts, origins, durations, credentials. */
+import { addDuration, parseDuration } from '../domain/duration.js';
+import { isInRange } from '../domain/time-range.js';
+import { parseInstant, readInstant } from '../wire/instant.js';
+import { ConfigError, type Fixtures } from './fixtures.js';
+import type { Credential } from './options.js';
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** Bytes from a number or a size such as `256MiB`, `300 MB`, `1048576`; undefined when it is none. */
+export function parseSize(value: number | string): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  const match = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = SIZE_UNITS[(match?.[2] ?? '').toLowerCase()];
+  if (!match || unit === undefined) return undefined;
+  const bytes = Math.floor(Number(match[1]) * unit);
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
+/** An instant given as ISO 8601 text (see parseInstant), epoch milliseconds or a Date. */
+export function toEpochMs(value: string | number | Date): number | undefined {
+  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return parseInstant(value);
+}
+
+/** `--now`: an instant inside the clock's range. */
+export function startOf(now: string | number | Date): number {
+  const start = toEpochMs(now);
+  if (start === undefined) {
+    // A well-formed date that does not exist (2030-02-31) says why.
+    const reading = typeof now === 'string' ? readInstant(now, 'dateOrDateTime') : undefined;
+    const why = reading?.ok === false && reading.reason !== undefined ? `: ${reading.reason}` : '';
+    throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(now)}'${why}`);
+  }
+  if (!isInRange(start)) {
+    throw new ConfigError(`--now must be inside the clock's range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, got '${String(now)}'`);
+  }
+  return start;
+}
+
+/** `--base-url`: an http(s) URL, without trailing slashes. */
+export function baseUrlOf(baseUrl: string): string {
+  if (!URL.canParse(baseUrl) || !/^https?:/i.test(baseUrl)) throw new ConfigError(`--base-url must be an http(s) URL, got '${baseUrl}'`);
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/** An `--allowed-host`: a host name or `*`, lower-cased. */
+export function allowedHostOf(name: string): string {
+  if (name !== '*' && !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i.test(name)) {
+    throw new ConfigError(`--allowed-host must be a host name (no scheme, no port) or *, got '${name}'`);
+  }
+  return name.toLowerCase();
+}
+
+/** An `--allowed-origin`: scheme, host and port only. */
+export function allowedOriginOf(origin: string): string {
+  const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase().replace(/\/$/, '')) {
+    throw new ConfigError(`--allowed-origin must be an origin such as http://localhost:3000 (scheme, host and port only), got '${origin}'`);
+  }
+  return parsed.origin;
+}
+
+/** Every entity a credential names must be configured in `entities`. */
+export function checkEntitiesExist(credentials: ReadonlyMap<string, Credential>, fixtures: Fixtures): void {
+  for (const [username, credential] of credentials) {
+    for (const entity of credential.entities) {
+      if (!Object.hasOwn(fixtures.entities, entity)) {
+        throw new ConfigError(`credential '${username}' names the entity '${entity}', which the fixtures' entities do not configure`);
+      }
+    }
+  }
+}
+
+export function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
+  const credentials = new Map<string, Credential>();
+  for (const c of fixtures.credentials) {
+    credentials.set(c.username, { password: c.password, entities: new Set(c.entities), detokenize: c.detokenize === true, webhookUrl: c.webhookUrl });
+  }
+  for (const user of users) {
+    const colon = user.indexOf(':');
+    if (colon < 1) throw new ConfigError(`--user must be name:password, got '${user}'`);
+    credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']), detokenize: false, webhookUrl: undefined });
+  }
+  return credentials;
+}
+
+/** A non-negative ISO 8601 duration in milliseconds (years and months counted from the epoch). */
+export function drainTimeoutMs(text: string): number {
+  const d = parseDuration(text);
+  if (!d || text.trim() === '') throw new ConfigError(`--drain-timeout must be an ISO 8601 duration such as PT65S, got '${text}'`);
+  return addDuration(0, d);
+}
+
+/** A positive ISO 8601 duration in milliseconds, at least 10 ms. */
+export function stateIntervalMs(text: string): number {
+  const d = parseDuration(text);
+  const ms = d && text.trim() !== '' ? addDuration(0, d) : Number.NaN;
+  if (!(ms >= 10)) throw new ConfigError(`--state-interval must be an ISO 8601 duration of at least 10 ms such as PT10S, got '${text}'`);
+  return ms;
+}
