@@ -17,7 +17,7 @@ import {
   type PaymentsDeps,
 } from '../../src/domain/payment.js';
 import type { PaymentStore } from '../../src/domain/ports.js';
-import { createMemoryPaymentStore } from '../../src/infra/memory-payments.js';
+import { createMemoryPaymentStore } from '../../src/store/memory-payments.js';
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
 const HOUR = 60 * 60 * 1000;

@@ -4,7 +4,7 @@
  */
 import type { Store } from '../domain/ports.js';
 import { namespaceKey, type Token } from '../domain/token.js';
-import { createExpiryHeap, type ExpiryHeap } from './expiry-heap.js';
+import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantTokens {
   byId: Map<string, Token>;

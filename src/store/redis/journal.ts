@@ -9,9 +9,9 @@
  * An entry from another process takes its place in the order it is pulled. Clearing clears the streams too,
  * and the tenant's record tells the other processes to clear theirs.
  */
-import type { RedisLink } from '../infra/redis-link.js';
-import { maskCardText } from '../wire/mask.js';
-import type { Journal, JournalRecord, JournalSelection } from './journal.js';
+import type { RedisLink } from './link.js';
+import { maskCardText } from '../../wire/mask.js';
+import type { Journal, JournalRecord, JournalSelection } from '../../control/journal.js';
 
 export interface SharedJournal extends Journal {
   /** Pulls the entries other processes recorded (asking them to write them first). */

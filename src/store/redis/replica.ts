@@ -13,9 +13,9 @@
  *   on its next use, so nothing half-written stays in memory.
  */
 import { randomUUID } from 'node:crypto';
-import type { RecordObserver } from '../infra/memory-store.js';
-import { StoreUnavailableError, type RedisLink, type Writes } from '../infra/redis-link.js';
-import type { Records } from './replica-records.js';
+import type { RecordObserver } from '../memory-store.js';
+import { StoreUnavailableError, type RedisLink, type Writes } from './link.js';
+import type { Records } from './records.js';
 
 export interface ReplicaDeps {
   link: RedisLink;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { createExpiryHeap } from '../../src/infra/expiry-heap.js';
-import { createMemoryStore } from '../../src/infra/memory-store.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 import type { Token } from '../../src/domain/token.js';
 
 function token(tenant: string, tokenId: string, expiresAt: number, namespace?: string): Token {

@@ -5,17 +5,17 @@
  * clock and the global scenario set are the global fields `clock` and `scn`. Card numbers travel sealed, as in
  * a state snapshot.
  */
-import type { Duration } from '../domain/duration.js';
-import type { PaymentStore, Store } from '../domain/ports.js';
-import type { IdSource } from '../infra/ids.js';
-import type { ClockSetting, TenantClocks } from '../infra/clock.js';
-import type { Siv } from '../infra/siv.js';
-import type { ActiveScenarios } from '../scenarios/active-set.js';
-import type { ScenarioEngine, TenantCounts } from '../scenarios/engine.js';
-import type { Scenario } from '../scenarios/schema.js';
-import { OUTBOX_PREFIX, type Outbox } from './shared-webhooks.js';
-import { paymentFromState, paymentToState, type PaymentState } from './payment-state.js';
-import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from './state.js';
+import type { Duration } from '../../domain/duration.js';
+import type { PaymentStore, Store } from '../../domain/ports.js';
+import type { IdSource } from '../../infra/ids.js';
+import type { ClockSetting, TenantClocks } from '../../infra/clock.js';
+import type { Siv } from '../../infra/siv.js';
+import type { ActiveScenarios } from '../../scenarios/active-set.js';
+import type { ScenarioEngine, TenantCounts } from '../../scenarios/engine.js';
+import type { Scenario } from '../../scenarios/schema.js';
+import { OUTBOX_PREFIX, type Outbox } from './outbox.js';
+import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
+import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from '../../control/state.js';
 
 export interface ReplicaParts {
   store: Store;
@@ -27,9 +27,9 @@ export interface ReplicaParts {
   siv: Siv;
   /** The extension in force for a tenant (a token record always carries its own). */
   extensionOf(tenant: string): Duration;
-  /** The webhook outbox (control/shared-webhooks.ts): its `w:<eventId>` records. */
+  /** The webhook outbox (store/redis/outbox.ts): its `w:<eventId>` records. */
   outbox?: Pick<Outbox, 'value' | 'apply' | 'entries' | 'forget'>;
-  /** The shared journal's clears (control/shared-journal.ts). */
+  /** The shared journal's clears (store/redis/journal.ts). */
   journal?: { generation(tenant: string): number; cleared(tenant: string, generation: number): void };
 }
 

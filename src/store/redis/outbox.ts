@@ -6,7 +6,7 @@
  * there a minute later belongs to a process that went away: another process takes it, under a lease so
  * that only one does, and delivers it (at least once: a receiver deduplicates by event id).
  */
-import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
+import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
 
 export interface OutboxJob {
   item: WebhookItem;

@@ -1,7 +1,7 @@
 /**
  * The Redis side of a shared store (decision 0039): one connection (ioredis) and the Lua scripts that change
  * a tenant's records atomically under a version check. It knows keys, versions and fields, not what the
- * records mean: the replica (control/replica.ts) encodes and applies them.
+ * records mean: the replica (store/redis/replica.ts) encodes and applies them.
  *
  * Keys, all under the prefix P:
  * - `P t:<tenant>`: the tenant's records (field `_v` is its version; `k:<id>` tokens, `p:<id>` payments,

@@ -7,7 +7,7 @@
 import type { Payment } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
 import type { RecordObserver } from './memory-store.js';
-import { createExpiryHeap, type ExpiryHeap } from './expiry-heap.js';
+import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantPayments {
   byId: Map<string, Payment>;
