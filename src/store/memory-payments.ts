@@ -4,7 +4,7 @@
  * kept per tenant; beyond that the oldest goes (a load test's millions of sales must not grow memory without
  * bound: decision 0029).
  */
-import type { Payment } from '../domain/payment.js';
+import type { Payment, PaymentDraft } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
 import type { RecordObserver } from './memory-store.js';
 import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
@@ -88,9 +88,6 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
   return {
     get: (tenant, paymentId) => tenants.get(tenant)?.byId.get(paymentId),
     put,
-    changed(payment) {
-      observer?.changed(payment.tenant, payment.paymentId);
-    },
     remove(tenant, paymentId) {
       // Its place in the order queue goes stale and is skipped when the oldest are dropped.
       if (tenants.get(tenant)?.byId.delete(paymentId)) {
@@ -98,11 +95,17 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
         observer?.changed(tenant, paymentId);
       }
     },
-    schedule(tenant, paymentId, at) {
+    update(tenant, paymentId, change) {
       const p = tenants.get(tenant);
-      if (!p) return;
-      p.due.push(at, paymentId);
+      const payment = p?.byId.get(paymentId);
+      if (!p || !payment) return;
+      const { settlesAt, scheduled } = payment;
+      change(payment as PaymentDraft);
+      // What the change scheduled is noted, so that a clock move visits the payment when it falls due.
+      if (payment.settlesAt !== undefined && payment.settlesAt !== settlesAt) p.due.push(payment.settlesAt, paymentId);
+      for (const event of payment.scheduled) if (!scheduled.includes(event)) p.due.push(event.at, paymentId);
       if (p.due.size > 2 * p.byId.size + HEAP_SLACK) rebuild(p);
+      observer?.changed(tenant, paymentId);
     },
     due(tenant, now) {
       const p = tenants.get(tenant);

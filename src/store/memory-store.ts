@@ -72,8 +72,15 @@ export function createMemoryStore(observer?: RecordObserver): Store {
       observer?.changed(token.tenant, token.tokenId);
     },
 
-    changed(token) {
-      observer?.changed(token.tenant, token.tokenId);
+    update(tenant, tokenId, change) {
+      const p = tenants.get(tenant);
+      const token = p?.byId.get(tokenId);
+      if (!p || !token) return;
+      const expiresAt = token.expiresAt;
+      change(token);
+      // A later expiry is found when the earlier one is popped; an earlier one needs an entry of its own.
+      if (token.expiresAt < expiresAt) p.expiries.push(token.expiresAt, token);
+      observer?.changed(tenant, tokenId);
     },
 
     remove(tenant, tokenId) {

@@ -7,7 +7,6 @@ import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { DomainError } from '../../src/domain/errors.js';
 import {
   allowedActions,
-  createPayments,
   lastEventOf,
   scheduledEventsOf,
   settlementEventOf,
@@ -16,6 +15,7 @@ import {
   type PaymentScript,
   type PaymentsDeps,
 } from '../../src/domain/payment.js';
+import { createPayments } from '../../src/domain/payments.js';
 import type { PaymentStore } from '../../src/domain/ports.js';
 import { createMemoryPaymentStore } from '../../src/store/memory-payments.js';
 
