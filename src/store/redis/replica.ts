@@ -1,6 +1,6 @@
 /**
- * One process's replica of a shared store (decision 0039). The simulator keeps running on its memory stores,
- * unchanged and synchronous; this replica makes that memory a cache of the records in Redis:
+ * One process's replica of a shared store (decision 0039, docs/consistency.md). The simulator keeps running
+ * on its memory stores, synchronous; this replica makes that memory a cache of the records in Redis:
  *
  * - An API request runs as a unit for its tenant. Units of one tenant queue in a lane; whatever queued while
  *   a commit was in flight runs together (group commit). The units run against memory, then the records they
@@ -14,22 +14,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordObserver } from '../memory-store.js';
-import { StoreUnavailableError, type RedisLink, type Writes } from './link.js';
-import type { Records } from './records.js';
-
-export interface ReplicaDeps {
-  link: RedisLink;
-  records: Records;
-  /** Every tenant (the configured credentials). */
-  tenants: readonly string[];
-  /** Puts this process's memory back to the configured start (fixtures, scenarios' tokens). */
-  restart(): void;
-  /** Says that Redis lost the state this memory came from: called once per loss, right after `restart` (decision 0041). */
-  lost?(): void;
-  /** Pulls what else a control read shows (the other processes' journal entries). */
-  onRead?: () => Promise<void>;
-  onClose?: () => void;
-}
+import { StoreUnavailableError, type CommitReply, type Writes } from './link.js';
+import {
+  EpochChanged,
+  collect,
+  createState,
+  distrust,
+  guarded,
+  lock,
+  markChanged,
+  pull,
+  pullAll,
+  remember,
+  sleep,
+  type ReplicaDeps,
+  type ReplicaState,
+} from './sync.js';
 
 /** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -73,9 +73,6 @@ interface Lane {
   waiters: (() => void)[];
 }
 
-const LOCK_TTL_MS = 5000;
-/** A control call that cannot take the lock in this time answers 503 (the outage budget is 2 s). */
-const LOCK_WAIT_MS = 1800;
 const MAX_ATTEMPTS = 200;
 /**
  * Read-only batches of one tenant whose version check may be in flight at once (decision 0040). Redis runs a
@@ -83,412 +80,202 @@ const MAX_ATTEMPTS = 200;
  */
 const MAX_CHECKS = 4;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+function runAll(batch: readonly Job[]): Outcome<unknown>[] {
+  return batch.map((job) => {
+    try {
+      return { ok: true, value: job.work() };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  });
+}
+
+/** Waits until nothing holds the tenant's memory (no pull in flight, no uncommitted writes). */
+async function free(lane: Lane): Promise<void> {
+  while (lane.holds > 0) await new Promise<void>((resolve) => lane.waiters.push(resolve));
+}
+
+/** Lets go of one hold on the tenant's memory; the last one wakes the batches waiting in free(). */
+function unhold(lane: Lane): void {
+  if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
+}
+
+/** Runs `body` holding the tenant's memory: no batch of the tenant runs meanwhile. */
+async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
+  lane.holds++;
+  try {
+    return await body();
+  } finally {
+    unhold(lane);
+  }
+}
+
+/** Sends a batch's commit (a read-only batch's: its check); Redis unreachable: the tenant's memory is distrusted. */
+async function send(s: ReplicaState, tenant: string, lane: Lane, expected: { version: number; globalVersion: number }, change: { writes: Writes; global: Writes | undefined; writing: boolean }): Promise<CommitReply> {
+  try {
+    return await s.deps.link.commit(tenant, expected, '', s.epoch ?? '', change.writes, change.global);
+  } catch (err) {
+    distrust(s, tenant);
+    throw err;
+  } finally {
+    if (!change.writing) lane.checks--;
+    s.inflight--;
+    if (s.inflight === 0) s.idle?.();
+  }
+}
+
+/**
+ * Runs a batch once and commits what it changed; true when committed (its jobs answered), false when it must
+ * run again. A read-only batch's check leaves the lane open to the next batch (up to MAX_CHECKS in flight); a
+ * batch that wrote holds the lane until its commit answers, and, when stale, until Redis's values are back
+ * over what it wrote.
+ */
+async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[], attempt: number): Promise<boolean> {
+  const expected = { version: s.versions.get(tenant) ?? 0, globalVersion: s.globalVersion };
+  s.effects = [];
+  const outcomes = runAll(batch);
+  const done = s.effects;
+  s.effects = undefined;
+  const { writes, global } = collect(s, tenant);
+  const writing = writes.size > 0 || global !== undefined;
+  if (writing) lane.holds++;
+  else lane.checks++;
+  s.inflight++;
+  try {
+    const reply = await send(s, tenant, lane, expected, { writes, global, writing });
+    if (reply.kind === 'ok') {
+      if (writing) remember(s, tenant, writes, global, reply);
+      batch.forEach((job, i) => job.resolve(outcomes[i] as Outcome<unknown>));
+      for (const effect of done) effect();
+      return true;
+    }
+    if (reply.kind === 'epoch') throw new EpochChanged();
+    if (attempt >= MAX_ATTEMPTS) throw new StoreUnavailableError('too many conflicting writes');
+    if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
+    // Redis's values back over what this attempt changed, the others' changes in, and again.
+    if (global) for (const field of global.keys()) s.knownGlobal.delete(field);
+    const extra = [...writes.keys()].filter((f) => f !== 's' && f !== 'c' && f !== 'm').concat(['s', 'c', 'm']);
+    await holding(lane, () => pull(s, tenant, extra));
+    return false;
+  } finally {
+    if (writing) unhold(lane);
+  }
+}
+
+/** Runs a batch until it commits: after any control call, on a loaded, current memory of the tenant. */
+async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[]): Promise<void> {
+  await guarded(s, async () => {
+    for (let attempt = 0; ; attempt++) {
+      while (s.controlling) await s.controlling;
+      if (lane.holds > 0) await free(lane);
+      if (!s.versions.has(tenant) || s.globalVersion < 0) {
+        await holding(lane, () => pull(s, tenant));
+        continue;
+      }
+      if (s.controlling || lane.holds > 0) continue;
+      if (await tryBatch(s, tenant, lane, batch, attempt)) return;
+    }
+  });
+}
+
+/** Takes the queued jobs as one batch when the lane is open to one. */
+function pump(s: ReplicaState, tenant: string, lane: Lane): void {
+  if (lane.queue.length === 0 || lane.holds > 0 || lane.checks >= MAX_CHECKS) return;
+  const batch = lane.queue.splice(0);
+  void commitBatch(s, tenant, lane, batch)
+    .catch((err: unknown) => {
+      for (const job of batch) job.reject(err);
+    })
+    .finally(() => pump(s, tenant, lane));
+  // A read-only batch's check is in flight now (the run and its commit are synchronous up to the send): the
+  // lane may take the next batch as soon as one queues.
+}
+
+function run<T>(s: ReplicaState, lanes: Map<string, Lane>, tenant: string, work: () => T): Promise<Outcome<T>> {
+  let lane = lanes.get(tenant);
+  if (!lane) lanes.set(tenant, (lane = { queue: [], scheduled: false, checks: 0, holds: 0, waiters: [] }));
+  const open = lane;
+  const promise = new Promise<Outcome<T>>((resolve, reject) => {
+    open.queue.push({ work, resolve: resolve as (o: Outcome<unknown>) => void, reject });
+  });
+  if (!open.scheduled) {
+    // Taken on the next turn of the event loop: requests parsed in this turn join one batch.
+    open.scheduled = true;
+    setImmediate(() => {
+      open.scheduled = false;
+      pump(s, tenant, open);
+    });
+  }
+  return promise;
+}
+
+/** Under the store's lock: every tenant pulled, the call run, what it changed written, then its effects. */
+async function controlLocked<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
+  const { link } = s.deps;
+  const token = randomUUID();
+  await lock(link, token);
+  try {
+    await pullAll(s);
+    s.effects = [];
+    const result = await work();
+    const done = s.effects;
+    s.effects = undefined;
+    for (const tenant of s.deps.tenants) {
+      const { writes, global } = collect(s, tenant);
+      if (writes.size === 0 && !global) continue;
+      const reply = await link.commit(tenant, '*', token, s.epoch ?? '', writes, global);
+      if (reply.kind === 'epoch') throw new EpochChanged();
+      remember(s, tenant, writes, global, reply);
+    }
+    for (const effect of done) effect();
+    return result;
+  } catch (err) {
+    s.effects = undefined;
+    if (err instanceof StoreUnavailableError) distrust(s);
+    throw err;
+  } finally {
+    await link.unlock(token).catch(() => undefined);
+  }
+}
+
+async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
+  while (s.controlling) await s.controlling;
+  let release: () => void = () => undefined;
+  s.controlling = new Promise<void>((resolve) => (release = resolve));
+  try {
+    // Lanes finish the batch they hold; new ones wait for this call.
+    if (s.inflight > 0) await new Promise<void>((resolve) => (s.idle = resolve));
+    s.idle = undefined;
+    return await guarded(s, () => controlLocked(s, work));
+  } finally {
+    s.controlling = undefined;
+    release();
+  }
+}
 
 export function createReplica(deps: ReplicaDeps): Replica {
-  const { link, records } = deps;
-  let epoch: string | undefined;
-  let starting: Promise<void> | undefined;
-  /** Tenant versions this memory holds; absent: not loaded. */
-  const versions = new Map<string, number>();
-  let globalVersion = -1;
-  /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
-  const known = new Map<string, Map<string, string>>();
-  const knownGlobal = new Map<string, string>();
-  const dirtyTokens = new Map<string, Set<string>>();
-  const dirtyPayments = new Map<string, Set<string>>();
-  const dirtyFields = new Map<string, Set<string>>();
-  let applying = false;
-  let effects: (() => void)[] | undefined;
+  const s = createState(deps);
   const lanes = new Map<string, Lane>();
-  let inflight = 0;
-  /** While a control call runs here, lanes wait for it. */
-  let controlling: Promise<void> | undefined;
-  let idle: (() => void) | undefined;
-
-  const observer = (dirty: Map<string, Set<string>>): RecordObserver => ({
-    changed(tenant, id) {
-      if (applying) return;
-      let set = dirty.get(tenant);
-      if (!set) dirty.set(tenant, (set = new Set()));
-      set.add(id);
-    },
-  });
-
-  function knownOf(tenant: string): Map<string, string> {
-    let map = known.get(tenant);
-    if (!map) known.set(tenant, (map = new Map<string, string>()));
-    return map;
-  }
-
-  /** Takes what changed in a tenant's memory since its last commit: the writes, and the fields they name. */
-  function collect(tenant: string): { writes: Writes; global: Writes | undefined } {
-    const writes: Writes = new Map();
-    const tokens = dirtyTokens.get(tenant);
-    if (tokens) {
-      dirtyTokens.delete(tenant);
-      for (const id of tokens) writes.set(records.tokenField(id), records.token(tenant, id));
-    }
-    const payments = dirtyPayments.get(tenant);
-    if (payments) {
-      dirtyPayments.delete(tenant);
-      for (const id of payments) writes.set(records.paymentField(id), records.payment(tenant, id));
-    }
-    const fields = dirtyFields.get(tenant);
-    if (fields) {
-      dirtyFields.delete(tenant);
-      for (const field of fields) writes.set(field, records.value(tenant, field));
-    }
-    const last = knownOf(tenant);
-    const compared: [string, string][] = [
-      ['s', records.scenarioSet(tenant)],
-      ['c', records.clock(tenant)],
-      ['m', records.meta(tenant)],
-    ];
-    for (const [field, value] of compared) if ((last.get(field) ?? '') !== value) writes.set(field, value);
-    let global: Writes | undefined;
-    for (const [field, value] of [
-      ['scn', records.scenarioSet(undefined)],
-      ['clock', records.sharedClock()],
-    ] as const) {
-      if ((knownGlobal.get(field) ?? '') !== value) (global ??= new Map()).set(field, value);
-    }
-    return { writes, global };
-  }
-
-  function remember(tenant: string, writes: Writes, global: Writes | undefined): void {
-    const last = knownOf(tenant);
-    for (const field of ['s', 'c', 'm']) if (writes.has(field)) last.set(field, writes.get(field) as string);
-    if (global) for (const [field, value] of global) knownGlobal.set(field, value);
-  }
-
-  function applyGlobal(map: Map<string, string>): void {
-    if (epoch !== undefined && map.get('epoch') !== epoch) throw new EpochChanged();
-    // The scenario set first: replacing it starts its counts again, which the tenants' `m` then restore.
-    for (const field of ['scn', 'clock']) {
-      const value = map.get(field) ?? '';
-      if ((knownGlobal.get(field) ?? '') !== value) {
-        if (value !== '') records.applyGlobal(field, value);
-        knownGlobal.set(field, value);
-      }
-    }
-  }
-
-  function applyFields(tenant: string, fields: Map<string, string | null>): void {
-    const last = knownOf(tenant);
-    const order = [...fields.keys()].sort((a, b) => rank(a) - rank(b));
-    for (const field of order) {
-      if (field === '_v') continue;
-      const value = fields.get(field) ?? null;
-      records.apply(tenant, field, value);
-      if (field === 's' || field === 'c' || field === 'm') last.set(field, value ?? '');
-    }
-  }
-
-  /** Brings a tenant's memory to Redis's version, putting Redis's values over `extra` fields too. */
-  async function pull(tenant: string, extra: Iterable<string> = []): Promise<void> {
-    const loaded = versions.has(tenant);
-    const reply = await link.pull(tenant, { version: versions.get(tenant) ?? -1, globalVersion }, extra);
-    if (epoch !== undefined && reply.epoch !== epoch) throw new EpochChanged();
-    applying = true;
-    try {
-      if (reply.global) applyGlobal(reply.global);
-      if (!loaded) records.forget(tenant);
-      applyFields(tenant, reply.fields);
-    } finally {
-      applying = false;
-    }
-    versions.set(tenant, reply.version);
-    globalVersion = reply.globalVersion;
-  }
-
-  /** Redis could not be reached mid-change: this memory of the tenant is not to be trusted. */
-  function distrust(tenant?: string): void {
-    for (const name of tenant === undefined ? deps.tenants : [tenant]) {
-      versions.delete(name);
-      known.delete(name);
-      dirtyTokens.delete(name);
-      dirtyPayments.delete(name);
-      dirtyFields.delete(name);
-    }
-    globalVersion = -1;
-    knownGlobal.clear();
-  }
-
-  /** Seeds an empty store with this memory, or adopts the store's state; again after Redis lost it. */
-  function started(): Promise<void> {
-    starting ??= (async () => {
-      const token = randomUUID();
-      await lock(token);
-      try {
-        const mine = randomUUID();
-        if (await link.seed(mine)) {
-          epoch = mine;
-          const global: Writes = new Map([
-            ['scn', records.scenarioSet(undefined)],
-            ['clock', records.sharedClock()],
-          ]);
-          for (const tenant of deps.tenants) {
-            const writes = records.all(tenant);
-            const reply = await link.commit(tenant, '*', token, mine, writes, global.size > 0 ? new Map(global) : undefined);
-            remember(tenant, writes, global);
-            global.clear();
-            versions.set(tenant, reply.version);
-            globalVersion = reply.globalVersion;
-          }
-          dirtyTokens.clear();
-          dirtyPayments.clear();
-          dirtyFields.clear();
-        } else {
-          const global = await link.globalRecords();
-          epoch = global.get('epoch');
-          distrust();
-          for (const tenant of deps.tenants) await pull(tenant);
-        }
-      } finally {
-        await link.unlock(token).catch(() => undefined);
-      }
-    })().catch((err: unknown) => {
-      starting = undefined;
-      epoch = undefined;
-      throw err;
-    });
-    return starting;
-  }
-
-  async function lock(token: string): Promise<void> {
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    while (!(await link.lock(token, LOCK_TTL_MS))) {
-      if (Date.now() > deadline) throw new StoreUnavailableError('the store stayed locked by another process');
-      await sleep(2);
-    }
-  }
-
-  /** Runs `body`, starting over from a fresh start when Redis turns out to have lost its state. */
-  async function guarded<T>(body: () => Promise<T>): Promise<T> {
-    for (let i = 0; ; i++) {
-      await started();
-      const joined = epoch;
-      try {
-        return await body();
-      } catch (err) {
-        if (!(err instanceof EpochChanged) || i > 2) throw err;
-        // Another unit of this process found the loss first and started over: join that start, not a second one.
-        if (epoch !== joined) continue;
-        // Redis lost its state (a restart without persistence): start over, as a fresh simulator would.
-        starting = undefined;
-        epoch = undefined;
-        distrust();
-        applying = true;
-        try {
-          deps.restart();
-        } finally {
-          applying = false;
-        }
-        deps.lost?.();
-      }
-    }
-  }
-
-  function runAll(batch: readonly Job[]): Outcome<unknown>[] {
-    return batch.map((job) => {
-      try {
-        return { ok: true, value: job.work() };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    });
-  }
-
-  /** Waits until nothing holds the tenant's memory (no pull in flight, no uncommitted writes). */
-  async function free(lane: Lane): Promise<void> {
-    while (lane.holds > 0) await new Promise<void>((resolve) => lane.waiters.push(resolve));
-  }
-
-  /** Lets go of one hold on the tenant's memory; the last one wakes the batches waiting in free(). */
-  function unhold(lane: Lane): void {
-    if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
-  }
-
-  /** Runs `body` holding the tenant's memory: no batch of the tenant runs meanwhile. */
-  async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
-    lane.holds++;
-    try {
-      return await body();
-    } finally {
-      unhold(lane);
-    }
-  }
-
-  /**
-   * Runs a batch and commits what it changed. A read-only batch's check leaves the lane open to the next
-   * batch (up to MAX_CHECKS in flight); a batch that wrote holds the lane until its commit answers, and, when
-   * stale, until Redis's values are back over what it wrote.
-   */
-  async function commitBatch(tenant: string, lane: Lane, batch: Job[]): Promise<void> {
-    await guarded(async () => {
-      for (let attempt = 0; ; attempt++) {
-        while (controlling) await controlling;
-        if (lane.holds > 0) await free(lane);
-        if (!versions.has(tenant) || globalVersion < 0) {
-          await holding(lane, () => pull(tenant));
-          continue;
-        }
-        if (controlling || lane.holds > 0) continue;
-        const expected = { version: versions.get(tenant) ?? 0, globalVersion };
-        effects = [];
-        const outcomes = runAll(batch);
-        const done = effects;
-        effects = undefined;
-        const { writes, global } = collect(tenant);
-        const writing = writes.size > 0 || global !== undefined;
-        if (writing) lane.holds++;
-        else lane.checks++;
-        inflight++;
-        try {
-          let reply;
-          try {
-            reply = await link.commit(tenant, expected, '', epoch ?? '', writes, global);
-          } catch (err) {
-            distrust(tenant);
-            throw err;
-          } finally {
-            if (!writing) lane.checks--;
-            inflight--;
-            if (inflight === 0) idle?.();
-          }
-          if (reply.kind === 'ok') {
-            if (writing) {
-              remember(tenant, writes, global);
-              versions.set(tenant, reply.version);
-              globalVersion = reply.globalVersion;
-            }
-            batch.forEach((job, i) => job.resolve(outcomes[i] as Outcome<unknown>));
-            for (const effect of done) effect();
-            return;
-          }
-          if (reply.kind === 'epoch') throw new EpochChanged();
-          if (attempt >= MAX_ATTEMPTS) throw new StoreUnavailableError('too many conflicting writes');
-          if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
-          // Redis's values back over what this attempt changed, the others' changes in, and again.
-          if (global) for (const field of global.keys()) knownGlobal.delete(field);
-          const extra = [...writes.keys()].filter((f) => f !== 's' && f !== 'c' && f !== 'm').concat(['s', 'c', 'm']);
-          await holding(lane, () => pull(tenant, extra));
-        } finally {
-          if (writing) unhold(lane);
-        }
-      }
-    });
-  }
-
-  /** Takes the queued jobs as one batch when the lane is open to one. */
-  function pump(tenant: string, lane: Lane): void {
-    if (lane.queue.length === 0 || lane.holds > 0 || lane.checks >= MAX_CHECKS) return;
-    const batch = lane.queue.splice(0);
-    void commitBatch(tenant, lane, batch)
-      .catch((err: unknown) => {
-        for (const job of batch) job.reject(err);
-      })
-      .finally(() => pump(tenant, lane));
-    // A read-only batch's check is in flight now (the run and its commit are synchronous up to the send): the
-    // lane may take the next batch as soon as one queues.
-  }
-
   return {
-    tokenObserver: observer(dirtyTokens),
-    paymentObserver: observer(dirtyPayments),
-    touch: (tenant, field) => observer(dirtyFields).changed(tenant, field),
-
-    run<T>(tenant: string, work: () => T): Promise<Outcome<T>> {
-      let lane = lanes.get(tenant);
-      if (!lane) lanes.set(tenant, (lane = { queue: [], scheduled: false, checks: 0, holds: 0, waiters: [] }));
-      const promise = new Promise<Outcome<T>>((resolve, reject) => {
-        (lane).queue.push({ work, resolve: resolve as (o: Outcome<unknown>) => void, reject });
-      });
-      if (!lane.scheduled) {
-        // Taken on the next turn of the event loop: requests parsed in this turn join one batch.
-        lane.scheduled = true;
-        const open = lane;
-        setImmediate(() => {
-          open.scheduled = false;
-          pump(tenant, open);
-        });
-      }
-      return promise;
-    },
-
-    async control<T>(work: () => Promise<T>): Promise<T> {
-      while (controlling) await controlling;
-      let release: () => void = () => undefined;
-      controlling = new Promise<void>((resolve) => (release = resolve));
-      try {
-        // Lanes finish the batch they hold; new ones wait for this call.
-        if (inflight > 0) await new Promise<void>((resolve) => (idle = resolve));
-        idle = undefined;
-        return await guarded(async () => {
-          const token = randomUUID();
-          await lock(token);
-          try {
-            for (const tenant of deps.tenants) await pull(tenant);
-            effects = [];
-            const result = await work();
-            const done = effects;
-            effects = undefined;
-            let global: Writes | undefined;
-            for (const tenant of deps.tenants) {
-              const change = collect(tenant);
-              global = change.global;
-              if (change.writes.size === 0 && !global) continue;
-              const reply = await link.commit(tenant, '*', token, epoch ?? '', change.writes, global);
-              if (reply.kind === 'epoch') throw new EpochChanged();
-              remember(tenant, change.writes, global);
-              versions.set(tenant, reply.version);
-              globalVersion = reply.globalVersion;
-            }
-            for (const effect of done) effect();
-            return result;
-          } catch (err) {
-            effects = undefined;
-            if (err instanceof StoreUnavailableError) distrust();
-            throw err;
-          } finally {
-            await link.unlock(token).catch(() => undefined);
-          }
-        });
-      } finally {
-        controlling = undefined;
-        release();
-      }
-    },
-
+    tokenObserver: { changed: (tenant, id) => markChanged(s, s.dirtyTokens, tenant, id) },
+    paymentObserver: { changed: (tenant, id) => markChanged(s, s.dirtyPayments, tenant, id) },
+    touch: (tenant, field) => markChanged(s, s.dirtyFields, tenant, field),
+    run: (tenant, work) => run(s, lanes, tenant, work),
+    control: (work) => control(s, work),
     read: () =>
-      guarded(async () => {
-        for (const tenant of deps.tenants) await pull(tenant);
+      guarded(s, async () => {
+        await pullAll(s);
         await deps.onRead?.();
       }),
-
-    start: () =>
-      guarded(async () => {
-        for (const tenant of deps.tenants) await pull(tenant);
-      }),
-
+    start: () => guarded(s, () => pullAll(s)),
     afterCommit(effect) {
-      if (effects) effects.push(effect);
+      if (s.effects) s.effects.push(effect);
       else effect();
     },
-
-    async status() {
-      return { up: await link.ping() };
-    },
-
+    status: async () => ({ up: await deps.link.ping() }),
     close() {
       deps.onClose?.();
-      return link.close();
+      return deps.link.close();
     },
   };
 }
-
-/** The store's epoch is not the one this memory came from: Redis lost its state, or was seeded again. */
-class EpochChanged extends Error {}
-
-const rank = (field: string): number => (field === 's' ? 0 : field === 'm' ? 2 : 1);
