@@ -34,111 +34,140 @@ const READ_WAIT_MS = BEAT_MS + FLUSH_MS + 80;
 /** A process not heard of for this long is gone. */
 const ALIVE_MS = 2_000;
 
-export function createSharedJournal(local: Journal, link: RedisLink, options: { origin: string; tenants: readonly string[]; cap: number }): SharedJournal {
-  const { origin, cap } = options;
-  const keys: (string | null)[] = [...options.tenants, null];
-  const after = new Map<string | null, string>();
-  const generations = new Map<string, number>();
+interface JournalShare {
+  local: Journal;
+  link: RedisLink;
+  origin: string;
+  cap: number;
+  /** Every tenant's stream key, and null for unauthenticated requests. */
+  keys: (string | null)[];
+  /** The last entry pulled from each stream. */
+  after: Map<string | null, string>;
+  generations: Map<string, number>;
   /** Own entries not yet written, per tenant (only the newest `cap` are kept while nobody wants them). */
-  const waiting = new Map<string | null, JournalRecord[]>();
-  let wanted = false;
-  let pulling: Promise<void> | undefined;
-  let flushTimer: NodeJS.Timeout | undefined;
-  let streams = 0;
+  waiting: Map<string | null, JournalRecord[]>;
+  wanted: boolean;
+  pulling: Promise<void> | undefined;
+  flushTimer: NodeJS.Timeout | undefined;
+  beat: NodeJS.Timeout | undefined;
+  /** Open live streams here. */
+  streams: number;
+}
 
-  const stored = (record: JournalRecord): string =>
-    JSON.stringify({
-      ...record,
-      body: typeof record.body === 'string' ? maskCardText(record.body) : Buffer.isBuffer(record.body) ? maskCardText(record.body.toString('utf8')) : undefined,
-      responseBody: record.responseBody === undefined ? undefined : maskCardText(record.responseBody),
-    });
+const stored = (record: JournalRecord): string =>
+  JSON.stringify({
+    ...record,
+    body: typeof record.body === 'string' ? maskCardText(record.body) : Buffer.isBuffer(record.body) ? maskCardText(record.body.toString('utf8')) : undefined,
+    responseBody: record.responseBody === undefined ? undefined : maskCardText(record.responseBody),
+  });
 
-  function flush(): void {
-    flushTimer = undefined;
-    for (const [tenant, list] of waiting) link.appendJournal(tenant, origin, list.map(stored), cap);
-    waiting.clear();
-  }
+function flush(j: JournalShare): void {
+  j.flushTimer = undefined;
+  for (const [tenant, list] of j.waiting) j.link.appendJournal(tenant, j.origin, list.map(stored), j.cap);
+  j.waiting.clear();
+}
 
-  // The heartbeat: alive, and wanted or not; the first at once. It holds no process open.
-  const heartbeat = (): void => {
-    link.beat(origin, WANTED_MS).then(
-      (isWanted) => {
-        wanted = isWanted;
-        if (wanted && waiting.size > 0) flushTimer ??= setTimeout(flush, FLUSH_MS);
-        if (streams > 0) void shared.pull().catch(() => undefined);
-      },
-      () => undefined,
-    );
-  };
-  // Started by the first entry: a process that has answered nothing has nothing to share.
-  let beat: NodeJS.Timeout | undefined;
-  const startBeating = (): void => {
-    if (beat) return;
-    beat = setInterval(heartbeat, BEAT_MS);
-    beat.unref();
-    heartbeat();
-  };
+/** The heartbeat: alive, and wanted or not. Open live streams pull with it. */
+function heartbeat(j: JournalShare): void {
+  j.link.beat(j.origin, WANTED_MS).then(
+    (isWanted) => {
+      j.wanted = isWanted;
+      if (j.wanted && j.waiting.size > 0) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
+      if (j.streams > 0) void pull(j).catch(() => undefined);
+    },
+    () => undefined,
+  );
+}
 
-  async function pullAll(): Promise<void> {
-    await link.wantJournal();
-    wanted = true;
-    if ((await link.otherProcesses(origin, ALIVE_MS)) > 0) await new Promise((resolve) => setTimeout(resolve, READ_WAIT_MS));
-    for (const tenant of keys) {
-      const entries = await link.journalSince(tenant, after.get(tenant), cap);
-      for (const { id, origin: from, entry } of entries) {
-        after.set(tenant, id);
-        if (from !== origin) local.record(JSON.parse(entry) as JournalRecord);
-      }
+/** Started by the first entry or pull: a process that has answered nothing has nothing to share. It holds no process open. */
+function startBeating(j: JournalShare): void {
+  if (j.beat) return;
+  j.beat = setInterval(() => heartbeat(j), BEAT_MS);
+  j.beat.unref();
+  heartbeat(j);
+}
+
+async function pullAll(j: JournalShare): Promise<void> {
+  await j.link.wantJournal();
+  j.wanted = true;
+  if ((await j.link.otherProcesses(j.origin, ALIVE_MS)) > 0) await new Promise((resolve) => setTimeout(resolve, READ_WAIT_MS));
+  for (const tenant of j.keys) {
+    const entries = await j.link.journalSince(tenant, j.after.get(tenant), j.cap);
+    for (const { id, origin: from, entry } of entries) {
+      j.after.set(tenant, id);
+      if (from !== j.origin) j.local.record(JSON.parse(entry) as JournalRecord);
     }
   }
+}
 
-  const shared: SharedJournal = {
+function pull(j: JournalShare): Promise<void> {
+  startBeating(j);
+  j.pulling ??= pullAll(j).finally(() => (j.pulling = undefined));
+  return j.pulling;
+}
+
+function record(j: JournalShare, entry: JournalRecord): void {
+  j.local.record(entry);
+  startBeating(j);
+  let list = j.waiting.get(entry.tenant);
+  if (!list) j.waiting.set(entry.tenant, (list = []));
+  list.push(entry);
+  if (j.wanted) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
+  else if (list.length > 2 * j.cap) list.splice(0, list.length - j.cap);
+}
+
+function clear(j: JournalShare, tenant: string | undefined): void {
+  j.local.clear(tenant);
+  for (const key of tenant === undefined ? j.keys : [tenant]) {
+    j.waiting.delete(key);
+    j.link.dropJournal(key);
+    if (key !== null) j.generations.set(key, (j.generations.get(key) ?? 0) + 1);
+  }
+}
+
+export function createSharedJournal(local: Journal, link: RedisLink, options: { origin: string; tenants: readonly string[]; cap: number }): SharedJournal {
+  const j: JournalShare = {
+    local,
+    link,
+    origin: options.origin,
+    cap: options.cap,
+    keys: [...options.tenants, null],
+    after: new Map(),
+    generations: new Map(),
+    waiting: new Map(),
+    wanted: false,
+    pulling: undefined,
+    flushTimer: undefined,
+    beat: undefined,
+    streams: 0,
+  };
+  return {
     ...local,
-    record(entry) {
-      local.record(entry);
-      startBeating();
-      let list = waiting.get(entry.tenant);
-      if (!list) waiting.set(entry.tenant, (list = []));
-      list.push(entry);
-      if (wanted) flushTimer ??= setTimeout(flush, FLUSH_MS);
-      else if (list.length > 2 * cap) list.splice(0, list.length - cap);
-    },
-    clear(tenant) {
-      local.clear(tenant);
-      for (const key of tenant === undefined ? keys : [tenant]) {
-        waiting.delete(key);
-        link.dropJournal(key);
-        if (key !== null) generations.set(key, (generations.get(key) ?? 0) + 1);
-      }
-    },
-    generation: (tenant) => generations.get(tenant) ?? 0,
+    record: (entry) => record(j, entry),
+    clear: (tenant) => clear(j, tenant),
+    generation: (tenant) => j.generations.get(tenant) ?? 0,
     cleared(tenant, generation) {
-      if ((generations.get(tenant) ?? 0) === generation) return;
-      generations.set(tenant, generation);
-      waiting.delete(tenant);
+      if ((j.generations.get(tenant) ?? 0) === generation) return;
+      j.generations.set(tenant, generation);
+      j.waiting.delete(tenant);
       local.clear(tenant);
     },
     subscribe(listener: (selection: JournalSelection) => void) {
       const unsubscribe = local.subscribe(listener);
-      streams++;
+      j.streams++;
       return () => {
         unsubscribe();
-        streams--;
+        j.streams--;
       };
     },
-    pull() {
-      startBeating();
-      pulling ??= pullAll().finally(() => (pulling = undefined));
-      return pulling;
-    },
+    pull: () => pull(j),
     close() {
-      if (beat) clearInterval(beat);
-      beat = undefined;
-      if (flushTimer) {
-        clearTimeout(flushTimer);
-        flush();
+      if (j.beat) clearInterval(j.beat);
+      j.beat = undefined;
+      if (j.flushTimer) {
+        clearTimeout(j.flushTimer);
+        flush(j);
       }
     },
   };
-  return shared;
 }

@@ -6,7 +6,9 @@
  * a state snapshot.
  */
 import type { Duration } from '../../domain/duration.js';
+import type { Payment } from '../../domain/payment.js';
 import type { PaymentStore, Store } from '../../domain/ports.js';
+import type { Token } from '../../domain/token.js';
 import type { IdSource } from '../../infra/ids.js';
 import type { ClockSetting, TenantClocks } from '../../infra/clock.js';
 import type { Siv } from '../../infra/siv.js';
@@ -43,36 +45,73 @@ interface Meta {
 const TOKEN = 'k:';
 const PAYMENT = 'p:';
 
+/** Scenario sets as record values: sealed as in a snapshot, each kept by identity (a set is replaced whole). */
+function createSetCodec(siv: Siv) {
+  // A commit compares the set on every batch and must not seal and serialise every rule again each time.
+  const sealed = new WeakMap<readonly Scenario[], string>();
+  return {
+    seal(list: readonly Scenario[], tenant: string): string {
+      if (list.length === 0) return '';
+      let text = sealed.get(list);
+      if (text === undefined) sealed.set(list, (text = JSON.stringify(sealScenarioSets(new Map([[tenant, list]]), siv)[tenant])));
+      return text;
+    },
+    open(text: string, tenant: string): Scenario[] {
+      if (text === '') return [];
+      const { data } = openScenarioSets({ scenarios: { [tenant]: JSON.parse(text) as unknown } }, siv);
+      return (data as { scenarios: Record<string, Scenario[]> }).scenarios[tenant] ?? [];
+    },
+  };
+}
+
+type SetCodec = ReturnType<typeof createSetCodec>;
+
+/** Puts one field's value (null or '': gone) into this process's memory. */
+function applyField(parts: ReplicaParts, sets: SetCodec, tenant: string, field: string, value: string | null): void {
+  const { store, payments, siv } = parts;
+  const text = value ?? '';
+  if (field.startsWith(TOKEN)) {
+    store.remove(tenant, field.slice(TOKEN.length));
+    if (text === '') return;
+    const state = JSON.parse(text) as TokenState;
+    const number = siv.open(state.sealedCardNumber);
+    if (number !== undefined) store.insert(tokenFromState(state, number, parts.extensionOf(tenant)));
+  } else if (field.startsWith(PAYMENT)) {
+    payments.remove(tenant, field.slice(PAYMENT.length));
+    if (text !== '') payments.put(paymentFromState(JSON.parse(text) as PaymentState));
+  } else if (field === 'm') {
+    const meta: Meta = text === '' ? { ids: {}, counts: { global: {}, own: {} } } : (JSON.parse(text) as Meta);
+    parts.ids.restoreTenantCounters(tenant, meta.ids);
+    parts.engine.restoreCountsOf(tenant, meta.counts);
+    parts.journal?.cleared(tenant, meta.journal ?? 0);
+  } else if (field === 'c') {
+    if (text === '') parts.clocks.dropFork(tenant);
+    else parts.clocks.fork(tenant).restore(JSON.parse(text) as ClockSetting);
+  } else if (field === 's') {
+    parts.scenarios.restoreSet(sets.open(text, tenant), tenant);
+  } else if (field.startsWith(OUTBOX_PREFIX)) {
+    parts.outbox?.apply(tenant, field.slice(OUTBOX_PREFIX.length), value);
+  }
+}
+
 export function createRecords(parts: ReplicaParts) {
   const { store, payments, clocks, ids, engine, scenarios, siv } = parts;
+  const sets = createSetCodec(siv);
+  const tokenText = (token: Token): string => JSON.stringify(tokenToState(token, siv));
+  const paymentText = (payment: Payment): string => JSON.stringify(paymentToState(payment));
 
-  // A set is replaced whole when it changes, so its sealed text is kept by identity: a commit compares it on
-  // every batch and must not seal and serialise every rule again each time.
-  const sealed = new WeakMap<readonly Scenario[], string>();
-  const sealSet = (list: readonly Scenario[], tenant: string): string => {
-    if (list.length === 0) return '';
-    let text = sealed.get(list);
-    if (text === undefined) sealed.set(list, (text = JSON.stringify(sealScenarioSets(new Map([[tenant, list]]), siv)[tenant])));
-    return text;
-  };
-  const openSet = (text: string, tenant: string): Scenario[] => {
-    if (text === '') return [];
-    const { data } = openScenarioSets({ scenarios: { [tenant]: JSON.parse(text) as unknown } }, siv);
-    return ((data as { scenarios: Record<string, Scenario[]> }).scenarios[tenant] ?? []);
-  };
-
-  return {
+  const records = {
     tokenField: (id: string): string => `${TOKEN}${id}`,
     paymentField: (id: string): string => `${PAYMENT}${id}`,
 
     /** A token's field value now: its record, or '' when it is gone. */
     token(tenant: string, id: string): string {
       const token = store.get(tenant, id);
-      return token === undefined ? '' : JSON.stringify(tokenToState(token, siv));
+      return token === undefined ? '' : tokenText(token);
     },
     payment(tenant: string, id: string): string {
       const payment = payments.get(tenant, id);
-      return payment === undefined ? '' : JSON.stringify(paymentToState(payment));
+      return payment === undefined ? '' : paymentText(payment);
     },
     meta(tenant: string): string {
       const meta: Meta = { ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal?.generation(tenant) ?? 0 };
@@ -84,16 +123,16 @@ export function createRecords(parts: ReplicaParts) {
     },
     sharedClock: (): string => JSON.stringify(clocks.shared.state()),
     /** The tenant's own scenario set ('' for none), or the global set. */
-    scenarioSet: (tenant: string | undefined): string => sealSet(engine.scenarios(tenant), tenant ?? ''),
+    scenarioSet: (tenant: string | undefined): string => sets.seal(engine.scenarios(tenant), tenant ?? ''),
 
     /** Every field of a tenant as this process holds it. */
     all(tenant: string): Map<string, string> {
       const out = new Map<string, string>();
-      for (const token of store.list(tenant)) out.set(`${TOKEN}${token.tokenId}`, JSON.stringify(tokenToState(token, siv)));
-      for (const payment of payments.list(tenant)) out.set(`${PAYMENT}${payment.paymentId}`, JSON.stringify(paymentToState(payment)));
-      out.set('m', this.meta(tenant));
-      out.set('c', this.clock(tenant));
-      out.set('s', this.scenarioSet(tenant));
+      for (const token of store.list(tenant)) out.set(`${TOKEN}${token.tokenId}`, tokenText(token));
+      for (const payment of payments.list(tenant)) out.set(`${PAYMENT}${payment.paymentId}`, paymentText(payment));
+      out.set('m', records.meta(tenant));
+      out.set('c', records.clock(tenant));
+      out.set('s', records.scenarioSet(tenant));
       for (const [field, value] of parts.outbox?.entries(tenant) ?? []) out.set(field, value);
       return out;
     },
@@ -103,36 +142,11 @@ export function createRecords(parts: ReplicaParts) {
       return field.startsWith(OUTBOX_PREFIX) ? (parts.outbox?.value(tenant, field.slice(OUTBOX_PREFIX.length)) ?? '') : '';
     },
 
-    /** Puts one field's value (null or '': gone) into this process's memory. */
-    apply(tenant: string, field: string, value: string | null): void {
-      const text = value ?? '';
-      if (field.startsWith(TOKEN)) {
-        store.remove(tenant, field.slice(TOKEN.length));
-        if (text === '') return;
-        const state = JSON.parse(text) as TokenState;
-        const number = siv.open(state.sealedCardNumber);
-        if (number !== undefined) store.insert(tokenFromState(state, number, parts.extensionOf(tenant)));
-      } else if (field.startsWith(PAYMENT)) {
-        payments.remove(tenant, field.slice(PAYMENT.length));
-        if (text !== '') payments.put(paymentFromState(JSON.parse(text) as PaymentState));
-      } else if (field === 'm') {
-        const meta: Meta = text === '' ? { ids: {}, counts: { global: {}, own: {} } } : (JSON.parse(text) as Meta);
-        ids.restoreTenantCounters(tenant, meta.ids);
-        engine.restoreCountsOf(tenant, meta.counts);
-        parts.journal?.cleared(tenant, meta.journal ?? 0);
-      } else if (field === 'c') {
-        if (text === '') clocks.dropFork(tenant);
-        else clocks.fork(tenant).restore(JSON.parse(text) as ClockSetting);
-      } else if (field === 's') {
-        scenarios.restoreSet(openSet(text, tenant), tenant);
-      } else if (field.startsWith(OUTBOX_PREFIX)) {
-        parts.outbox?.apply(tenant, field.slice(OUTBOX_PREFIX.length), value);
-      }
-    },
+    apply: (tenant: string, field: string, value: string | null): void => applyField(parts, sets, tenant, field, value),
 
     applyGlobal(field: string, value: string): void {
       if (field === 'clock') clocks.shared.restore(JSON.parse(value) as ClockSetting);
-      else if (field === 'scn') scenarios.restoreSet(openSet(value, ''));
+      else if (field === 'scn') scenarios.restoreSet(sets.open(value, ''));
     },
 
     /** Forgets a tenant's memory (before it is loaded again whole). */
@@ -145,6 +159,7 @@ export function createRecords(parts: ReplicaParts) {
       parts.outbox?.forget(tenant);
     },
   };
+  return records;
 }
 
 export type Records = ReturnType<typeof createRecords>;
