@@ -45,6 +45,11 @@ interface Meta {
 const TOKEN = 'k:';
 const PAYMENT = 'p:';
 
+/** The field a token's record is written to. */
+export const tokenField = (id: string): string => `${TOKEN}${id}`;
+/** The field a payment's record is written to. */
+export const paymentField = (id: string): string => `${PAYMENT}${id}`;
+
 /** Scenario sets as record values: sealed as in a snapshot, each kept by identity (a set is replaced whole). */
 function createSetCodec(siv: Siv) {
   // A commit compares the set on every batch and must not seal and serialise every rule again each time.
@@ -101,18 +106,6 @@ export function createRecords(parts: ReplicaParts) {
   const paymentText = (payment: Payment): string => JSON.stringify(paymentToState(payment));
 
   const records = {
-    tokenField: (id: string): string => `${TOKEN}${id}`,
-    paymentField: (id: string): string => `${PAYMENT}${id}`,
-
-    /** A token's field value now: its record, or '' when it is gone. */
-    token(tenant: string, id: string): string {
-      const token = store.get(tenant, id);
-      return token === undefined ? '' : tokenText(token);
-    },
-    payment(tenant: string, id: string): string {
-      const payment = payments.get(tenant, id);
-      return payment === undefined ? '' : paymentText(payment);
-    },
     meta(tenant: string): string {
       const meta: Meta = { ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal?.generation(tenant) ?? 0 };
       return JSON.stringify(meta);
@@ -137,8 +130,16 @@ export function createRecords(parts: ReplicaParts) {
       return out;
     },
 
-    /** Another field's value now ('' when gone): the outbox's. */
+    /** A changed field's value now ('' when gone): a token's record, a payment's, an outbox entry's. */
     value(tenant: string, field: string): string {
+      if (field.startsWith(TOKEN)) {
+        const token = store.get(tenant, field.slice(TOKEN.length));
+        return token === undefined ? '' : tokenText(token);
+      }
+      if (field.startsWith(PAYMENT)) {
+        const payment = payments.get(tenant, field.slice(PAYMENT.length));
+        return payment === undefined ? '' : paymentText(payment);
+      }
       return field.startsWith(OUTBOX_PREFIX) ? (parts.outbox?.value(tenant, field.slice(OUTBOX_PREFIX.length)) ?? '') : '';
     },
 

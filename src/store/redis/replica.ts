@@ -13,7 +13,6 @@
  *   on its next use, so nothing half-written stays in memory.
  */
 import { randomUUID } from 'node:crypto';
-import type { RecordObserver } from '../memory-store.js';
 import { StoreUnavailableError, type CommitReply, type Writes } from './link.js';
 import {
   EpochChanged,
@@ -35,8 +34,6 @@ import {
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 export interface Replica {
-  readonly tokenObserver: RecordObserver;
-  readonly paymentObserver: RecordObserver;
   /** Runs an API unit for a tenant and commits what it changed. */
   run<T>(tenant: string, work: () => T): Promise<Outcome<T>>;
   /** Runs a control call under the store's lock, every tenant pulled first and written after. */
@@ -47,9 +44,8 @@ export interface Replica {
   start(): Promise<void>;
   /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
   afterCommit(effect: () => void): void;
-  /** Marks another record field of a tenant as changed (the webhook outbox's). */
+  /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
   touch(tenant: string, field: string): void;
-  status(): Promise<{ up: boolean }>;
   close(): Promise<void>;
 }
 
@@ -257,9 +253,7 @@ export function createReplica(deps: ReplicaDeps): Replica {
   const s = createState(deps);
   const lanes = new Map<string, Lane>();
   return {
-    tokenObserver: { changed: (tenant, id) => markChanged(s, s.dirtyTokens, tenant, id) },
-    paymentObserver: { changed: (tenant, id) => markChanged(s, s.dirtyPayments, tenant, id) },
-    touch: (tenant, field) => markChanged(s, s.dirtyFields, tenant, field),
+    touch: (tenant, field) => markChanged(s, tenant, field),
     run: (tenant, work) => run(s, lanes, tenant, work),
     control: (work) => control(s, work),
     read: () =>
@@ -272,7 +266,6 @@ export function createReplica(deps: ReplicaDeps): Replica {
       if (s.effects) s.effects.push(effect);
       else effect();
     },
-    status: async () => ({ up: await deps.link.ping() }),
     close() {
       deps.onClose?.();
       return deps.link.close();

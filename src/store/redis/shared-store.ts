@@ -12,7 +12,7 @@ import type { StoreParts, StoreSet } from '../stores.js';
 import { createSharedJournal } from './journal.js';
 import { createRedisLink } from './link.js';
 import { createOutbox } from './outbox.js';
-import { createRecords } from './records.js';
+import { createRecords, paymentField, tokenField } from './records.js';
 import { createReplica, type Replica } from './replica.js';
 
 export interface RedisStoreOptions {
@@ -39,8 +39,9 @@ export function openRedisStores(options: RedisStoreOptions): StoreSet {
   let replica: Replica | undefined;
   /** When this process found that Redis had lost its state, until a whole reset (decision 0041). */
   let lost: { at: string } | undefined;
-  const tokens = createMemoryStore({ changed: (tenant, id) => replica?.tokenObserver.changed(tenant, id) });
-  const payments = createMemoryPaymentStore(undefined, { changed: (tenant, id) => replica?.paymentObserver.changed(tenant, id) });
+  // They tell the replica of every record written through them, as the field it goes to.
+  const tokens = createMemoryStore({ changed: (tenant, id) => replica?.touch(tenant, tokenField(id)) });
+  const payments = createMemoryPaymentStore(undefined, { changed: (tenant, id) => replica?.touch(tenant, paymentField(id)) });
   // Every process lists every process's requests.
   const journal = createSharedJournal(options.journal, link, { origin: processName, tenants, cap: options.journalCap });
   // The queue is an outbox of records, committed with the change that made each event.
@@ -94,10 +95,7 @@ export function openRedisStores(options: RedisStoreOptions): StoreSet {
       dispatcher.clear(tenant);
       outbox.clear(tenant);
     },
-    async health() {
-      const up = replica ? (await replica.status()).up : await link.ping();
-      return { kind: 'redis', up, ...(lost && { state: 'reset' as const, at: lost.at }) };
-    },
+    health: async () => ({ kind: 'redis', up: await link.ping(), ...(lost && { state: 'reset' as const, at: lost.at }) }),
     // A whole reset (not one tenant's) is the answer to a lost store: health reports it no more.
     afterReset(tenant) {
       if (tenant === undefined) lost = undefined;

@@ -32,9 +32,8 @@ export interface ReplicaState {
   /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
   readonly known: Map<string, Map<string, string>>;
   readonly knownGlobal: Map<string, string>;
-  readonly dirtyTokens: Map<string, Set<string>>;
-  readonly dirtyPayments: Map<string, Set<string>>;
-  readonly dirtyFields: Map<string, Set<string>>;
+  /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
+  readonly dirty: Map<string, Set<string>>;
   /** Redis's values are being put into memory: the stores' reports of them are not changes to commit. */
   applying: boolean;
   /** Side effects of the unit running now, run once it is committed. */
@@ -61,9 +60,7 @@ export function createState(deps: ReplicaDeps): ReplicaState {
     globalVersion: -1,
     known: new Map(),
     knownGlobal: new Map(),
-    dirtyTokens: new Map(),
-    dirtyPayments: new Map(),
-    dirtyFields: new Map(),
+    dirty: new Map(),
     applying: false,
     effects: undefined,
     inflight: 0,
@@ -72,12 +69,12 @@ export function createState(deps: ReplicaDeps): ReplicaState {
   };
 }
 
-/** Notes a record of a tenant as changed in memory (unless it is Redis's value being put back). */
-export function markChanged(s: ReplicaState, dirty: Map<string, Set<string>>, tenant: string, id: string): void {
+/** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
+export function markChanged(s: ReplicaState, tenant: string, field: string): void {
   if (s.applying) return;
-  let set = dirty.get(tenant);
-  if (!set) dirty.set(tenant, (set = new Set()));
-  set.add(id);
+  let set = s.dirty.get(tenant);
+  if (!set) s.dirty.set(tenant, (set = new Set()));
+  set.add(field);
 }
 
 function knownOf(s: ReplicaState, tenant: string): Map<string, string> {
@@ -86,21 +83,12 @@ function knownOf(s: ReplicaState, tenant: string): Map<string, string> {
   return map;
 }
 
-/** Takes the ids noted as changed in one dirty map, each written as its record's field. */
-function take(dirty: Map<string, Set<string>>, tenant: string, writes: Writes, field: (id: string) => [string, string]): void {
-  const ids = dirty.get(tenant);
-  if (!ids) return;
-  dirty.delete(tenant);
-  for (const id of ids) writes.set(...field(id));
-}
-
 /** Takes what changed in a tenant's memory since its last commit: the writes, and the fields they name. */
 export function collect(s: ReplicaState, tenant: string): { writes: Writes; global: Writes | undefined } {
   const { records } = s.deps;
   const writes: Writes = new Map();
-  take(s.dirtyTokens, tenant, writes, (id) => [records.tokenField(id), records.token(tenant, id)]);
-  take(s.dirtyPayments, tenant, writes, (id) => [records.paymentField(id), records.payment(tenant, id)]);
-  take(s.dirtyFields, tenant, writes, (field) => [field, records.value(tenant, field)]);
+  for (const field of s.dirty.get(tenant) ?? []) writes.set(field, records.value(tenant, field));
+  s.dirty.delete(tenant);
   const last = knownOf(s, tenant);
   const compared: [string, string][] = [
     ['s', records.scenarioSet(tenant)],
@@ -178,9 +166,7 @@ export function distrust(s: ReplicaState, tenant?: string): void {
   for (const name of tenant === undefined ? s.deps.tenants : [tenant]) {
     s.versions.delete(name);
     s.known.delete(name);
-    s.dirtyTokens.delete(name);
-    s.dirtyPayments.delete(name);
-    s.dirtyFields.delete(name);
+    s.dirty.delete(name);
   }
   s.globalVersion = -1;
   s.knownGlobal.clear();
@@ -208,9 +194,7 @@ async function seed(s: ReplicaState, token: string, mine: string): Promise<void>
     remember(s, tenant, writes, global, reply);
     global.clear();
   }
-  s.dirtyTokens.clear();
-  s.dirtyPayments.clear();
-  s.dirtyFields.clear();
+  s.dirty.clear();
 }
 
 /** Seeds an empty store with this memory, or adopts the store's state; again after Redis lost it. */
