@@ -7,6 +7,7 @@ export const LAYERS = [
   { folder: 'config', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
   { folder: 'scenarios', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
   { folder: 'control', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
+  { folder: 'store', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
   { folder: 'http', packages: ['commander'] },
   { folder: 'simulator', packages: ['commander'] },
   { folder: 'cli', packages: [] },

@@ -1,7 +1,10 @@
 /** What the domain needs from the outside world, injected so that time and ids are scriptable. */
 import type { Duration } from './duration.js';
-import type { Payment } from './payment.js';
-import type { Token } from './token.js';
+import type { Payment, PaymentDraft } from './payment.js';
+import type { Token, TokenDraft } from './token.js';
+
+/** A record's type with its fields writable: what a store's `update` hands over (decision 0050). */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface Clock {
   /** The tenant's virtual now, in epoch milliseconds (tenants may have clocks of their own). */
@@ -51,9 +54,12 @@ export interface Store {
   namespaceTokens(tenant: string, namespace: string): readonly Token[];
   /** Adds a new token and indexes it. */
   insert(token: Token): void;
+  /**
+   * Changes a stored token in place (its expiry, fields or conflict): the only way a stored token changes, so
+   * the store, and a shared store's replica, sees every change (decision 0050). Nothing when it is not stored.
+   */
+  update(tenant: string, tokenId: string, change: (token: TokenDraft) => void): void;
   remove(tenant: string, tokenId: string): void;
-  /** Notes that a stored token was changed in place (its expiry, fields or conflict), so a shared store writes it. */
-  changed(token: Token): void;
   list(tenant: string): readonly Token[];
   tenants(): readonly string[];
   clear(tenant?: string): void;
@@ -89,13 +95,14 @@ export interface PaymentStore {
   put(payment: Payment): void;
   /** Drops a payment (a shared store's replica, when another process dropped it). */
   remove(tenant: string, paymentId: string): void;
-  /** Notes that a stored payment was changed in place (an event, a refund), so a shared store writes it. */
-  changed(payment: Payment): void;
-  /** Notes that a stored payment has an event scheduled at `at` (epoch ms). */
-  schedule(tenant: string, paymentId: string, at: number): void;
   /**
-   * The tenant's payments with an event noted as scheduled by `now`, each noted instant given once (a payment
-   * may still have later ones; a noted event may have happened already).
+   * Changes a stored payment in place (an event, a refund): the only way a stored payment changes, so the
+   * store sees every change, the events it schedules included (decision 0050). Nothing when it is not stored.
+   */
+  update(tenant: string, paymentId: string, change: (payment: PaymentDraft) => void): void;
+  /**
+   * The tenant's payments with an event scheduled by `now`, each scheduled instant given once (a payment may
+   * still have later ones; an event may have happened already).
    */
   due(tenant: string, now: number): readonly string[];
   /** The tenant's payments, oldest first. */

@@ -1,5 +1,6 @@
 /** The token and its rules: identity of a card, conflicts field by field, expiry and extension. */
 import { addDuration, type Duration } from './duration.js';
+import type { Mutable } from './ports.js';
 import { capAtEnd } from './time-range.js';
 
 export interface CardExpiryDate {
@@ -18,13 +19,13 @@ export interface BillingAddress {
 }
 
 export interface StoredCard {
-  number: string;
-  holderName: string;
-  expiryDate: CardExpiryDate;
-  billingAddress?: BillingAddress;
-  network: string;
-  countryCode: string;
-  fundingType: string;
+  readonly number: string;
+  readonly holderName: string;
+  readonly expiryDate: CardExpiryDate;
+  readonly billingAddress?: BillingAddress;
+  readonly network: string;
+  readonly countryCode: string;
+  readonly fundingType: string;
 }
 
 /** Values submitted in a conflicting create that differ from the stored ones. */
@@ -40,24 +41,35 @@ export interface PendingConflict {
   expiresAt: number;
 }
 
+/**
+ * A stored token. Read-only: it changes only inside its store's `update`, which hands it over as a
+ * TokenDraft, so a shared store sees every change (decision 0050).
+ */
 export interface Token {
-  tenant: string;
-  tokenId: string;
-  entity: string;
-  namespace?: string;
-  description: string;
-  card: StoredCard;
-  schemeTransactionReference?: string;
-  createdAt: number;
-  expiresAt: number;
+  readonly tenant: string;
+  readonly tokenId: string;
+  readonly entity: string;
+  readonly namespace?: string;
+  readonly description: string;
+  readonly card: StoredCard;
+  readonly schemeTransactionReference?: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
   /** Initial expiry minus creation time; the half-life rule compares against half of it. */
-  lifetimeMs: number;
+  readonly lifetimeMs: number;
   /** What a use past the half-life adds: the extension of the profile the token was created under. */
-  extension: Duration;
-  pendingConflict?: PendingConflict;
+  readonly extension: Duration;
+  readonly pendingConflict?: PendingConflict;
   /** Goes up with every change of the stored data (not of the expiry), so views of it can be cached. */
-  revision: number;
+  readonly revision: number;
 }
+
+/** What names and indexes a stored token (its tenant, id, card identity): never changed once stored. */
+type TokenKeys = 'tenant' | 'tokenId' | 'entity' | 'namespace' | 'createdAt' | 'lifetimeMs' | 'extension';
+
+/** A token as its store's `update` hands it over to be changed: everything but what names and indexes it. */
+export type TokenDraft = Mutable<Omit<Token, TokenKeys | 'card'>> &
+  Pick<Token, TokenKeys> & { card: Mutable<Omit<StoredCard, 'number'>> & Pick<StoredCard, 'number'> };
 
 /** What a create request says about the card, as the vault compares it with a stored token. */
 export interface SubmittedCard {
@@ -152,7 +164,7 @@ export function findConflicts(token: Token, submitted: SubmittedCard): Conflicti
 }
 
 /** Writes conflicting values into the token (the `tokens:conflicts` resolution). */
-export function applyConflictingValues(token: Token, values: ConflictingValues, shared: SharedValues): void {
+export function applyConflictingValues(token: TokenDraft, values: ConflictingValues, shared: SharedValues): void {
   token.revision++;
   if (values.cardHolderName !== undefined) token.card.holderName = values.cardHolderName;
   if (values.cardExpiryDate !== undefined) token.card.expiryDate = shared.expiryDate(values.cardExpiryDate.month, values.cardExpiryDate.year);

@@ -13,7 +13,9 @@ import {
   namespaceKey,
   type BillingAddress,
   type CardExpiryDate,
+  type SharedValues,
   type Token,
+  type TokenDraft,
 } from './token.js';
 
 export interface VaultPolicy {
@@ -95,186 +97,204 @@ function notFound(): DomainError {
   return new DomainError('tokenNotFound', 'The token does not exist, has expired or was deleted');
 }
 
-export function createVault(deps: VaultDeps): Vault {
-  const { clock, ids, store, policy } = deps;
-  const shared = createSharedValues();
+/** A vault's dependencies and the values its tokens share. */
+interface VaultParts extends VaultDeps {
+  shared: SharedValues;
+}
 
-  /** The live token, or undefined; an expired token is dropped from the store on sight. */
-  function live(tenant: string, token: Token | undefined, now: number): Token | undefined {
-    if (token === undefined) return undefined;
-    if (!isExpired(token, now)) return token;
-    store.remove(tenant, token.tokenId);
-    return undefined;
+/** The live token, or undefined; an expired token is dropped from the store on sight. */
+function live(store: Store, tenant: string, token: Token | undefined, now: number): Token | undefined {
+  if (token === undefined) return undefined;
+  if (!isExpired(token, now)) return token;
+  store.remove(tenant, token.tokenId);
+  return undefined;
+}
+
+function requireLive(store: Store, tenant: string, tokenId: string, now: number): Token {
+  const token = live(store, tenant, store.get(tenant, tokenId), now);
+  if (!token) throw notFound();
+  return token;
+}
+
+/** A use: the half-life rule may extend the expiry. */
+function use(store: Store, token: Token, now: number): Token {
+  const expiresAt = expiryAfterUse(token, now);
+  if (expiresAt === token.expiresAt) return token;
+  store.update(token.tenant, token.tokenId, (draft) => {
+    draft.expiresAt = expiresAt;
+  });
+  return token;
+}
+
+function openConflict(token: Token, now: number): Token {
+  const conflict = token.pendingConflict;
+  if (!conflict || now >= conflict.expiresAt) throw notFound();
+  return token;
+}
+
+function liveMembers(store: Store, tenant: string, key: string, now: number): number {
+  let count = 0;
+  for (const id of store.namespaceMembers(tenant, key)) {
+    if (live(store, tenant, store.get(tenant, id), now)) count++;
   }
+  return count;
+}
 
-  function requireLive(tenant: string, tokenId: string, now: number): Token {
-    const token = live(tenant, store.get(tenant, tokenId), now);
-    if (!token) throw notFound();
-    return token;
-  }
+function newTokenId(parts: VaultParts, tenant: string): string {
+  let id = parts.ids.tokenId(tenant);
+  while (parts.store.get(tenant, id)) id = parts.ids.tokenId(tenant);
+  return id;
+}
 
-  function use(token: Token, now: number): void {
-    const expiresAt = expiryAfterUse(token, now);
-    if (expiresAt === token.expiresAt) return;
-    token.expiresAt = expiresAt;
-    store.changed(token);
-  }
+/** The same card again: the token as it is, or with a conflict opened on the values that differ. */
+function createAgain(parts: VaultParts, existing: Token, input: CreateTokenInput, now: number): CreateResult {
+  const conflicts = findConflicts(existing, {
+    cardHolderName: input.card.holderName,
+    cardExpiryDate: input.card.expiryDate,
+    ...(input.card.billingAddress && { billingAddress: input.card.billingAddress }),
+    ...(input.schemeTransactionReference !== undefined && { schemeTransactionReference: input.schemeTransactionReference }),
+  });
+  if (!conflicts) return { outcome: 'existing', token: existing };
+  parts.store.update(existing.tenant, existing.tokenId, (draft) => {
+    draft.pendingConflict = { values: conflicts, expiresAt: capAtEnd(now + parts.policy.conflictWindowMs) };
+    draft.revision++;
+  });
+  return { outcome: 'conflict', token: existing };
+}
 
-  function openConflict(token: Token, now: number): Token {
-    const conflict = token.pendingConflict;
-    if (!conflict || now >= conflict.expiresAt) throw notFound();
-    return token;
-  }
-
-  function liveMembers(tenant: string, key: string, now: number): number {
-    let count = 0;
-    for (const id of store.namespaceMembers(tenant, key)) {
-      if (live(tenant, store.get(tenant, id), now)) count++;
+/** Refuses a new token the namespace has no room for, or whose fixed id is taken. */
+function checkRoom(parts: VaultParts, tenant: string, input: CreateTokenInput, now: number): void {
+  const { store, policy } = parts;
+  if (input.namespace !== undefined) {
+    if (liveMembers(store, tenant, namespaceKey(input.entity, input.namespace), now) >= policy.namespaceLimit) {
+      throw new DomainError('namespaceFull', `The namespace '${input.namespace}' already holds ${policy.namespaceLimit} tokens`);
     }
-    return count;
   }
-
-  function newTokenId(tenant: string): string {
-    let id = ids.tokenId(tenant);
-    while (store.get(tenant, id)) id = ids.tokenId(tenant);
-    return id;
+  if (input.tokenId !== undefined && store.get(tenant, input.tokenId)) {
+    throw new DomainError('tokenIdTaken', `tokenId ${input.tokenId} is already in use`);
   }
+}
 
+function newToken(parts: VaultParts, tenant: string, input: CreateTokenInput, now: number): Token {
+  const { shared } = parts;
+  const profile = parts.profiles.current(tenant);
+  // Expiries stop at the end of the clock's range (decision 0021), asked for or not.
+  const expiresAt = capAtEnd(input.expiresAt ?? addDuration(now, profile.lifetime));
+  const cardProfile = parts.binTable.lookup(input.card.number);
   return {
-    create(tenant, input) {
-      const now = clock.now(tenant);
-      if (input.expiresAt !== undefined && input.expiresAt <= now) {
-        throw new DomainError('expiryNotInFuture', 'tokenExpiryDateTime must be in the future');
-      }
-      if (!deps.merchants.entityFor(tenant, input.entity)) {
-        throw new DomainError('entityNotConfigured', `The merchant entity '${input.entity}' is not configured for these credentials`);
-      }
-      const existing = live(tenant, store.findByCard(tenant, input.entity, input.namespace, input.card.number), now);
-      if (existing) {
-        const conflicts = findConflicts(existing, {
-          cardHolderName: input.card.holderName,
-          cardExpiryDate: input.card.expiryDate,
-          ...(input.card.billingAddress && { billingAddress: input.card.billingAddress }),
-          ...(input.schemeTransactionReference !== undefined && { schemeTransactionReference: input.schemeTransactionReference }),
-        });
-        if (!conflicts) return { outcome: 'existing', token: existing };
-        existing.pendingConflict = { values: conflicts, expiresAt: capAtEnd(now + policy.conflictWindowMs) };
-        existing.revision++;
-        store.changed(existing);
-        return { outcome: 'conflict', token: existing };
-      }
-      if (input.namespace !== undefined) {
-        if (liveMembers(tenant, namespaceKey(input.entity, input.namespace), now) >= policy.namespaceLimit) {
-          throw new DomainError(
-            'namespaceFull',
-            `The namespace '${input.namespace}' already holds ${policy.namespaceLimit} tokens`,
-          );
-        }
-      }
-      if (input.tokenId !== undefined && store.get(tenant, input.tokenId)) {
-        throw new DomainError('tokenIdTaken', `tokenId ${input.tokenId} is already in use`);
-      }
-      const profile = deps.profiles.current(tenant);
-      // Expiries stop at the end of the clock's range (decision 0021), asked for or not.
-      const expiresAt = capAtEnd(input.expiresAt ?? addDuration(now, profile.lifetime));
-      const cardProfile = deps.binTable.lookup(input.card.number);
-      const token: Token = {
-        tenant,
-        tokenId: input.tokenId ?? newTokenId(tenant),
-        entity: input.entity,
-        ...(input.namespace !== undefined && { namespace: input.namespace }),
-        description: input.description ?? shared.defaultDescription(lastFourDigits(input.card.number)),
-        card: {
-          number: input.card.number,
-          holderName: input.card.holderName,
-          expiryDate: shared.expiryDate(input.card.expiryDate.month, input.card.expiryDate.year),
-          ...(input.card.billingAddress && { billingAddress: { ...input.card.billingAddress } }),
-          ...cardProfile,
-        },
-        ...(input.schemeTransactionReference !== undefined && {
-          schemeTransactionReference: input.schemeTransactionReference,
-        }),
-        createdAt: now,
-        expiresAt,
-        lifetimeMs: expiresAt - now,
-        extension: profile.extension,
-        revision: 0,
-      };
-      store.insert(token);
-      return { outcome: 'created', token };
+    tenant,
+    tokenId: input.tokenId ?? newTokenId(parts, tenant),
+    entity: input.entity,
+    ...(input.namespace !== undefined && { namespace: input.namespace }),
+    description: input.description ?? shared.defaultDescription(lastFourDigits(input.card.number)),
+    card: {
+      number: input.card.number,
+      holderName: input.card.holderName,
+      expiryDate: shared.expiryDate(input.card.expiryDate.month, input.card.expiryDate.year),
+      ...(input.card.billingAddress && { billingAddress: { ...input.card.billingAddress } }),
+      ...cardProfile,
     },
+    ...(input.schemeTransactionReference !== undefined && { schemeTransactionReference: input.schemeTransactionReference }),
+    createdAt: now,
+    expiresAt,
+    lifetimeMs: expiresAt - now,
+    extension: profile.extension,
+    revision: 0,
+  };
+}
+
+function create(parts: VaultParts, tenant: string, input: CreateTokenInput): CreateResult {
+  const { clock, store } = parts;
+  const now = clock.now(tenant);
+  if (input.expiresAt !== undefined && input.expiresAt <= now) {
+    throw new DomainError('expiryNotInFuture', 'tokenExpiryDateTime must be in the future');
+  }
+  if (!parts.merchants.entityFor(tenant, input.entity)) {
+    throw new DomainError('entityNotConfigured', `The merchant entity '${input.entity}' is not configured for these credentials`);
+  }
+  const existing = live(store, tenant, store.findByCard(tenant, input.entity, input.namespace, input.card.number), now);
+  if (existing) return createAgain(parts, existing, input, now);
+  checkRoom(parts, tenant, input, now);
+  const token = newToken(parts, tenant, input, now);
+  store.insert(token);
+  return { outcome: 'created', token };
+}
+
+function query(store: Store, tenant: string, { namespace, tokenId }: TokenQuery, now: number): Token[] {
+  if (tokenId !== undefined) {
+    const token = live(store, tenant, store.get(tenant, tokenId), now);
+    return token && (namespace === undefined || token.namespace === namespace) ? [token] : [];
+  }
+  if (namespace === undefined) return [];
+  const found: Token[] = [];
+  for (const token of store.namespaceTokens(tenant, namespace)) if (live(store, tenant, token, now)) found.push(token);
+  // The store's order is the order of storing; a state import may store older tokens after newer ones.
+  return found.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+function applyUpdate(token: TokenDraft, update: TokenUpdate, shared: SharedValues): void {
+  token.revision++;
+  switch (update.field) {
+    case 'description':
+      token.description = update.value;
+      break;
+    case 'cardHolderName':
+      token.card.holderName = update.value;
+      break;
+    case 'cardExpiryDate':
+      token.card.expiryDate = shared.expiryDate(update.value.month, update.value.year);
+      break;
+    case 'billingAddress':
+      token.card.billingAddress = { ...update.value };
+      break;
+    case 'schemeTransactionReference':
+      token.schemeTransactionReference = update.value;
+      break;
+  }
+}
+
+export function createVault(deps: VaultDeps): Vault {
+  const parts: VaultParts = { ...deps, shared: createSharedValues() };
+  const { clock, store, shared } = parts;
+  return {
+    create: (tenant, input) => create(parts, tenant, input),
 
     get(tenant, tokenId) {
       const now = clock.now(tenant);
-      const token = requireLive(tenant, tokenId, now);
-      use(token, now);
-      return token;
+      return use(store, requireLive(store, tenant, tokenId, now), now);
     },
 
-    peek(tenant, tokenId) {
-      return live(tenant, store.get(tenant, tokenId), clock.now(tenant));
-    },
+    peek: (tenant, tokenId) => live(store, tenant, store.get(tenant, tokenId), clock.now(tenant)),
 
-    query(tenant, { namespace, tokenId }) {
-      const now = clock.now(tenant);
-      if (tokenId !== undefined) {
-        const token = live(tenant, store.get(tenant, tokenId), now);
-        return token && (namespace === undefined || token.namespace === namespace) ? [token] : [];
-      }
-      if (namespace === undefined) return [];
-      const found: Token[] = [];
-      for (const token of store.namespaceTokens(tenant, namespace)) if (live(tenant, token, now)) found.push(token);
-      // The store's order is the order of storing; a state import may store older tokens after newer ones.
-      return found.sort((a, b) => a.createdAt - b.createdAt);
-    },
+    query: (tenant, q) => query(store, tenant, q, clock.now(tenant)),
 
     getConflict(tenant, tokenId) {
       const now = clock.now(tenant);
-      const token = openConflict(requireLive(tenant, tokenId, now), now);
-      use(token, now);
-      return token;
+      return use(store, openConflict(requireLive(store, tenant, tokenId, now), now), now);
     },
 
     update(tenant, tokenId, update) {
       const now = clock.now(tenant);
-      const token = requireLive(tenant, tokenId, now);
-      token.revision++;
-      switch (update.field) {
-        case 'description':
-          token.description = update.value;
-          break;
-        case 'cardHolderName':
-          token.card.holderName = update.value;
-          break;
-        case 'cardExpiryDate':
-          token.card.expiryDate = shared.expiryDate(update.value.month, update.value.year);
-          break;
-        case 'billingAddress':
-          token.card.billingAddress = { ...update.value };
-          break;
-        case 'schemeTransactionReference':
-          token.schemeTransactionReference = update.value;
-          break;
-      }
-      store.changed(token);
-      use(token, now);
+      const token = requireLive(store, tenant, tokenId, now);
+      store.update(tenant, tokenId, (draft) => applyUpdate(draft, update, shared));
+      use(store, token, now);
     },
 
     resolveConflict(tenant, tokenId) {
       const now = clock.now(tenant);
-      const token = openConflict(requireLive(tenant, tokenId, now), now);
-      applyConflictingValues(token, token.pendingConflict?.values ?? {}, shared);
-      delete token.pendingConflict;
-      token.revision++;
-      store.changed(token);
-      use(token, now);
+      const token = openConflict(requireLive(store, tenant, tokenId, now), now);
+      store.update(tenant, tokenId, (draft) => {
+        applyConflictingValues(draft, token.pendingConflict?.values ?? {}, shared);
+        delete draft.pendingConflict;
+        draft.revision++;
+      });
+      use(store, token, now);
     },
 
     delete(tenant, tokenId) {
       const now = clock.now(tenant);
-      requireLive(tenant, tokenId, now);
+      requireLive(store, tenant, tokenId, now);
       store.remove(tenant, tokenId);
     },
-
   };
 }

@@ -35,7 +35,7 @@ export interface ApiDeps extends ExchangeDeps {
   gate?: Gate;
 }
 
-/** Runs a unit of a tenant's work and commits it (control/replica.ts). */
+/** Runs a unit of a tenant's work and commits it (store/redis/replica.ts). */
 export interface Gate {
   run<T>(tenant: string, work: () => T): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
 }

@@ -48,7 +48,7 @@ export interface AppDeps {
   guard: Guard;
 }
 
-/** A shared store's control side (control/replica.ts). */
+/** A shared store's control side (store/redis/replica.ts). */
 export interface ControlGate {
   control<T>(work: () => Promise<T>): Promise<T>;
   read(): Promise<void>;

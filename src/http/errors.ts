@@ -6,7 +6,7 @@ import { DomainError, type DomainCode } from '../domain/errors.js';
 import { maskCardNumbersIn } from '../wire/mask.js';
 import { WireError, boundProblems, fieldProblemOf, withOmittedNote, type FieldProblem, type WireCode } from '../wire/problems.js';
 import { toJsonPath } from '../wire/validation.js';
-import { StoreUnavailableError } from '../infra/redis-link.js';
+import { StoreUnavailableError } from '../store/redis/link.js';
 
 /** What the HTTP edge itself refuses: credentials, headers, URLs, routes, the transport. */
 export type HttpCode =

@@ -2,49 +2,34 @@
 import type { Socket } from 'node:net';
 import { ConfigError, type FixtureToken } from '../config/fixtures.js';
 import { createMerchants } from '../config/merchants.js';
-import { resolveConfig, webhookUrlFor, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, webhookUrlFor, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
-import { DEFAULT_BODY_CHARS, createJournal } from '../control/journal.js';
 import { createMetrics } from '../control/metrics.js';
 import { createBinTable } from '../domain/card.js';
-import { createPayments, type Payment, type PaymentEvent } from '../domain/payment.js';
+import type { Payment, PaymentEvent } from '../domain/payment.js';
+import { createPayments } from '../domain/payments.js';
 import { createSales } from '../domain/sale.js';
 import { createVault } from '../domain/vault.js';
-import { createApi } from '../http/api.js';
-import { buildApp } from '../http/app.js';
-import { createAuthenticator } from '../http/auth.js';
 import { createJournalStreams, paymentList, type JournalStreams } from '../http/control-dashboard.js';
-import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
 import { createListener } from '../http/lane.js';
-import { createGuard } from '../http/guard.js';
-import { mediaTypesFor } from '../http/media.js';
-import { openApiDocument } from '../http/openapi.js';
-import { createSaleOperation } from '../http/operations/sale.js';
-import { controlTokenList, createReadCache } from '../http/present.js';
+import { controlTokenList } from '../http/present.js';
 import { webhookEventBody } from '../http/present-payments.js';
-import { createRequestLogger } from '../http/request-log.js';
 import { createWebhookSender } from '../http/webhook-sender.js';
 import { createTenantClocks, createVirtualClock } from '../infra/clock.js';
-import { createIdSource } from '../infra/ids.js';
-import { createMemoryStore } from '../infra/memory-store.js';
-import { createRedisLink } from '../infra/redis-link.js';
-import { createReplica, type Replica } from '../control/replica.js';
-import { createRecords } from '../control/replica-records.js';
-import { createSharedJournal } from '../control/shared-journal.js';
-import { createOutbox } from '../control/shared-webhooks.js';
-import { randomUUID } from 'node:crypto';
-import { createMemoryPaymentStore } from '../infra/memory-payments.js';
-import { PAYMENT_REF_PURPOSES, createRefCodec } from '../infra/refs.js';
+import { createIdSource, type IdSource } from '../infra/ids.js';
+import { PAYMENT_REF_PURPOSES, createRefCodec, type RefCodec } from '../infra/refs.js';
 import { createSecrets } from '../infra/secrets.js';
 import { createSiv } from '../infra/siv.js';
 import { createWebhookDispatcher } from '../infra/webhooks.js';
 import { createActiveScenarios, problemOfRefusal } from '../scenarios/active-set.js';
 import { createScenarioEngine } from '../scenarios/engine.js';
 import { resolveScenarios } from '../scenarios/loader.js';
+import type { Replica } from '../store/redis/replica.js';
+import { openStores, type StoreSet } from '../store/stores.js';
 import { toCreateInput } from '../wire/schemas.js';
-import { maskCardText } from '../wire/mask.js';
 import { createStateSaver, resolveStateKey, restoreStateFile, type StateSaver } from './state-file.js';
+import { createControlApp, createEdges, createSimulatedApi } from './surfaces.js';
 import { SimulatorError, controlFacade, type ComposedSimulator, type ControlToken, type Simulator } from './facade.js';
 
 const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
@@ -62,42 +47,27 @@ export interface SimulatorIo {
 
 export const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.write(`${line}\n`), isTTY: process.stderr.isTTY };
 
-export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): ComposedSimulator {
-  const config = resolveConfig(options);
+/** Where the simulator's links point: the configured base URL, else the address listened on once known. */
+interface Addresses {
+  listeningUrl: string | undefined;
+}
+
+/** The parts of one simulator below its HTTP surface: store, clocks, ids, rules, scenarios, webhooks. */
+function createCore(config: SimulatorConfig, addresses: Addresses) {
+  // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
+  const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`);
+  const webhooks = createWebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close, onSettled: (item) => stores.settled(item) });
+  // The store, chosen once: memory, or memory as a replica of Redis (decision 0050).
+  const stores = openStores(config, webhooks);
   // With --state-file the state key is the given one or the key file's (decision 0027).
   const stateKey = config.stateFile === undefined ? config.stateKey : resolveStateKey(config.stateFile, config.stateKey);
-  // Processes sharing a Redis share their keys (refs, sealed card numbers): without --seed, the key prefix
-  // seeds them (decision 0039).
-  const seed = config.seed ?? (config.store.kind === 'redis' ? `token-sim store ${config.storePrefix}` : undefined);
-  const secrets = createSecrets(seed, stateKey);
+  const secrets = createSecrets(stores.seed, stateKey);
   const clocks = createTenantClocks(
     createVirtualClock({ frozen: config.frozen, ...(config.start !== undefined && { start: config.start }) }),
   );
-  // With Redis, this process's name keeps its correlation ids apart from the other processes' (decision 0039).
-  const processName = config.store.kind === 'redis' ? randomUUID() : undefined;
-  const ids = createIdSource(secrets.keyObject('ids'), processName);
+  const ids = createIdSource(secrets.keyObject('ids'), stores.processName);
   const refs = createRefCodec(secrets, config.credentials.keys());
-  // With --store redis the memory stores are a replica's cache (decision 0039): they tell it what changed.
-  let replica: Replica | undefined;
-  /** When this process found that Redis had lost its state, until a whole reset (decision 0041). */
-  let storeLost: { at: string } | undefined;
-  if (config.store.kind === 'redis' && config.stateFile !== undefined) {
-    throw new ConfigError('--state-file keeps a memory store\'s state: with --store redis the state lives in Redis');
-  }
-  const store = createMemoryStore(config.store.kind === 'redis' ? { changed: (t, id) => replica?.tokenObserver.changed(t, id) } : undefined);
   const paymentRefs = createRefCodec(secrets, config.credentials.keys(), { purposes: PAYMENT_REF_PURPOSES, keyLabel: 'payment-refs' });
-  const paymentStore = createMemoryPaymentStore(
-    undefined,
-    config.store.kind === 'redis' ? { changed: (t, id) => replica?.paymentObserver.changed(t, id) } : undefined,
-  );
-  const localJournal = createJournal({ perTenant: config.journalSize, total: config.journalTotal, bodyChars: DEFAULT_BODY_CHARS });
-  const link = config.store.kind === 'redis' ? createRedisLink({ url: config.store.url, prefix: config.storePrefix }) : undefined;
-  // With Redis, every process lists every process's requests (decision 0039).
-  const sharedJournal = link
-    ? createSharedJournal(localJournal, link, { origin: processName ?? randomUUID(), tenants: [...config.credentials.keys()], cap: config.journalSize })
-    : undefined;
-  const journal = sharedJournal ?? localJournal;
-  const metrics = createMetrics({ tokens: () => store.size(), payments: () => paymentStore.size(), journal: () => journal.size() });
   const merchants = createMerchants(config);
   const binTable = createBinTable(config.fixtures.bins);
   const defaultUser = config.fixtures.credentials[0]?.username ?? 'merchant';
@@ -112,238 +82,141 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const vault = createVault({
     clock: clocks,
     ids,
-    store,
+    store: stores.tokens,
     binTable,
     policy: { conflictWindowMs: CONFLICT_WINDOW_MS, namespaceLimit: NAMESPACE_LIMIT },
     profiles: activeScenarios,
     merchants,
   });
   const sales = createSales({ clock: clocks, ids, vault, merchants, binTable });
-  // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
-  const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`);
-  const webhooks = createWebhookDispatcher({
-    send: webhookSender.send,
-    onClose: webhookSender.close,
-    onSettled: (item) => outbox?.settled(item),
-  });
-  // With Redis the queue is an outbox of records, committed with the change that made each event (decision 0039).
-  const outbox = link
-    ? createOutbox({
-        dispatcher: webhooks,
-        touch: (tenant, field) => replica?.touch(tenant, field),
-        commit: (tenant) => replica?.run(tenant, () => undefined) ?? Promise.resolve(),
-        afterCommit: (effect) => (replica ? replica.afterCommit(effect) : effect()),
-        lease: (eventId, ms) => link.lease(eventId, processName ?? '', ms),
-        pull: () => replica?.start() ?? Promise.resolve(),
-      })
-    : undefined;
-  // Every payment event goes to the tenant's webhook receiver, if it has one, rendered as it happens
-  // (decision 0030): delivery never blocks the request or the clock move that caused it.
-  const sendEvent = (payment: Payment, event: PaymentEvent): void => {
+  const onEvent = eventSender({ config, ids, paymentRefs, stores, addresses });
+  const payments = createPayments({ clock: clocks, ids, store: stores.payments, settlementDelay: config.settlementDelay, onEvent });
+  const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
+  return { config, stores, webhooks, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded };
+}
+
+export type Core = ReturnType<typeof createCore>;
+
+/**
+ * Every payment event goes to the tenant's webhook receiver, if it has one, rendered as it happens (decision
+ * 0030): delivery never blocks the request or the clock move that caused it.
+ */
+function eventSender(deps: { config: SimulatorConfig; ids: IdSource; paymentRefs: RefCodec<'payment'>; stores: StoreSet; addresses: Addresses }) {
+  const { config, ids, paymentRefs } = deps;
+  return (payment: Payment, event: PaymentEvent): void => {
     const url = webhookUrlFor(config, payment.tenant);
     if (url === undefined) return;
-    const baseUrl = payment.origin ?? config.baseUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
-    const job = {
+    const baseUrl = payment.origin ?? config.baseUrl ?? deps.addresses.listeningUrl ?? `http://${config.host}:${config.port}`;
+    const eventId = ids.eventId(payment.tenant, payment.paymentId, event.seq);
+    deps.stores.send({
       tenant: payment.tenant,
       url,
       orderKey: `${payment.tenant}\u0000${payment.paymentId}`,
-      eventId: ids.eventId(payment.tenant, payment.paymentId, event.seq),
+      eventId,
       type: event.type,
-      body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event, ids.eventId(payment.tenant, payment.paymentId, event.seq))),
+      body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event, eventId)),
       mediaType: `application/vnd.${config.vendor}.events-v1.hal+json`,
-    };
-    // With a shared store, an event is recorded with the change that made it, and sent once that is committed.
-    if (outbox) outbox.enqueue(job);
-    else webhooks.enqueue(job);
-  };
-  const payments = createPayments({ clock: clocks, ids, store: paymentStore, settlementDelay: config.settlementDelay, onEvent: sendEvent });
-
-  /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
-  function preloadFixtureTokens(tenant: string | undefined, strict: boolean): void {
-    (config.fixtures.tokens ?? []).forEach((t, i) => {
-      const username = t.username ?? defaultUser;
-      if (tenant !== undefined && username !== tenant) return;
-      try {
-        createPreloaded(t, username);
-      } catch (err) {
-        const problem = problemOfRefusal(err);
-        if (!problem) throw err;
-        if (strict) throw new ConfigError(`fixtures token $.tokens[${i}] is refused: ${new SimulatorError(err).errorName} (${problem.message})`);
-      }
     });
-  }
-  preloadFixtureTokens(undefined, true);
+  };
+}
 
-  if (options.scenarios && options.scenarios.length > 0) {
+/** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
+function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {
+  (core.config.fixtures.tokens ?? []).forEach((t, i) => {
+    const username = t.username ?? core.defaultUser;
+    if (tenant !== undefined && username !== tenant) return;
     try {
-      activeScenarios.load(resolveScenarios(options.scenarios));
+      core.createPreloaded(t, username);
     } catch (err) {
-      if (!problemOfRefusal(err)) throw err;
-      throw new ConfigError(`invalid scenarios: ${new SimulatorError(err).message}`);
+      const problem = problemOfRefusal(err);
+      if (!problem) throw err;
+      if (strict) throw new ConfigError(`fixtures token $.tokens[${i}] is refused: ${new SimulatorError(err).errorName} (${problem.message})`);
     }
-  }
-  const heldSockets = new Set<Socket>();
-  // The live journal's open streams (decision 0034): the server ends them when it closes.
-  const journalStreams = createJournalStreams();
+  });
+}
 
-  const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
-  const controller = createController({
-    clocks,
-    store,
-    journal,
-    ids,
-    siv,
+function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): void {
+  if (!scenarios || scenarios.length === 0) return;
+  try {
+    core.activeScenarios.load(resolveScenarios(scenarios));
+  } catch (err) {
+    if (!problemOfRefusal(err)) throw err;
+    throw new ConfigError(`invalid scenarios: ${new SimulatorError(err).message}`);
+  }
+}
+
+function createControl(core: Core) {
+  const { config, stores, activeScenarios } = core;
+  return createController({
+    clocks: core.clocks,
+    store: stores.tokens,
+    journal: stores.journal,
+    ids: core.ids,
+    siv: core.siv,
     // After a reset the clock may have passed a fixture's fixed expiry: such a token is simply not restored.
     preload: (tenant) => {
-      preloadFixtureTokens(tenant, false);
+      preloadFixtureTokens(core, tenant, false);
       activeScenarios.preload(tenant);
     },
-    engine,
+    engine: core.engine,
     scenarios: activeScenarios,
     profiles: activeScenarios,
     isTenant: (name) => config.credentials.has(name),
-    clearWebhooks: (tenant) => {
-      webhooks.clear(tenant);
-      outbox?.clear(tenant);
-    },
-    payments: { store: paymentStore, catchUp: (tenant) => payments.catchUp(tenant) },
-    // A whole reset (not one tenant's) is the answer to a lost store: health reports it no more.
-    afterReset: (tenant) => {
-      if (tenant === undefined) storeLost = undefined;
-    },
+    clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
+    payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
+    afterReset: (tenant) => stores.afterReset(tenant),
   });
+}
 
+export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): ComposedSimulator {
+  const config = resolveConfig(options);
+  const addresses: Addresses = { listeningUrl: undefined };
+  const core = createCore(config, addresses);
+  const { stores } = core;
+  const metrics = createMetrics({ tokens: () => stores.tokens.size(), payments: () => stores.payments.size(), journal: () => stores.journal.size() });
+  preloadFixtureTokens(core, undefined, true);
+  loadScenarios(core, options.scenarios);
+  const heldSockets = new Set<Socket>();
+  // The live journal's open streams (decision 0034): the server ends them when it closes.
+  const journalStreams = createJournalStreams();
+  const controller = createControl(core);
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
-  if (link) {
-    replica = createReplica({
-      link,
-      records: createRecords({
-        store,
-        payments: paymentStore,
-        clocks,
-        ids,
-        engine,
-        scenarios: activeScenarios,
-        siv,
-        extensionOf: (tenant) => activeScenarios.current(tenant).extension,
-        ...(sharedJournal && { journal: sharedJournal }),
-        ...(outbox && { outbox }),
-      }),
-      tenants: [...config.credentials.keys()],
-      restart: () => controller.reset(),
-      // Said once per loss in each process (decision 0041); `at` is the wall clock's, as in Redis's own log.
-      lost: () => {
-        storeLost = { at: new Date().toISOString() };
-        metrics.storeReset();
-        io.writeErr(
-          'token-sim: the Redis store lost its state (Redis restarted empty or was flushed): the simulator started over ' +
-            'from its configuration (fixtures, scenarios, --now); tokens and payments made before are gone',
-        );
-      },
-      ...(sharedJournal && { onRead: () => sharedJournal.pull() }),
-      onClose: () => {
-        sharedJournal?.close();
-        outbox?.close();
-      },
-    });
-  }
-
-  const media = mediaTypesFor(config.vendor);
-  // One correlation header per simulator, named after the vendor (decision 0033).
-  const correlation = createCorrelation(correlationHeaderFor(config.vendor), ids);
-  const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
-  // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
-  const reportUnexpected = (err: unknown): void =>
-    io.writeErr(maskCardText(`token-sim: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-  const passwords = new Map([...config.credentials].map(([name, credential]) => [name, credential.password]));
-  // One Basic check for the API and a tenant's own control plane (/_sim, decision 0026).
-  const authenticate = createAuthenticator(passwords);
-  const fallbackHost = `${config.host}:${config.port}`;
-  const guard = createGuard({ host: config.host, baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins });
-  const api = createApi({
-    operations: {
-      tokens: {
-        vault,
-        refs,
-        tokenMediaType: media.token,
-        reads: createReadCache(),
-        existing: createReadCache(),
-        mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
-      },
-      sale: createSaleOperation({ sales, refs, media, payments, paymentRefs }),
-      payments: { payments, refs: paymentRefs, media },
-    },
-    media,
-    authenticate,
-    baseUrl: config.baseUrl,
-    fallbackHost,
-    scenario: {
-      engine,
-      clock: clocks,
-      vault,
-      refs,
-      paymentOf(tenant, text) {
-        const ref = paymentRefs.decode(text);
-        return ref && ref.tenant === tenant ? paymentStore.get(tenant, ref.tokenId) : undefined;
-      },
-    },
-    journal,
-    metrics,
-    clock: clocks,
-    correlation,
-    log,
-    heldSockets,
-    reportUnexpected,
-    ...(replica && { gate: replica }),
+  stores.bind({
+    ...core,
+    scenarios: core.activeScenarios,
+    restart: () => controller.reset(),
+    countReset: () => metrics.storeReset(),
+    writeErr: io.writeErr,
   });
-  const controlApp = buildApp({
-    controller,
-    refs,
-    correlation,
-    log,
-    baseUrl: config.baseUrl,
-    fallbackHost,
-    adminToken: config.adminToken,
-    stateLimit: config.stateLimit,
-    isTenant: (name) => config.credentials.has(name),
-    authenticate,
-    openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
-    metrics,
-    webhooks,
-    dashboard: { tenants: () => [...config.credentials.keys()], clocks, payments, paymentStore, vault, journal, streams: journalStreams },
-    reportUnexpected,
-    storeHealth: async () =>
-      replica ? { kind: 'redis', up: (await replica.status()).up, ...(storeLost && { state: 'reset', at: storeLost.at }) } : { kind: 'memory' },
-    ...(replica && { shared: replica }),
-    guard,
-  });
+  const edges = createEdges(config, io, core.ids);
+  const api = createSimulatedApi(core, edges, metrics, heldSockets);
+  const controlApp = createControlApp(core, edges, controller, metrics, journalStreams);
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
-  let listeningUrl: string | undefined;
-  const libraryBaseUrl = (): string => config.baseUrl ?? listeningUrl ?? `http://${fallbackHost}`;
+  const libraryBaseUrl = (): string => config.baseUrl ?? addresses.listeningUrl ?? `http://${edges.fallbackHost}`;
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
-  const listener = createListener(api, guard, controlApp);
+  const listener = createListener(api, edges.guard, controlApp);
   const sim: ComposedSimulator = {
     app: listener,
     listener,
     controlApp,
     config,
-    vault,
+    vault: core.vault,
     ...controlFacade({
       controller,
-      webhooks,
+      webhooks: core.webhooks,
       isTenant: (name) => config.credentials.has(name),
-      tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs }) as ControlToken[],
-      payments: (tenant) => paymentList(payments, paymentStore, tenant),
+      tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs: core.refs }) as ControlToken[],
+      payments: (tenant) => paymentList(core.payments, stores.payments, tenant),
     }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),
-    storedTokens: () => store.size(),
-    webhookDispatcher: webhooks,
+    storedTokens: () => stores.tokens.size(),
+    webhookDispatcher: core.webhooks,
     webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
   };
-  listening.set(sim, (url) => void (listeningUrl = url));
+  listening.set(sim, (url) => void (addresses.listeningUrl = url));
   journalStreamsOf.set(sim, journalStreams);
-  if (replica) sharedStores.set(sim, replica);
+  if (stores.replica) sharedStores.set(sim, stores.replica);
   if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));
   return sim;
 }

@@ -8,7 +8,7 @@ import { webhookLoop } from './webhook-loop.js';
 import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
 import type { ComposedSimulator, RunningSimulator } from './facade.js';
 import type { StateSaver } from './state-file.js';
-import type { Replica } from '../control/replica.js';
+import type { Replica } from '../store/redis/replica.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
 export interface ServerTiming {

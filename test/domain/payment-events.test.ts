@@ -7,7 +7,6 @@ import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { DomainError } from '../../src/domain/errors.js';
 import {
   allowedActions,
-  createPayments,
   lastEventOf,
   scheduledEventsOf,
   settlementEventOf,
@@ -16,8 +15,9 @@ import {
   type PaymentScript,
   type PaymentsDeps,
 } from '../../src/domain/payment.js';
+import { createPayments } from '../../src/domain/payments.js';
 import type { PaymentStore } from '../../src/domain/ports.js';
-import { createMemoryPaymentStore } from '../../src/infra/memory-payments.js';
+import { createMemoryPaymentStore } from '../../src/store/memory-payments.js';
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
 const HOUR = 60 * 60 * 1000;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { codeOf } from '../support/domain.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
-import { allowedActions, createPayments, lastEventOf, type Payment, type PaymentEvent, type PaymentScript } from '../../src/domain/payment.js';
-import { createMemoryPaymentStore } from '../../src/infra/memory-payments.js';
+import { allowedActions, lastEventOf, type Payment, type PaymentEvent, type PaymentScript } from '../../src/domain/payment.js';
+import { createPayments } from '../../src/domain/payments.js';
+import { createMemoryPaymentStore } from '../../src/store/memory-payments.js';
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
 const DAY = 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@ import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { createSales, type SaleCard, type SaleRequest } from '../../src/domain/sale.js';
 import { createVault } from '../../src/domain/vault.js';
-import { createMemoryStore } from '../../src/infra/memory-store.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2030, 0, 1);

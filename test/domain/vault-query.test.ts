@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createBinTable } from '../../src/domain/card.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { createVault, type CreateTokenInput, type VaultDeps } from '../../src/domain/vault.js';
-import { createMemoryStore } from '../../src/infra/memory-store.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -5,7 +5,7 @@ import { DomainError } from '../../src/domain/errors.js';
 import { codeOf } from '../support/domain.js';
 import type { Token } from '../../src/domain/token.js';
 import { createVault, type CreateTokenInput } from '../../src/domain/vault.js';
-import { createMemoryStore } from '../../src/infra/memory-store.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2030, 0, 1);

@@ -34,6 +34,8 @@ describe('the layer zones', () => {
     ['src/config/x.ts', "import { x } from '../scenarios/engine.js';"],
     ['src/scenarios/x.ts', "import { x } from '../control/journal.js';"],
     ['src/control/x.ts', "import { x } from '../http/api.js';"],
+    ['src/control/x.ts', "import { x } from '../store/memory-store.js';"],
+    ['src/store/redis/x.ts', "import { x } from '../../http/errors.js';"],
     ['src/http/operations/x.ts', "import { x } from '../../simulator/compose.js';"],
     ['src/simulator/x.ts', "import { x } from '../cli/main.js';"],
     ['src/infra/x.ts', "import { x } from '../wire/json.js';"],

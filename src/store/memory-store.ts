@@ -4,7 +4,7 @@
  */
 import type { Store } from '../domain/ports.js';
 import { namespaceKey, type Token } from '../domain/token.js';
-import { createExpiryHeap, type ExpiryHeap } from './expiry-heap.js';
+import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantTokens {
   byId: Map<string, Token>;
@@ -53,47 +53,25 @@ export function createMemoryStore(observer?: RecordObserver): Store {
       const p = partition(token.tenant);
       // A token stored again under a taken id replaces the old one in every index, not only by id.
       if (p.byId.has(token.tokenId)) store.remove(token.tenant, token.tokenId);
-      p.byId.set(token.tokenId, token);
-      const group = groupOf(token.entity, token.namespace);
-      let cards = p.byCard.get(group);
-      if (!cards) p.byCard.set(group, (cards = new Map<string, Token>()));
-      cards.set(token.card.number, token);
-      if (token.namespace !== undefined) {
-        const key = namespaceKey(token.entity, token.namespace);
-        let members = p.byNamespace.get(key);
-        if (!members) p.byNamespace.set(key, (members = new Set()));
-        members.add(token.tokenId);
-        let named = p.byNamespaceName.get(token.namespace);
-        if (!named) p.byNamespaceName.set(token.namespace, (named = new Set()));
-        named.add(token);
-      }
-      p.expiries.push(token.expiresAt, token);
-      if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
+      index(p, token);
       observer?.changed(token.tenant, token.tokenId);
     },
 
-    changed(token) {
-      observer?.changed(token.tenant, token.tokenId);
+    update(tenant, tokenId, change) {
+      const p = tenants.get(tenant);
+      const token = p?.byId.get(tokenId);
+      if (!p || !token) return;
+      const expiresAt = token.expiresAt;
+      change(token);
+      // A later expiry is found when the earlier one is popped; an earlier one needs an entry of its own.
+      if (token.expiresAt < expiresAt) p.expiries.push(token.expiresAt, token);
+      observer?.changed(tenant, tokenId);
     },
 
     remove(tenant, tokenId) {
       const p = tenants.get(tenant);
-      const token = p?.byId.get(tokenId);
-      if (!p || !token) return;
-      p.byId.delete(tokenId);
+      if (!p || !unindex(p, tokenId)) return;
       observer?.changed(tenant, tokenId);
-      const cards = p.byCard.get(groupOf(token.entity, token.namespace));
-      if (cards?.get(token.card.number) === token) cards.delete(token.card.number);
-      if (token.namespace !== undefined) {
-        const key = namespaceKey(token.entity, token.namespace);
-        const members = p.byNamespace.get(key);
-        members?.delete(tokenId);
-        if (members?.size === 0) p.byNamespace.delete(key);
-        const named = p.byNamespaceName.get(token.namespace);
-        named?.delete(token);
-        if (named?.size === 0) p.byNamespaceName.delete(token.namespace);
-      }
-      if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
     },
 
     sweepExpired(tenant, now) {
@@ -132,6 +110,46 @@ export function createMemoryStore(observer?: RecordObserver): Store {
     },
   };
   return store;
+}
+
+/** Adds a token (its id free) to every index of its tenant. */
+function index(p: TenantTokens, token: Token): void {
+  p.byId.set(token.tokenId, token);
+  const group = groupOf(token.entity, token.namespace);
+  let cards = p.byCard.get(group);
+  if (!cards) p.byCard.set(group, (cards = new Map<string, Token>()));
+  cards.set(token.card.number, token);
+  if (token.namespace !== undefined) {
+    const key = namespaceKey(token.entity, token.namespace);
+    let members = p.byNamespace.get(key);
+    if (!members) p.byNamespace.set(key, (members = new Set()));
+    members.add(token.tokenId);
+    let named = p.byNamespaceName.get(token.namespace);
+    if (!named) p.byNamespaceName.set(token.namespace, (named = new Set()));
+    named.add(token);
+  }
+  p.expiries.push(token.expiresAt, token);
+  if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
+}
+
+/** Drops a token from every index of its tenant; false when it is not there. */
+function unindex(p: TenantTokens, tokenId: string): boolean {
+  const token = p.byId.get(tokenId);
+  if (!token) return false;
+  p.byId.delete(tokenId);
+  const cards = p.byCard.get(groupOf(token.entity, token.namespace));
+  if (cards?.get(token.card.number) === token) cards.delete(token.card.number);
+  if (token.namespace !== undefined) {
+    const key = namespaceKey(token.entity, token.namespace);
+    const members = p.byNamespace.get(key);
+    members?.delete(tokenId);
+    if (members?.size === 0) p.byNamespace.delete(key);
+    const named = p.byNamespaceName.get(token.namespace);
+    named?.delete(token);
+    if (named?.size === 0) p.byNamespaceName.delete(token.namespace);
+  }
+  if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
+  return true;
 }
 
 /** The heap again from the stored tokens alone, at their current expiries. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { createExpiryHeap } from '../../src/infra/expiry-heap.js';
-import { createMemoryStore } from '../../src/infra/memory-store.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 import type { Token } from '../../src/domain/token.js';
 
 function token(tenant: string, tokenId: string, expiresAt: number, namespace?: string): Token {
@@ -59,7 +59,9 @@ describe('sweeping the memory store', () => {
     const store = createMemoryStore();
     const extended = token('a', '1', 100);
     store.insert(extended);
-    extended.expiresAt = 500;
+    store.update('a', '1', (t) => {
+      t.expiresAt = 500;
+    });
     expect(store.sweepExpired('a', 400)).toBe(0);
     expect(store.sweepExpired('a', 500)).toBe(1);
   });
@@ -80,8 +82,9 @@ describe('sweeping the memory store', () => {
           } else if (o.kind === 'remove') {
             store.remove('t', String(o.id));
           } else if (o.kind === 'extend') {
-            const t = store.get('t', String(o.id));
-            if (t) t.expiresAt += o.by;
+            store.update('t', String(o.id), (t) => {
+              t.expiresAt += o.by;
+            });
           } else {
             const expired = store.list('t').filter((t) => t.expiresAt <= o.now).length;
             expect(store.sweepExpired('t', o.now)).toBe(expired);

@@ -6,7 +6,7 @@
  * there a minute later belongs to a process that went away: another process takes it, under a lease so
  * that only one does, and delivers it (at least once: a receiver deduplicates by event id).
  */
-import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
+import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
 
 export interface OutboxJob {
   item: WebhookItem;
@@ -34,49 +34,55 @@ const ORPHAN_AFTER_MS = 60_000;
 const LEASE_MS = 60_000;
 const SWEEP_MS = 10_000;
 
-export function createOutbox(deps: OutboxDeps) {
-  const jobs = new Map<string, Map<string, OutboxJob>>();
+interface OutboxState {
+  deps: OutboxDeps;
+  jobs: Map<string, Map<string, OutboxJob>>;
   /** Jobs this process is delivering (fresh or taken over). */
-  const mine = new Set<string>();
-  const jobsOf = (tenant: string): Map<string, OutboxJob> => {
-    let map = jobs.get(tenant);
-    if (!map) jobs.set(tenant, (map = new Map<string, OutboxJob>()));
-    return map;
-  };
+  mine: Set<string>;
+  sweep: NodeJS.Timeout | undefined;
+}
 
-  function deliver(job: OutboxJob): void {
-    mine.add(job.item.eventId);
-    deps.dispatcher.enqueue(job.item);
+function jobsOf(o: OutboxState, tenant: string): Map<string, OutboxJob> {
+  let map = o.jobs.get(tenant);
+  if (!map) o.jobs.set(tenant, (map = new Map<string, OutboxJob>()));
+  return map;
+}
+
+function deliver(o: OutboxState, job: OutboxJob): void {
+  o.mine.add(job.item.eventId);
+  o.deps.dispatcher.enqueue(job.item);
+}
+
+/** Takes over the jobs other processes left: older than a minute, under a lease. */
+async function sweepNow(o: OutboxState): Promise<void> {
+  await o.deps.pull();
+  const old = Date.now() - ORPHAN_AFTER_MS;
+  for (const map of o.jobs.values()) {
+    for (const job of map.values()) {
+      if (job.at > old || o.mine.has(job.item.eventId)) continue;
+      if (await o.deps.lease(job.item.eventId, LEASE_MS)) deliver(o, job);
+    }
   }
+}
 
-  // Started with the first job this process sees: one that never had any has nothing to look after.
-  let sweep: NodeJS.Timeout | undefined;
-  const sweepNow = (): void => {
-    void (async () => {
-      await deps.pull();
-      const old = Date.now() - ORPHAN_AFTER_MS;
-      for (const map of jobs.values()) {
-        for (const job of map.values()) {
-          if (job.at > old || mine.has(job.item.eventId)) continue;
-          if (await deps.lease(job.item.eventId, LEASE_MS)) deliver(job);
-        }
-      }
-    })().catch(() => undefined);
-  };
-  const startSweeping = (): void => {
-    if (sweep) return;
-    sweep = setInterval(sweepNow, SWEEP_MS);
-    sweep.unref();
-  };
+/** Started with the first job this process sees: one that never had any has nothing to look after. */
+function startSweeping(o: OutboxState): void {
+  if (o.sweep) return;
+  o.sweep = setInterval(() => void sweepNow(o).catch(() => undefined), SWEEP_MS);
+  o.sweep.unref();
+}
 
+export function createOutbox(deps: OutboxDeps) {
+  const o: OutboxState = { deps, jobs: new Map(), mine: new Set(), sweep: undefined };
+  const { jobs, mine } = o;
   return {
     /** A new delivery: recorded with the change that caused it, sent once that is committed. */
     enqueue(item: WebhookItem): void {
-      startSweeping();
+      startSweeping(o);
       const job: OutboxJob = { item, at: Date.now() };
-      jobsOf(item.tenant).set(item.eventId, job);
+      jobsOf(o, item.tenant).set(item.eventId, job);
       deps.touch(item.tenant, `${OUTBOX_PREFIX}${item.eventId}`);
-      deps.afterCommit(() => deliver(job));
+      deps.afterCommit(() => deliver(o, job));
     },
     /** The dispatcher is done with an item: its record goes. */
     settled(item: WebhookItem): void {
@@ -95,8 +101,8 @@ export function createOutbox(deps: OutboxDeps) {
     apply(tenant: string, eventId: string, value: string | null): void {
       if (value === null || value === '') jobs.get(tenant)?.delete(eventId);
       else {
-        jobsOf(tenant).set(eventId, JSON.parse(value) as OutboxJob);
-        startSweeping();
+        jobsOf(o, tenant).set(eventId, JSON.parse(value) as OutboxJob);
+        startSweeping(o);
       }
     },
     entries(tenant: string): [string, string][] {
@@ -115,8 +121,8 @@ export function createOutbox(deps: OutboxDeps) {
       }
     },
     close(): void {
-      if (sweep) clearInterval(sweep);
-      sweep = undefined;
+      if (o.sweep) clearInterval(o.sweep);
+      o.sweep = undefined;
     },
   };
 }

@@ -4,10 +4,10 @@
  * kept per tenant; beyond that the oldest goes (a load test's millions of sales must not grow memory without
  * bound: decision 0029).
  */
-import type { Payment } from '../domain/payment.js';
+import type { Payment, PaymentDraft } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
 import type { RecordObserver } from './memory-store.js';
-import { createExpiryHeap, type ExpiryHeap } from './expiry-heap.js';
+import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantPayments {
   byId: Map<string, Payment>;
@@ -39,15 +39,6 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
       tenants.set(tenant, p);
     }
     return p;
-  }
-
-  function rebuild(p: TenantPayments): void {
-    const entries: [number, string][] = [];
-    for (const payment of p.byId.values()) {
-      if (payment.settlesAt !== undefined) entries.push([payment.settlesAt, payment.paymentId]);
-      for (const event of payment.scheduled) entries.push([event.at, payment.paymentId]);
-    }
-    p.due.rebuild(entries);
   }
 
   function put(payment: Payment): void {
@@ -88,9 +79,6 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
   return {
     get: (tenant, paymentId) => tenants.get(tenant)?.byId.get(paymentId),
     put,
-    changed(payment) {
-      observer?.changed(payment.tenant, payment.paymentId);
-    },
     remove(tenant, paymentId) {
       // Its place in the order queue goes stale and is skipped when the oldest are dropped.
       if (tenants.get(tenant)?.byId.delete(paymentId)) {
@@ -98,22 +86,11 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
         observer?.changed(tenant, paymentId);
       }
     },
-    schedule(tenant, paymentId, at) {
+    update(tenant, paymentId, change) {
       const p = tenants.get(tenant);
-      if (!p) return;
-      p.due.push(at, paymentId);
-      if (p.due.size > 2 * p.byId.size + HEAP_SLACK) rebuild(p);
+      if (p && updateIn(p, paymentId, change)) observer?.changed(tenant, paymentId);
     },
-    due(tenant, now) {
-      const p = tenants.get(tenant);
-      const ids: string[] = [];
-      if (!p) return ids;
-      for (let at = p.due.peekAt(); at !== undefined && at <= now; at = p.due.peekAt()) {
-        const id = p.due.pop() as string;
-        if (p.byId.has(id) && ids[ids.length - 1] !== id) ids.push(id);
-      }
-      return ids;
-    },
+    due: (tenant, now) => dueIn(tenants.get(tenant), now),
     list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
     tenants: () => [...tenants.keys()].filter((t) => (tenants.get(t)?.byId.size ?? 0) > 0),
     clear,
@@ -123,4 +100,38 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     },
     size: () => total,
   };
+}
+
+/** The heap of scheduled instants again, from the stored payments alone. */
+function rebuild(p: TenantPayments): void {
+  const entries: [number, string][] = [];
+  for (const payment of p.byId.values()) {
+    if (payment.settlesAt !== undefined) entries.push([payment.settlesAt, payment.paymentId]);
+    for (const event of payment.scheduled) entries.push([event.at, payment.paymentId]);
+  }
+  p.due.rebuild(entries);
+}
+
+/** Changes a stored payment and notes what the change scheduled; false when it is not stored. */
+function updateIn(p: TenantPayments, paymentId: string, change: (payment: PaymentDraft) => void): boolean {
+  const payment = p.byId.get(paymentId);
+  if (!payment) return false;
+  const { settlesAt, scheduled } = payment;
+  change(payment as PaymentDraft);
+  // What the change scheduled is noted, so that a clock move visits the payment when it falls due.
+  if (payment.settlesAt !== undefined && payment.settlesAt !== settlesAt) p.due.push(payment.settlesAt, paymentId);
+  for (const event of payment.scheduled) if (!scheduled.includes(event)) p.due.push(event.at, paymentId);
+  if (p.due.size > 2 * p.byId.size + HEAP_SLACK) rebuild(p);
+  return true;
+}
+
+/** The ids of the payments with an event noted as due by `now`, each noted instant taken once. */
+function dueIn(p: TenantPayments | undefined, now: number): string[] {
+  const ids: string[] = [];
+  if (!p) return ids;
+  for (let at = p.due.peekAt(); at !== undefined && at <= now; at = p.due.peekAt()) {
+    const id = p.due.pop() as string;
+    if (p.byId.has(id) && ids[ids.length - 1] !== id) ids.push(id);
+  }
+  return ids;
 }

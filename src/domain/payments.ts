@@ -1,0 +1,228 @@
+/**
+ * The payments after the sale: record, read, refund, reverse and catch up by the clock (contract 3.2, decision
+ * 0029). A stored payment changes only through its store's `update` (decision 0050).
+ */
+import { addDuration } from './duration.js';
+import { DomainError } from './errors.js';
+import {
+  SETTLEMENT_SEQ,
+  remainingOf,
+  settlementEventOf,
+  type NewPayment,
+  type Payment,
+  type PaymentAction,
+  type PaymentDraft,
+  type PaymentEvent,
+  type PaymentEventType,
+  type PaymentScript,
+  type Payments,
+  type PaymentsDeps,
+} from './payment.js';
+import type { Refusal } from './sale.js';
+
+const NOTHING_SCHEDULED: readonly PaymentEvent[] = Object.freeze([]);
+
+/** The script of a payment that has none, shared. */
+const NO_SCRIPT: PaymentScript = Object.freeze({});
+
+function notAllowed(action: PaymentAction, why: string): DomainError {
+  return new DomainError('actionNotAllowed', `A ${action === 'partialRefund' ? 'partial refund' : action} is not allowed: ${why}`);
+}
+
+/** Why the payment's state refuses an action, or undefined when it allows it. */
+function refusalOf(payment: Payment, action: PaymentAction): string | undefined {
+  switch (payment.settlement) {
+    case 'none':
+      return 'the sale was refused';
+    case 'failed':
+      return 'the settlement failed';
+    case 'cancelled':
+      return 'the payment was cancelled';
+    default:
+  }
+  if (payment.reversed) return 'the payment was reversed';
+  if (action === 'reversal' && payment.refundRequested) return 'the payment has been refunded';
+  if (action !== 'reversal' && remainingOf(payment) <= 0) return 'nothing remains to refund';
+  return undefined;
+}
+
+const tell = (deps: PaymentsDeps, payment: Payment, event: PaymentEvent): void => deps.onEvent?.(payment, event);
+
+const newEvent = (payment: PaymentDraft, type: PaymentEventType, at: number, amount: number, extra?: Partial<PaymentEvent>): PaymentEvent =>
+  extra === undefined ? { seq: ++payment.eventCount, type, at, amount } : { seq: ++payment.eventCount, type, at, amount, ...extra };
+
+function happen(deps: PaymentsDeps, payment: PaymentDraft, event: PaymentEvent): void {
+  payment.events.push(event);
+  tell(deps, payment, event);
+}
+
+function schedule(payment: PaymentDraft, event: PaymentEvent): void {
+  const scheduled = [...payment.scheduled];
+  let i = scheduled.length;
+  while (i > 0 && (scheduled[i - 1]?.at ?? 0) > event.at) i--;
+  scheduled.splice(i, 0, event);
+  payment.scheduled = scheduled;
+}
+
+/** Whether an event of the payment is due by `now`: only then does catching up change it. */
+function isDue(payment: Payment, now: number): boolean {
+  const next = payment.scheduled[0];
+  return (payment.settlesAt !== undefined && payment.settlesAt <= now) || (next !== undefined && next.at <= now);
+}
+
+/**
+ * Moves the events that are due by `now` (their end included) into the history, soonest first (the
+ * settlement first of equals); returns how many.
+ */
+function catchUpPayment(deps: PaymentsDeps, payment: PaymentDraft, now: number): number {
+  let n = 0;
+  for (;;) {
+    const next = payment.scheduled[0];
+    const settles = payment.settlesAt;
+    if (settles !== undefined && settles <= now && (next === undefined || settles <= next.at)) {
+      const event = settlementEventOf(payment) as PaymentEvent;
+      payment.settlesAt = undefined;
+      payment.settlement = event.type === 'settled' ? 'settled' : 'failed';
+      happen(deps, payment, event);
+    } else if (next !== undefined && next.at <= now) {
+      payment.scheduled = payment.scheduled.length === 1 ? NOTHING_SCHEDULED : payment.scheduled.slice(1);
+      if (next.type === 'refundFailed') payment.refunded -= next.amount;
+      happen(deps, payment, next);
+    } else {
+      return n;
+    }
+    n++;
+  }
+}
+
+/** Catches up a stored payment through its store when an event is due; returns how many happened. */
+function catchUpStored(deps: PaymentsDeps, payment: Payment, now: number): number {
+  if (!isDue(payment, now)) return 0;
+  let n = 0;
+  deps.store.update(payment.tenant, payment.paymentId, (draft) => (n = catchUpPayment(deps, draft, now)));
+  return n;
+}
+
+function live(deps: PaymentsDeps, tenant: string, paymentId: string): { payment: Payment; now: number } {
+  const payment = deps.store.get(tenant, paymentId);
+  if (!payment) throw new DomainError('paymentNotFound', 'The payment does not exist');
+  const now = deps.clock.now(tenant);
+  catchUpStored(deps, payment, now);
+  return { payment, now };
+}
+
+function check(payment: Payment, action: PaymentAction): void {
+  const why = refusalOf(payment, action);
+  if (why !== undefined) throw notAllowed(action, why);
+}
+
+/** Changes a stored payment through its store, and returns it. */
+function change(deps: PaymentsDeps, payment: Payment, edit: (draft: PaymentDraft) => void): Payment {
+  deps.store.update(payment.tenant, payment.paymentId, edit);
+  return payment;
+}
+
+/**
+ * Sends an amount for refund now (a refund is then requested); a scripted failure shows once the settlement
+ * delay has passed.
+ */
+function sendForRefund(deps: PaymentsDeps, payment: PaymentDraft, now: number, refund: { amount: number; reference?: string }, scripted: Refusal | undefined): void {
+  const { amount, reference } = refund;
+  const extra = reference === undefined ? {} : { reference };
+  payment.refunded += amount;
+  happen(deps, payment, newEvent(payment, 'sentForRefund', now, amount, extra));
+  const failure = scripted ?? payment.script.refundFailure;
+  if (failure) {
+    schedule(payment, newEvent(payment, 'refundFailed', addDuration(now, deps.settlementDelay), amount, { ...extra, refusal: { ...failure } }));
+  }
+  payment.refundRequested = true;
+}
+
+function reverse(deps: PaymentsDeps, payment: PaymentDraft, now: number): void {
+  payment.reversed = true;
+  if (payment.settlement === 'pending') {
+    // Before settlement the sale is cancelled: it will never settle.
+    payment.settlement = 'cancelled';
+    payment.settlesAt = undefined;
+    happen(deps, payment, newEvent(payment, 'cancelled', now, payment.amount));
+    return;
+  }
+  // After settlement the money has moved: it goes back as a refund of the whole amount.
+  payment.refunded = payment.amount;
+  happen(deps, payment, newEvent(payment, 'sentForRefund', now, payment.amount));
+}
+
+function record(deps: PaymentsDeps, tenant: string, sale: NewPayment): Payment {
+  const now = deps.clock.now(tenant);
+  const { approved, amount } = sale;
+  const script = sale.script ? { ...sale.script } : NO_SCRIPT;
+  // Built whole, one shape for every payment, its arrays at their size: a load test keeps many of them.
+  const first: PaymentEvent =
+    approved || sale.refusal === undefined ? { seq: 1, type: approved ? 'sentForSettlement' : 'refused', at: now, amount } : { seq: 1, type: 'refused', at: now, amount, refusal: { ...sale.refusal } };
+  const payment: Payment = {
+    tenant,
+    paymentId: deps.ids.paymentId(tenant),
+    transactionReference: sale.transactionReference,
+    entity: sale.entity,
+    currency: sale.currency,
+    amount,
+    createdAt: now,
+    origin: sale.origin,
+    settlement: approved ? 'pending' : 'none',
+    refunded: 0,
+    refundRequested: false,
+    reversed: false,
+    script,
+    events: [first],
+    // The settlement: `settled` (or the scripted `settlementFailed`) once the delay has passed.
+    settlesAt: approved ? addDuration(now, deps.settlementDelay) : undefined,
+    scheduled: NOTHING_SCHEDULED,
+    eventCount: approved ? SETTLEMENT_SEQ : 1,
+  };
+  deps.store.put(payment);
+  tell(deps, payment, first);
+  return payment;
+}
+
+export function createPayments(deps: PaymentsDeps): Payments {
+  return {
+    record: (tenant, sale) => record(deps, tenant, sale),
+
+    get: (tenant, paymentId) => live(deps, tenant, paymentId).payment,
+
+    refund(tenant, paymentId, failure) {
+      const { payment, now } = live(deps, tenant, paymentId);
+      check(payment, 'refund');
+      // After partial refunds, a full refund refunds what remains.
+      return change(deps, payment, (draft) => sendForRefund(deps, draft, now, { amount: remainingOf(draft) }, failure));
+    },
+
+    partialRefund(tenant, paymentId, refund, failure) {
+      const { payment, now } = live(deps, tenant, paymentId);
+      if (refund.currency !== payment.currency) {
+        throw new DomainError('refundCurrencyMismatch', `currency must be the sale's currency, ${payment.currency}`);
+      }
+      check(payment, 'partialRefund');
+      if (refund.amount > remainingOf(payment)) {
+        throw notAllowed('partialRefund', `${refund.amount} exceeds the ${remainingOf(payment)} that remains to refund`);
+      }
+      return change(deps, payment, (draft) => sendForRefund(deps, draft, now, refund, failure));
+    },
+
+    reversal(tenant, paymentId) {
+      const { payment, now } = live(deps, tenant, paymentId);
+      check(payment, 'reversal');
+      return change(deps, payment, (draft) => reverse(deps, draft, now));
+    },
+
+    catchUp(tenant) {
+      const now = deps.clock.now(tenant);
+      let n = 0;
+      for (const paymentId of deps.store.due(tenant, now)) {
+        const payment = deps.store.get(tenant, paymentId);
+        if (payment) n += catchUpStored(deps, payment, now);
+      }
+      return n;
+    },
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The journal with a shared store (decision 0039). Each process records into its own journal as before; its
+ * entries go to Redis (each tenant's capped stream, bodies masked) only while someone wants them, so that a
+ * load test that lists nothing pays nothing for it:
+ * - a control read of the journal (or an open live stream) says so in Redis; if other processes are alive,
+ *   it waits for them to write (they check every 200 ms and write within 20 ms), then pulls their entries in;
+ * - while wanted (for 10 s after the last ask), a process writes its entries in batches every 20 ms; before
+ *   that, the newest `cap` per tenant wait in memory and are written when asked.
+ * An entry from another process takes its place in the order it is pulled. Clearing clears the streams too,
+ * and the tenant's record tells the other processes to clear theirs.
+ */
+import type { RedisLink } from './link.js';
+import { maskCardText } from '../../wire/mask.js';
+import type { Journal, JournalRecord, JournalSelection } from '../../control/journal.js';
+
+export interface SharedJournal extends Journal {
+  /** Pulls the entries other processes recorded (asking them to write them first). */
+  pull(): Promise<void>;
+  close(): void;
+  /** How many times a tenant's journal was cleared (a tenant record carries it to the other processes). */
+  generation(tenant: string): number;
+  /** Another process cleared the tenant's journal: clear it here too. */
+  cleared(tenant: string, generation: number): void;
+}
+
+/** How often a process says it is alive and checks whether its entries are wanted. */
+const BEAT_MS = 200;
+/** How long a process keeps writing its entries after the last ask. */
+const WANTED_MS = 10_000;
+/** How long an entry waits to be written with others. */
+const FLUSH_MS = 20;
+/** How long a reader waits for the other processes to write theirs. */
+const READ_WAIT_MS = BEAT_MS + FLUSH_MS + 80;
+/** A process not heard of for this long is gone. */
+const ALIVE_MS = 2_000;
+
+interface JournalShare {
+  local: Journal;
+  link: RedisLink;
+  origin: string;
+  cap: number;
+  /** Every tenant's stream key, and null for unauthenticated requests. */
+  keys: (string | null)[];
+  /** The last entry pulled from each stream. */
+  after: Map<string | null, string>;
+  generations: Map<string, number>;
+  /** Own entries not yet written, per tenant (only the newest `cap` are kept while nobody wants them). */
+  waiting: Map<string | null, JournalRecord[]>;
+  wanted: boolean;
+  pulling: Promise<void> | undefined;
+  flushTimer: NodeJS.Timeout | undefined;
+  beat: NodeJS.Timeout | undefined;
+  /** Open live streams here. */
+  streams: number;
+}
+
+const stored = (record: JournalRecord): string =>
+  JSON.stringify({
+    ...record,
+    body: typeof record.body === 'string' ? maskCardText(record.body) : Buffer.isBuffer(record.body) ? maskCardText(record.body.toString('utf8')) : undefined,
+    responseBody: record.responseBody === undefined ? undefined : maskCardText(record.responseBody),
+  });
+
+function flush(j: JournalShare): void {
+  j.flushTimer = undefined;
+  for (const [tenant, list] of j.waiting) j.link.appendJournal(tenant, j.origin, list.map(stored), j.cap);
+  j.waiting.clear();
+}
+
+/** The heartbeat: alive, and wanted or not. Open live streams pull with it. */
+function heartbeat(j: JournalShare): void {
+  j.link.beat(j.origin, WANTED_MS).then(
+    (isWanted) => {
+      j.wanted = isWanted;
+      if (j.wanted && j.waiting.size > 0) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
+      if (j.streams > 0) void pull(j).catch(() => undefined);
+    },
+    () => undefined,
+  );
+}
+
+/** Started by the first entry or pull: a process that has answered nothing has nothing to share. It holds no process open. */
+function startBeating(j: JournalShare): void {
+  if (j.beat) return;
+  j.beat = setInterval(() => heartbeat(j), BEAT_MS);
+  j.beat.unref();
+  heartbeat(j);
+}
+
+async function pullAll(j: JournalShare): Promise<void> {
+  await j.link.wantJournal();
+  j.wanted = true;
+  if ((await j.link.otherProcesses(j.origin, ALIVE_MS)) > 0) await new Promise((resolve) => setTimeout(resolve, READ_WAIT_MS));
+  for (const tenant of j.keys) {
+    const entries = await j.link.journalSince(tenant, j.after.get(tenant), j.cap);
+    for (const { id, origin: from, entry } of entries) {
+      j.after.set(tenant, id);
+      if (from !== j.origin) j.local.record(JSON.parse(entry) as JournalRecord);
+    }
+  }
+}
+
+function pull(j: JournalShare): Promise<void> {
+  startBeating(j);
+  j.pulling ??= pullAll(j).finally(() => (j.pulling = undefined));
+  return j.pulling;
+}
+
+function record(j: JournalShare, entry: JournalRecord): void {
+  j.local.record(entry);
+  startBeating(j);
+  let list = j.waiting.get(entry.tenant);
+  if (!list) j.waiting.set(entry.tenant, (list = []));
+  list.push(entry);
+  if (j.wanted) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
+  else if (list.length > 2 * j.cap) list.splice(0, list.length - j.cap);
+}
+
+function clear(j: JournalShare, tenant: string | undefined): void {
+  j.local.clear(tenant);
+  for (const key of tenant === undefined ? j.keys : [tenant]) {
+    j.waiting.delete(key);
+    j.link.dropJournal(key);
+    if (key !== null) j.generations.set(key, (j.generations.get(key) ?? 0) + 1);
+  }
+}
+
+export function createSharedJournal(local: Journal, link: RedisLink, options: { origin: string; tenants: readonly string[]; cap: number }): SharedJournal {
+  const j: JournalShare = {
+    local,
+    link,
+    origin: options.origin,
+    cap: options.cap,
+    keys: [...options.tenants, null],
+    after: new Map(),
+    generations: new Map(),
+    waiting: new Map(),
+    wanted: false,
+    pulling: undefined,
+    flushTimer: undefined,
+    beat: undefined,
+    streams: 0,
+  };
+  return {
+    ...local,
+    record: (entry) => record(j, entry),
+    clear: (tenant) => clear(j, tenant),
+    generation: (tenant) => j.generations.get(tenant) ?? 0,
+    cleared(tenant, generation) {
+      if ((j.generations.get(tenant) ?? 0) === generation) return;
+      j.generations.set(tenant, generation);
+      j.waiting.delete(tenant);
+      local.clear(tenant);
+    },
+    subscribe(listener: (selection: JournalSelection) => void) {
+      const unsubscribe = local.subscribe(listener);
+      j.streams++;
+      return () => {
+        unsubscribe();
+        j.streams--;
+      };
+    },
+    pull: () => pull(j),
+    close() {
+      if (j.beat) clearInterval(j.beat);
+      j.beat = undefined;
+      if (j.flushTimer) {
+        clearTimeout(j.flushTimer);
+        flush(j);
+      }
+    },
+  };
+}

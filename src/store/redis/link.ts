@@ -1,0 +1,295 @@
+/**
+ * The Redis side of a shared store (decision 0039): one connection (ioredis) and the Lua scripts that change
+ * a tenant's records atomically under a version check. It knows keys, versions and fields, not what the
+ * records mean: the replica (store/redis/replica.ts) encodes and applies them.
+ *
+ * Keys, all under the prefix P:
+ * - `P t:<tenant>`: the tenant's records (field `_v` is its version; `k:<id>` tokens, `p:<id>` payments,
+ *   `m` counters, `c` its own clock, `s` its own scenario set);
+ * - `P t:<tenant>:chg`: each record field scored by the version that last wrote it (what others pull);
+ * - `P g`: the shared records (`_v` its version, `epoch`, `clock`, `scn` the global scenario set);
+ * - `P tenants`: the tenants that have records; `P lock`: the control lock; `P j:<tenant>` (`P j0` for
+ *   unauthenticated requests): the journal, a capped stream of entries each tagged with the process that wrote it.
+ */
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import { maskStoreUrl } from '../../config/store.js';
+import { APPEND, COMMIT, LOCK, PULL, SEED, UNLOCK } from './lua.js';
+
+/**
+ * ioredis is loaded when a Redis store is made, not when the simulator is: the memory store's start does not
+ * pay for it (about 25 ms of the CLI's first answer).
+ */
+const loadRedis = (): new (url: string, options: RedisOptions) => RedisClient =>
+  (createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => RedisClient }).Redis;
+
+/** A store operation that could not reach Redis (down, or slower than the command timeout). */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the Redis store is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** A record change: a value, or '' to delete the field. */
+export type Writes = Map<string, string>;
+
+export type CommitReply = { kind: 'ok' | 'stale' | 'busy' | 'epoch'; version: number; globalVersion: number };
+
+export interface PullReply {
+  version: number;
+  globalVersion: number;
+  /** The shared records, when their version differs from the one known. */
+  global: Map<string, string> | undefined;
+  /** Changed or asked-for fields with their values (null: deleted). */
+  fields: Map<string, string | null>;
+  /** The store's epoch ('' when it holds no state). */
+  epoch: string;
+}
+
+export interface RedisLinkOptions {
+  url: string;
+  prefix: string;
+  /** How long one command may take before the store counts as unavailable (default 700 ms). */
+  commandTimeoutMs?: number;
+  /** How long a command waits for a connection being made (default 1200 ms). */
+  connectWaitMs?: number;
+}
+
+export interface RedisLink {
+  readonly prefix: string;
+  /** `epoch`: the state the writes belong to ('' for any); a store seeded since answers kind 'epoch'. */
+  commit(
+    tenant: string,
+    expected: { version: number; globalVersion: number } | '*',
+    lockToken: string,
+    epoch: string,
+    tenantWrites: Writes,
+    globalWrites?: Writes,
+  ): Promise<CommitReply>;
+  pull(tenant: string, known: { version: number; globalVersion: number }, extraFields: Iterable<string>): Promise<PullReply>;
+  globalRecords(): Promise<Map<string, string>>;
+  lock(token: string, ttlMs: number): Promise<boolean>;
+  unlock(token: string): Promise<void>;
+  /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
+  seed(epoch: string): Promise<boolean>;
+  /** Appends journal entries of a tenant (null: unauthenticated) to its capped stream, fire and forget. */
+  appendJournal(tenant: string | null, origin: string, entries: readonly string[], cap: number): void;
+  /** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
+  journalSince(tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]>;
+  dropJournal(tenant: string | null): void;
+  /**
+   * Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`.
+   */
+  beat(name: string, windowMs: number): Promise<boolean>;
+  /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
+  lease(eventId: string, holder: string, ms: number): Promise<boolean>;
+  /** Asks every process to write its journal entries to Redis for a while. */
+  wantJournal(): Promise<void>;
+  /** How many other processes said they were alive within `withinMs`. */
+  otherProcesses(name: string, withinMs: number): Promise<number>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
+
+/** One connection and what is needed to use it: its scripts, its keys, and how long a command may wait for it. */
+interface Conn {
+  client: RedisClient;
+  url: string;
+  prefix: string;
+  waitMs: number;
+  closed: boolean;
+  scripts: { commit: Script; pull: Script; lock: Script; unlock: Script; seed: Script; append: Script };
+}
+
+/** The keys, all under the prefix P (see the top of this file). */
+const keys = (prefix: string) => ({
+  tenant: (tenant: string): string => `${prefix}t:${tenant}`,
+  global: `${prefix}g`,
+  /** Stamps kept beside the hashes' `_v` by the same scripts, for a read-only batch's one-command check. */
+  stamp: (tenant: string): string => `${prefix}v:${tenant}`,
+  globalStamp: `${prefix}gv`,
+  lock: `${prefix}lock`,
+  tenants: `${prefix}tenants`,
+  journal: (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`),
+});
+
+function connect(options: RedisLinkOptions): Conn {
+  const Redis = loadRedis();
+  const client = new Redis(options.url, {
+    // A request must not wait for a server that is not there (decision 0039): fail now, reconnect behind.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs ?? 700,
+    connectTimeout: 1500,
+    retryStrategy: (times) => Math.min(50 * times, 500),
+    // Off: a commit is one command per batch, and auto-pipelining wraps every command in a pipeline of its own
+    // on the next tick (measured: 35k -> 40k GET/s in one process, decision 0040).
+    enableAutoPipelining: false,
+    // Connected by the first command: a simulator whose options are refused never opens a connection.
+    lazyConnect: true,
+  });
+  // Errors surface on the commands; the connection's own error events would otherwise crash the process.
+  client.on('error', () => undefined);
+  const define = (name: string, lua: string): Script => {
+    client.defineCommand(name, { lua });
+    const fn = (client as unknown as Record<string, Script>)[name] as Script;
+    return (numKeys, ...args) => fn.call(client, numKeys, ...args);
+  };
+  const scripts = {
+    commit: define('tokenSimCommit', COMMIT),
+    pull: define('tokenSimPull', PULL),
+    lock: define('tokenSimLock', LOCK),
+    unlock: define('tokenSimUnlock', UNLOCK),
+    seed: define('tokenSimSeed', SEED),
+    append: define('tokenSimAppend', APPEND),
+  };
+  return { client, url: options.url, prefix: options.prefix, waitMs: options.connectWaitMs ?? 1200, closed: false, scripts };
+}
+
+/** Waits for the connection (at start, or while it reconnects) for a little while, not for ever. */
+function whenReady(conn: Conn): Promise<void> {
+  const { client } = conn;
+  if (client.status === 'ready') return Promise.resolve();
+  if (conn.closed) return Promise.reject(new Error('the connection is closed'));
+  if (client.status === 'wait' || client.status === 'end') client.connect().catch(() => undefined);
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      client.off('ready', done);
+      reject(new Error(`no connection to ${maskStoreUrl(conn.url)} within ${conn.waitMs} ms`));
+    }, conn.waitMs);
+    client.on('ready', done);
+  });
+}
+
+/** Runs a command; any failure to reach Redis is a StoreUnavailableError (a 503). */
+async function call<T>(conn: Conn, run: () => Promise<T>): Promise<T> {
+  try {
+    if (conn.client.status !== 'ready') await whenReady(conn);
+    return await run();
+  } catch (err) {
+    throw new StoreUnavailableError(err);
+  }
+}
+
+function pairs(list: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i + 1 < list.length; i += 2) out.set(list[i] as string, list[i + 1] as string);
+  return out;
+}
+
+type Commit = Parameters<RedisLink['commit']>;
+
+async function commit(conn: Conn, ...[tenant, expected, lockToken, epoch, tenantWrites, globalWrites]: Commit): Promise<CommitReply> {
+  const key = keys(conn.prefix);
+  if (expected !== '*' && lockToken === '' && epoch !== '' && tenantWrites.size === 0 && !globalWrites) {
+    // A read-only batch: its versions, the shared stamp and the lock in one MGET (decision 0040). A
+    // missing tenant stamp reads as version 0, which only a tenant never written has.
+    const [v, g, lock] = await conn.client.mget(key.stamp(tenant), key.globalStamp, key.lock);
+    if (lock !== null) return { kind: 'busy', version: 0, globalVersion: 0 };
+    if (g === `${epoch}/${expected.globalVersion}` && (v ?? '0') === String(expected.version)) {
+      return { kind: 'ok', version: expected.version, globalVersion: expected.globalVersion };
+    }
+    // Stale, another epoch, or a store written before the stamps: the script says which.
+  }
+  const args: string[] = [
+    tenant,
+    expected === '*' ? '*' : String(expected.version),
+    expected === '*' ? '*' : String(expected.globalVersion),
+    lockToken,
+    String(tenantWrites.size),
+    epoch,
+  ];
+  for (const [f, v] of tenantWrites) args.push(f, v);
+  if (globalWrites) for (const [f, v] of globalWrites) args.push(f, v);
+  const t = key.tenant(tenant);
+  const r = (await conn.scripts.commit(7, t, `${t}:chg`, key.global, key.lock, key.tenants, key.stamp(tenant), key.globalStamp, ...args)) as [string, number, number];
+  return { kind: r[0] as CommitReply['kind'], version: Number(r[1]), globalVersion: Number(r[2]) };
+}
+
+async function pull(conn: Conn, ...[tenant, known, extraFields]: Parameters<RedisLink['pull']>): Promise<PullReply> {
+  const key = keys(conn.prefix);
+  const t = key.tenant(tenant);
+  type Reply = [number, number, string[], string[], (string | null)[], string];
+  const r = (await conn.scripts.pull(3, t, `${t}:chg`, key.global, known.version, known.globalVersion, ...extraFields)) as Reply;
+  const fields = new Map<string, string | null>();
+  r[3].forEach((f, i) => fields.set(f, r[4][i] ?? null));
+  return {
+    version: Number(r[0]),
+    globalVersion: Number(r[1]),
+    global: Number(r[1]) !== known.globalVersion ? pairs(r[2]) : undefined,
+    fields,
+    epoch: r[5],
+  };
+}
+
+async function journalSince(conn: Conn, tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]> {
+  const key = keys(conn.prefix).journal(tenant);
+  const raw = after === undefined ? (await conn.client.xrevrange(key, '+', '-', 'COUNT', cap)).reverse() : await conn.client.xrange(key, `(${after}`, '+', 'COUNT', cap);
+  return raw.map(([id, fields]) => ({ id, origin: fields[1] ?? '', entry: fields[3] ?? '' }));
+}
+
+async function otherProcesses(conn: Conn, name: string, withinMs: number): Promise<number> {
+  const procs = `${conn.prefix}procs`;
+  const all = Object.entries(await conn.client.hgetall(procs));
+  const since = Date.now() - withinMs;
+  // Processes gone for a minute are forgotten.
+  const gone = all.filter(([, at]) => Number(at) < Date.now() - 60_000).map(([other]) => other);
+  if (gone.length > 0) await conn.client.hdel(procs, ...gone);
+  return all.filter(([other, at]) => other !== name && Number(at) > since).length;
+}
+
+async function close(conn: Conn): Promise<void> {
+  conn.closed = true;
+  if (conn.client.status === 'wait') conn.client.disconnect();
+  else await conn.client.quit().catch(() => conn.client.disconnect());
+}
+
+export function createRedisLink(options: RedisLinkOptions): RedisLink {
+  const { prefix } = options;
+  const conn = connect(options);
+  const { client, scripts } = conn;
+  const key = keys(prefix);
+  return {
+    prefix,
+    commit: (...args) => call(conn, () => commit(conn, ...args)),
+    pull: (...args) => call(conn, () => pull(conn, ...args)),
+    globalRecords: () => call(conn, async () => new Map(Object.entries(await client.hgetall(key.global)))),
+    lock: (token, ttlMs) => call(conn, async () => (await scripts.lock(1, key.lock, token, ttlMs)) === 1),
+    unlock: (token) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
+    seed: (epoch) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
+    appendJournal(tenant, origin, entries, cap) {
+      if (client.status !== 'ready' || entries.length === 0) return;
+      scripts.append(1, key.journal(tenant), origin, cap, ...entries).catch(() => undefined);
+    },
+    journalSince: (tenant, after, cap) => call(conn, () => journalSince(conn, tenant, after, cap)),
+    dropJournal(tenant) {
+      client.del(key.journal(tenant)).catch(() => undefined);
+    },
+    beat: (name, windowMs) =>
+      call(conn, async () => {
+        const now = Date.now();
+        const [, wanted] = await Promise.all([client.hset(`${prefix}procs`, name, String(now)), client.get(`${prefix}jwant`)]);
+        return wanted !== null && Number(wanted) > now - windowMs;
+      }),
+    lease: (eventId, holder, ms) => call(conn, async () => (await client.set(`${prefix}wl:${eventId}`, holder, 'PX', ms, 'NX')) === 'OK'),
+    wantJournal: () => call(conn, async () => void (await client.set(`${prefix}jwant`, String(Date.now())))),
+    otherProcesses: (name, withinMs) => call(conn, () => otherProcesses(conn, name, withinMs)),
+    async ping() {
+      try {
+        await whenReady(conn);
+        return (await client.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+    close: () => close(conn),
+  };
+}

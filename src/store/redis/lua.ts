@@ -1,0 +1,79 @@
+/**
+ * The Lua scripts of the Redis store (decision 0039): each changes a tenant's records, the shared records or
+ * the lock atomically. Keys and arguments are laid out by link.ts.
+ */
+
+/**
+ * A commit: refused as `busy` while another holds the lock, as `epoch` when the store was seeded since, as
+ * `stale` when the tenant's or the shared version moved; else writes the fields and bumps the versions and
+ * their stamps (decision 0040).
+ */
+export const COMMIT = `
+local lock = redis.call('GET', KEYS[4])
+if lock and lock ~= ARGV[4] then return {'busy', 0, 0} end
+if ARGV[6] ~= '' and redis.call('HGET', KEYS[3], 'epoch') ~= ARGV[6] then return {'epoch', 0, 0} end
+local v = tonumber(redis.call('HGET', KEYS[1], '_v') or '0')
+local g = tonumber(redis.call('HGET', KEYS[3], '_v') or '0')
+if ARGV[2] ~= '*' and (v ~= tonumber(ARGV[2]) or g ~= tonumber(ARGV[3])) then return {'stale', v, g} end
+local n = tonumber(ARGV[5])
+local i = 7
+if n > 0 then
+  v = v + 1
+  redis.call('HSET', KEYS[1], '_v', v)
+  redis.call('SET', KEYS[6], v)
+  redis.call('SADD', KEYS[5], ARGV[1])
+  for j = 1, n do
+    local f, val = ARGV[i], ARGV[i + 1]
+    i = i + 2
+    if val == '' then redis.call('HDEL', KEYS[1], f) else redis.call('HSET', KEYS[1], f, val) end
+    redis.call('ZADD', KEYS[2], v, f)
+  end
+end
+if i <= #ARGV then
+  g = g + 1
+  redis.call('HSET', KEYS[3], '_v', g)
+  redis.call('SET', KEYS[7], (redis.call('HGET', KEYS[3], 'epoch') or '') .. '/' .. g)
+  while i <= #ARGV do
+    local f, val = ARGV[i], ARGV[i + 1]
+    i = i + 2
+    if val == '' then redis.call('HDEL', KEYS[3], f) else redis.call('HSET', KEYS[3], f, val) end
+  end
+end
+return {'ok', v, g}
+`;
+
+export const PULL = `
+local v = tonumber(redis.call('HGET', KEYS[1], '_v') or '0')
+local g = tonumber(redis.call('HGET', KEYS[3], '_v') or '0')
+local global = {}
+if g ~= tonumber(ARGV[2]) then global = redis.call('HGETALL', KEYS[3]) end
+local fields = {}
+if v ~= tonumber(ARGV[1]) then
+  if v < tonumber(ARGV[1]) then fields = redis.call('HKEYS', KEYS[1])
+  else fields = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[1], '+inf') end
+end
+for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end
+local values = {}
+for i = 1, #fields, 4000 do
+  local part = redis.call('HMGET', KEYS[1], unpack(fields, i, math.min(i + 3999, #fields)))
+  for j = 1, #part do values[#values + 1] = part[j] end
+end
+return {v, g, global, fields, values, redis.call('HGET', KEYS[3], 'epoch') or ''}
+`;
+
+/** Appends entries (ARGV[3..]) to a capped stream, each tagged with its process (ARGV[1]); one call per batch. */
+export const APPEND = `
+for i = 3, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'o', ARGV[1], 'e', ARGV[i]) end
+return #ARGV - 2
+`;
+
+/** Takes the control lock when it is free; returns 1 when taken. */
+export const LOCK = `return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0`;
+export const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** Writes the first state when there is none (the epoch field marks it); returns 1 when it did. */
+export const SEED = `
+if redis.call('HEXISTS', KEYS[1], 'epoch') == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'epoch', ARGV[1])
+redis.call('SET', KEYS[2], ARGV[1] .. '/' .. redis.call('HINCRBY', KEYS[1], '_v', 1))
+return 1
+`;

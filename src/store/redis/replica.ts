@@ -1,0 +1,274 @@
+/**
+ * One process's replica of a shared store (decision 0039, docs/consistency.md). The simulator keeps running
+ * on its memory stores, synchronous; this replica makes that memory a cache of the records in Redis:
+ *
+ * - An API request runs as a unit for its tenant. Units of one tenant queue in a lane; whatever queued while
+ *   a commit was in flight runs together (group commit). The units run against memory, then the records they
+ *   changed go to Redis in one Lua script that checks the tenant's and the shared version. Stale (another
+ *   process wrote first): Redis's values are put back over what the units changed, the changes since are
+ *   pulled, and the units run again. Nothing is answered before its commit.
+ * - A control call takes the store's lock (API commits wait while it is held), pulls every tenant, runs,
+ *   and writes what changed. A control read pulls first.
+ * - Redis unreachable: the unit fails with StoreUnavailableError (503), and the tenant is loaded again whole
+ *   on its next use, so nothing half-written stays in memory.
+ */
+import { randomUUID } from 'node:crypto';
+import { StoreUnavailableError, type CommitReply, type Writes } from './link.js';
+import {
+  EpochChanged,
+  collect,
+  createState,
+  distrust,
+  guarded,
+  lock,
+  markChanged,
+  pull,
+  pullAll,
+  remember,
+  sleep,
+  type ReplicaDeps,
+  type ReplicaState,
+} from './sync.js';
+
+/** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export interface Replica {
+  /** Runs an API unit for a tenant and commits what it changed. */
+  run<T>(tenant: string, work: () => T): Promise<Outcome<T>>;
+  /** Runs a control call under the store's lock, every tenant pulled first and written after. */
+  control<T>(work: () => Promise<T>): Promise<T>;
+  /** Pulls every tenant (before a control read). */
+  read(): Promise<void>;
+  /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
+  start(): Promise<void>;
+  /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
+  afterCommit(effect: () => void): void;
+  /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
+  touch(tenant: string, field: string): void;
+  close(): Promise<void>;
+}
+
+interface Job {
+  work: () => unknown;
+  resolve: (outcome: Outcome<unknown>) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Lane {
+  queue: Job[];
+  /** A batch is to be taken on the next turn of the event loop. */
+  scheduled: boolean;
+  /** Read-only batches whose version check is in flight. */
+  checks: number;
+  /**
+   * Holds on the tenant's memory: a pull in flight, or a batch's writes not yet committed or rolled back.
+   * No batch runs while one is held.
+   */
+  holds: number;
+  waiters: (() => void)[];
+}
+
+const MAX_ATTEMPTS = 200;
+/**
+ * Read-only batches of one tenant whose version check may be in flight at once (decision 0040). Redis runs a
+ * connection's commands in order, so each check answers for the memory its batch read.
+ */
+const MAX_CHECKS = 4;
+
+function runAll(batch: readonly Job[]): Outcome<unknown>[] {
+  return batch.map((job) => {
+    try {
+      return { ok: true, value: job.work() };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  });
+}
+
+/** Waits until nothing holds the tenant's memory (no pull in flight, no uncommitted writes). */
+async function free(lane: Lane): Promise<void> {
+  while (lane.holds > 0) await new Promise<void>((resolve) => lane.waiters.push(resolve));
+}
+
+/** Lets go of one hold on the tenant's memory; the last one wakes the batches waiting in free(). */
+function unhold(lane: Lane): void {
+  if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
+}
+
+/** Runs `body` holding the tenant's memory: no batch of the tenant runs meanwhile. */
+async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
+  lane.holds++;
+  try {
+    return await body();
+  } finally {
+    unhold(lane);
+  }
+}
+
+/** Sends a batch's commit (a read-only batch's: its check); Redis unreachable: the tenant's memory is distrusted. */
+async function send(s: ReplicaState, tenant: string, lane: Lane, expected: { version: number; globalVersion: number }, change: { writes: Writes; global: Writes | undefined; writing: boolean }): Promise<CommitReply> {
+  try {
+    return await s.deps.link.commit(tenant, expected, '', s.epoch ?? '', change.writes, change.global);
+  } catch (err) {
+    distrust(s, tenant);
+    throw err;
+  } finally {
+    if (!change.writing) lane.checks--;
+    s.inflight--;
+    if (s.inflight === 0) s.idle?.();
+  }
+}
+
+/**
+ * Runs a batch once and commits what it changed; true when committed (its jobs answered), false when it must
+ * run again. A read-only batch's check leaves the lane open to the next batch (up to MAX_CHECKS in flight); a
+ * batch that wrote holds the lane until its commit answers, and, when stale, until Redis's values are back
+ * over what it wrote.
+ */
+async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[], attempt: number): Promise<boolean> {
+  const expected = { version: s.versions.get(tenant) ?? 0, globalVersion: s.globalVersion };
+  s.effects = [];
+  const outcomes = runAll(batch);
+  const done = s.effects;
+  s.effects = undefined;
+  const { writes, global } = collect(s, tenant);
+  const writing = writes.size > 0 || global !== undefined;
+  if (writing) lane.holds++;
+  else lane.checks++;
+  s.inflight++;
+  try {
+    const reply = await send(s, tenant, lane, expected, { writes, global, writing });
+    if (reply.kind === 'ok') {
+      if (writing) remember(s, tenant, writes, global, reply);
+      batch.forEach((job, i) => job.resolve(outcomes[i] as Outcome<unknown>));
+      for (const effect of done) effect();
+      return true;
+    }
+    if (reply.kind === 'epoch') throw new EpochChanged();
+    if (attempt >= MAX_ATTEMPTS) throw new StoreUnavailableError('too many conflicting writes');
+    if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
+    // Redis's values back over what this attempt changed, the others' changes in, and again.
+    if (global) for (const field of global.keys()) s.knownGlobal.delete(field);
+    const extra = [...writes.keys()].filter((f) => f !== 's' && f !== 'c' && f !== 'm').concat(['s', 'c', 'm']);
+    await holding(lane, () => pull(s, tenant, extra));
+    return false;
+  } finally {
+    if (writing) unhold(lane);
+  }
+}
+
+/** Runs a batch until it commits: after any control call, on a loaded, current memory of the tenant. */
+async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[]): Promise<void> {
+  await guarded(s, async () => {
+    for (let attempt = 0; ; attempt++) {
+      while (s.controlling) await s.controlling;
+      if (lane.holds > 0) await free(lane);
+      if (!s.versions.has(tenant) || s.globalVersion < 0) {
+        await holding(lane, () => pull(s, tenant));
+        continue;
+      }
+      if (s.controlling || lane.holds > 0) continue;
+      if (await tryBatch(s, tenant, lane, batch, attempt)) return;
+    }
+  });
+}
+
+/** Takes the queued jobs as one batch when the lane is open to one. */
+function pump(s: ReplicaState, tenant: string, lane: Lane): void {
+  if (lane.queue.length === 0 || lane.holds > 0 || lane.checks >= MAX_CHECKS) return;
+  const batch = lane.queue.splice(0);
+  void commitBatch(s, tenant, lane, batch)
+    .catch((err: unknown) => {
+      for (const job of batch) job.reject(err);
+    })
+    .finally(() => pump(s, tenant, lane));
+  // A read-only batch's check is in flight now (the run and its commit are synchronous up to the send): the
+  // lane may take the next batch as soon as one queues.
+}
+
+function run<T>(s: ReplicaState, lanes: Map<string, Lane>, tenant: string, work: () => T): Promise<Outcome<T>> {
+  let lane = lanes.get(tenant);
+  if (!lane) lanes.set(tenant, (lane = { queue: [], scheduled: false, checks: 0, holds: 0, waiters: [] }));
+  const open = lane;
+  const promise = new Promise<Outcome<T>>((resolve, reject) => {
+    open.queue.push({ work, resolve: resolve as (o: Outcome<unknown>) => void, reject });
+  });
+  if (!open.scheduled) {
+    // Taken on the next turn of the event loop: requests parsed in this turn join one batch.
+    open.scheduled = true;
+    setImmediate(() => {
+      open.scheduled = false;
+      pump(s, tenant, open);
+    });
+  }
+  return promise;
+}
+
+/** Under the store's lock: every tenant pulled, the call run, what it changed written, then its effects. */
+async function controlLocked<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
+  const { link } = s.deps;
+  const token = randomUUID();
+  await lock(link, token);
+  try {
+    await pullAll(s);
+    s.effects = [];
+    const result = await work();
+    const done = s.effects;
+    s.effects = undefined;
+    for (const tenant of s.deps.tenants) {
+      const { writes, global } = collect(s, tenant);
+      if (writes.size === 0 && !global) continue;
+      const reply = await link.commit(tenant, '*', token, s.epoch ?? '', writes, global);
+      if (reply.kind === 'epoch') throw new EpochChanged();
+      remember(s, tenant, writes, global, reply);
+    }
+    for (const effect of done) effect();
+    return result;
+  } catch (err) {
+    s.effects = undefined;
+    if (err instanceof StoreUnavailableError) distrust(s);
+    throw err;
+  } finally {
+    await link.unlock(token).catch(() => undefined);
+  }
+}
+
+async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
+  while (s.controlling) await s.controlling;
+  let release: () => void = () => undefined;
+  s.controlling = new Promise<void>((resolve) => (release = resolve));
+  try {
+    // Lanes finish the batch they hold; new ones wait for this call.
+    if (s.inflight > 0) await new Promise<void>((resolve) => (s.idle = resolve));
+    s.idle = undefined;
+    return await guarded(s, () => controlLocked(s, work));
+  } finally {
+    s.controlling = undefined;
+    release();
+  }
+}
+
+export function createReplica(deps: ReplicaDeps): Replica {
+  const s = createState(deps);
+  const lanes = new Map<string, Lane>();
+  return {
+    touch: (tenant, field) => markChanged(s, tenant, field),
+    run: (tenant, work) => run(s, lanes, tenant, work),
+    control: (work) => control(s, work),
+    read: () =>
+      guarded(s, async () => {
+        await pullAll(s);
+        await deps.onRead?.();
+      }),
+    start: () => guarded(s, () => pullAll(s)),
+    afterCommit(effect) {
+      if (s.effects) s.effects.push(effect);
+      else effect();
+    },
+    close() {
+      deps.onClose?.();
+      return deps.link.close();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The Redis store set (decision 0039, docs/consistency.md): the memory stores as one process's replica of the
+ * records in Redis. They tell the replica each token and payment written through them; the journal is shared
+ * on demand and webhooks go through an outbox committed with the change that made them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Journal } from '../../control/journal.js';
+import type { WebhookDispatcher } from '../../infra/webhooks.js';
+import { createMemoryPaymentStore } from '../memory-payments.js';
+import { createMemoryStore } from '../memory-store.js';
+import type { StoreParts, StoreSet } from '../stores.js';
+import { createSharedJournal } from './journal.js';
+import { createRedisLink } from './link.js';
+import { createOutbox } from './outbox.js';
+import { createRecords, paymentField, tokenField } from './records.js';
+import { createReplica, type Replica } from './replica.js';
+
+export interface RedisStoreOptions {
+  url: string;
+  prefix: string;
+  seed: string | undefined;
+  tenants: readonly string[];
+  /** This process's own journal, which the shared one records into. */
+  journal: Journal;
+  journalCap: number;
+  dispatcher: WebhookDispatcher;
+}
+
+const LOST_LINE =
+  'token-sim: the Redis store lost its state (Redis restarted empty or was flushed): the simulator started over ' +
+  'from its configuration (fixtures, scenarios, --now); tokens and payments made before are gone';
+
+export function openRedisStores(options: RedisStoreOptions): StoreSet {
+  const { dispatcher, tenants } = options;
+  // This process's name keeps its correlation ids and journal entries apart from the other processes'.
+  const processName = randomUUID();
+  const link = createRedisLink({ url: options.url, prefix: options.prefix });
+  /** Made by bind(), once the parts its records read exist; the stores tell it what changed from then on. */
+  let replica: Replica | undefined;
+  /** When this process found that Redis had lost its state, until a whole reset (decision 0041). */
+  let lost: { at: string } | undefined;
+  // They tell the replica of every record written through them, as the field it goes to.
+  const tokens = createMemoryStore({ changed: (tenant, id) => replica?.touch(tenant, tokenField(id)) });
+  const payments = createMemoryPaymentStore(undefined, { changed: (tenant, id) => replica?.touch(tenant, paymentField(id)) });
+  // Every process lists every process's requests.
+  const journal = createSharedJournal(options.journal, link, { origin: processName, tenants, cap: options.journalCap });
+  // The queue is an outbox of records, committed with the change that made each event.
+  const outbox = createOutbox({
+    dispatcher,
+    touch: (tenant, field) => replica?.touch(tenant, field),
+    commit: (tenant) => replica?.run(tenant, () => undefined) ?? Promise.resolve(),
+    afterCommit: (effect) => (replica ? replica.afterCommit(effect) : effect()),
+    lease: (eventId, ms) => link.lease(eventId, processName, ms),
+    pull: () => replica?.start() ?? Promise.resolve(),
+  });
+
+  function bind(parts: StoreParts): void {
+    const records = createRecords({
+      ...parts,
+      store: tokens,
+      payments,
+      extensionOf: (tenant) => parts.scenarios.current(tenant).extension,
+      journal,
+      outbox,
+    });
+    replica = createReplica({
+      link,
+      records,
+      tenants,
+      restart: () => parts.restart(),
+      // Said once per loss in each process (decision 0041); `at` is the wall clock's, as in Redis's own log.
+      lost: () => {
+        lost = { at: new Date().toISOString() };
+        parts.countReset();
+        parts.writeErr(LOST_LINE);
+      },
+      onRead: () => journal.pull(),
+      onClose: () => {
+        journal.close();
+        outbox.close();
+      },
+    });
+  }
+
+  return {
+    tokens,
+    payments,
+    journal,
+    // Processes sharing a Redis share their keys (refs, sealed card numbers): without --seed, the prefix seeds them.
+    seed: options.seed ?? `token-sim store ${options.prefix}`,
+    processName,
+    send: (job) => outbox.enqueue(job),
+    settled: (job) => outbox.settled(job),
+    clearWebhooks(tenant) {
+      dispatcher.clear(tenant);
+      outbox.clear(tenant);
+    },
+    health: async () => ({ kind: 'redis', up: await link.ping(), ...(lost && { state: 'reset' as const, at: lost.at }) }),
+    // A whole reset (not one tenant's) is the answer to a lost store: health reports it no more.
+    afterReset(tenant) {
+      if (tenant === undefined) lost = undefined;
+    },
+    get replica() {
+      return replica;
+    },
+    bind,
+  };
+}

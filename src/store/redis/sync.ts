@@ -1,0 +1,258 @@
+/**
+ * What one process's replica knows of Redis (decision 0039): the versions its memory holds, the values it last
+ * wrote or read of the fields it compares, and what its memory changed since the last commit; and how it
+ * pulls, collects, seeds or adopts the store, and starts over when Redis lost its state (decision 0041).
+ */
+import { randomUUID } from 'node:crypto';
+import { StoreUnavailableError, type RedisLink, type Writes } from './link.js';
+import type { Records } from './records.js';
+
+export interface ReplicaDeps {
+  link: RedisLink;
+  records: Records;
+  /** Every tenant (the configured credentials). */
+  tenants: readonly string[];
+  /** Puts this process's memory back to the configured start (fixtures, scenarios' tokens). */
+  restart(): void;
+  /** Says that Redis lost the state this memory came from: called once per loss, right after `restart` (decision 0041). */
+  lost?(): void;
+  /** Pulls what else a control read shows (the other processes' journal entries). */
+  onRead?: () => Promise<void>;
+  onClose?: () => void;
+}
+
+/** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
+export interface ReplicaState {
+  readonly deps: ReplicaDeps;
+  epoch: string | undefined;
+  starting: Promise<void> | undefined;
+  /** Tenant versions this memory holds; absent: not loaded. */
+  readonly versions: Map<string, number>;
+  globalVersion: number;
+  /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
+  readonly known: Map<string, Map<string, string>>;
+  readonly knownGlobal: Map<string, string>;
+  /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
+  readonly dirty: Map<string, Set<string>>;
+  /** Redis's values are being put into memory: the stores' reports of them are not changes to commit. */
+  applying: boolean;
+  /** Side effects of the unit running now, run once it is committed. */
+  effects: (() => void)[] | undefined;
+  /** Batches whose commit is in flight. */
+  inflight: number;
+  /** While a control call runs here, lanes wait for it. */
+  controlling: Promise<void> | undefined;
+  idle: (() => void) | undefined;
+}
+
+const LOCK_TTL_MS = 5000;
+/** A control call that cannot take the lock in this time answers 503 (the outage budget is 2 s). */
+const LOCK_WAIT_MS = 1800;
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createState(deps: ReplicaDeps): ReplicaState {
+  return {
+    deps,
+    epoch: undefined,
+    starting: undefined,
+    versions: new Map(),
+    globalVersion: -1,
+    known: new Map(),
+    knownGlobal: new Map(),
+    dirty: new Map(),
+    applying: false,
+    effects: undefined,
+    inflight: 0,
+    controlling: undefined,
+    idle: undefined,
+  };
+}
+
+/** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
+export function markChanged(s: ReplicaState, tenant: string, field: string): void {
+  if (s.applying) return;
+  let set = s.dirty.get(tenant);
+  if (!set) s.dirty.set(tenant, (set = new Set()));
+  set.add(field);
+}
+
+function knownOf(s: ReplicaState, tenant: string): Map<string, string> {
+  let map = s.known.get(tenant);
+  if (!map) s.known.set(tenant, (map = new Map<string, string>()));
+  return map;
+}
+
+/** Takes what changed in a tenant's memory since its last commit: the writes, and the fields they name. */
+export function collect(s: ReplicaState, tenant: string): { writes: Writes; global: Writes | undefined } {
+  const { records } = s.deps;
+  const writes: Writes = new Map();
+  for (const field of s.dirty.get(tenant) ?? []) writes.set(field, records.value(tenant, field));
+  s.dirty.delete(tenant);
+  const last = knownOf(s, tenant);
+  const compared: [string, string][] = [
+    ['s', records.scenarioSet(tenant)],
+    ['c', records.clock(tenant)],
+    ['m', records.meta(tenant)],
+  ];
+  for (const [field, value] of compared) if ((last.get(field) ?? '') !== value) writes.set(field, value);
+  let global: Writes | undefined;
+  for (const [field, value] of [
+    ['scn', records.scenarioSet(undefined)],
+    ['clock', records.sharedClock()],
+  ] as const) {
+    if ((s.knownGlobal.get(field) ?? '') !== value) (global ??= new Map()).set(field, value);
+  }
+  return { writes, global };
+}
+
+/** Notes what a commit wrote as what Redis holds. */
+export function remember(s: ReplicaState, tenant: string, writes: Writes, global: Writes | undefined, reply?: { version: number; globalVersion: number }): void {
+  const last = knownOf(s, tenant);
+  for (const field of ['s', 'c', 'm']) if (writes.has(field)) last.set(field, writes.get(field) as string);
+  if (global) for (const [field, value] of global) s.knownGlobal.set(field, value);
+  if (reply) {
+    s.versions.set(tenant, reply.version);
+    s.globalVersion = reply.globalVersion;
+  }
+}
+
+function applyGlobal(s: ReplicaState, map: Map<string, string>): void {
+  if (s.epoch !== undefined && map.get('epoch') !== s.epoch) throw new EpochChanged();
+  // The scenario set first: replacing it starts its counts again, which the tenants' `m` then restore.
+  for (const field of ['scn', 'clock']) {
+    const value = map.get(field) ?? '';
+    if ((s.knownGlobal.get(field) ?? '') !== value) {
+      if (value !== '') s.deps.records.applyGlobal(field, value);
+      s.knownGlobal.set(field, value);
+    }
+  }
+}
+
+function applyFields(s: ReplicaState, tenant: string, fields: Map<string, string | null>): void {
+  const last = knownOf(s, tenant);
+  const order = [...fields.keys()].sort((a, b) => rank(a) - rank(b));
+  for (const field of order) {
+    if (field === '_v') continue;
+    const value = fields.get(field) ?? null;
+    s.deps.records.apply(tenant, field, value);
+    if (field === 's' || field === 'c' || field === 'm') last.set(field, value ?? '');
+  }
+}
+
+/** Brings a tenant's memory to Redis's version, putting Redis's values over `extra` fields too. */
+export async function pull(s: ReplicaState, tenant: string, extra: Iterable<string> = []): Promise<void> {
+  const loaded = s.versions.has(tenant);
+  const reply = await s.deps.link.pull(tenant, { version: s.versions.get(tenant) ?? -1, globalVersion: s.globalVersion }, extra);
+  if (s.epoch !== undefined && reply.epoch !== s.epoch) throw new EpochChanged();
+  s.applying = true;
+  try {
+    if (reply.global) applyGlobal(s, reply.global);
+    if (!loaded) s.deps.records.forget(tenant);
+    applyFields(s, tenant, reply.fields);
+  } finally {
+    s.applying = false;
+  }
+  s.versions.set(tenant, reply.version);
+  s.globalVersion = reply.globalVersion;
+}
+
+export async function pullAll(s: ReplicaState): Promise<void> {
+  for (const tenant of s.deps.tenants) await pull(s, tenant);
+}
+
+/** Redis could not be reached mid-change: this memory of the tenant (or of all) is not to be trusted. */
+export function distrust(s: ReplicaState, tenant?: string): void {
+  for (const name of tenant === undefined ? s.deps.tenants : [tenant]) {
+    s.versions.delete(name);
+    s.known.delete(name);
+    s.dirty.delete(name);
+  }
+  s.globalVersion = -1;
+  s.knownGlobal.clear();
+}
+
+export async function lock(link: RedisLink, token: string): Promise<void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  while (!(await link.lock(token, LOCK_TTL_MS))) {
+    if (Date.now() > deadline) throw new StoreUnavailableError('the store stayed locked by another process');
+    await sleep(2);
+  }
+}
+
+/** Writes this memory as the store's first state, under the lock `token`, in the new epoch `mine`. */
+async function seed(s: ReplicaState, token: string, mine: string): Promise<void> {
+  const { link, records } = s.deps;
+  s.epoch = mine;
+  const global: Writes = new Map([
+    ['scn', records.scenarioSet(undefined)],
+    ['clock', records.sharedClock()],
+  ]);
+  for (const tenant of s.deps.tenants) {
+    const writes = records.all(tenant);
+    const reply = await link.commit(tenant, '*', token, mine, writes, global.size > 0 ? new Map(global) : undefined);
+    remember(s, tenant, writes, global, reply);
+    global.clear();
+  }
+  s.dirty.clear();
+}
+
+/** Seeds an empty store with this memory, or adopts the store's state; again after Redis lost it. */
+function started(s: ReplicaState): Promise<void> {
+  const { link } = s.deps;
+  s.starting ??= (async () => {
+    const token = randomUUID();
+    await lock(link, token);
+    try {
+      const mine = randomUUID();
+      if (await link.seed(mine)) {
+        await seed(s, token, mine);
+      } else {
+        s.epoch = (await link.globalRecords()).get('epoch');
+        distrust(s);
+        await pullAll(s);
+      }
+    } finally {
+      await link.unlock(token).catch(() => undefined);
+    }
+  })().catch((err: unknown) => {
+    s.starting = undefined;
+    s.epoch = undefined;
+    throw err;
+  });
+  return s.starting;
+}
+
+/** Redis lost its state (a restart without persistence): start over, as a fresh simulator would. */
+function startOver(s: ReplicaState): void {
+  s.starting = undefined;
+  s.epoch = undefined;
+  distrust(s);
+  s.applying = true;
+  try {
+    s.deps.restart();
+  } finally {
+    s.applying = false;
+  }
+  s.deps.lost?.();
+}
+
+/** Runs `body`, starting over from a fresh start when Redis turns out to have lost its state. */
+export async function guarded<T>(s: ReplicaState, body: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    await started(s);
+    const joined = s.epoch;
+    try {
+      return await body();
+    } catch (err) {
+      if (!(err instanceof EpochChanged) || i > 2) throw err;
+      // Another unit of this process found the loss first and started over: join that start, not a second one.
+      if (s.epoch === joined) startOver(s);
+    }
+  }
+}
+
+/** The store's epoch is not the one this memory came from: Redis lost its state, or was seeded again. */
+export class EpochChanged extends Error {}
+
+const rank = (field: string): number => (field === 's' ? 0 : field === 'm' ? 2 : 1);
