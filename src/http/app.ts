@@ -12,8 +12,8 @@ import { SECURITY_HEADERS } from './api.js';
 import type { Correlation } from './correlation.js';
 import type { Authenticate } from './auth.js';
 import { urlInvalid } from './routes.js';
-import { createControlRoutes, type StoreHealth } from './control-routes.js';
-import type { DashboardDeps } from './control-dashboard.js';
+import { createControlRoutes } from './admin/routes.js';
+import type { DashboardDeps, StoreHealth } from './admin/context.js';
 import { renderError } from './errors.js';
 import type { Guard } from './guard.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
@@ -38,7 +38,7 @@ export interface AppDeps {
   /** The webhook delivery log and queue: `/_sim/webhooks` (decision 0030). */
   webhooks: WebhookDispatcher;
   /** What the dashboard's /_sim calls need: payments, the vault, the journal's streams (decision 0034). */
-  dashboard: Omit<DashboardDeps, 'controller'>;
+  dashboard: DashboardDeps;
   reportUnexpected: (err: unknown) => void;
   /** Where the state lives, for /_sim/health. */
   storeHealth: () => Promise<StoreHealth>;

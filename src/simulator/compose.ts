@@ -14,7 +14,8 @@ import { createVault } from '../domain/vault.js';
 import { createApi } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
-import { createJournalStreams, paymentList, type JournalStreams } from '../http/control-dashboard.js';
+import { paymentList } from '../http/admin/dashboard.js';
+import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
 import { createListener } from '../http/lane.js';
 import { createGuard } from '../http/guard.js';
@@ -328,7 +329,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const sim: ComposedSimulator = {
     app: listener,
     listener,
-    controlApp,
     config,
     vault,
     ...controlFacade({
