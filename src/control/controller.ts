@@ -15,7 +15,7 @@ import type { Journal, JournalEntry, JournalFilter, JournalSelection } from './j
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot, TokenState } from './state.js';
-import { catchUpPayments, importState, importTenantState, liveTokens, stateParts, sweepAll, tenantStateParts, view } from './snapshots.js';
+import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, tenantStateParts, view } from './snapshots.js';
 
 export interface ControllerDeps {
   clocks: TenantClocks;
@@ -145,10 +145,7 @@ export function createController(deps: ControllerDeps): Controller {
     reset: (tenant) => reset(deps, tenant),
     scenarios: (tenant) => deps.scenarios.list(tenant),
     loadScenarios: (scenarios, paths, tenant) => deps.scenarios.load(scenarios, paths, tenant),
-    tokens(tenant) {
-      const tenants = tenant === undefined ? deps.store.tenants() : [tenant];
-      return tokenPage(tenants.flatMap((t) => liveTokens(deps, t)), undefined, Number.MAX_SAFE_INTEGER - 1).tokens;
-    },
+    tokens: (tenant) => pageOf(deps, tenant, undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
     tokenPage: (tenant, after, limit) => pageOf(deps, tenant, after, limit),
     requests(tenant, filter) {
       const { selected, count } = journal.select(tenant, filter);

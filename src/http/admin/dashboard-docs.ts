@@ -1,7 +1,7 @@
 /** How the OpenAPI document describes the dashboard's rows of the control table (contract 3.4, decision 0034). */
 import { OPERATIONS } from '../../control/journal.js';
 import { errors, json, query, type Schema } from '../openapi-parts.js';
-import { denied, forbidden, pageParameters, type OperationDoc } from './docs.js';
+import { pageParameters, type OperationDoc } from './docs.js';
 
 const instant = { type: 'string', format: 'date-time' };
 const pathParam = (name: string, description: string): Schema => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
@@ -9,7 +9,7 @@ const pathParam = (name: string, description: string): Schema => ({ name, in: 'p
 const EVENT_TYPES = ['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused'];
 
 /** A payment as /_sim lists it. */
-export const dashboardPayment: Schema = {
+const dashboardPayment: Schema = {
   type: 'object',
   properties: {
     tenant: { type: 'string' },
@@ -64,7 +64,7 @@ const action = (operationId: string, summary: string): OperationDoc => ({
   pathParameters: [pathParam('paymentId', 'The payment\u2019s id (`paymentId` of GET /_sim/payments)')],
   responses: {
     200: { description: 'The payment after the action, as GET /_sim/payments lists it', ...json(dashboardPayment) },
-    ...errors(tenantNeeded, denied, forbidden, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
+    ...errors(tenantNeeded, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
   },
 });
 
@@ -74,7 +74,7 @@ export const DASHBOARD_DOCS = {
     summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
     responses: {
       200: { description: 'The tenants', ...json({ type: 'object', properties: { tenants: { type: 'array', items: tenantItem } }, required: ['tenants'], additionalProperties: false }) },
-      ...errors(badQuery, denied, forbidden),
+      ...errors(badQuery),
     },
   }),
   listPayments: (): OperationDoc => ({
@@ -86,7 +86,7 @@ export const DASHBOARD_DOCS = {
         description: 'One page of payments, card data masked',
         ...json({ type: 'object', properties: { payments: { type: 'array', items: dashboardPayment }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
       },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)'], denied, forbidden),
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)']),
     },
   }),
   refundPayment: (): OperationDoc => action('refundPayment', 'A full refund of what remains, through the same rules, events and webhooks as the API\u2019s'),
@@ -94,7 +94,7 @@ export const DASHBOARD_DOCS = {
   deleteToken: (): OperationDoc => ({
     operationId: 'deleteToken',
     pathParameters: [pathParam('tokenId', 'The token\u2019s id (`tokenId` of GET /_sim/tokens)')],
-    responses: { 204: { description: 'Deleted' }, ...errors(tenantNeeded, denied, forbidden, [404, 'resourceNotFound (no such live token of the tenant)']) },
+    responses: { 204: { description: 'Deleted' }, ...errors(tenantNeeded, [404, 'resourceNotFound (no such live token of the tenant)']) },
   }),
   streamRequests: (): OperationDoc => ({
     operationId: 'streamRequests',
@@ -114,7 +114,7 @@ export const DASHBOARD_DOCS = {
     ],
     responses: {
       200: { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-      ...errors(badQuery, denied, forbidden),
+      ...errors(badQuery),
     },
   }),
 };

@@ -33,17 +33,20 @@ export interface ControlPayment {
 }
 
 /** Every payment (one tenant's, or every tenant's), oldest first, each tenant's due events caught up first. */
-export function paymentList(payments: Payments, store: PaymentStore, tenant: string | undefined): ControlPayment[] {
+function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | undefined): Payment[] {
   const all: Payment[] = [];
   for (const name of tenant === undefined ? store.tenants() : [tenant]) {
     payments.catchUp(name);
     all.push(...store.list(name));
   }
-  return all.sort(comparePayments).map(paymentItem);
+  return all.sort(comparePayments);
 }
 
+/** The same as the control plane lists them. */
+export const paymentList = (payments: Payments, store: PaymentStore, tenant: string | undefined): ControlPayment[] => paymentsOf(payments, store, tenant).map(paymentItem);
+
 /** A payment as the dashboard shows it: its events by the tenant's virtual now, card data masked. */
-export function paymentItem(p: Payment): ControlPayment {
+function paymentItem(p: Payment): ControlPayment {
   return maskCardData({
     tenant: p.tenant,
     paymentId: p.paymentId,
@@ -82,15 +85,8 @@ export function listPayments(ctx: ControlContext, { tenant, where }: ControlCall
   checkQueryParams(req.query, ['tenant', 'limit', 'cursor'], where);
   const limit = readLimit(req.query.limit, where);
   const after = readTokenCursor(req.query.cursor, where);
-  const { payments, paymentStore } = ctx.dashboard;
-  const all: Payment[] = [];
-  for (const name of tenant === undefined ? paymentStore.tenants() : [tenant]) {
-    payments.catchUp(name);
-    for (const p of paymentStore.list(name)) {
-      if (after === undefined || comparePayments(p, { createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment) > 0) all.push(p);
-    }
-  }
-  all.sort(comparePayments);
+  const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
+  const all = paymentsOf(ctx.dashboard.payments, ctx.dashboard.paymentStore, tenant).filter((p) => position === undefined || comparePayments(p, position) > 0);
   const page = all.slice(0, limit);
   const last = page.at(-1);
   const next = all.length > limit && last ? tokenCursor({ createdAt: last.createdAt, tenant: last.tenant, tokenId: last.paymentId }) : null;
@@ -98,17 +94,15 @@ export function listPayments(ctx: ControlContext, { tenant, where }: ControlCall
 }
 
 /** The same domain calls as the API's refund and reversal: the same rules, events and webhooks. */
-export function refundPayment(ctx: ControlContext, call: ControlCall, req: Request, res: Response): void {
-  const tenant = requireTenant(call);
-  checkQueryParams(req.query, ['tenant'], call.where);
-  sendJson(res, 200, paymentItem(ctx.dashboard.payments.refund(tenant, String(req.params.paymentId))));
-}
-
-export function reversePayment(ctx: ControlContext, call: ControlCall, req: Request, res: Response): void {
-  const tenant = requireTenant(call);
-  checkQueryParams(req.query, ['tenant'], call.where);
-  sendJson(res, 200, paymentItem(ctx.dashboard.payments.reversal(tenant, String(req.params.paymentId))));
-}
+const paymentAction =
+  (action: 'refund' | 'reversal') =>
+  (ctx: ControlContext, call: ControlCall, req: Request, res: Response): void => {
+    const tenant = requireTenant(call);
+    checkQueryParams(req.query, ['tenant'], call.where);
+    sendJson(res, 200, paymentItem(ctx.dashboard.payments[action](tenant, String(req.params.paymentId))));
+  };
+export const refundPayment = paymentAction('refund');
+export const reversePayment = paymentAction('reversal');
 
 /** The vault's delete: 404 for a token that does not exist, has expired or was deleted. */
 export function deleteToken(ctx: ControlContext, call: ControlCall, req: Request, res: Response): void {

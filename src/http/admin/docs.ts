@@ -1,13 +1,14 @@
 /**
  * How the OpenAPI document describes each row of the control table: summary, parameters, body and answers.
- * Who may call (security) and the `tenant` parameter come from the row itself (openapi-paths.ts). Each doc
- * is a function: the document is built fresh each time, its schemas from the zod schemas the readers use.
+ * Who may call (security, and the 401 and 403 answers) and the `tenant` parameter (with the 400 of an
+ * unknown tenant, unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a
+ * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
  */
 import { OPERATIONS } from '../../control/journal.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
 import { errors, json, jsonSchema, query, ref, type Schema } from '../openapi-parts.js';
 
-/** An operation of the document, less what the row says: its security and its path's `tenant` parameter. */
+/** An operation of the document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
 export interface OperationDoc {
   operationId: string;
   summary?: string;
@@ -21,15 +22,11 @@ export interface OperationDoc {
   responses: Record<string, Schema>;
 }
 
-export const denied: [number, string] = [401, 'accessDenied'];
-export const forbidden: [number, string] = [403, 'operationIsNotAllowed (a tenant\u2019s Basic credentials naming another tenant)'];
-const unknownTenant: [number, string] = [400, 'urlContainsInvalidValue (a tenant that is not a configured username)'];
 const badBody: [number, string] = [400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'];
 const tooLarge: [number, string] = [413, 'bodyIsTooLarge'];
 const next = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last' };
 const clock = { description: 'The clock', ...json(ref('Clock')) };
 const scenarioList = (): Schema => ({ description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] }) });
-const plain = (operationId: string, ok: Record<string, Schema>): OperationDoc => ({ operationId, responses: { ...ok, ...errors(unknownTenant, denied, forbidden) } });
 
 /** `limit` and `cursor` of a paged read. */
 export const pageParameters = (): Schema[] => [
@@ -93,16 +90,16 @@ export const DOCS = {
       503: { description: 'The Redis store cannot be reached', ...json(healthSchema('unavailable')) },
     },
   }),
-  getClock: (): OperationDoc => plain('getClock', { 200: clock }),
-  setClock: (): OperationDoc => ({ operationId: 'setClock', requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge, denied, forbidden) } }),
-  advanceClock: (): OperationDoc => ({ operationId: 'advanceClock', requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge, denied, forbidden) } }),
-  reset: (): OperationDoc => plain('reset', { 204: { description: 'Tokens, journal, scenario counters and webhook deliveries deleted; configured tokens preloaded again' } }),
+  getClock: (): OperationDoc => ({ operationId: 'getClock', responses: { 200: clock } }),
+  setClock: (): OperationDoc => ({ operationId: 'setClock', requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge) } }),
+  advanceClock: (): OperationDoc => ({ operationId: 'advanceClock', requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge) } }),
+  reset: (): OperationDoc => ({ operationId: 'reset', responses: { 204: { description: 'Tokens, journal, scenario counters and webhook deliveries deleted; configured tokens preloaded again' } } }),
   listTokens: (): OperationDoc => ({
     operationId: 'listTokens',
     parameters: pageParameters(),
     responses: {
       200: { description: 'One page of live tokens, masked, with their tenants', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('ControlToken') }, next }, required: ['tokens', 'next'] }) },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)'], denied, forbidden),
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)']),
     },
   }),
   listRequests: (): OperationDoc => ({
@@ -113,23 +110,27 @@ export const DOCS = {
         description: 'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
         ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } }),
       },
-      ...errors([400, 'urlContainsInvalidValue'], denied, forbidden),
+      ...errors([400, 'urlContainsInvalidValue']),
     },
   }),
-  clearRequests: (): OperationDoc => plain('clearRequests', { 204: { description: 'Cleared' } }),
-  exportState: (): OperationDoc => plain('exportState', { 200: { description: 'Everything, or one tenant\u2019s part (`?tenant=` or its Basic credentials), card numbers sealed', ...json(ref('StateExport')) } }),
+  clearRequests: (): OperationDoc => ({ operationId: 'clearRequests', responses: { 204: { description: 'Cleared' } } }),
+  exportState: (): OperationDoc => ({ operationId: 'exportState', responses: { 200: { description: 'Everything, or one tenant\u2019s part (`?tenant=` or its Basic credentials), card numbers sealed', ...json(ref('StateExport')) } } }),
   importState: (): OperationDoc => ({
     operationId: 'importState',
     requestBody: { required: true, ...json(ref('State')) },
-    responses: { 204: { description: 'Replaced (with a tenant: that tenant\u2019s part only)' }, ...errors(badBody, denied, forbidden, [413, 'bodyIsTooLarge (over --state-limit)']) },
+    responses: { 204: { description: 'Replaced (with a tenant: that tenant\u2019s part only)' }, ...errors(badBody, [413, 'bodyIsTooLarge (over --state-limit)']) },
   }),
-  listScenarios: (): OperationDoc => ({ ...plain('listScenarios', { 200: scenarioList() }), tenantText: "One tenant's own scenario set (evaluated before the global set for its requests); without it, the global set" }),
+  listScenarios: (): OperationDoc => ({
+    operationId: 'listScenarios',
+    tenantText: "One tenant's own scenario set (evaluated before the global set for its requests); without it, the global set",
+    responses: { 200: scenarioList() },
+  }),
   loadScenarios: (): OperationDoc => ({
     operationId: 'loadScenarios',
     requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('Scenario'), { type: 'array', items: ref('Scenario') }] } }, 'application/yaml': { schema: ref('Scenario') } } },
-    responses: { 200: scenarioList(), ...errors(badBody, tooLarge, denied, forbidden) },
+    responses: { 200: scenarioList(), ...errors(badBody, tooLarge) },
   }),
-  clearScenarios: (): OperationDoc => plain('clearScenarios', { 204: { description: 'Cleared' } }),
+  clearScenarios: (): OperationDoc => ({ operationId: 'clearScenarios', responses: { 204: { description: 'Cleared' } } }),
   listWebhooks: (): OperationDoc => ({
     operationId: 'listWebhooks',
     summary: 'The webhook delivery log (docs/webhooks.md): the oldest `limit` deliveries that pass the filter, newest last',
@@ -143,7 +144,7 @@ export const DOCS = {
         description: 'One page of deliveries and how many pass the filter',
         ...json({ type: 'object', properties: { webhooks: { type: 'array', items: delivery }, count: { type: 'integer', minimum: 0 }, next }, required: ['webhooks', 'count', 'next'], additionalProperties: false }),
       },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad state, limit or cursor)'], denied, forbidden),
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad state, limit or cursor)']),
     },
   }),
   flushWebhooks: (): OperationDoc => ({
@@ -155,7 +156,7 @@ export const DOCS = {
         description: '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
         ...json({ type: 'object', properties: { flushed: { type: 'boolean' }, pending: { type: 'integer', minimum: 0 } }, required: ['flushed', 'pending'], additionalProperties: false }),
       },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad timeout)'], denied, forbidden),
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad timeout)']),
     },
   }),
   metrics: (): OperationDoc => ({
@@ -163,8 +164,8 @@ export const DOCS = {
     summary: 'Metrics in the Prometheus text format: requests, latency, tokens, journal, RSS, event-loop lag (with --admin-token, the admin token alone opens it)',
     responses: {
       200: { description: 'The exposition text (format 0.0.4); per-tenant series for the 50 busiest tenants only', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
-      ...errors([400, 'urlContainsInvalidValue (it takes no query parameter)'], denied),
+      ...errors([400, 'urlContainsInvalidValue (it takes no query parameter)']),
     },
   }),
-  openApi: (): OperationDoc => ({ operationId: 'openApi', responses: { 200: { description: 'This document', ...json({ type: 'object' }) }, ...errors(denied) } }),
+  openApi: (): OperationDoc => ({ operationId: 'openApi', responses: { 200: { description: 'This document', ...json({ type: 'object' }) } } }),
 };
