@@ -14,8 +14,8 @@ import type { Scenario } from '../scenarios/schema.js';
 import type { Journal, JournalEntry, JournalFilter, JournalSelection } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
-import type { ClockState, StateSnapshot, TokenState } from './state.js';
-import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, tenantStateParts, view } from './snapshots.js';
+import type { ClockState, StateSnapshot } from './state.js';
+import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, tenantStateParts, view, type StateParts } from './snapshots.js';
 
 export interface ControllerDeps {
   clocks: TenantClocks;
@@ -38,47 +38,6 @@ export interface ControllerDeps {
   payments?: { store: PaymentStore; catchUp(tenant: string): number };
   /** Told after each reset (of one tenant, or all, `undefined`): a whole reset clears health's store report (decision 0041). */
   afterReset?(tenant: string | undefined): void;
-}
-
-export interface Controller {
-  clock(tenant?: string): ClockState;
-  advanceClock(ms: number, tenant?: string): ClockState;
-  setClock(epochMs: number, frozen: boolean | undefined, tenant?: string): ClockState;
-  reset(tenant?: string): void;
-  /** Live tokens, oldest first. */
-  tokens(tenant?: string): Token[];
-  /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
-  tokenPage(tenant: string | undefined, after: TokenPosition | undefined, limit: number): { tokens: Token[]; more: boolean };
-  /**
-   * The journal (one tenant's, or every tenant's): the oldest `filter.limit` entries that pass the filter
-   * (all without a limit), newest last, card data masked; `count` is how many pass it. The filter is
-   * trusted: check it first (checkJournalFilter) when it comes from outside.
-   */
-  requests(tenant?: string, filter?: JournalFilter): { requests: JournalEntry[]; count: number };
-  /** The same selection as kept records, for other presentations of the journal (HAR). */
-  requestRecords(tenant?: string, filter?: JournalFilter): { records: JournalSelection[]; count: number };
-  clearRequests(tenant?: string): void;
-  /** The global scenario set, or one tenant's own set. */
-  scenarios(tenant?: string): readonly Scenario[];
-  /**
-   * Replaces the global scenario set, or one tenant's own set (an empty list clears it); `paths` locate
-   * them in the request body.
-   */
-  loadScenarios(scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void;
-  /** Everything, or one tenant's part only (decision 0026). */
-  exportState(tenant?: string): StateSnapshot;
-  /**
-   * The same snapshot in parts, to be written a slice at a time: everything but the tokens, the live
-   * tokens as they are now, and the conversion of one token to its snapshot form.
-   */
-  exportStateParts(tenant?: string): { head: Omit<StateSnapshot, 'tokens'>; tokens: Token[]; toState: (token: Token) => TokenState };
-  /**
-   * Replaces the whole state (tokens of configured tenants only), or with a tenant that tenant's part only,
-   * every other tenant untouched; changes nothing and throws when the snapshot is not valid.
-   */
-  importState(data: unknown, tenant?: string): void;
-  /** Deletes every tenant's expired tokens, each by its tenant's clock; returns how many (a periodic sweep). */
-  sweepExpired(): number;
 }
 
 /**
@@ -136,32 +95,48 @@ function pageOf(deps: ControllerDeps, tenant: string | undefined, after: TokenPo
   return tokenPage(live(), after, limit);
 }
 
-export function createController(deps: ControllerDeps): Controller {
+/** The control plane of one simulator; without a tenant, a call acts on every tenant. */
+export type Controller = ReturnType<typeof createController>;
+
+export function createController(deps: ControllerDeps) {
   const { journal } = deps;
   return {
-    clock: (tenant) => view(deps.clocks.of(tenant)),
-    advanceClock: (ms, tenant) => advanceClock(deps, ms, tenant),
-    setClock: (epochMs, frozen, tenant) => setClock(deps, epochMs, frozen, tenant),
-    reset: (tenant) => reset(deps, tenant),
-    scenarios: (tenant) => deps.scenarios.list(tenant),
-    loadScenarios: (scenarios, paths, tenant) => deps.scenarios.load(scenarios, paths, tenant),
-    tokens: (tenant) => pageOf(deps, tenant, undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
-    tokenPage: (tenant, after, limit) => pageOf(deps, tenant, after, limit),
-    requests(tenant, filter) {
+    clock: (tenant?: string): ClockState => view(deps.clocks.of(tenant)),
+    advanceClock: (ms: number, tenant?: string): ClockState => advanceClock(deps, ms, tenant),
+    setClock: (epochMs: number, frozen: boolean | undefined, tenant?: string): ClockState => setClock(deps, epochMs, frozen, tenant),
+    reset: (tenant?: string): void => reset(deps, tenant),
+    /** The global scenario set, or one tenant's own set. */
+    scenarios: (tenant?: string): readonly Scenario[] => deps.scenarios.list(tenant),
+    /** Replaces the global scenario set, or one tenant's own set (an empty list clears it); `paths` locate them in the request body. */
+    loadScenarios: (scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void => deps.scenarios.load(scenarios, paths, tenant),
+    /** Live tokens, oldest first. */
+    tokens: (tenant?: string): Token[] => pageOf(deps, tenant, undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
+    /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
+    tokenPage: (tenant: string | undefined, after: TokenPosition | undefined, limit: number) => pageOf(deps, tenant, after, limit),
+    /**
+     * The journal (one tenant's, or every tenant's): the oldest `filter.limit` entries that pass the filter
+     * (all without a limit), newest last, card data masked; `count` is how many pass it. The filter is
+     * trusted: check it first (checkJournalFilter) when it comes from outside.
+     */
+    requests(tenant?: string, filter?: JournalFilter): { requests: JournalEntry[]; count: number } {
       const { selected, count } = journal.select(tenant, filter);
       return { requests: selected.map(toEntry), count };
     },
-    requestRecords(tenant, filter) {
+    /** The same selection as kept records, for other presentations of the journal (HAR). */
+    requestRecords(tenant?: string, filter?: JournalFilter): { records: JournalSelection[]; count: number } {
       const { selected, count } = journal.select(tenant, filter);
       return { records: selected, count };
     },
-    clearRequests: (tenant) => journal.clear(tenant),
-    exportStateParts: (tenant) => (tenant === undefined ? stateParts(deps) : tenantStateParts(deps, tenant)),
-    exportState(tenant) {
+    clearRequests: (tenant?: string): void => journal.clear(tenant),
+    /** A snapshot (everything, or one tenant's part: decision 0026) in parts, to be written a slice at a time. */
+    exportStateParts: (tenant?: string): StateParts => (tenant === undefined ? stateParts(deps) : tenantStateParts(deps, tenant)),
+    exportState(tenant?: string): StateSnapshot {
       const { head, tokens, toState } = tenant === undefined ? stateParts(deps) : tenantStateParts(deps, tenant);
       return { ...head, tokens: tokens.map(toState) };
     },
-    importState: (data, tenant) => (tenant === undefined ? importState(deps, data) : importTenantState(deps, data, tenant)),
-    sweepExpired: () => sweepAll(deps),
+    /** Replaces the whole state, or with a tenant that tenant's part only; changes nothing and throws when the snapshot is not valid. */
+    importState: (data: unknown, tenant?: string): void => (tenant === undefined ? importState(deps, data) : importTenantState(deps, data, tenant)),
+    /** Deletes every tenant's expired tokens, each by its tenant's clock; returns how many (a periodic sweep). */
+    sweepExpired: (): number => sweepAll(deps),
   };
 }

@@ -7,12 +7,17 @@ import { schemaError, type FieldPath, type FieldProblem } from '../wire/problems
 import type { Token } from '../domain/token.js';
 import type { VirtualClock } from '../infra/clock.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { Controller, ControllerDeps } from './controller.js';
+import type { ControllerDeps } from './controller.js';
 import { paymentFromState, paymentToState } from './payment-state.js';
-import { parseState, sealScenarioSets, tokenToState, type ClockState } from './state.js';
+import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
 import { foreignParts, onlyTenant, tenantOfCounter } from './tenant-state.js';
 
-type StateParts = ReturnType<Controller['exportStateParts']>;
+/** A snapshot in parts: everything but the tokens, the live tokens as they are now, and the conversion of one token to its snapshot form. */
+export interface StateParts {
+  head: Omit<StateSnapshot, 'tokens'>;
+  tokens: Token[];
+  toState: (token: Token) => TokenState;
+}
 
 export const view = (clock: VirtualClock): ClockState => ({ now: formatInstant(clock.now()), frozen: clock.frozen });
 

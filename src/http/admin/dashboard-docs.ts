@@ -1,7 +1,6 @@
 /** How the OpenAPI document describes the dashboard's rows of the control table (contract 3.4, decision 0034). */
-import { OPERATIONS } from '../../control/journal.js';
 import { errors, json, query, type Schema } from '../openapi-parts.js';
-import { pageParameters, type OperationDoc } from './docs.js';
+import { journalFilters, pageParameters, type OperationDoc } from './docs.js';
 
 const instant = { type: 'string', format: 'date-time' };
 const pathParam = (name: string, description: string): Schema => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
@@ -104,10 +103,7 @@ export const DASHBOARD_DOCS = {
       'New entries go out together every 200 ms. A client that reads too slowly (over 256 KiB buffered), or more than 200 entries in one period, loses the oldest waiting entries and gets one ' +
       '`event: gap` with `data: {"skipped": n}`. The admin token may also be given as `access_token` (EventSource cannot set headers).',
     parameters: [
-      query('operation', 'Only this operation', { type: 'string', enum: [...OPERATIONS] }),
-      query('status', 'Only answers with this HTTP status (0: unanswered)', { type: 'integer', minimum: 0, maximum: 599 }),
-      query('method', 'Only this request method', { type: 'string' }),
-      query('rule', 'Only requests shaped by this scenario rule', { type: 'string' }),
+      ...journalFilters(),
       query('since', 'Resume: the entries after this seq first (at most 1000; older ones are reported as a gap)', { type: 'integer', minimum: 0 }),
       query('access_token', 'The admin token, for clients that cannot set Authorization (this call only)', { type: 'string' }),
       { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume as with since (the browser sends it when it reconnects)', schema: { type: 'string' } },

@@ -34,11 +34,16 @@ export const pageParameters = (): Schema[] => [
   query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
 ];
 
-const journalParameters = (): Schema[] => [
+/** The journal's filters, of `GET /_sim/requests` and of its live stream. */
+export const journalFilters = (): Schema[] => [
   query('operation', 'Only this operation', { type: 'string', enum: [...OPERATIONS] }),
   query('status', 'Only answers with this HTTP status (0: unanswered)', { type: 'integer', minimum: 0, maximum: 599 }),
   query('method', 'Only this request method', { type: 'string' }),
   query('rule', 'Only requests shaped by this scenario rule', { type: 'string' }),
+];
+
+const journalParameters = (): Schema[] => [
+  ...journalFilters(),
   query('since', 'Only entries after this seq', { type: 'integer', minimum: 0 }),
   query('limit', 'At most this many entries, the oldest first (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
   query('cursor', 'The `next` of an earlier answer: the page after it (not with since)', { type: 'string', pattern: '^[0-9]+$' }),
