@@ -4,44 +4,25 @@
  * Built from one simulator's dependencies, never listening by itself.
  */
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
-import type { Controller } from '../control/controller.js';
-import type { Metrics } from '../control/metrics.js';
-import type { RefCodec } from '../infra/refs.js';
-import type { WebhookDispatcher } from '../infra/webhooks.js';
 import { SECURITY_HEADERS } from './api.js';
 import type { Correlation } from './correlation.js';
-import type { Authenticate } from './auth.js';
 import { urlInvalid } from './routes.js';
-import { createControlRoutes, type StoreHealth } from './control-routes.js';
-import type { DashboardDeps } from './control-dashboard.js';
+import { createControlRoutes } from './admin/routes.js';
+import type { ControlRoutesDeps } from './admin/context.js';
 import { renderError } from './errors.js';
 import type { Guard } from './guard.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
 import { serveUi } from './ui.js';
 
-export interface AppDeps {
-  controller: Controller;
-  refs: RefCodec;
+/** The control routes' dependencies (admin/context.ts), and what the app around them needs. */
+export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'> {
   /** The correlation header, the API's: /_sim answers carry it under the same name (decision 0033). */
   correlation: Correlation;
   log: RequestLogger | undefined;
   baseUrl: string | undefined;
   fallbackHost: string;
-  adminToken: string | undefined;
-  /** The largest snapshot `PUT /_sim/state` takes, in bytes. */
-  stateLimit: number;
-  isTenant: (name: string) => boolean;
-  /** The API's Basic check, shared with /_sim (a tenant's own control plane). */
-  authenticate: Authenticate;
   openApi: (baseUrl: string) => unknown;
-  metrics: Metrics;
-  /** The webhook delivery log and queue: `/_sim/webhooks` (decision 0030). */
-  webhooks: WebhookDispatcher;
-  /** What the dashboard's /_sim calls need: payments, the vault, the journal's streams (decision 0034). */
-  dashboard: Omit<DashboardDeps, 'controller'>;
   reportUnexpected: (err: unknown) => void;
-  /** Where the state lives, for /_sim/health. */
-  storeHealth: () => Promise<StoreHealth>;
   /** With a shared store (decision 0039): control changes commit before they answer, reads pull first. */
   shared?: ControlGate;
   /** The Host check and /_sim's cross-site write rules (decision 0042). */
@@ -150,22 +131,7 @@ export function buildApp(deps: AppDeps): Express {
     else if (!deps.guard.cors(req, res)) next();
   });
   if (deps.shared) control.use(sharedState(deps.shared));
-  control.use(
-    createControlRoutes({
-      controller: deps.controller,
-      refs: deps.refs,
-      baseUrlOf,
-      adminToken: deps.adminToken,
-      isTenant: deps.isTenant,
-      authenticate: deps.authenticate,
-      stateLimit: deps.stateLimit,
-      openApi: (req) => deps.openApi(baseUrlOf(req)),
-      metrics: deps.metrics,
-      webhooks: deps.webhooks,
-      dashboard: deps.dashboard,
-      storeHealth: deps.storeHealth,
-    }),
-  );
+  control.use(createControlRoutes({ ...deps, baseUrlOf, openApi: (req) => deps.openApi(baseUrlOf(req)) }));
   control.use(controlErrors(deps.reportUnexpected));
   // The dashboard's page and assets: open, ahead of the control API's checks (decision 0035), but not to a
   // foreign Host.

@@ -9,6 +9,7 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
   return out;
 }
 
+export const query = (name: string, description: string, schema: object): Schema => ({ name, in: 'query', required: false, description, schema });
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const json = (schema: Schema, type = 'application/json'): Schema => ({ content: { [type]: { schema } } });
 const errorAnswer = (description: string): Schema => ({ description, ...json(ref('Error')) });

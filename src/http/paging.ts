@@ -9,7 +9,8 @@ import { HttpError } from './errors.js';
 export const PAGE_DEFAULT = 1000;
 export const PAGE_MAX = 10_000;
 
-const refuse = (where: string, message: string): HttpError =>
+/** A query parameter's refusal: `urlContainsInvalidValue`, naming the call. */
+export const refuse = (where: string, message: string): HttpError =>
   new HttpError('urlInvalid', `The query of ${where} is not valid`, { problems: [{ errorName: 'fieldHasInvalidValue', message } satisfies FieldProblem] });
 
 /** `limit`: absent → the default; otherwise a whole number from 0 to PAGE_MAX, given once. */

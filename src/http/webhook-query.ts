@@ -3,10 +3,8 @@
  * and from library arguments: a bad value is the same `urlContainsInvalidValue` refusal everywhere.
  */
 import type { WebhookFilter, WebhookState } from '../infra/webhooks.js';
-import type { FieldProblem } from '../wire/problems.js';
-import { HttpError } from './errors.js';
 import { checkQueryParams } from './journal-query.js';
-import { readJournalCursor, readLimit } from './paging.js';
+import { readJournalCursor, readLimit, refuse } from './paging.js';
 
 const STATES: readonly WebhookState[] = ['pending', 'delivered', 'failed'];
 
@@ -14,9 +12,6 @@ const STATES: readonly WebhookState[] = ['pending', 'delivered', 'failed'];
 export const FLUSH_DEFAULT_MS = 30_000;
 /** The longest wait a flush takes: under the drain timeout's default (65 s), so a stop is never held by it. */
 export const FLUSH_MAX_MS = 60_000;
-
-const refuse = (where: string, message: string): HttpError =>
-  new HttpError('urlInvalid', `The query of ${where} is not valid`, { problems: [{ errorName: 'fieldHasInvalidValue', message } satisfies FieldProblem] });
 
 /** `state`, `limit` (default 1000, at most 10000) and `cursor` (the `next` of an earlier page); `tenant` is read by the caller. */
 export function readWebhookQuery(query: Record<string, unknown>, where: string): WebhookFilter & { limit: number } {

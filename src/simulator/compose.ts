@@ -11,7 +11,8 @@ import type { Payment, PaymentEvent } from '../domain/payment.js';
 import { createPayments } from '../domain/payments.js';
 import { createSales } from '../domain/sale.js';
 import { createVault } from '../domain/vault.js';
-import { createJournalStreams, paymentList, type JournalStreams } from '../http/control-dashboard.js';
+import { paymentList } from '../http/admin/dashboard.js';
+import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { createListener } from '../http/lane.js';
 import { controlTokenList } from '../http/present.js';
 import { webhookEventBody } from '../http/present-payments.js';
@@ -198,7 +199,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const sim: ComposedSimulator = {
     app: listener,
     listener,
-    controlApp,
     config,
     vault: core.vault,
     ...controlFacade({

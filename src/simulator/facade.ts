@@ -1,20 +1,20 @@
 /** The library facade of one simulator: what `createSimulator` and `startSimulator` hand to a test suite. */
-import type { Express } from 'express';
 import type { Socket } from 'node:net';
 import type { SimulatorConfig } from '../config/options.js';
-import { instantText, readAdvance, readSetClock } from '../control/clock-input.js';
+import { instantText, readSetClock } from '../control/clock-input.js';
 import type { Controller } from '../control/controller.js';
-import { JOURNAL_FILTER_KEYS, type JournalEntry, type JournalFilter } from '../control/journal.js';
-import { checkQueryParams, parseJournalQuery } from '../http/journal-query.js';
+import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
 import type { Token } from '../domain/token.js';
 import type { Vault } from '../domain/vault.js';
 import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
-import { unknownTenant } from '../http/control-routes.js';
-import { FLUSH_MAX_MS, readFlushTimeout, readWebhookQuery } from '../http/webhook-query.js';
+import type { ControlPayment } from '../http/admin/dashboard.js';
+import { unknownTenant } from '../http/admin/context.js';
+import { advance } from '../http/admin/handlers.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookState } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
+import { bindTenant, readFlushArgs, readRequestQuery, readWebhookArgs } from './library.js';
 
 /** The virtual clock: shared, or a tenant's own when `tenant` is given. Answers ISO 8601 strings. */
 export interface SimulatorClock {
@@ -43,8 +43,7 @@ export interface ControlToken {
   [field: string]: unknown;
 }
 
-export type { ControlPayment } from '../http/control-dashboard.js';
-import type { ControlPayment } from '../http/control-dashboard.js';
+export type { ControlPayment } from '../http/admin/dashboard.js';
 
 /** The journal filter with the tenant to read (every tenant's entries when absent). */
 export interface RequestQuery extends JournalFilter {
@@ -156,8 +155,6 @@ export interface RunningSimulator extends Simulator {
 /** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
 export interface ComposedSimulator extends Simulator {
   readonly config: SimulatorConfig;
-  /** The control app the listener hands /_sim to (its routes: test/http/openapi.test.ts). */
-  readonly controlApp: Express;
   readonly vault: Vault;
   /** Sockets held open by `noResponse` faults (closed at shutdown). */
   readonly heldSockets: ReadonlySet<Socket>;
@@ -202,46 +199,6 @@ export function libraryCall<T>(fn: () => T): T {
   }
 }
 
-/**
- * A library journal query read by the rules of `GET /_sim/requests` (numbers as the parameters' text), so
- * a bad filter is the same `urlContainsInvalidValue` refusal in process, remotely and over HTTP. Throws
- * the HTTP error; callers turn it into a SimulatorError.
- */
-export function readRequestQuery(query: RequestQuery | string | undefined): { tenant: string | undefined; filter: JournalFilter } {
-  if (typeof query === 'string') return { tenant: query, filter: {} };
-  const params: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params[key] = typeof value === 'number' ? String(value) : value;
-  const { tenant, ...rest } = params;
-  // `format` is the HTTP call's, not a filter: the library answers entries.
-  checkQueryParams(rest, JOURNAL_FILTER_KEYS, 'requests()');
-  if (tenant !== undefined && typeof tenant !== 'string') throw unknownTenant();
-  return { tenant, filter: parseJournalQuery(rest, 'requests()').filter };
-}
-
-/** Library arguments as query text (numbers as the parameters' text), read by the rules of the HTTP call. */
-function asParams(query: object | undefined): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params[key] = typeof value === 'number' ? String(value) : value;
-  return params;
-}
-
-/** A library webhook query read by the rules of `GET /_sim/webhooks`; throws the HTTP error. */
-export function readWebhookArgs(query: WebhookQuery | string | undefined): { tenant: string | undefined; state?: WebhookState; limit?: number } {
-  if (typeof query === 'string') return { tenant: query };
-  const { tenant, ...rest } = asParams(query);
-  if (tenant !== undefined && typeof tenant !== 'string') throw unknownTenant();
-  const read = readWebhookQuery(rest, 'webhooks()');
-  return { tenant, ...(read.state !== undefined && { state: read.state }), ...(rest.limit !== undefined && { limit: read.limit }) };
-}
-
-/** A library flush's options read by the rules of `POST /_sim/webhooks/flush`; throws the HTTP error. */
-export function readFlushArgs(options: (FlushOptions & { tenant?: string }) | undefined): { tenant: string | undefined; timeoutMs: number } {
-  const { tenant, timeoutMs } = options ?? {};
-  if (tenant !== undefined && typeof tenant !== 'string') throw unknownTenant();
-  const read = readFlushTimeout(asParams(timeoutMs === undefined ? {} : { timeout: timeoutMs }), 'flushWebhooks()');
-  return { tenant, timeoutMs: Math.min(read, FLUSH_MAX_MS) };
-}
-
 export interface FacadeDeps {
   controller: Controller;
   webhooks: WebhookDispatcher;
@@ -252,95 +209,58 @@ export interface FacadeDeps {
   payments(tenant: string | undefined): ControlPayment[];
 }
 
-/** The clock calls, read by the same rules as `/_sim/clock` (so a bad duration or date is the same SimulatorError). */
-function clockOf(controller: Controller, checkTenant: (tenant: string | undefined) => void): SimulatorClock {
-  return {
-    now: (tenant) =>
-      libraryCall(() => {
-        checkTenant(tenant);
-        return controller.clock(tenant).now;
-      }),
-    advance: (by, tenant) =>
-      libraryCall(() => {
-        checkTenant(tenant);
-        return controller.advanceClock(readAdvance({ by }, Date.parse(controller.clock(tenant).now)), tenant).now;
-      }),
-    set: (now, frozen, tenant) =>
-      libraryCall(() => {
-        checkTenant(tenant);
-        const read = readSetClock({ now: instantText(now), ...(frozen !== undefined && { frozen }) });
-        return controller.setClock(read.epochMs, read.frozen, tenant).now;
-      }),
-  };
-}
-
-/** The control surface of a simulator in this process. */
+/** The control surface of a simulator in this process: the calls of its /_sim rows (http/admin/table.ts), read by the same readers. */
 export function controlFacade(deps: FacadeDeps): SimulatorControl {
   const { controller } = deps;
-  const checkTenant = (tenant: string | undefined): void => {
+  const check = (tenant: string | undefined): void => {
     if (tenant !== undefined && !deps.isTenant(tenant)) throw unknownTenant();
   };
-  const clock = clockOf(controller, checkTenant);
-  const requests = (query: RequestQuery | string | undefined): JournalEntry[] =>
-    libraryCall(() => {
-      const { tenant, filter } = readRequestQuery(query);
-      checkTenant(tenant);
-      return controller.requests(tenant, filter).requests;
-    });
   const scoped = <T>(tenant: string | undefined, fn: () => T): T =>
     libraryCall(() => {
-      checkTenant(tenant);
+      check(tenant);
       return fn();
     });
-  const loadScenarios = (tenant: string | undefined, items: (string | object)[]): void =>
-    scoped(tenant, () => controller.loadScenarios(resolveScenarios(items), undefined, tenant));
-  const tokens = (tenant: string | undefined): ControlToken[] => scoped(tenant, () => deps.tokenList(controller.tokens(tenant)));
-  const webhooks = (query: WebhookQuery | string | undefined): WebhookDelivery[] =>
-    libraryCall(() => {
-      const { tenant, ...filter } = readWebhookArgs(query);
-      checkTenant(tenant);
-      return deps.webhooks.deliveries({ ...(tenant !== undefined && { tenant }), ...filter }).deliveries;
-    });
-  const flushWebhooks = async (options: (FlushOptions & { tenant?: string }) | undefined): Promise<WebhookFlush> => {
-    const { tenant, timeoutMs } = libraryCall(() => {
-      const read = readFlushArgs(options);
-      checkTenant(read.tenant);
-      return read;
-    });
-    return deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), timeoutMs });
-  };
-
-  return {
-    clock,
-    requests,
+  const methods: Omit<SimulatorControl, 'tenant'> = {
+    clock: {
+      now: (tenant) => scoped(tenant, () => controller.clock(tenant).now),
+      advance: (by, tenant) => scoped(tenant, () => advance(controller, { by }, tenant).now),
+      set: (now, frozen, tenant) =>
+        scoped(tenant, () => {
+          const read = readSetClock({ now: instantText(now), ...(frozen !== undefined && { frozen }) });
+          return controller.setClock(read.epochMs, read.frozen, tenant).now;
+        }),
+    },
+    requests: (query) =>
+      libraryCall(() => {
+        const { tenant, filter } = readRequestQuery(query);
+        check(tenant);
+        return controller.requests(tenant, filter).requests;
+      }),
     clearRequests: (tenant) => scoped(tenant, () => controller.clearRequests(tenant)),
     reset: (tenant) => scoped(tenant, () => controller.reset(tenant)),
-    tokens,
+    tokens: (tenant) => scoped(tenant, () => deps.tokenList(controller.tokens(tenant))),
     payments: (tenant) => scoped(tenant, () => deps.payments(tenant)),
     exportState: () => controller.exportState(),
     importState: (state) => libraryCall(() => controller.importState(state)),
-    loadScenarios: (...items) => loadScenarios(undefined, items),
+    loadScenarios: (...items) => loadScenariosOf(undefined, items),
     scenarios: () => controller.scenarios(),
-    webhooks,
-    flushWebhooks,
-    tenant(name) {
-      return {
-        name,
-        clock: {
-          now: () => clock.now(name),
-          advance: (by) => clock.advance(by, name),
-          set: (now, frozen) => clock.set(now, frozen, name),
-        },
-        loadScenarios: (...items) => loadScenarios(name, items),
-        scenarios: () => scoped(name, () => controller.scenarios(name)),
-        requests: (filter) => requests({ ...filter, tenant: name }),
-        clearRequests: () => scoped(name, () => controller.clearRequests(name)),
-        tokens: () => tokens(name),
-        payments: () => scoped(name, () => deps.payments(name)),
-        reset: () => scoped(name, () => controller.reset(name)),
-        webhooks: (filter) => webhooks({ ...filter, tenant: name }),
-        flushWebhooks: (options) => flushWebhooks({ ...options, tenant: name }),
-      };
+    webhooks: (query) =>
+      libraryCall(() => {
+        const { tenant, ...filter } = readWebhookArgs(query);
+        check(tenant);
+        return deps.webhooks.deliveries({ ...(tenant !== undefined && { tenant }), ...filter }).deliveries;
+      }),
+    async flushWebhooks(options) {
+      const { tenant, timeoutMs } = libraryCall(() => {
+        const read = readFlushArgs(options);
+        check(read.tenant);
+        return read;
+      });
+      return deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), timeoutMs });
     },
   };
+  const loadScenariosOf = (tenant: string | undefined, items: (string | object)[]): void =>
+    scoped(tenant, () => controller.loadScenarios(resolveScenarios(items), undefined, tenant));
+  const scenariosOf = (tenant: string): readonly Scenario[] => scoped(tenant, () => controller.scenarios(tenant));
+  return { ...methods, tenant: (name) => bindTenant<SimulatorTenant>(name, { ...methods, scenariosOf, loadScenariosOf }) };
 }

@@ -11,23 +11,19 @@ import { PAGE_MAX } from '../http/paging.js';
 import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { instantText } from '../control/clock-input.js';
+import { documentedPath, routeOf, type ControlOperation, type LibraryName } from '../http/admin/table.js';
 import {
   ReceivedError,
   libraryCall,
-  readFlushArgs,
-  readRequestQuery,
-  readWebhookArgs,
-  type FlushOptions,
-  type WebhookQuery,
   SimulatorError,
   type ControlPayment,
   type ControlToken,
-  type RequestQuery,
   type SimulatorClock,
   type SimulatorControl,
   type SimulatorTenant,
   type TenantClock,
 } from './facade.js';
+import { bindTenant, readFlushArgs, readRequestQuery, readWebhookArgs } from './library.js';
 
 /** A function of the in-process surface, answering a promise instead. */
 type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
@@ -80,6 +76,41 @@ function scenarioBody(items: readonly (string | object)[]): { type: string; text
   return { type: 'application/json', text: JSON.stringify(all) };
 }
 
+/** The control table's names of the library's methods: every one has its /_sim row, and every named row is a method. */
+type MethodName = Exclude<keyof SimulatorControl, 'clock' | 'tenant'> | `clock.${keyof SimulatorClock}` | 'ready';
+const EVERY_METHOD_HAS_A_ROW: [MethodName] extends [LibraryName] ? ([LibraryName] extends [MethodName] ? true : never) : never = true;
+void EVERY_METHOD_HAS_A_ROW;
+
+type Body = { type: string; text: string };
+type Query = Record<string, string | number | undefined>;
+const json = (value: unknown): Body => ({ type: 'application/json', text: JSON.stringify(value) });
+
+/** One /_sim call: a row of the control table, its query and body; a refusal is rethrown as a SimulatorError with the body as it came. */
+async function send<T>(base: URL, auth: Record<string, string>, op: ControlOperation, query: Query = {}, body?: Body): Promise<T> {
+  const target = new URL(documentedPath(op).slice(1), base);
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) target.searchParams.set(key, String(value));
+  const res = await fetch(target, {
+    method: op.method,
+    headers: { Accept: 'application/json', ...auth, ...(body && { 'Content-Type': body.type }) },
+    ...(body && { body: body.text }),
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const errorBody: ErrorBody =
+      typeof parsed === 'object' && parsed !== null && typeof (parsed as ErrorBody).errorName === 'string'
+        ? (parsed as ErrorBody)
+        : { errorName: 'internalErrorOccurred', message: `${op.method} ${target.pathname} answered ${res.status}` };
+    throw new SimulatorError(new ReceivedError(errorBody));
+  }
+  return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
 /** Connects to a simulator's control API at `url` (e.g. `process.env.TOKEN_SIM_URL`). Nothing is sent until a call. */
 export function connectSimulator(url: string, options: ConnectOptions = {}): RemoteSimulator {
   const base = new URL(url.endsWith('/') ? url : `${url}/`);
@@ -89,143 +120,62 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
       : options.username !== undefined
         ? { Authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`, 'utf8').toString('base64')}` }
         : {};
-
-  async function call<T>(method: string, path: string, query: Record<string, string | number | undefined> = {}, body?: { type: string; text: string }): Promise<T> {
-    const target = new URL(`_sim/${path}`, base);
-    for (const [key, value] of Object.entries(query)) if (value !== undefined) target.searchParams.set(key, String(value));
-    const res = await fetch(target, {
-      method,
-      headers: { Accept: 'application/json', ...auth, ...(body && { 'Content-Type': body.type }) },
-      ...(body && { body: body.text }),
-    });
-    const text = await res.text();
-    if (!res.ok) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      const errorBody: ErrorBody =
-        typeof parsed === 'object' && parsed !== null && typeof (parsed as ErrorBody).errorName === 'string'
-          ? (parsed as ErrorBody)
-          : { errorName: 'internalErrorOccurred', message: `${method} ${target.pathname} answered ${res.status}` };
-      throw new SimulatorError(new ReceivedError(errorBody));
-    }
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+  const call = <T>(name: LibraryName, query?: Query, body?: Body): Promise<T> => send<T>(base, auth, routeOf(name), query, body);
+  /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `first` positions the first page. */
+  async function pages<T>(name: LibraryName, key: string, query: Query, wanted = Number.POSITIVE_INFINITY, first: Query = {}): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Record<string, unknown> & { next: string | null } = await call(name, { ...query, ...(cursor === null ? first : { cursor }), limit: Math.min(wanted - out.length, PAGE_MAX) });
+      out.push(...(page[key] as T[]));
+      cursor = page.next;
+    } while (cursor !== null && out.length < wanted);
+    return out;
   }
-  const json = (value: unknown): { type: string; text: string } => ({ type: 'application/json', text: JSON.stringify(value) });
-
-  const clockNow = async (tenant?: string): Promise<string> => (await call<{ now: string }>('GET', 'clock', { tenant })).now;
-  const advance = async (by: string | number, tenant?: string): Promise<string> =>
-    (await call<{ now: string }>('POST', 'clock/advance', { tenant }, json({ by }))).now;
-  const set = async (now: string | number | Date, frozen?: boolean, tenant?: string): Promise<string> =>
-    (await call<{ now: string }>('PUT', 'clock', { tenant }, json({ now: libraryCall(() => instantText(now)), ...(frozen !== undefined && { frozen }) }))).now;
-
-  const requests = async (query?: RequestQuery | string): Promise<JournalEntry[]> => {
-    // Read here by the same rules as in process, so a bad filter is refused alike (and never sent).
-    const { tenant, filter } = libraryCall(() => readRequestQuery(query));
-    // The HTTP call answers pages (decision 0025): follow them up to the caller's limit, or to the end.
-    const wanted = filter.limit ?? Number.POSITIVE_INFINITY;
-    const out: JournalEntry[] = [];
-    const { since, ...rest } = filter;
-    delete rest.limit;
-    let cursor: string | null = null;
-    do {
-      const position = cursor === null ? { since } : { cursor };
-      const page: { requests: JournalEntry[]; next: string | null } = await call('GET', 'requests', {
-        tenant,
-        ...rest,
-        ...position,
-        limit: Math.min(wanted - out.length, PAGE_MAX),
-      });
-      out.push(...page.requests);
-      cursor = page.next;
-    } while (cursor !== null && out.length < wanted);
-    return out;
+  const clockOf = async (name: LibraryName, tenant: string | undefined, body?: Body): Promise<string> => (await call<{ now: string }>(name, { tenant }, body)).now;
+  const methods: Omit<RemoteSimulator, 'url' | 'tenant' | 'ready'> = {
+    clock: {
+      now: async (tenant) => clockOf('clock.now', tenant),
+      advance: async (by, tenant) => clockOf('clock.advance', tenant, json({ by })),
+      set: async (now, frozen, tenant) => clockOf('clock.set', tenant, json({ now: libraryCall(() => instantText(now)), ...(frozen !== undefined && { frozen }) })),
+    },
+    async requests(query) {
+      // Read here by the same rules as in process, so a bad filter is refused alike (and never sent).
+      const { tenant, filter } = libraryCall(() => readRequestQuery(query));
+      const { since, limit, ...rest } = filter;
+      return pages<JournalEntry>('requests', 'requests', { tenant, ...rest }, limit, { since });
+    },
+    clearRequests: async (tenant) => void (await call('clearRequests', { tenant })),
+    reset: async (tenant) => void (await call('reset', { tenant })),
+    tokens: (tenant) => pages<ControlToken>('tokens', 'tokens', { tenant }),
+    payments: (tenant) => pages<ControlPayment>('payments', 'payments', { tenant }),
+    exportState: () => call<StateSnapshot>('exportState'),
+    importState: async (state) => void (await call('importState', {}, json(state))),
+    loadScenarios: (...items) => loadScenariosOf(undefined, items),
+    scenarios: () => scenariosOf(undefined),
+    async webhooks(query) {
+      const { tenant, state, limit } = libraryCall(() => readWebhookArgs(query));
+      return pages<WebhookDelivery>('webhooks', 'webhooks', { tenant, state }, limit);
+    },
+    async flushWebhooks(options) {
+      const { tenant, timeoutMs } = libraryCall(() => readFlushArgs(options));
+      return call<WebhookFlush>('flushWebhooks', { tenant, timeout: timeoutMs });
+    },
   };
-  const loadScenarios = async (tenant: string | undefined, items: (string | object)[]): Promise<void> => {
-    if (items.length === 0) await call('DELETE', 'scenarios', { tenant });
-    else await call('PUT', 'scenarios', { tenant }, scenarioBody(items));
-  };
-  const scenarios = async (tenant?: string): Promise<readonly Scenario[]> => (await call<{ scenarios: Scenario[] }>('GET', 'scenarios', { tenant })).scenarios;
-  const tokens = async (tenant?: string): Promise<ControlToken[]> => {
-    const out: ControlToken[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { tokens: ControlToken[]; next: string | null } = await call('GET', 'tokens', { tenant, limit: PAGE_MAX, ...(cursor !== null && { cursor }) });
-      out.push(...page.tokens);
-      cursor = page.next;
-    } while (cursor !== null);
-    return out;
-  };
-  const payments = async (tenant?: string): Promise<ControlPayment[]> => {
-    const out: ControlPayment[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { payments: ControlPayment[]; next: string | null } = await call('GET', 'payments', { tenant, limit: PAGE_MAX, ...(cursor !== null && { cursor }) });
-      out.push(...page.payments);
-      cursor = page.next;
-    } while (cursor !== null);
-    return out;
-  };
-  const clearRequests = async (tenant?: string): Promise<void> => void (await call('DELETE', 'requests', { tenant }));
-  const reset = async (tenant?: string): Promise<void> => void (await call('POST', 'reset', { tenant }));
-  const webhooks = async (query?: WebhookQuery | string): Promise<WebhookDelivery[]> => {
-    // Read here by the same rules as in process (a bad filter is never sent); pages followed up to the limit.
-    const { tenant, state, limit } = libraryCall(() => readWebhookArgs(query));
-    const wanted = limit ?? Number.POSITIVE_INFINITY;
-    const out: WebhookDelivery[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { webhooks: WebhookDelivery[]; next: string | null } = await call('GET', 'webhooks', {
-        tenant,
-        state,
-        limit: Math.min(wanted - out.length, PAGE_MAX),
-        ...(cursor !== null && { cursor }),
-      });
-      out.push(...page.webhooks);
-      cursor = page.next;
-    } while (cursor !== null && out.length < wanted);
-    return out;
-  };
-  const flushWebhooks = async (options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush> => {
-    const { tenant, timeoutMs } = libraryCall(() => readFlushArgs(options));
-    return call<WebhookFlush>('POST', 'webhooks/flush', { tenant, timeout: timeoutMs });
-  };
-
+  async function loadScenariosOf(tenant: string | undefined, items: (string | object)[]): Promise<void> {
+    if (items.length === 0) await send(base, auth, routeOf('loadScenarios', 'DELETE'), { tenant });
+    else await send(base, auth, routeOf('loadScenarios', 'PUT'), { tenant }, scenarioBody(items));
+  }
+  const scenariosOf = async (tenant: string | undefined): Promise<readonly Scenario[]> => (await call<{ scenarios: Scenario[] }>('scenarios', { tenant })).scenarios;
   return {
     url: base.href.replace(/\/$/, ''),
-    clock: { now: clockNow, advance, set },
-    requests,
-    clearRequests,
-    reset,
-    tokens,
-    payments,
-    exportState: () => call<StateSnapshot>('GET', 'state'),
-    importState: async (state) => void (await call('PUT', 'state', {}, json(state))),
-    loadScenarios: (...items) => loadScenarios(undefined, items),
-    scenarios: () => scenarios(),
-    webhooks,
-    flushWebhooks,
-    tenant: (name) => ({
-      name,
-      clock: { now: () => clockNow(name), advance: (by) => advance(by, name), set: (now, frozen) => set(now, frozen, name) },
-      loadScenarios: (...items) => loadScenarios(name, items),
-      scenarios: () => scenarios(name),
-      requests: (filter) => requests({ ...filter, tenant: name }),
-      clearRequests: () => clearRequests(name),
-      tokens: () => tokens(name),
-      payments: () => payments(name),
-      reset: () => reset(name),
-      webhooks: (filter) => webhooks({ ...filter, tenant: name }),
-      flushWebhooks: (options) => flushWebhooks({ ...options, tenant: name }),
-    }),
+    ...methods,
+    tenant: (name) => bindTenant<RemoteTenant>(name, { ...methods, scenariosOf, loadScenariosOf }),
     async ready(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {
-          await call('GET', 'health');
+          await call('ready');
           return;
         } catch (err) {
           if (Date.now() >= deadline) throw err;

@@ -7,7 +7,7 @@ import type { Metrics } from '../control/metrics.js';
 import { createApi } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
-import type { JournalStreams } from '../http/control-dashboard.js';
+import type { JournalStreams } from '../http/journal-stream.js';
 import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
 import { createGuard } from '../http/guard.js';
 import { mediaTypesFor } from '../http/media.js';

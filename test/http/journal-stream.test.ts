@@ -9,7 +9,9 @@ import express from 'express';
 import { createServer, get, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createJournal, type JournalRecord } from '../../src/control/journal.js';
-import { addDashboardRoutes, createJournalStreams, type DashboardDeps, type StreamLimits } from '../../src/http/control-dashboard.js';
+import { createControlRoutes } from '../../src/http/admin/routes.js';
+import type { ControlRoutesDeps } from '../../src/http/admin/context.js';
+import { createJournalStreams, type StreamLimits } from '../../src/http/journal-stream.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import type { Simulator } from '../../src/index.js';
 import { client, createBody, createToken, handlerOf, testSimulator } from '../support/sim.js';
@@ -116,10 +118,9 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** A server with only the dashboard's control routes over `journal`, bounded by `limits`: its base URL. */
+/** A server with the control routes over only `journal`, the live journal bounded by `limits`: its base URL. */
 async function streamServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits, streams = createJournalStreams()): Promise<string> {
-  const router = express.Router();
-  addDashboardRoutes(router, { journal, streams } as unknown as DashboardDeps, () => undefined, limits);
+  const router = createControlRoutes({ dashboard: { journal, streams }, adminToken: undefined } as unknown as ControlRoutesDeps, limits);
   const app = express();
   app.set('query parser', 'simple');
   app.use('/_sim', router);

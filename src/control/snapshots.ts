@@ -1,0 +1,155 @@
+/**
+ * The controller's state snapshots (decision 0026, 0027): everything, or one tenant's part, exported in parts
+ * to be written a slice at a time, and imported whole (checked first, so nothing changes on a refusal).
+ */
+import { formatInstant, parseInstant } from '../wire/instant.js';
+import { schemaError, type FieldPath, type FieldProblem } from '../wire/problems.js';
+import type { Token } from '../domain/token.js';
+import type { VirtualClock } from '../infra/clock.js';
+import type { Scenario } from '../scenarios/schema.js';
+import type { ControllerDeps } from './controller.js';
+import { paymentFromState, paymentToState } from './payment-state.js';
+import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
+import { foreignParts, onlyTenant, tenantOfCounter } from './tenant-state.js';
+
+/** A snapshot in parts: everything but the tokens, the live tokens as they are now, and the conversion of one token to its snapshot form. */
+export interface StateParts {
+  head: Omit<StateSnapshot, 'tokens'>;
+  tokens: Token[];
+  toState: (token: Token) => TokenState;
+}
+
+export const view = (clock: VirtualClock): ClockState => ({ now: formatInstant(clock.now()), frozen: clock.frozen });
+
+/** A tenant's live tokens by its own clock. */
+export function liveTokens(deps: ControllerDeps, tenant: string): Token[] {
+  const now = deps.clocks.now(tenant);
+  return deps.store.list(tenant).filter((t) => now < t.expiresAt);
+}
+
+/**
+ * The payment events that the clock a call moved has made due, caught up (and their webhooks queued) before
+ * the call answers: the tenant's, or every tenant's that follows the shared clock.
+ */
+export function catchUpPayments(deps: ControllerDeps, tenant: string | undefined): void {
+  const payments = deps.payments;
+  if (!payments) return;
+  const forked = deps.clocks.forks();
+  for (const t of tenant === undefined ? payments.store.tenants().filter((t) => !forked.has(t)) : [tenant]) payments.catchUp(t);
+}
+
+/** Every tenant's expired tokens deleted, each by its own clock, and every tenant's due payment events caught up. */
+export function sweepAll(deps: ControllerDeps): number {
+  let removed = 0;
+  for (const t of deps.store.tenants()) removed += deps.store.sweepExpired(t, deps.clocks.now(t));
+  for (const t of deps.payments?.store.tenants() ?? []) deps.payments?.catchUp(t);
+  return removed;
+}
+
+const paymentsOf = (deps: ControllerDeps, tenant: string | undefined) =>
+  (deps.payments ? (tenant === undefined ? deps.payments.store.tenants() : [tenant]).flatMap((t) => deps.payments?.store.list(t) ?? []) : []).map(paymentToState);
+
+/** Everything: the shared clock and every fork, every counter and tenant scenario set, every live token and payment. */
+export function stateParts(deps: ControllerDeps): StateParts {
+  const { clocks, engine } = deps;
+  const tenantClocks: Record<string, ClockState> = {};
+  for (const [tenant, clock] of clocks.forks()) tenantClocks[tenant] = view(clock);
+  return {
+    head: {
+      format: 'token-sim-state',
+      version: 1,
+      clock: view(clocks.shared),
+      tenantClocks,
+      counters: { ids: deps.ids.counters(), scenarios: engine.counters(), tenantScenarios: engine.tenantCounters() },
+      scenarios: sealScenarioSets(engine.tenantSets(), deps.siv),
+      payments: paymentsOf(deps, undefined),
+    },
+    tokens: deps.store.tenants().flatMap((t) => liveTokens(deps, t)),
+    toState: (token) => tokenToState(token, deps.siv),
+  };
+}
+
+/**
+ * One tenant's part of a snapshot: its live tokens, its own clock when it has one (the shared clock as
+ * `clock` either way), its id and scenario counters, and its own scenario set.
+ */
+export function tenantStateParts(deps: ControllerDeps, tenant: string): StateParts {
+  const { clocks, engine } = deps;
+  const fork = clocks.forks().get(tenant);
+  const ids = Object.fromEntries(Object.entries(deps.ids.counters()).filter(([key]) => tenantOfCounter(key) === tenant));
+  const ownCounts = engine.tenantCounters()[tenant];
+  const set = engine.tenantSets().get(tenant);
+  return {
+    head: {
+      format: 'token-sim-state',
+      version: 1,
+      clock: view(clocks.shared),
+      tenantClocks: fork ? { [tenant]: view(fork) } : {},
+      counters: { ids, scenarios: onlyTenant(engine.counters(), tenant), tenantScenarios: ownCounts ? { [tenant]: ownCounts } : {} },
+      scenarios: sealScenarioSets(new Map(set ? [[tenant, set]] : []), deps.siv),
+      payments: paymentsOf(deps, tenant),
+    },
+    tokens: liveTokens(deps, tenant),
+    toState: (token) => tokenToState(token, deps.siv),
+  };
+}
+
+/** Replaces the whole state (tokens of configured tenants only); changes nothing and throws when the snapshot is not valid. */
+export function importState(deps: ControllerDeps, data: unknown): void {
+  const { clocks } = deps;
+  const { snapshot, tokens } = parseState(data, deps.siv, (t) => deps.profiles.current(t).extension);
+  // An import writes configured tenants only: a token or clock of any other name would be out of every reach.
+  const stranger = (name: string, path: FieldPath): FieldProblem[] =>
+    deps.isTenant(name) ? [] : [{ errorName: 'fieldHasInvalidValue', message: `'${name}' is not a configured username`, path }];
+  const problems: FieldProblem[] = [
+    ...snapshot.tokens.flatMap((t, i) => stranger(t.tenant, ['tokens', i, 'tenant'])),
+    ...Object.keys(snapshot.tenantClocks).flatMap((name) => stranger(name, ['tenantClocks', name])),
+    ...Object.keys(snapshot.scenarios ?? {}).flatMap((name) => stranger(name, ['scenarios', name])),
+    ...(snapshot.payments ?? []).flatMap((p, i) => stranger(p.tenant, ['payments', i, 'tenant'])),
+  ];
+  if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
+  // Everything is checked; from here on nothing can fail half-way.
+  const at = (iso: string): number => parseInstant(iso) ?? Number.NaN;
+  clocks.dropForks();
+  clocks.shared.set(at(snapshot.clock.now), snapshot.clock.frozen);
+  for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(at(c.now), c.frozen);
+  deps.ids.restoreCounters(snapshot.counters.ids);
+  deps.scenarios.restoreTenantSets(snapshot.scenarios ?? {});
+  deps.engine.restoreCounters(snapshot.counters.scenarios ?? {}, snapshot.counters.tenantScenarios ?? {});
+  deps.store.replaceAll(tokens);
+  deps.payments?.store.replaceAll((snapshot.payments ?? []).map(paymentFromState));
+  sweepAll(deps);
+}
+
+/** Replaces one tenant's part of the state with a snapshot's, which must name no other tenant. */
+export function importTenantState(deps: ControllerDeps, data: unknown, tenant: string): void {
+  const { clocks, engine, store } = deps;
+  const { snapshot, tokens } = parseState(data, deps.siv, (t) => deps.profiles.current(t).extension);
+  const problems = foreignParts(snapshot, tenant);
+  if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
+  // Everything is checked; from here on nothing can fail half-way. Other tenants' parts are kept as they are.
+  const own = snapshot.tenantClocks[tenant];
+  if (own) clocks.fork(tenant).set(parseInstant(own.now) ?? Number.NaN, own.frozen);
+  const ids = Object.fromEntries(Object.entries(deps.ids.counters()).filter(([key]) => tenantOfCounter(key) !== tenant));
+  deps.ids.restoreCounters({ ...ids, ...snapshot.counters.ids });
+  const sets: Record<string, readonly Scenario[]> = {};
+  for (const [owner, set] of engine.tenantSets()) if (owner !== tenant) sets[owner] = set;
+  const mine = snapshot.scenarios?.[tenant];
+  if (mine && mine.length > 0) sets[tenant] = mine;
+  const counts = engine.counters();
+  const ownCounts = engine.tenantCounters();
+  deps.scenarios.restoreTenantSets(sets);
+  for (const byTenant of Object.values(counts)) delete byTenant[tenant];
+  for (const [label, byTenant] of Object.entries(snapshot.counters.scenarios ?? {})) {
+    const c = byTenant[tenant];
+    if (c) (counts[label] ??= {})[tenant] = c;
+  }
+  delete ownCounts[tenant];
+  const ownNext = snapshot.counters.tenantScenarios?.[tenant];
+  engine.restoreCounters(counts, ownNext ? { ...ownCounts, [tenant]: ownNext } : ownCounts);
+  store.clear(tenant);
+  for (const token of tokens) store.insert(token);
+  store.sweepExpired(tenant, clocks.now(tenant));
+  deps.payments?.store.replaceAll((snapshot.payments ?? []).map(paymentFromState), tenant);
+  catchUpPayments(deps, tenant);
+}

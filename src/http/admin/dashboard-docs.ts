@@ -1,0 +1,116 @@
+/** How the OpenAPI document describes the dashboard's rows of the control table (contract 3.4, decision 0034). */
+import { errors, json, query, type Schema } from '../openapi-parts.js';
+import { journalFilters, pageParameters, type OperationDoc } from './docs.js';
+
+const instant = { type: 'string', format: 'date-time' };
+const pathParam = (name: string, description: string): Schema => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+const EVENT_TYPES = ['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused'];
+
+/** A payment as /_sim lists it. */
+const dashboardPayment: Schema = {
+  type: 'object',
+  properties: {
+    tenant: { type: 'string' },
+    paymentId: { type: 'string' },
+    transactionReference: { type: 'string' },
+    outcome: { type: 'string', enum: ['sentForSettlement', 'refused'] },
+    lastEvent: { type: 'string', enum: EVENT_TYPES },
+    amount: { type: 'integer', minimum: 0 },
+    currency: { type: 'string' },
+    refunded: { type: 'integer', minimum: 0 },
+    allowedActions: { type: 'array', items: { type: 'string', enum: ['refund', 'partialRefund', 'reversal'] } },
+    createdAt: instant,
+    events: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          type: { type: 'string', enum: EVENT_TYPES },
+          at: instant,
+          amount: { type: 'integer', minimum: 0 },
+          reference: { type: 'string' },
+          refusal: { type: 'object', properties: { code: { type: 'string' }, description: { type: 'string' } }, required: ['code', 'description'], additionalProperties: false },
+        },
+        required: ['type', 'at', 'amount'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['tenant', 'paymentId', 'transactionReference', 'outcome', 'lastEvent', 'amount', 'currency', 'refunded', 'allowedActions', 'createdAt', 'events'],
+  additionalProperties: false,
+};
+
+const tenantItem: Schema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    clock: { type: 'object', properties: { now: instant, frozen: { type: 'boolean' } }, required: ['now', 'frozen'], additionalProperties: false },
+    ownClock: { type: 'boolean', description: 'The tenant has its own clock (else it follows the shared one)' },
+    tokens: { type: 'integer', minimum: 0, description: 'Live tokens' },
+    payments: { type: 'integer', minimum: 0 },
+  },
+  required: ['name', 'clock', 'ownClock', 'tokens', 'payments'],
+  additionalProperties: false,
+};
+
+const badQuery: [number, string] = [400, 'urlContainsInvalidValue (a tenant that is not a configured username, an unknown parameter)'];
+const tenantNeeded: [number, string] = [400, 'urlContainsInvalidValue (no tenant, or one that is not a configured username; an unknown parameter)'];
+
+const action = (operationId: string, summary: string): OperationDoc => ({
+  operationId,
+  summary,
+  pathParameters: [pathParam('paymentId', 'The payment\u2019s id (`paymentId` of GET /_sim/payments)')],
+  responses: {
+    200: { description: 'The payment after the action, as GET /_sim/payments lists it', ...json(dashboardPayment) },
+    ...errors(tenantNeeded, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
+  },
+});
+
+export const DASHBOARD_DOCS = {
+  listTenants: (): OperationDoc => ({
+    operationId: 'listTenants',
+    summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
+    responses: {
+      200: { description: 'The tenants', ...json({ type: 'object', properties: { tenants: { type: 'array', items: tenantItem } }, required: ['tenants'], additionalProperties: false }) },
+      ...errors(badQuery),
+    },
+  }),
+  listPayments: (): OperationDoc => ({
+    operationId: 'listPayments',
+    summary: 'Payments, oldest first, their events caught up to the tenant\u2019s virtual now',
+    parameters: pageParameters(),
+    responses: {
+      200: {
+        description: 'One page of payments, card data masked',
+        ...json({ type: 'object', properties: { payments: { type: 'array', items: dashboardPayment }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
+      },
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)']),
+    },
+  }),
+  refundPayment: (): OperationDoc => action('refundPayment', 'A full refund of what remains, through the same rules, events and webhooks as the API\u2019s'),
+  reversePayment: (): OperationDoc => action('reversePayment', 'A reversal (a cancel before settlement, a refund of the whole amount after), as the API\u2019s'),
+  deleteToken: (): OperationDoc => ({
+    operationId: 'deleteToken',
+    pathParameters: [pathParam('tokenId', 'The token\u2019s id (`tokenId` of GET /_sim/tokens)')],
+    responses: { 204: { description: 'Deleted' }, ...errors(tenantNeeded, [404, 'resourceNotFound (no such live token of the tenant)']) },
+  }),
+  streamRequests: (): OperationDoc => ({
+    operationId: 'streamRequests',
+    summary: 'The live journal as server-sent events: the last 50 matching entries (or those after `since` / `Last-Event-ID`), then each new one',
+    description:
+      'Each entry is `id: <seq>`, `event: request`, `data: <the masked entry GET /_sim/requests lists>`. A comment line every 15 s. ' +
+      'New entries go out together every 200 ms. A client that reads too slowly (over 256 KiB buffered), or more than 200 entries in one period, loses the oldest waiting entries and gets one ' +
+      '`event: gap` with `data: {"skipped": n}`. The admin token may also be given as `access_token` (EventSource cannot set headers).',
+    parameters: [
+      ...journalFilters(),
+      query('since', 'Resume: the entries after this seq first (at most 1000; older ones are reported as a gap)', { type: 'integer', minimum: 0 }),
+      query('access_token', 'The admin token, for clients that cannot set Authorization (this call only)', { type: 'string' }),
+      { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume as with since (the browser sends it when it reconnects)', schema: { type: 'string' } },
+    ],
+    responses: {
+      200: { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      ...errors(badQuery),
+    },
+  }),
+};

@@ -1,0 +1,126 @@
+/**
+ * The control calls the dashboard needs (contract 3.4, decision 0034), rows of the control table like the
+ * others: tenants at a glance, payments with their events, a refund or reversal, deleting a token, and the
+ * live journal as server-sent events, bounded per client.
+ */
+import type { Request, Response } from 'express';
+import { allowedActions, lastEventOf, type Payment, type Payments } from '../../domain/payment.js';
+import type { PaymentStore } from '../../domain/ports.js';
+import { formatInstant } from '../../wire/instant.js';
+import { maskCardData } from '../../wire/mask.js';
+import { checkQueryParams, parseJournalQuery } from '../journal-query.js';
+import { readLimit, readTokenCursor, tokenCursor } from '../paging.js';
+import { noContent, requireTenant, sendJson, type ControlCall, type ControlContext } from './context.js';
+
+/** Oldest first: creation time, tenant, id. */
+const comparePayments = (a: Payment, b: Payment): number =>
+  a.createdAt - b.createdAt || (a.tenant < b.tenant ? -1 : a.tenant > b.tenant ? 1 : 0) || (a.paymentId < b.paymentId ? -1 : a.paymentId > b.paymentId ? 1 : 0);
+
+/** A payment as the control plane lists it (`/_sim/payments`): its events caught up, card data masked. */
+export interface ControlPayment {
+  tenant: string;
+  paymentId: string;
+  transactionReference: string;
+  outcome: 'sentForSettlement' | 'refused';
+  lastEvent: string;
+  amount: number;
+  currency: string;
+  refunded: number;
+  allowedActions: ('refund' | 'partialRefund' | 'reversal')[];
+  /** Virtual time. */
+  createdAt: string;
+  events: { type: string; at: string; amount: number; reference?: string; refusal?: { code: string; description: string } }[];
+}
+
+/** Every payment (one tenant's, or every tenant's), oldest first, each tenant's due events caught up first. */
+function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | undefined): Payment[] {
+  const all: Payment[] = [];
+  for (const name of tenant === undefined ? store.tenants() : [tenant]) {
+    payments.catchUp(name);
+    all.push(...store.list(name));
+  }
+  return all.sort(comparePayments);
+}
+
+/** The same as the control plane lists them. */
+export const paymentList = (payments: Payments, store: PaymentStore, tenant: string | undefined): ControlPayment[] => paymentsOf(payments, store, tenant).map(paymentItem);
+
+/** A payment as the dashboard shows it: its events by the tenant's virtual now, card data masked. */
+function paymentItem(p: Payment): ControlPayment {
+  return maskCardData({
+    tenant: p.tenant,
+    paymentId: p.paymentId,
+    transactionReference: p.transactionReference,
+    outcome: p.settlement === 'none' ? 'refused' : 'sentForSettlement',
+    lastEvent: lastEventOf(p),
+    amount: p.amount,
+    currency: p.currency,
+    refunded: p.refunded,
+    allowedActions: allowedActions(p),
+    createdAt: formatInstant(p.createdAt),
+    events: p.events.map((e) => ({
+      type: e.type,
+      at: formatInstant(e.at),
+      amount: e.amount,
+      ...(e.reference !== undefined && { reference: e.reference }),
+      ...(e.refusal && { refusal: { code: e.refusal.code, description: e.refusal.description } }),
+    })),
+  }) as ControlPayment;
+}
+
+export function listTenants(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
+  checkQueryParams(req.query, ['tenant'], where);
+  const { clocks, payments, paymentStore } = ctx.dashboard;
+  const forks = clocks.forks();
+  const names = tenant === undefined ? ctx.dashboard.tenants() : [tenant];
+  const tenants = names.map((name) => {
+    payments.catchUp(name);
+    return { name, clock: ctx.controller.clock(name), ownClock: forks.has(name), tokens: ctx.controller.tokens(name).length, payments: paymentStore.list(name).length };
+  });
+  sendJson(res, 200, { tenants });
+}
+
+/** Paged like /_sim/tokens: oldest first (creation time, tenant, id), `next` continues. */
+export function listPayments(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
+  checkQueryParams(req.query, ['tenant', 'limit', 'cursor'], where);
+  const limit = readLimit(req.query.limit, where);
+  const after = readTokenCursor(req.query.cursor, where);
+  const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
+  const all = paymentsOf(ctx.dashboard.payments, ctx.dashboard.paymentStore, tenant).filter((p) => position === undefined || comparePayments(p, position) > 0);
+  const page = all.slice(0, limit);
+  const last = page.at(-1);
+  const next = all.length > limit && last ? tokenCursor({ createdAt: last.createdAt, tenant: last.tenant, tokenId: last.paymentId }) : null;
+  sendJson(res, 200, { payments: page.map(paymentItem), next });
+}
+
+/** The same domain calls as the API's refund and reversal: the same rules, events and webhooks. */
+const paymentAction =
+  (action: 'refund' | 'reversal') =>
+  (ctx: ControlContext, call: ControlCall, req: Request, res: Response): void => {
+    const tenant = requireTenant(call);
+    checkQueryParams(req.query, ['tenant'], call.where);
+    sendJson(res, 200, paymentItem(ctx.dashboard.payments[action](tenant, String(req.params.paymentId))));
+  };
+export const refundPayment = paymentAction('refund');
+export const reversePayment = paymentAction('reversal');
+
+/** The vault's delete: 404 for a token that does not exist, has expired or was deleted. */
+export function deleteToken(ctx: ControlContext, call: ControlCall, req: Request, res: Response): void {
+  const tenant = requireTenant(call);
+  checkQueryParams(req.query, ['tenant'], call.where);
+  ctx.dashboard.vault.delete(tenant, String(req.params.tokenId));
+  noContent(res);
+}
+
+const LAST_EVENT_ID = /^[0-9]{1,15}$/;
+
+/** The live journal (journal-stream.ts): one hub per simulator, whose clients share its work (contract 4.1). */
+export function streamRequests(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
+  const rest = Object.fromEntries(Object.entries(req.query).filter(([key]) => key !== 'tenant' && key !== 'access_token'));
+  checkQueryParams(rest, ['operation', 'status', 'method', 'rule', 'since'], where);
+  const { filter } = parseJournalQuery(rest, where);
+  const { since: sinceParam, ...live } = filter;
+  const header = req.headers['last-event-id'];
+  const since = sinceParam ?? (typeof header === 'string' && LAST_EVENT_ID.test(header.trim()) ? Number(header.trim()) : undefined);
+  ctx.hub.open(req, res, tenant, live, since);
+}

@@ -1,0 +1,176 @@
+/**
+ * How the OpenAPI document describes each row of the control table: summary, parameters, body and answers.
+ * Who may call (security, and the 401 and 403 answers) and the `tenant` parameter (with the 400 of an
+ * unknown tenant, unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a
+ * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
+ */
+import { OPERATIONS } from '../../control/journal.js';
+import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
+import { errors, json, jsonSchema, query, ref, type Schema } from '../openapi-parts.js';
+
+/** An operation of the document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
+export interface OperationDoc {
+  operationId: string;
+  summary?: string;
+  description?: string;
+  /** The path's own parameters (after `tenant`): given on the path's first row. */
+  pathParameters?: Schema[];
+  /** Another description of the path's `tenant` parameter: given on the path's first row. */
+  tenantText?: string;
+  parameters?: Schema[];
+  requestBody?: Schema;
+  responses: Record<string, Schema>;
+}
+
+const badBody: [number, string] = [400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'];
+const tooLarge: [number, string] = [413, 'bodyIsTooLarge'];
+const next = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last' };
+const clock = { description: 'The clock', ...json(ref('Clock')) };
+const scenarioList = (): Schema => ({ description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] }) });
+
+/** `limit` and `cursor` of a paged read. */
+export const pageParameters = (): Schema[] => [
+  query('limit', 'At most this many tokens (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+  query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
+];
+
+/** The journal's filters, of `GET /_sim/requests` and of its live stream. */
+export const journalFilters = (): Schema[] => [
+  query('operation', 'Only this operation', { type: 'string', enum: [...OPERATIONS] }),
+  query('status', 'Only answers with this HTTP status (0: unanswered)', { type: 'integer', minimum: 0, maximum: 599 }),
+  query('method', 'Only this request method', { type: 'string' }),
+  query('rule', 'Only requests shaped by this scenario rule', { type: 'string' }),
+];
+
+const journalParameters = (): Schema[] => [
+  ...journalFilters(),
+  query('since', 'Only entries after this seq', { type: 'integer', minimum: 0 }),
+  query('limit', 'At most this many entries, the oldest first (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+  query('cursor', 'The `next` of an earlier answer: the page after it (not with since)', { type: 'string', pattern: '^[0-9]+$' }),
+  query('format', 'json (default) or har (HAR 1.2)', { type: 'string', enum: ['json', 'har'] }),
+];
+
+/**
+ * The health body: its status, and the store (`memory`, or `redis` and whether it answers; `state: reset` and
+ * when, once it was found to have lost its state, until a whole reset: decision 0041).
+ */
+function healthSchema(status: 'ok' | 'unavailable'): Schema {
+  const memory = { type: 'object', properties: { kind: { const: 'memory' } }, required: ['kind'], additionalProperties: false };
+  const redis = {
+    type: 'object',
+    properties: { kind: { const: 'redis' }, up: { type: 'boolean' }, state: { const: 'reset' }, at: { type: 'string', format: 'date-time' } },
+    required: ['kind', 'up'],
+    dependentRequired: { state: ['at'], at: ['state'] },
+    additionalProperties: false,
+  };
+  return { type: 'object', properties: { status: { const: status }, store: { oneOf: [memory, redis] } }, required: ['status', 'store'], additionalProperties: false };
+}
+
+const delivery: Schema = {
+  type: 'object',
+  properties: {
+    seq: { type: 'integer', minimum: 1 },
+    eventId: { type: 'string' },
+    type: { type: 'string' },
+    url: { type: 'string' },
+    tenant: { type: 'string' },
+    attempts: { type: 'integer', minimum: 0 },
+    lastStatus: { type: ['integer', 'null'], description: 'The HTTP status of the last attempt; null before one, or on a network error or timeout' },
+    lastError: { type: ['string', 'null'] },
+    state: { enum: ['pending', 'delivered', 'failed'] },
+    enqueuedAt: { type: 'string', format: 'date-time' },
+    lastAttemptAt: { type: ['string', 'null'], format: 'date-time' },
+    finishedAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+  required: ['seq', 'eventId', 'type', 'url', 'tenant', 'attempts', 'lastStatus', 'lastError', 'state', 'enqueuedAt', 'lastAttemptAt', 'finishedAt'],
+  additionalProperties: false,
+};
+
+export const DOCS = {
+  health: (): OperationDoc => ({
+    operationId: 'health',
+    summary: 'Liveness and where the state lives (open even with --admin-token)',
+    responses: {
+      200: { description: 'Up', ...json(healthSchema('ok')) },
+      503: { description: 'The Redis store cannot be reached', ...json(healthSchema('unavailable')) },
+    },
+  }),
+  getClock: (): OperationDoc => ({ operationId: 'getClock', responses: { 200: clock } }),
+  setClock: (): OperationDoc => ({ operationId: 'setClock', requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge) } }),
+  advanceClock: (): OperationDoc => ({ operationId: 'advanceClock', requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge) } }),
+  reset: (): OperationDoc => ({ operationId: 'reset', responses: { 204: { description: 'Tokens, journal, scenario counters and webhook deliveries deleted; configured tokens preloaded again' } } }),
+  listTokens: (): OperationDoc => ({
+    operationId: 'listTokens',
+    parameters: pageParameters(),
+    responses: {
+      200: { description: 'One page of live tokens, masked, with their tenants', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('ControlToken') }, next }, required: ['tokens', 'next'] }) },
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)']),
+    },
+  }),
+  listRequests: (): OperationDoc => ({
+    operationId: 'listRequests',
+    parameters: journalParameters(),
+    responses: {
+      200: {
+        description: 'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
+        ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } }),
+      },
+      ...errors([400, 'urlContainsInvalidValue']),
+    },
+  }),
+  clearRequests: (): OperationDoc => ({ operationId: 'clearRequests', responses: { 204: { description: 'Cleared' } } }),
+  exportState: (): OperationDoc => ({ operationId: 'exportState', responses: { 200: { description: 'Everything, or one tenant\u2019s part (`?tenant=` or its Basic credentials), card numbers sealed', ...json(ref('StateExport')) } } }),
+  importState: (): OperationDoc => ({
+    operationId: 'importState',
+    requestBody: { required: true, ...json(ref('State')) },
+    responses: { 204: { description: 'Replaced (with a tenant: that tenant\u2019s part only)' }, ...errors(badBody, [413, 'bodyIsTooLarge (over --state-limit)']) },
+  }),
+  listScenarios: (): OperationDoc => ({
+    operationId: 'listScenarios',
+    tenantText: "One tenant's own scenario set (evaluated before the global set for its requests); without it, the global set",
+    responses: { 200: scenarioList() },
+  }),
+  loadScenarios: (): OperationDoc => ({
+    operationId: 'loadScenarios',
+    requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('Scenario'), { type: 'array', items: ref('Scenario') }] } }, 'application/yaml': { schema: ref('Scenario') } } },
+    responses: { 200: scenarioList(), ...errors(badBody, tooLarge) },
+  }),
+  clearScenarios: (): OperationDoc => ({ operationId: 'clearScenarios', responses: { 204: { description: 'Cleared' } } }),
+  listWebhooks: (): OperationDoc => ({
+    operationId: 'listWebhooks',
+    summary: 'The webhook delivery log (docs/webhooks.md): the oldest `limit` deliveries that pass the filter, newest last',
+    parameters: [
+      query('state', 'Only deliveries in this state', { enum: ['pending', 'delivered', 'failed'] }),
+      query('limit', 'At most this many deliveries (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+      query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
+    ],
+    responses: {
+      200: {
+        description: 'One page of deliveries and how many pass the filter',
+        ...json({ type: 'object', properties: { webhooks: { type: 'array', items: delivery }, count: { type: 'integer', minimum: 0 }, next }, required: ['webhooks', 'count', 'next'], additionalProperties: false }),
+      },
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad state, limit or cursor)']),
+    },
+  }),
+  flushWebhooks: (): OperationDoc => ({
+    operationId: 'flushWebhooks',
+    summary: 'Answers once no webhook delivery (of the tenant) is queued, in flight or waiting to retry, or once `timeout` has passed',
+    parameters: [query('timeout', 'Milliseconds to wait at most (default 30000)', { type: 'integer', minimum: 0, maximum: 60000 })],
+    responses: {
+      200: {
+        description: '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
+        ...json({ type: 'object', properties: { flushed: { type: 'boolean' }, pending: { type: 'integer', minimum: 0 } }, required: ['flushed', 'pending'], additionalProperties: false }),
+      },
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad timeout)']),
+    },
+  }),
+  metrics: (): OperationDoc => ({
+    operationId: 'metrics',
+    summary: 'Metrics in the Prometheus text format: requests, latency, tokens, journal, RSS, event-loop lag (with --admin-token, the admin token alone opens it)',
+    responses: {
+      200: { description: 'The exposition text (format 0.0.4); per-tenant series for the 50 busiest tenants only', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+      ...errors([400, 'urlContainsInvalidValue (it takes no query parameter)']),
+    },
+  }),
+  openApi: (): OperationDoc => ({ operationId: 'openApi', responses: { 200: { description: 'This document', ...json({ type: 'object' }) } } }),
+};

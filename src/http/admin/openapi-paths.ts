@@ -1,0 +1,42 @@
+/** The /_sim paths of the OpenAPI document, from the control table: one operation per row, its security from who may call it. */
+import { errors, type Schema } from '../openapi-parts.js';
+import { CONTROL_TABLE, documentedPath, type Access } from './table.js';
+
+const TENANT = { name: 'tenant', in: 'query', required: false, description: 'One tenant (a configured username); without it the call acts on every tenant', schema: { type: 'string', minLength: 1 } };
+
+/** Nobody without --admin-token, the admin token, a tenant's Basic credentials (decision 0026). */
+const TENANT_CONTROL = [{}, { adminBearer: [] }, { basicAuth: [] }];
+const SECURITY: Record<Access, unknown[] | undefined> = {
+  open: undefined,
+  admin: [{}, { adminBearer: [] }],
+  tenant: TENANT_CONTROL,
+  stream: [...TENANT_CONTROL, { adminQuery: [] }],
+};
+
+/** What every row that is not open may answer; with `?tenant=`, the 400 of an unknown tenant (unless the row says more) and the 403 of another tenant's credentials. */
+const DENIED: [number, string] = [401, 'accessDenied'];
+const UNKNOWN_TENANT: [number, string] = [400, 'urlContainsInvalidValue (a tenant that is not a configured username)'];
+const FORBIDDEN: [number, string] = [403, 'operationIsNotAllowed (a tenant\u2019s Basic credentials naming another tenant)'];
+
+export function controlPaths(): Record<string, Schema> {
+  const paths: Record<string, Schema> = {};
+  for (const op of CONTROL_TABLE) {
+    const { operationId, summary, description, pathParameters = [], tenantText, parameters, requestBody, responses } = op.doc();
+    const path = documentedPath(op);
+    if (paths[path] === undefined) {
+      const tenant = op.tenant ? [{ ...TENANT, ...(tenantText !== undefined && { description: tenantText }) }] : [];
+      paths[path] = tenant.length + pathParameters.length > 0 ? { parameters: [...tenant, ...pathParameters] } : {};
+    }
+    const security = SECURITY[op.access];
+    paths[path][op.method.toLowerCase()] = {
+      operationId,
+      ...(summary !== undefined && { summary }),
+      ...(description !== undefined && { description }),
+      ...(security !== undefined && { security }),
+      ...(parameters !== undefined && { parameters }),
+      ...(requestBody !== undefined && { requestBody }),
+      responses: { ...errors(...(op.tenant ? [UNKNOWN_TENANT, FORBIDDEN] : []), ...(op.access === 'open' ? [] : [DENIED])), ...responses },
+    };
+  }
+  return paths;
+}

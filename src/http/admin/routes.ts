@@ -1,0 +1,108 @@
+/**
+ * The control API, mounted at /_sim, built from the control table (table.ts): JSON in and out, the standard
+ * error body, `?tenant=` to name one tenant. The open and admin-only rows come first; then a tenant's Basic
+ * credentials are checked against the paths of the rows they may call, and the admin token is asked of
+ * everyone else; then the other rows; a known path answers other methods 405 with `Allow`, any other path
+ * endpointNotFound.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Authenticate } from '../auth.js';
+import { HttpError } from '../errors.js';
+import { createStreamHub, STREAM_LIMITS, type StreamLimits } from '../journal-stream.js';
+import { outsideScope, tenantOf, type ControlContext, type ControlRoutesDeps } from './context.js';
+import { CONTROL_TABLE, documentedPath, type ControlOperation } from './table.js';
+
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+const matches = (given: string, expected: Buffer): boolean => timingSafeEqual(digest(given), expected);
+
+/** Express matches paths case-insensitively and with a trailing slash: so do the checks on them. */
+const pathOf = (req: Request): string => req.path.toLowerCase().replace(/(.)\/$/, '$1');
+
+/** The paths of these rows as one pattern (lower case; a path parameter is any one segment). */
+const pathsOf = (ops: readonly ControlOperation[]): RegExp =>
+  new RegExp(`^(?:${[...new Set(ops.map((op) => op.path.toLowerCase().replace(/:\w+/g, '[^/]+').replace(/\./g, '\\.')))].join('|')})$`);
+
+/** Bearer check in constant time (comparing digests, so the length of the token does not leak either). */
+function requireAdminToken(adminToken: string): RequestHandler {
+  const expected = digest(adminToken);
+  return (req, _res, next) => {
+    const match = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!match?.[1] || !matches(match[1], expected)) {
+      throw new HttpError('accessDenied', 'The control API needs Authorization: Bearer <admin token>', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="token-sim"' },
+      });
+    }
+    next();
+  };
+}
+
+/**
+ * A tenant's own control plane (decision 0026): `Basic` credentials of a configured user may call the rows
+ * open to tenants, on that tenant only, and `scopes` remembers the tenant of such a request; wrong ones are
+ * refused. Any other call goes on to the admin check (with --admin-token) or stays open (without it).
+ */
+function authorizeTenant(authenticate: Authenticate, scopes: WeakMap<Request, string>, tenantPaths: RegExp): RequestHandler {
+  return (req, _res, next) => {
+    const authorization = req.headers.authorization;
+    if (authorization === undefined || !/^ *basic( |$)/i.test(authorization)) {
+      next();
+      return;
+    }
+    const tenant = authenticate(authorization);
+    if (tenant === undefined) {
+      throw new HttpError('accessDenied', 'These Basic credentials are not a configured username and password', {
+        headers: { 'WWW-Authenticate': 'Basic realm="token-sim"' },
+      });
+    }
+    if (!tenantPaths.test(pathOf(req))) throw outsideScope(tenant);
+    scopes.set(req, tenant);
+    next();
+  };
+}
+
+/** Everyone-wide calls (and calls without a tenant's credentials) need the admin token; the `stream` rows also take it as `?access_token=`. */
+function requireAdminOrTenant(adminToken: string, scopes: WeakMap<Request, string>, streamPaths: RegExp): RequestHandler {
+  const admin = requireAdminToken(adminToken);
+  const expected = digest(adminToken);
+  return (req, res, next) => {
+    const given: unknown = req.query.access_token;
+    if (scopes.has(req) || (streamPaths.test(pathOf(req)) && typeof given === 'string' && matches(given, expected))) next();
+    else admin(req, res, next);
+  };
+}
+
+/** The routes of these rows, each path answering the methods of no row 405 with its `Allow`. */
+function addRows(router: Router, ctx: ControlContext, ops: readonly ControlOperation[]): void {
+  const paths = [...new Set(ops.map((op) => op.path))];
+  for (const path of paths) {
+    const rows = ops.filter((op) => op.path === path);
+    const route = router.route(path);
+    for (const op of rows) {
+      const where = `${op.method} ${documentedPath(op)}`;
+      const guard = op.access === 'admin' && ctx.adminToken !== undefined ? [requireAdminToken(ctx.adminToken)] : [];
+      route[op.method.toLowerCase() as 'get' | 'put' | 'post' | 'delete'](...guard, (req, res) =>
+        op.handle(ctx, { tenant: op.tenant ? tenantOf(ctx, req) : undefined, where }, req, res),
+      );
+    }
+    const allow = rows.map((op) => op.method).join(', ');
+    route.all((req) => {
+      throw new HttpError('methodNotAllowed', `${req.method} is not allowed here; use ${allow}`, { headers: { Allow: allow } });
+    });
+  }
+}
+
+export function createControlRoutes(deps: ControlRoutesDeps, limits: StreamLimits = STREAM_LIMITS): Router {
+  // One hub per simulator: every client of its live journal shares its work (contract 4.1).
+  const ctx: ControlContext = { ...deps, hub: createStreamHub(deps.dashboard.journal, deps.dashboard.streams, limits), scopes: new WeakMap() };
+  const ahead = CONTROL_TABLE.filter((op) => op.access === 'open' || op.access === 'admin');
+  const router = Router();
+  addRows(router, ctx, ahead);
+  router.use(authorizeTenant(deps.authenticate, ctx.scopes, pathsOf(CONTROL_TABLE.filter((op) => op.access === 'tenant' || op.access === 'stream'))));
+  if (deps.adminToken !== undefined) router.use(requireAdminOrTenant(deps.adminToken, ctx.scopes, pathsOf(CONTROL_TABLE.filter((op) => op.access === 'stream'))));
+  addRows(router, ctx, CONTROL_TABLE.filter((op) => !ahead.includes(op)));
+  router.all('/{*rest}', (req) => {
+    throw new HttpError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`);
+  });
+  return router;
+}

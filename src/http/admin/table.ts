@@ -1,0 +1,78 @@
+/**
+ * The control plane, declared once: every /_sim call as one row — method, path, who may call it, whether it
+ * takes `?tenant=`, its handler (which reads its query and body with the readers the library shares), the
+ * library method that makes it, and its OpenAPI description. From this table come the /_sim routes (routes.ts:
+ * the access checks, 405 with Allow, endpointNotFound), the OpenAPI paths (openapi-paths.ts), and the routes
+ * that the library's in-process and remote methods take (simulator/facade.ts, simulator/remote.ts).
+ */
+import type { Request, Response } from 'express';
+import type { ControlCall, ControlContext } from './context.js';
+import { DASHBOARD_DOCS } from './dashboard-docs.js';
+import { deleteToken, listPayments, listTenants, refundPayment, reversePayment, streamRequests } from './dashboard.js';
+import { DOCS, type OperationDoc } from './docs.js';
+import * as call from './handlers.js';
+
+/**
+ * Who may call: `open` anyone, always (a readiness probe needs no secret); `admin` only the admin token when
+ * one is set (whatever else /_sim takes); `tenant` the admin token or a tenant's own Basic credentials (which
+ * act on that tenant only, decision 0026), anyone without --admin-token; `stream` the same, and the admin token
+ * as `?access_token=` too (EventSource cannot set headers, decision 0034).
+ */
+export type Access = 'open' | 'admin' | 'tenant' | 'stream';
+
+export type ControlHandler = (ctx: ControlContext, call: ControlCall, req: Request, res: Response) => void | Promise<void>;
+
+/** The library methods (SimulatorControl's, SimulatorClock's) that a row serves. */
+export type LibraryName =
+  | 'clock.now' | 'clock.set' | 'clock.advance' | 'reset' | 'tokens' | 'requests' | 'clearRequests' | 'exportState' | 'importState'
+  | 'scenarios' | 'loadScenarios' | 'webhooks' | 'flushWebhooks' | 'payments' | 'ready';
+
+export interface ControlOperation {
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+  /** Under /_sim, as Express matches it (case-insensitive, a trailing slash allowed; `:name` a path parameter). */
+  path: string;
+  access: Access;
+  /** Takes `?tenant=` (or a tenant's own credentials): the tenant the call acts on, read before anything else. */
+  tenant: boolean;
+  handle: ControlHandler;
+  library?: LibraryName;
+  doc: () => OperationDoc;
+}
+
+/** In the order of the OpenAPI document; a path's rows in the order of its `Allow`. */
+export const CONTROL_TABLE: readonly ControlOperation[] = [
+  { method: 'GET', path: '/health', access: 'open', tenant: false, handle: call.health, library: 'ready', doc: DOCS.health },
+  { method: 'GET', path: '/clock', access: 'tenant', tenant: true, handle: call.getClock, library: 'clock.now', doc: DOCS.getClock },
+  { method: 'PUT', path: '/clock', access: 'tenant', tenant: true, handle: call.setClock, library: 'clock.set', doc: DOCS.setClock },
+  { method: 'POST', path: '/clock/advance', access: 'tenant', tenant: true, handle: call.advanceClock, library: 'clock.advance', doc: DOCS.advanceClock },
+  { method: 'POST', path: '/reset', access: 'tenant', tenant: true, handle: call.reset, library: 'reset', doc: DOCS.reset },
+  { method: 'GET', path: '/tokens', access: 'tenant', tenant: true, handle: call.listTokens, library: 'tokens', doc: DOCS.listTokens },
+  { method: 'GET', path: '/requests', access: 'tenant', tenant: true, handle: call.listRequests, library: 'requests', doc: DOCS.listRequests },
+  { method: 'DELETE', path: '/requests', access: 'tenant', tenant: true, handle: call.clearRequests, library: 'clearRequests', doc: DOCS.clearRequests },
+  { method: 'GET', path: '/state', access: 'tenant', tenant: true, handle: call.exportState, library: 'exportState', doc: DOCS.exportState },
+  { method: 'PUT', path: '/state', access: 'tenant', tenant: true, handle: call.importState, library: 'importState', doc: DOCS.importState },
+  { method: 'GET', path: '/scenarios', access: 'tenant', tenant: true, handle: call.listScenarios, library: 'scenarios', doc: DOCS.listScenarios },
+  { method: 'PUT', path: '/scenarios', access: 'tenant', tenant: true, handle: call.loadScenarios, library: 'loadScenarios', doc: DOCS.loadScenarios },
+  // loadScenarios() with no scenario: the set cleared.
+  { method: 'DELETE', path: '/scenarios', access: 'tenant', tenant: true, handle: call.clearScenarios, library: 'loadScenarios', doc: DOCS.clearScenarios },
+  { method: 'GET', path: '/webhooks', access: 'tenant', tenant: true, handle: call.listWebhooks, library: 'webhooks', doc: DOCS.listWebhooks },
+  { method: 'POST', path: '/webhooks/flush', access: 'tenant', tenant: true, handle: call.flushWebhooks, library: 'flushWebhooks', doc: DOCS.flushWebhooks },
+  { method: 'GET', path: '/metrics', access: 'admin', tenant: false, handle: call.metrics, doc: DOCS.metrics },
+  { method: 'GET', path: '/tenants', access: 'tenant', tenant: true, handle: listTenants, doc: DASHBOARD_DOCS.listTenants },
+  { method: 'GET', path: '/payments', access: 'tenant', tenant: true, handle: listPayments, library: 'payments', doc: DASHBOARD_DOCS.listPayments },
+  { method: 'POST', path: '/payments/:paymentId/refund', access: 'tenant', tenant: true, handle: refundPayment, doc: DASHBOARD_DOCS.refundPayment },
+  { method: 'POST', path: '/payments/:paymentId/reversal', access: 'tenant', tenant: true, handle: reversePayment, doc: DASHBOARD_DOCS.reversePayment },
+  { method: 'DELETE', path: '/tokens/:tokenId', access: 'tenant', tenant: true, handle: deleteToken, doc: DASHBOARD_DOCS.deleteToken },
+  { method: 'GET', path: '/requests/stream', access: 'stream', tenant: true, handle: streamRequests, doc: DASHBOARD_DOCS.streamRequests },
+  { method: 'GET', path: '/openapi.json', access: 'tenant', tenant: false, handle: call.openApi, doc: DOCS.openApi },
+];
+
+/** A path as the OpenAPI document and the refusals' messages write it: `/_sim/payments/{paymentId}/refund`. */
+export const documentedPath = (op: ControlOperation): string => `/_sim${op.path.replace(/:(\w+)/g, '{$1}')}`;
+
+/** The row a library method takes (by method as well where two rows serve one method). */
+export function routeOf(library: LibraryName, method?: ControlOperation['method']): ControlOperation {
+  const op = CONTROL_TABLE.find((row) => row.library === library && (method === undefined || row.method === method));
+  if (op === undefined) throw new Error(`no /_sim row serves ${library}`);
+  return op;
+}
