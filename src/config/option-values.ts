@@ -3,7 +3,16 @@ import { addDuration, parseDuration } from '../domain/duration.js';
 import { isInRange } from '../domain/time-range.js';
 import { parseInstant, readInstant } from '../wire/instant.js';
 import { ConfigError, type Fixtures } from './fixtures.js';
-import type { Credential } from './options.js';
+
+/** A configured user: a fixtures credential or a `--user`. */
+export interface Credential {
+  password: string;
+  entities: ReadonlySet<string>;
+  /** May detokenize (`masked=false`): only a fixtures credential with `detokenize: true` (decision 0031). */
+  detokenize: boolean;
+  /** The fixtures credential's own webhook receiver (decision 0030). */
+  webhookUrl: string | undefined;
+}
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
 

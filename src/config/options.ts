@@ -69,14 +69,8 @@ export interface SimulatorOptions {
   storePrefix?: string;
 }
 
-export interface Credential {
-  password: string;
-  entities: ReadonlySet<string>;
-  /** May detokenize (`masked=false`): only a fixtures credential with `detokenize: true` (decision 0031). */
-  detokenize: boolean;
-  /** The fixtures credential's own webhook receiver (decision 0030). */
-  webhookUrl: string | undefined;
-}
+export type { Credential } from './option-values.js';
+import type { Credential } from './option-values.js';
 
 export interface SimulatorConfig {
   port: number;

@@ -3,42 +3,17 @@
  * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
  */
 import { WireError, type FieldPath } from '../wire/problems.js';
-import type { PaymentStore, Profiles, Store } from '../domain/ports.js';
 import type { Token } from '../domain/token.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
-import type { IdSource } from '../infra/ids.js';
-import type { Siv } from '../infra/siv.js';
-import type { ActiveScenarios } from '../scenarios/active-set.js';
-import type { ScenarioEngine } from '../scenarios/engine.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { Journal, JournalEntry, JournalFilter, JournalSelection } from './journal.js';
+import type { JournalEntry, JournalFilter, JournalSelection } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
 import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, tenantStateParts, view, type StateParts } from './snapshots.js';
 
-export interface ControllerDeps {
-  clocks: TenantClocks;
-  store: Store;
-  journal: Journal;
-  ids: IdSource;
-  /** Seals card numbers in snapshots. */
-  siv: Siv;
-  /** Puts configured tokens (fixtures, scenarios) back after a reset. */
-  preload(tenant?: string): void;
-  engine: ScenarioEngine;
-  scenarios: ActiveScenarios;
-  /** The profile in force: imported tokens without an extension of their own take its extension. */
-  profiles: Profiles;
-  /** Whether a name is a configured credential (a tenant). */
-  isTenant(name: string): boolean;
-  /** Drops the webhook queue and delivery log (of one tenant, or all) at a reset (decision 0030). */
-  clearWebhooks?(tenant?: string): void;
-  /** Payments: their store, and the catch-up of a tenant's events that are due by its clock (a clock move). */
-  payments?: { store: PaymentStore; catchUp(tenant: string): number };
-  /** Told after each reset (of one tenant, or all, `undefined`): a whole reset clears health's store report (decision 0041). */
-  afterReset?(tenant: string | undefined): void;
-}
+export type { ControllerDeps } from './controller-deps.js';
+import type { ControllerDeps } from './controller-deps.js';
 
 /**
  * The clock a call moves: the tenant's own (forked on first use), or the shared one — which every tenant

@@ -4,9 +4,13 @@
  * every action and read, so a clock advance takes effect on the very next request without timers. The
  * rules that change payments are in payments.ts.
  */
-import type { Duration } from './duration.js';
-import type { Clock, Ids, Mutable, PaymentStore } from './ports.js';
-import type { Refusal } from './sale.js';
+import type { Mutable } from './token.js';
+
+/** Why a sale (or a scripted refund) was refused: the issuer's code and its description. */
+export interface Refusal {
+  code: string;
+  description: string;
+}
 
 /** The vendor's event names. */
 export type PaymentEventType = 'sentForSettlement' | 'settled' | 'settlementFailed' | 'cancelled' | 'sentForRefund' | 'refundFailed' | 'refused';
@@ -110,16 +114,6 @@ export interface PartialRefund {
   amount: number;
   currency: string;
   reference: string;
-}
-
-export interface PaymentsDeps {
-  clock: Clock;
-  ids: Ids;
-  store: PaymentStore;
-  /** How long until a sale settles, and until a scripted refund failure shows (`--settlement-delay`). */
-  settlementDelay: Duration;
-  /** Told of every event as it happens (webhooks); events caused by a clock move are told during the move. */
-  onEvent?: (payment: Payment, event: PaymentEvent) => void;
 }
 
 export interface Payments {

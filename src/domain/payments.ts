@@ -16,9 +16,20 @@ import {
   type PaymentEventType,
   type PaymentScript,
   type Payments,
-  type PaymentsDeps,
+  type Refusal,
 } from './payment.js';
-import type { Refusal } from './sale.js';
+import type { Duration } from './duration.js';
+import type { Clock, Ids, PaymentStore } from './ports.js';
+
+export interface PaymentsDeps {
+  clock: Clock;
+  ids: Ids;
+  store: PaymentStore;
+  /** How long until a sale settles, and until a scripted refund failure shows (`--settlement-delay`). */
+  settlementDelay: Duration;
+  /** Told of every event as it happens (webhooks); events caused by a clock move are told during the move. */
+  onEvent?: (payment: Payment, event: PaymentEvent) => void;
+}
 
 const NOTHING_SCHEDULED: readonly PaymentEvent[] = Object.freeze([]);
 

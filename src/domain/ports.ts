@@ -3,8 +3,6 @@ import type { Duration } from './duration.js';
 import type { Payment, PaymentDraft } from './payment.js';
 import type { Token, TokenDraft } from './token.js';
 
-/** A record's type with its fields writable: what a store's `update` hands over (decision 0050). */
-export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface Clock {
   /** The tenant's virtual now, in epoch milliseconds (tenants may have clocks of their own). */

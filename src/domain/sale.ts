@@ -13,10 +13,8 @@ export interface RiskFactor {
   detail: RiskDetail;
 }
 
-export interface Refusal {
-  code: string;
-  description: string;
-}
+export type { Refusal } from './payment.js';
+import type { Refusal } from './payment.js';
 
 /** The refusal descriptions of the sandbox's `REFUSED<n>` card holder names. */
 export const REFUSAL_DESCRIPTIONS: Readonly<Record<string, string>> = {

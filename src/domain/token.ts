@@ -1,7 +1,9 @@
 /** The token and its rules: identity of a card, conflicts field by field, expiry and extension. */
 import { addDuration, type Duration } from './duration.js';
-import type { Mutable } from './ports.js';
 import { capAtEnd } from './time-range.js';
+
+/** A record's type with its fields writable: what a store's `update` hands over (decision 0050). */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface CardExpiryDate {
   month: number;

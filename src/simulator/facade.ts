@@ -11,7 +11,7 @@ import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
 import { unknownTenant } from '../http/admin/context.js';
 import { advance } from '../http/admin/handlers.js';
-import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookState } from '../infra/webhooks.js';
+import type { WebhookDelivery, WebhookDispatcher, WebhookFlush } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { bindTenant, readFlushArgs, readRequestQuery, readWebhookArgs } from './library.js';
@@ -45,26 +45,8 @@ export interface ControlToken {
 
 export type { ControlPayment } from '../http/admin/dashboard.js';
 
-/** The journal filter with the tenant to read (every tenant's entries when absent). */
-export interface RequestQuery extends JournalFilter {
-  tenant?: string;
-}
-
-/** Which webhook deliveries to list: in one state, at most `limit` (the oldest first). */
-export interface WebhookFilter {
-  state?: WebhookState;
-  limit?: number;
-}
-
-/** The same with the tenant to read (every tenant's deliveries when absent). */
-export interface WebhookQuery extends WebhookFilter {
-  tenant?: string;
-}
-
-/** How long a flush waits at most (milliseconds, default 30000, at most 60000). */
-export interface FlushOptions {
-  timeoutMs?: number;
-}
+export type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';
+import type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';
 
 /**
  * One tenant's part of a simulator: its clock, its own scenario set, its journal, its tokens. Another

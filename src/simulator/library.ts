@@ -8,7 +8,27 @@ import { unknownTenant } from '../http/admin/context.js';
 import { checkQueryParams, parseJournalQuery } from '../http/journal-query.js';
 import { FLUSH_MAX_MS, readFlushTimeout, readWebhookQuery } from '../http/webhook-query.js';
 import type { WebhookState } from '../infra/webhooks.js';
-import type { FlushOptions, RequestQuery, WebhookQuery } from './facade.js';
+
+/** The journal filter with the tenant to read (every tenant's entries when absent). */
+export interface RequestQuery extends JournalFilter {
+  tenant?: string;
+}
+
+/** Which webhook deliveries to list: in one state, at most `limit` (the oldest first). */
+export interface WebhookFilter {
+  state?: WebhookState;
+  limit?: number;
+}
+
+/** The same with the tenant to read (every tenant's deliveries when absent). */
+export interface WebhookQuery extends WebhookFilter {
+  tenant?: string;
+}
+
+/** How long a flush waits at most (milliseconds, default 30000, at most 60000). */
+export interface FlushOptions {
+  timeoutMs?: number;
+}
 
 /** Library arguments as query text (numbers as the parameters' text), read by the rules of the HTTP call. */
 function asParams(query: object | undefined): Record<string, unknown> {

@@ -17,7 +17,7 @@ import { createReadCache } from '../http/present.js';
 import { createRequestLogger } from '../http/request-log.js';
 import type { IdSource } from '../infra/ids.js';
 import { maskCardText } from '../wire/mask.js';
-import type { Core, SimulatorIo } from './compose.js';
+import type { Core, SimulatorIo } from './core.js';
 
 /** The request log, the unexpected-error report, authentication and the Host guard, shared by both apps. */
 export function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {

@@ -13,9 +13,8 @@ import {
   type Payment,
   type PaymentEvent,
   type PaymentScript,
-  type PaymentsDeps,
 } from '../../src/domain/payment.js';
-import { createPayments } from '../../src/domain/payments.js';
+import { createPayments, type PaymentsDeps } from '../../src/domain/payments.js';
 import type { PaymentStore } from '../../src/domain/ports.js';
 import { createMemoryPaymentStore } from '../../src/store/memory-payments.js';
 

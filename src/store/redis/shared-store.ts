@@ -8,7 +8,7 @@ import type { Journal } from '../../control/journal.js';
 import type { WebhookDispatcher } from '../../infra/webhooks.js';
 import { createMemoryPaymentStore } from '../memory-payments.js';
 import { createMemoryStore } from '../memory-store.js';
-import type { StoreParts, StoreSet } from '../stores.js';
+import type { StoreParts, StoreSet } from '../store-set.js';
 import { createSharedJournal } from './journal.js';
 import { createRedisLink } from './link.js';
 import { createOutbox } from './outbox.js';

@@ -1,0 +1,52 @@
+/** What a simulator asks of its store, memory or Redis (stores.ts chooses; decision 0050). */
+import type { Journal } from '../control/journal.js';
+import type { PaymentStore, Store } from '../domain/ports.js';
+import type { TenantClocks } from '../infra/clock.js';
+import type { IdSource } from '../infra/ids.js';
+import type { Siv } from '../infra/siv.js';
+import type { WebhookItem } from '../infra/webhooks.js';
+import type { ActiveScenarios } from '../scenarios/active-set.js';
+import type { ScenarioEngine } from '../scenarios/engine.js';
+import type { Replica } from './redis/replica.js';
+
+/** What `/_sim/health` says of the store (decision 0041). */
+export type StoreHealth = { kind: 'memory' } | { kind: 'redis'; up: boolean; state?: 'reset'; at?: string };
+
+/** What a shared store reads and writes of the rest of one simulator, given once that exists. */
+export interface StoreParts {
+  clocks: TenantClocks;
+  ids: IdSource;
+  engine: ScenarioEngine;
+  scenarios: ActiveScenarios;
+  siv: Siv;
+  /** Puts this process's memory back to the configured start (a Redis that lost its state). */
+  restart(): void;
+  /** Counts a lost store (`token_sim_store_resets_total`). */
+  countReset(): void;
+  /** Where the line that says so goes (stderr). */
+  writeErr(line: string): void;
+}
+
+export interface StoreSet {
+  readonly tokens: Store;
+  readonly payments: PaymentStore;
+  /** The request journal: this process's, or (Redis) every process's on demand. */
+  readonly journal: Journal;
+  /** What the simulator's keys are seeded from (with Redis, without --seed: the key prefix, decision 0039). */
+  readonly seed: string | undefined;
+  /** This process's name among those sharing the store (keeps correlation ids apart); none with memory. */
+  readonly processName: string | undefined;
+  /** Hands a webhook to delivery: at once, or (Redis) recorded with the change that made it and sent after its commit. */
+  send(job: WebhookItem): void;
+  /** The dispatcher is done with a job. */
+  settled(job: WebhookItem): void;
+  /** A reset drops the tenant's (or every) webhook queue. */
+  clearWebhooks(tenant: string | undefined): void;
+  health(): Promise<StoreHealth>;
+  /** After a reset of one tenant or (undefined) all. */
+  afterReset(tenant: string | undefined): void;
+  /** The shared store's replica (API units, control calls, start, close); none with memory. */
+  readonly replica: Replica | undefined;
+  /** Gives a shared store the rest of the simulator, once it exists. */
+  bind(parts: StoreParts): void;
+}
