@@ -1,8 +1,10 @@
 // ESLint flat config: type-aware typescript-eslint rules; one import zone per layer of src/ (eslint.layers.js),
-// and src/domain reads no clock and no randomness of its own.
+// src/domain reads no clock and no randomness of its own, and no function of src/ is over 80 lines nor a file
+// over 300 (eslint.size.js).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { layerZones } from './eslint.layers.js';
+import { sizeRules } from './eslint.size.js';
 
 export default tseslint.config(
   // .ci/pack-projects: fresh projects that .ci/pack-check installs the packed package into and checks there.
@@ -21,6 +23,7 @@ export default tseslint.config(
     },
   },
   ...layerZones(),
+  ...sizeRules(),
   {
     files: ['src/domain/**/*.ts'],
     rules: {
