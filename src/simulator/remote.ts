@@ -124,6 +124,7 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
       const read = { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
       return { input: read, query: method.query?.(read) ?? { tenant: read.tenant }, body: method.body && json(method.body(read)) };
     });
+    // loadScenarios: its files and objects as one PUT body (read here), or none: DELETE, the set cleared.
     const items = name === 'loadScenarios' ? (input.items ?? []) : undefined;
     const op = items === undefined ? routeOf(name) : routeOf(name, items.length === 0 ? 'DELETE' : 'PUT');
     const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(base, auth, op, query, items?.length ? scenarioBody(items) : body);
