@@ -7,7 +7,7 @@ import type { ConfigError } from './config/fixtures.js';
 import type { SimulatorOptions } from './config/options.js';
 import type { ScenarioFileError } from './scenarios/loader.js';
 import { createSimulator as composeSimulator, type SimulatorIo } from './simulator/compose.js';
-import type { HttpHandler, RunningSimulator, Simulator, SimulatorError } from './simulator/facade.js';
+import { LIBRARY_METHODS, type HttpHandler, type RunningSimulator, type Simulator, type SimulatorError } from './simulator/facade.js';
 import { connectSimulator as connectRemote, type ConnectOptions, type RemoteSimulator } from './simulator/remote.js';
 import { startSimulator as startServer } from './simulator/server.js';
 
@@ -46,25 +46,11 @@ export type SimulatorErrorConstructor = typeof SimulatorError;
 export type ConfigErrorConstructor = typeof ConfigError;
 export type ScenarioFileErrorConstructor = typeof ScenarioFileError;
 
-/** The public members of a simulator, one by one: its internals (vault, held sockets, configuration) stay behind. */
+/** A simulator's public members: its listener and its control surface (the control table's library methods); its internals (vault, held sockets, configuration) stay behind. */
+const PUBLIC_MEMBERS = new Set(['app', 'listener', 'clock', 'tenant', ...Object.keys(LIBRARY_METHODS)]);
+
 function publicView(sim: ReturnType<typeof composeSimulator>): Simulator {
-  return {
-    app: sim.app,
-    listener: sim.listener,
-    clock: sim.clock,
-    requests: (query) => sim.requests(query),
-    clearRequests: (tenant) => sim.clearRequests(tenant),
-    reset: (tenant) => sim.reset(tenant),
-    tokens: (tenant) => sim.tokens(tenant),
-    payments: (tenant) => sim.payments(tenant),
-    exportState: () => sim.exportState(),
-    importState: (state) => sim.importState(state),
-    loadScenarios: (...scenarios) => sim.loadScenarios(...scenarios),
-    scenarios: () => sim.scenarios(),
-    webhooks: (query) => sim.webhooks(query),
-    flushWebhooks: (options) => sim.flushWebhooks(options),
-    tenant: (name) => sim.tenant(name),
-  };
+  return Object.fromEntries(Object.entries(sim).filter(([key]) => PUBLIC_MEMBERS.has(key))) as unknown as Simulator;
 }
 
 /** A simulator in this process, without a socket: drive `sim.app` (supertest) or `sim.listener` yourself. */

@@ -14,7 +14,8 @@ import { advance } from '../http/admin/handlers.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFlush } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
-import { bindTenant, readFlushArgs, readRequestQuery, readWebhookArgs } from './library.js';
+import type { LibraryName } from '../http/admin/table.js';
+import { readFlushArgs, readRequestQuery, readWebhookArgs, surfaceOf, type CallInput } from './library.js';
 
 /** The virtual clock: shared, or a tenant's own when `tenant` is given. Answers ISO 8601 strings. */
 export interface SimulatorClock {
@@ -191,58 +192,85 @@ export interface FacadeDeps {
   payments(tenant: string | undefined): ControlPayment[];
 }
 
+type Query = Record<string, string | number | undefined>;
+type Fn = (...args: never[]) => unknown;
+
+/**
+ * A library method as its /_sim row (http/admin/table.ts, by the row's library name) serves it: `read` takes
+ * its arguments by the row's rules (in process before the tenant check, remotely before anything is sent);
+ * `local` is its core call in process; remotely the row's call takes `query` (the tenant alone by default) and
+ * `body`, its pages are followed when its answer lists `pages` (up to `input.limit`; `since` positions the
+ * first page only), and `answer` picks the result (the answer itself by default).
+ */
+export interface LibraryMethod<F extends Fn> {
+  read: (...args: Parameters<F>) => CallInput;
+  local: (deps: FacadeDeps, input: CallInput) => ReturnType<F>;
+  query?: (input: CallInput) => Query;
+  body?: (input: CallInput) => unknown;
+  pages?: string;
+  answer?: (answer: never) => Awaited<ReturnType<F>>;
+}
+
+/** The library name's method: `clock.now` SimulatorClock's `now`. */
+type MethodOf<K> = K extends `clock.${infer C extends keyof SimulatorClock}` ? SimulatorClock[C] : K extends keyof SimulatorControl ? SimulatorControl[K] : never;
+export type MethodName = Exclude<LibraryName, 'ready'>;
+
+const byTenant = (tenant?: string): CallInput => ({ tenant });
+const now = (answer: { now: string }): string => answer.now;
+
+/** Every library method of SimulatorControl, as its row serves it. */
+export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<MethodOf<K>> } = {
+  'clock.now': { read: byTenant, local: ({ controller }, { tenant }) => controller.clock(tenant).now, answer: now },
+  'clock.advance': { read: (by, tenant) => ({ by, tenant }), local: ({ controller }, { by, tenant }) => advance(controller, { by }, tenant).now, body: ({ by }) => ({ by }), answer: now },
+  'clock.set': {
+    read: (at, frozen, tenant) => ({ now: at, ...(frozen !== undefined && { frozen }), tenant }),
+    local({ controller }, input) {
+      const read = readSetClock(clockBody(input));
+      return controller.setClock(read.epochMs, read.frozen, input.tenant).now;
+    },
+    body: clockBody,
+    answer: now,
+  },
+  requests: { read: readRequestQuery, local: ({ controller }, { tenant, filter }) => controller.requests(tenant, filter).requests, query: ({ tenant, filter }) => ({ tenant, ...filter }), pages: 'requests' },
+  clearRequests: { read: byTenant, local: ({ controller }, { tenant }) => controller.clearRequests(tenant) },
+  reset: { read: byTenant, local: ({ controller }, { tenant }) => controller.reset(tenant) },
+  tokens: { read: byTenant, local: (deps, { tenant }) => deps.tokenList(deps.controller.tokens(tenant)), pages: 'tokens' },
+  payments: { read: byTenant, local: (deps, { tenant }) => deps.payments(tenant), pages: 'payments' },
+  exportState: { read: () => ({}), local: ({ controller }) => controller.exportState() },
+  importState: { read: (snapshot) => ({ snapshot }), local: ({ controller }, { snapshot }) => controller.importState(snapshot), body: ({ snapshot }) => snapshot },
+  loadScenarios: { read: (...items) => ({ items }), local: ({ controller }, { items, tenant }) => controller.loadScenarios(resolveScenarios(items ?? []), undefined, tenant), answer: () => undefined },
+  scenarios: { read: () => ({}), local: ({ controller }, { tenant }) => controller.scenarios(tenant), answer: (answer: { scenarios: Scenario[] }) => answer.scenarios },
+  webhooks: {
+    read: readWebhookArgs,
+    local: (deps, { tenant, state, limit }) => deps.webhooks.deliveries({ ...(tenant !== undefined && { tenant }), ...(state !== undefined && { state }), ...(limit !== undefined && { limit }) }).deliveries,
+    query: ({ tenant, state }) => ({ tenant, state }),
+    pages: 'webhooks',
+  },
+  flushWebhooks: { read: readFlushArgs, local: async (deps, { tenant, timeoutMs }) => deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), ...(timeoutMs !== undefined && { timeoutMs }) }), query: ({ tenant, timeoutMs }) => ({ tenant, timeout: timeoutMs }) },
+};
+
+/** `PUT /_sim/clock`'s body from `set(now, frozen)`: the time as text by the clock's rules. */
+function clockBody({ now, frozen }: CallInput): { now: unknown; frozen?: boolean } {
+  return { now: instantText(now as string | number | Date), ...(frozen !== undefined && { frozen }) };
+}
+
+/** The methods of a tenant's handle (SimulatorTenant): the control surface's but the whole state's. */
+export const TENANT_METHODS: readonly MethodName[] = (Object.keys(LIBRARY_METHODS) as MethodName[]).filter((name) => name !== 'exportState' && name !== 'importState');
+
 /** The control surface of a simulator in this process: the calls of its /_sim rows (http/admin/table.ts), read by the same readers. */
 export function controlFacade(deps: FacadeDeps): SimulatorControl {
-  const { controller } = deps;
-  const check = (tenant: string | undefined): void => {
-    if (tenant !== undefined && !deps.isTenant(tenant)) throw unknownTenant();
+  /** A method's call: its arguments read, the tenant (the handle's, else the one read) checked, then the core call; only flushWebhooks answers a promise. */
+  const run = (name: MethodName, args: unknown[], handle?: string): unknown => {
+    const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
+    const call = (): unknown => {
+      const input = { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
+      if (input.tenant !== undefined && !deps.isTenant(input.tenant)) throw unknownTenant();
+      return method.local(deps, input);
+    };
+    return name === 'flushWebhooks' ? new Promise((resolve) => resolve(libraryCall(call))) : libraryCall(call);
   };
-  const scoped = <T>(tenant: string | undefined, fn: () => T): T =>
-    libraryCall(() => {
-      check(tenant);
-      return fn();
-    });
-  const methods: Omit<SimulatorControl, 'tenant'> = {
-    clock: {
-      now: (tenant) => scoped(tenant, () => controller.clock(tenant).now),
-      advance: (by, tenant) => scoped(tenant, () => advance(controller, { by }, tenant).now),
-      set: (now, frozen, tenant) =>
-        scoped(tenant, () => {
-          const read = readSetClock({ now: instantText(now), ...(frozen !== undefined && { frozen }) });
-          return controller.setClock(read.epochMs, read.frozen, tenant).now;
-        }),
-    },
-    requests: (query) =>
-      libraryCall(() => {
-        const { tenant, filter } = readRequestQuery(query);
-        check(tenant);
-        return controller.requests(tenant, filter).requests;
-      }),
-    clearRequests: (tenant) => scoped(tenant, () => controller.clearRequests(tenant)),
-    reset: (tenant) => scoped(tenant, () => controller.reset(tenant)),
-    tokens: (tenant) => scoped(tenant, () => deps.tokenList(controller.tokens(tenant))),
-    payments: (tenant) => scoped(tenant, () => deps.payments(tenant)),
-    exportState: () => controller.exportState(),
-    importState: (state) => libraryCall(() => controller.importState(state)),
-    loadScenarios: (...items) => loadScenariosOf(undefined, items),
-    scenarios: () => controller.scenarios(),
-    webhooks: (query) =>
-      libraryCall(() => {
-        const { tenant, ...filter } = readWebhookArgs(query);
-        check(tenant);
-        return deps.webhooks.deliveries({ ...(tenant !== undefined && { tenant }), ...filter }).deliveries;
-      }),
-    async flushWebhooks(options) {
-      const { tenant, timeoutMs } = libraryCall(() => {
-        const read = readFlushArgs(options);
-        check(read.tenant);
-        return read;
-      });
-      return deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), timeoutMs });
-    },
-  };
-  const loadScenariosOf = (tenant: string | undefined, items: (string | object)[]): void =>
-    scoped(tenant, () => controller.loadScenarios(resolveScenarios(items), undefined, tenant));
-  const scenariosOf = (tenant: string): readonly Scenario[] => scoped(tenant, () => controller.scenarios(tenant));
-  return { ...methods, tenant: (name) => bindTenant<SimulatorTenant>(name, { ...methods, scenariosOf, loadScenariosOf }) };
+  const names = Object.keys(LIBRARY_METHODS) as MethodName[];
+  return surfaceOf<SimulatorControl>(names, (name) => (...args: unknown[]) => run(name as MethodName, args), {
+    tenant: (handle: string) => surfaceOf<SimulatorTenant>(TENANT_METHODS, (name) => (...args: unknown[]) => run(name as MethodName, args, handle), { name: handle }),
+  });
 }

@@ -16,8 +16,8 @@ export interface RequestQuery extends JournalFilter {
 
 /** Which webhook deliveries to list: in one state, at most `limit` (the oldest first). */
 export interface WebhookFilter {
-  state?: WebhookState;
-  limit?: number;
+  state?: WebhookState | undefined;
+  limit?: number | undefined;
 }
 
 /** The same with the tenant to read (every tenant's deliveries when absent). */
@@ -27,7 +27,7 @@ export interface WebhookQuery extends WebhookFilter {
 
 /** How long a flush waits at most (milliseconds, default 30000, at most 60000). */
 export interface FlushOptions {
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** Library arguments as query text (numbers as the parameters' text), read by the rules of the HTTP call. */
@@ -48,12 +48,14 @@ function tenantParam(tenant: unknown): string | undefined {
  * a bad filter is the same `urlContainsInvalidValue` refusal in process, remotely and over HTTP. Throws
  * the HTTP error; callers turn it into a SimulatorError.
  */
-export function readRequestQuery(query: RequestQuery | string | undefined): { tenant: string | undefined; filter: JournalFilter } {
+export function readRequestQuery(query: RequestQuery | string | undefined): { tenant: string | undefined; filter: JournalFilter; limit?: number | undefined } {
   if (typeof query === 'string') return { tenant: query, filter: {} };
   const { tenant, ...rest } = asParams(query);
   // `format` is the HTTP call's, not a filter: the library answers entries.
   checkQueryParams(rest, JOURNAL_FILTER_KEYS, 'requests()');
-  return { tenant: tenantParam(tenant), filter: parseJournalQuery(rest, 'requests()').filter };
+  const checked = tenantParam(tenant);
+  const { filter } = parseJournalQuery(rest, 'requests()');
+  return { tenant: checked, filter, limit: filter.limit };
 }
 
 /** A library webhook query read by the rules of `GET /_sim/webhooks`; throws the HTTP error. */
@@ -73,34 +75,27 @@ export function readFlushArgs(options: (FlushOptions & { tenant?: string }) | un
   return { tenant: checked, timeoutMs: Math.min(read, FLUSH_MAX_MS) };
 }
 
-/** The methods a tenant handle binds: the control surface's (answering values or promises), and its scenario calls for one tenant. */
-export interface TenantSource {
-  clock: { now(tenant?: string): unknown; advance(by: string | number, tenant?: string): unknown; set(now: string | number | Date, frozen?: boolean, tenant?: string): unknown };
-  requests(query?: RequestQuery): unknown;
-  clearRequests(tenant?: string): unknown;
-  tokens(tenant?: string): unknown;
-  payments(tenant?: string): unknown;
-  reset(tenant?: string): unknown;
-  webhooks(query?: WebhookQuery): unknown;
-  flushWebhooks(options?: FlushOptions & { tenant?: string }): unknown;
-  scenariosOf(tenant: string): unknown;
-  loadScenariosOf(tenant: string, items: (string | object)[]): unknown;
+/** A library call's arguments as its /_sim row reads them (facade.ts): the tenant it acts on, and what it passes. */
+export interface CallInput {
+  tenant?: string | undefined;
+  by?: string | number | undefined;
+  now?: string | number | Date | undefined;
+  frozen?: boolean | undefined;
+  filter?: JournalFilter | undefined;
+  state?: WebhookState | undefined;
+  limit?: number | undefined;
+  timeoutMs?: number | undefined;
+  snapshot?: unknown;
+  items?: (string | object)[] | undefined;
 }
 
-/** `tenant(name)`: every call of the surface that takes a tenant, on that tenant (SimulatorTenant, RemoteTenant). */
-export function bindTenant<Handle>(name: string, s: TenantSource): Handle {
-  const handle = {
-    name,
-    clock: { now: () => s.clock.now(name), advance: (by: string | number) => s.clock.advance(by, name), set: (now: string | number | Date, frozen?: boolean) => s.clock.set(now, frozen, name) },
-    loadScenarios: (...items: (string | object)[]) => s.loadScenariosOf(name, items),
-    scenarios: () => s.scenariosOf(name),
-    requests: (filter?: JournalFilter) => s.requests({ ...filter, tenant: name }),
-    clearRequests: () => s.clearRequests(name),
-    tokens: () => s.tokens(name),
-    payments: () => s.payments(name),
-    reset: () => s.reset(name),
-    webhooks: (filter?: WebhookQuery) => s.webhooks({ ...filter, tenant: name }),
-    flushWebhooks: (options?: FlushOptions) => s.flushWebhooks({ ...options, tenant: name }),
-  };
-  return handle as Handle;
+/** A surface's methods, each made from its library name: `clock.now` goes under `clock` (SimulatorControl, SimulatorTenant, the remote ones). */
+export function surfaceOf<Surface>(names: readonly string[], make: (name: string) => unknown, extra: object = {}): Surface {
+  const clock: Record<string, unknown> = {};
+  const surface: Record<string, unknown> = { ...extra, clock };
+  for (const name of names) {
+    if (name.startsWith('clock.')) clock[name.slice('clock.'.length)] = make(name);
+    else surface[name] = make(name);
+  }
+  return surface as Surface;
 }

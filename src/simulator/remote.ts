@@ -3,27 +3,24 @@
  * /_sim API: the same calls as a simulator in this process, each answering a promise.
  */
 import { readFileSync } from 'node:fs';
-import type { JournalEntry } from '../control/journal.js';
-import type { StateSnapshot } from '../control/state.js';
 import type { ErrorBody } from '../http/errors.js';
-import type { WebhookDelivery, WebhookFlush } from '../infra/webhooks.js';
 import { PAGE_MAX } from '../http/paging.js';
 import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
-import type { Scenario } from '../scenarios/schema.js';
-import { instantText } from '../control/clock-input.js';
 import { documentedPath, routeOf, type ControlOperation, type LibraryName } from '../http/admin/table.js';
 import {
+  LIBRARY_METHODS,
   ReceivedError,
   libraryCall,
   SimulatorError,
-  type ControlPayment,
-  type ControlToken,
+  TENANT_METHODS,
+  type LibraryMethod,
+  type MethodName,
   type SimulatorClock,
   type SimulatorControl,
   type SimulatorTenant,
   type TenantClock,
 } from './facade.js';
-import { bindTenant, readFlushArgs, readRequestQuery, readWebhookArgs } from './library.js';
+import { surfaceOf } from './library.js';
 
 /** A function of the in-process surface, answering a promise instead. */
 type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
@@ -77,8 +74,8 @@ function scenarioBody(items: readonly (string | object)[]): { type: string; text
 }
 
 /** The control table's names of the library's methods: every one has its /_sim row, and every named row is a method. */
-type MethodName = Exclude<keyof SimulatorControl, 'clock' | 'tenant'> | `clock.${keyof SimulatorClock}` | 'ready';
-const EVERY_METHOD_HAS_A_ROW: [MethodName] extends [LibraryName] ? ([LibraryName] extends [MethodName] ? true : never) : never = true;
+type SurfaceName = Exclude<keyof SimulatorControl, 'clock' | 'tenant'> | `clock.${keyof SimulatorClock}` | 'ready';
+const EVERY_METHOD_HAS_A_ROW: [SurfaceName] extends [LibraryName] ? ([LibraryName] extends [SurfaceName] ? true : never) : never = true;
 void EVERY_METHOD_HAS_A_ROW;
 
 type Body = { type: string; text: string };
@@ -120,62 +117,40 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
       : options.username !== undefined
         ? { Authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`, 'utf8').toString('base64')}` }
         : {};
-  const call = <T>(name: LibraryName, query?: Query, body?: Body): Promise<T> => send<T>(base, auth, routeOf(name), query, body);
-  /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `first` positions the first page. */
-  async function pages<T>(name: LibraryName, key: string, query: Query, wanted = Number.POSITIVE_INFINITY, first: Query = {}): Promise<T[]> {
-    const out: T[] = [];
+  /** A method's call: its arguments read here by the same rules as in process (a bad value is refused alike, and never sent), then its row's call, its pages followed up to the limit read. */
+  async function run(name: MethodName, args: unknown[], handle?: string): Promise<unknown> {
+    const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
+    const { input, query, body } = libraryCall(() => {
+      const read = { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
+      return { input: read, query: method.query?.(read) ?? { tenant: read.tenant }, body: method.body && json(method.body(read)) };
+    });
+    // loadScenarios: its files and objects as one PUT body (read here), or none: DELETE, the set cleared.
+    const items = name === 'loadScenarios' ? (input.items ?? []) : undefined;
+    const op = items === undefined ? routeOf(name) : routeOf(name, items.length === 0 ? 'DELETE' : 'PUT');
+    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(base, auth, op, query, items?.length ? scenarioBody(items) : body);
+    return method.answer ? method.answer(answer as never) : answer;
+  }
+  /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `since` positions the first page only. */
+  async function pages(op: ControlOperation, key: string, query: Query, wanted = Number.POSITIVE_INFINITY): Promise<unknown[]> {
+    const out: unknown[] = [];
     let cursor: string | null = null;
     do {
-      const page: Record<string, unknown> & { next: string | null } = await call(name, { ...query, ...(cursor === null ? first : { cursor }), limit: Math.min(wanted - out.length, PAGE_MAX) });
-      out.push(...(page[key] as T[]));
+      const page: Record<string, unknown> & { next: string | null } = await send(base, auth, op, { ...query, ...(cursor !== null && { since: undefined, cursor }), limit: Math.min(wanted - out.length, PAGE_MAX) });
+      out.push(...(page[key] as unknown[]));
       cursor = page.next;
     } while (cursor !== null && out.length < wanted);
     return out;
   }
-  const clockOf = async (name: LibraryName, tenant: string | undefined, body?: Body): Promise<string> => (await call<{ now: string }>(name, { tenant }, body)).now;
-  const methods: Omit<RemoteSimulator, 'url' | 'tenant' | 'ready'> = {
-    clock: {
-      now: async (tenant) => clockOf('clock.now', tenant),
-      advance: async (by, tenant) => clockOf('clock.advance', tenant, json({ by })),
-      set: async (now, frozen, tenant) => clockOf('clock.set', tenant, json({ now: libraryCall(() => instantText(now)), ...(frozen !== undefined && { frozen }) })),
-    },
-    async requests(query) {
-      // Read here by the same rules as in process, so a bad filter is refused alike (and never sent).
-      const { tenant, filter } = libraryCall(() => readRequestQuery(query));
-      const { since, limit, ...rest } = filter;
-      return pages<JournalEntry>('requests', 'requests', { tenant, ...rest }, limit, { since });
-    },
-    clearRequests: async (tenant) => void (await call('clearRequests', { tenant })),
-    reset: async (tenant) => void (await call('reset', { tenant })),
-    tokens: (tenant) => pages<ControlToken>('tokens', 'tokens', { tenant }),
-    payments: (tenant) => pages<ControlPayment>('payments', 'payments', { tenant }),
-    exportState: () => call<StateSnapshot>('exportState'),
-    importState: async (state) => void (await call('importState', {}, json(state))),
-    loadScenarios: (...items) => loadScenariosOf(undefined, items),
-    scenarios: () => scenariosOf(undefined),
-    async webhooks(query) {
-      const { tenant, state, limit } = libraryCall(() => readWebhookArgs(query));
-      return pages<WebhookDelivery>('webhooks', 'webhooks', { tenant, state }, limit);
-    },
-    async flushWebhooks(options) {
-      const { tenant, timeoutMs } = libraryCall(() => readFlushArgs(options));
-      return call<WebhookFlush>('flushWebhooks', { tenant, timeout: timeoutMs });
-    },
-  };
-  async function loadScenariosOf(tenant: string | undefined, items: (string | object)[]): Promise<void> {
-    if (items.length === 0) await send(base, auth, routeOf('loadScenarios', 'DELETE'), { tenant });
-    else await send(base, auth, routeOf('loadScenarios', 'PUT'), { tenant }, scenarioBody(items));
-  }
-  const scenariosOf = async (tenant: string | undefined): Promise<readonly Scenario[]> => (await call<{ scenarios: Scenario[] }>('scenarios', { tenant })).scenarios;
+  const methodOf = (handle?: string) => (name: string) => (...args: unknown[]) => run(name as MethodName, args, handle);
   return {
     url: base.href.replace(/\/$/, ''),
-    ...methods,
-    tenant: (name) => bindTenant<RemoteTenant>(name, { ...methods, scenariosOf, loadScenariosOf }),
+    ...surfaceOf<Omit<RemoteSimulator, 'url' | 'tenant' | 'ready'>>(Object.keys(LIBRARY_METHODS), methodOf()),
+    tenant: (name) => surfaceOf<RemoteTenant>(TENANT_METHODS, methodOf(name), { name }),
     async ready(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {
-          await call('ready');
+          await send(base, auth, routeOf('ready'));
           return;
         } catch (err) {
           if (Date.now() >= deadline) throw err;
