@@ -39,7 +39,7 @@ export {
   type WebhookQuery,
 } from './simulator/facade.js';
 export type { ConnectOptions, RemoteClock, RemoteSimulator, RemoteTenant, RemoteTenantClock } from './simulator/remote.js';
-export type { TestRunnerOptions, WorkerTenant } from './test-runner.js';
+export type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';
 export type { ApiOperation, BillingAddress, CreateTokenBody } from './wire/schemas.js';
 
 export type SimulatorErrorConstructor = typeof SimulatorError;

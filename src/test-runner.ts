@@ -2,29 +2,14 @@
  * What the Jest and Vitest helpers share: one simulator for a test run, started in the runner's main process
  * (port 0) and published as TOKEN_SIM_URL, which the workers started after it inherit (decision 0020).
  */
-import type { SimulatorOptions } from './config/options.js';
-import { startSimulator } from './simulator/server.js';
+import { startSimulator } from './index.js';
+import type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';
+
+export type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';
 
 export const URL_VARIABLE = 'TOKEN_SIM_URL';
 export const WORKER_PASSWORD = 'secret';
 const DEFAULT_WORKERS = 32;
-
-/** The options of the Jest and Vitest global set-ups: a simulator's options, and users for one tenant per worker. */
-export interface TestRunnerOptions extends SimulatorOptions {
-  /**
-   * Adds the users `worker-1` … `worker-<workers>`, password `secret`: one tenant per test worker (Jest's
-   * JEST_WORKER_ID, Vitest's VITEST_POOL_ID). Default 32; 0 adds none.
-   */
-  workers?: number;
-}
-
-/** This worker's tenant: `worker-<JEST_WORKER_ID or VITEST_POOL_ID>`, and its Basic credentials. */
-export interface WorkerTenant {
-  name: string;
-  password: string;
-  /** `Basic …`, for the Authorization header. */
-  authorization: string;
-}
 
 /**
  * The run's simulator. Kept on globalThis (under a registered symbol), not in this module: a runner may load
