@@ -37,7 +37,7 @@ export interface StreamLimits {
   heartbeatMs: number;
 }
 
-export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, budget: 2000, buffered: 256 * 1024, heartbeatMs: 15_000 };
+export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, budget: 1000, buffered: 256 * 1024, heartbeatMs: 15_000 };
 
 /** The open live-journal streams of one simulator: ended at server close, so none holds the shutdown. */
 export interface JournalStreams {
