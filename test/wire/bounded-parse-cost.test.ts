@@ -5,24 +5,8 @@
 import { describe, expect, it } from '@jest/globals';
 import * as z from 'zod';
 import { parseBounded } from '../../src/wire/bounded-parse.js';
-import { WireError } from '../../src/wire/problems.js';
 import { parseBody } from '../../src/wire/validation.js';
-
-function thrown(fn: () => unknown): WireError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof WireError) return err;
-    throw err;
-  }
-  throw new Error('expected a WireError');
-}
-
-/** An item schema that counts how many items zod examined: a number is right, anything else wrong. */
-function counted(): { schema: z.ZodType; calls: { n: number } } {
-  const calls = { n: 0 };
-  return { schema: z.custom<number>((v) => (calls.n++, typeof v === 'number'), 'must be a number'), calls };
-}
+import { counted, thrown } from '../support/wire.js';
 
 const wrong = (n: number): string[] => Array.from({ length: n }, () => 'x');
 
