@@ -61,7 +61,7 @@ export function createSimulator(options?: SimulatorOptions, io?: SimulatorIo): S
 /** Starts a simulator on `options.port` (`0`: a free one) and resolves once it listens. */
 export async function startSimulator(options?: SimulatorOptions, io?: SimulatorIo): Promise<RunningSimulator> {
   const running = await startServer(options, io);
-  return { ...publicView(running), url: running.url, server: running.server, close: () => running.close() };
+  return { ...publicView(running), url: running.url, server: running.server, caFile: running.caFile, close: () => running.close() };
 }
 
 /** Every route of a simulator (the API and /_sim) as one request handler, for supertest: no socket. */

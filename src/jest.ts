@@ -11,7 +11,7 @@
  */
 import { startRun, stopRun, type TestRunnerOptions } from './test-runner.js';
 
-export { URL_VARIABLE, workerTenant, workerUsers, type TestRunnerOptions, type WorkerTenant } from './test-runner.js';
+export { CA_VARIABLE, URL_VARIABLE, workerTenant, workerUsers, type TestRunnerOptions, type WorkerTenant } from './test-runner.js';
 
 /** A Jest globalSetup function that starts the run's simulator with these options (port 0 unless given). */
 export function globalSetup(options: TestRunnerOptions = {}): () => Promise<void> {

@@ -8,6 +8,8 @@ import type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';
 export type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';
 
 export const URL_VARIABLE = 'TOKEN_SIM_URL';
+/** With `tls`: the local CA's certificate file, also given to NODE_EXTRA_CA_CERTS (when unset) so that workers' fetch trusts it. */
+export const CA_VARIABLE = 'TOKEN_SIM_CA';
 export const WORKER_PASSWORD = 'secret';
 const DEFAULT_WORKERS = 32;
 
@@ -17,7 +19,9 @@ const DEFAULT_WORKERS = 32;
  * that runs once per project shares one simulator.
  */
 interface RunState {
-  sim: { readonly url: string; close(): Promise<void> };
+  sim: { readonly url: string; readonly caFile: string | undefined; close(): Promise<void> };
+  /** The variables this run set, removed when it stops. */
+  set: string[];
   /** Set-ups that use it; the last tear-down closes it. */
   users: number;
 }
@@ -49,8 +53,18 @@ export async function startRun(options: TestRunnerOptions = {}): Promise<string>
     ...simulatorOptions,
     users: [...workerUsers(workers), ...(simulatorOptions.users ?? [])],
   });
-  registry[STATE] = { sim, users: 1 };
+  const set = [URL_VARIABLE];
   process.env[URL_VARIABLE] = sim.url;
+  if (sim.caFile !== undefined) {
+    // Workers start after this, and Node reads NODE_EXTRA_CA_CERTS when a process starts.
+    set.push(CA_VARIABLE);
+    process.env[CA_VARIABLE] = sim.caFile;
+    if (process.env.NODE_EXTRA_CA_CERTS === undefined) {
+      set.push('NODE_EXTRA_CA_CERTS');
+      process.env.NODE_EXTRA_CA_CERTS = sim.caFile;
+    }
+  }
+  registry[STATE] = { sim, users: 1, set };
   return sim.url;
 }
 
@@ -61,7 +75,7 @@ export async function stopRun(): Promise<void> {
   running.users--;
   if (running.users > 0) return;
   delete registry[STATE];
-  if (process.env[URL_VARIABLE] === running.sim.url) delete process.env[URL_VARIABLE];
+  if (process.env[URL_VARIABLE] === running.sim.url) for (const name of running.set) delete process.env[name];
   await running.sim.close();
 }
 

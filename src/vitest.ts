@@ -11,7 +11,7 @@
  */
 import { URL_VARIABLE, startRun, stopRun, type TestRunnerOptions } from './test-runner.js';
 
-export { URL_VARIABLE, workerTenant, workerUsers, type TestRunnerOptions, type WorkerTenant } from './test-runner.js';
+export { CA_VARIABLE, URL_VARIABLE, workerTenant, workerUsers, type TestRunnerOptions, type WorkerTenant } from './test-runner.js';
 
 /** What Vitest hands a global set-up (its TestProject): only `provide` is used. */
 export interface GlobalSetupContext {

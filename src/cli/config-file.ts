@@ -7,7 +7,8 @@ import { dirname, extname, resolve } from 'node:path';
 import { ConfigError } from '../config/fixtures.js';
 import { toJsonPath } from '../wire/validation.js';
 import { closestField } from '../wire/unknown-fields.js';
-import { OPTIONS, checkValue, parseFileValue, type OptionSpec, type OptionValue } from './option-table.js';
+import { OPTIONS, checkValue, type OptionSpec, type OptionValue } from './option-table.js';
+import { parseFileValue } from './option-parse.js';
 
 /** Every key a config file may hold: each option, and the plural of the repeatable ones (`users`, `scenarios`). */
 const KEYS = new Map<string, OptionSpec>(OPTIONS.flatMap((spec) => [[spec.key, spec] as const, ...(spec.alias === undefined ? [] : [[spec.alias, spec] as const])]));

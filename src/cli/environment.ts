@@ -1,7 +1,8 @@
 /** The simulator's options from `TOKEN_SIM_<OPTION>` variables (decision 0017). */
 import type { Env } from './color.js';
 import { closestField } from '../wire/unknown-fields.js';
-import { OPTIONS, checkValue, parseEnvText, variableOf, type OptionValue } from './option-table.js';
+import { OPTIONS, checkValue, variableOf, type OptionValue } from './option-table.js';
+import { parseEnvText } from './option-parse.js';
 
 const PREFIX = 'TOKEN_SIM_';
 /** The config file's variable (the CLI reads it). */

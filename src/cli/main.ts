@@ -5,6 +5,7 @@ import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
 import { startSimulator, type StartedSimulator } from '../simulator/server.js';
+import { serverCertificate } from '../simulator/tls.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
 import { validateFiles } from './validate.js';
@@ -13,7 +14,8 @@ import { bannerLines } from './banner.js';
 import { colorEnabled, colorForced, paint, type Env } from './color.js';
 import { readConfigFile } from './config-file.js';
 import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
-import { MAX_WORKERS, OPTIONS, parseWorkers, type CliOptions, type OptionSpec } from './option-table.js';
+import { OPTIONS, type CliOptions, type OptionSpec } from './option-table.js';
+import { MAX_WORKERS, parseWorkers } from './option-parse.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
 import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
@@ -196,29 +198,34 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
   const env = io.env ?? {};
   const color = colorEnabled(io.isTTY === true, env);
-  const banner = (url: string, config: SimulatorConfig, workers: number): void => {
+  const banner = (url: string, config: SimulatorConfig, workers: number, caFile: string | undefined): void => {
     io.out(`token-sim listening on ${url}`);
+    // Contract 4.3: the line after the listening line names the CA file a client trusts.
+    if (caFile !== undefined) io.out(`token-sim CA certificate: ${caFile}`);
     if (io.isTTY === true || colorForced(env)) {
       const { credentials, store, storePrefix } = config;
       const info = { version: packageVersion(), url, credentials, adminToken: config.adminToken !== undefined, store, storePrefix, workers };
       for (const line of bannerLines(info, color)) io.err(line);
     }
   };
-  const runWorkers = (options: SimulatorOptions, watch: readonly string[], workers: number): void => {
+  const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
     let config: SimulatorConfig;
+    let caFile: string | undefined;
     try {
       // Checked once here, so that a bad option is one line rather than one per worker; the banner needs it too.
       config = resolveConfig(options);
+      // The local CA and its certificate are made here, once, before the workers read them.
+      caFile = (await serverCertificate(config))?.caFile;
     } catch (err) {
       io.err(`token-sim: ${describeStartError(err, options)}`);
       io.exit(USAGE_ERROR);
       return;
     }
-    runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers));
+    runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
   };
   const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
     if (workers > 1) {
-      runWorkers(options, watched, workers);
+      await runWorkers(options, watched, workers);
       return;
     }
     let running: StartedSimulator;
@@ -235,7 +242,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       // close() drains for at most --drain-timeout, then cuts what is left.
       void running.close().then(() => io.exit(0));
     });
-    banner(running.url, running.config, 1);
+    banner(running.url, running.config, 1, running.caFile);
   };
   const program = createProgram(io, { run, validate: (files) => validateFiles(files, io.out) });
   try {

@@ -5,10 +5,9 @@
 import { accessSync, constants } from 'node:fs';
 import { ConfigError, type Fixtures } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorOptions } from '../config/options.js';
+import type { Kind, OptionValue } from './option-parse.js';
 
-export type OptionValue = string | number | boolean | string[];
-
-type Kind = 'string' | 'file' | 'files' | 'list' | 'boolean' | 'port' | 'count' | 'workers' | readonly string[];
+export type { OptionValue } from './option-parse.js';
 
 /**
  * One option, declared once (decision 0048): its flag and `--help` line, its `TOKEN_SIM_*` variable and config key
@@ -41,6 +40,17 @@ const DURATION = 'ISO 8601 duration';
 const TABLE = [
   { key: 'port', flag: '-p, --port <n>', help: 'port; 0 picks a free one', kind: 'port', default: 8080, value: 'whole number 0–65535 (`0` picks a free port)', shown: '`8080`' },
   { key: 'host', flag: '--host <addr>', help: 'bind address', kind: 'string', default: '127.0.0.1', value: 'string', shown: '`127.0.0.1`' },
+  {
+    key: 'tls',
+    flag: '--tls',
+    help: 'serve HTTPS on the same port, with a certificate from a local CA kept in --tls-dir (its ca.pem is printed after the listening line)',
+    kind: 'boolean',
+    value: '`true` or `false`',
+    shown: 'off ([HTTPS](https.md))',
+  },
+  { key: 'tlsCert', flag: '--tls-cert <file>', help: 'serve HTTPS with this PEM certificate (chain) instead; needs --tls-key', kind: 'file', value: 'path', shown: 'none' },
+  { key: 'tlsKey', flag: '--tls-key <file>', help: "the PEM private key of --tls-cert", kind: 'file', value: 'path', shown: 'none' },
+  { key: 'tlsDir', flag: '--tls-dir <dir>', help: 'where --tls keeps its local CA and server certificate, made on first use (default: .token-sim/tls)', kind: 'string', checked: true, value: 'path', shown: '`.token-sim/tls` in the working directory' },
   { key: 'profile', flag: '--profile <profile>', help: 'token lifetime profile', kind: ['try', 'live'], default: 'try', value: '`try` or `live`', shown: '`try`' },
   { key: 'tokenLifetime', flag: '--token-lifetime <duration>', help: 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)', kind: 'string', checked: true, value: DURATION, shown: "the profile's" },
   { key: 'tokenExtension', flag: '--token-extension <duration>', help: 'ISO 8601 duration overriding the extension on use', kind: 'string', checked: true, value: DURATION, shown: "the profile's" },
@@ -81,6 +91,7 @@ const TABLE = [
     value: 'absolute http(s) URL',
     shown: "none (a credential's `webhookUrl` in the fixtures still applies; [webhooks](webhooks.md))",
   },
+  { key: 'webhookCa', flag: '--webhook-ca <file>', help: 'trust this PEM CA certificate for https webhook receivers, besides the system store', kind: 'file', value: 'path', shown: 'the system store only' },
   {
     key: 'adminToken',
     flag: '--admin-token <token>',
@@ -142,94 +153,6 @@ type ValueOf<K> = K extends 'port' | 'count' ? number : K extends 'workers' ? nu
 /** The options as the CLI reads them (flags, variables, a config file), each typed by its kind. */
 export type CliOptions = { -readonly [S in (typeof TABLE)[number] as S['key']]?: ValueOf<S['kind']> } & { config?: string };
 
-/** `--workers`: at most this many processes. */
-export const MAX_WORKERS = 64;
-
-/** `--workers <n|auto>`'s text → n, `auto`, or undefined when it is neither. */
-export function parseWorkers(text: string): number | 'auto' | undefined {
-  if (text === 'auto') return 'auto';
-  const n = Number(text);
-  return /^\d{1,2}$/.test(text) && n >= 1 && n <= MAX_WORKERS ? n : undefined;
-}
-
-/** A value refused: `problem` follows the name of where it came from (`TOKEN_SIM_PORT must be…`). */
-type Parsed = { value: OptionValue } | { problem: string };
-
-function describeKind(kind: Kind): string {
-  if (Array.isArray(kind)) return `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`;
-  switch (kind) {
-    case 'port':
-      return 'must be a whole number from 0 to 65535';
-    case 'count':
-      return 'must be a whole number';
-    case 'workers':
-      return `must be a whole number from 1 to ${MAX_WORKERS} or auto`;
-    case 'boolean':
-      return 'must be true or false';
-    case 'files':
-    case 'list':
-      return 'must be a string or a list of strings';
-    default:
-      return 'must be a string';
-  }
-}
-
-const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-
-/** A variable's text → the option's value. Lists are split on newlines when there are any, else on commas. */
-export function parseEnvText(kind: Kind, text: string): Parsed {
-  const refuse = (must: string): Parsed => ({ problem: `${must}, got '${text}'` });
-  if (Array.isArray(kind)) return kind.includes(text) ? { value: text } : refuse(describeKind(kind));
-  switch (kind) {
-    case 'port':
-    case 'count': {
-      const n = Number(text);
-      if (!/^\d+$/.test(text) || !isCount(n) || (kind === 'port' && n > 65535)) return refuse(describeKind(kind));
-      return { value: n };
-    }
-    case 'workers': {
-      const workers = parseWorkers(text);
-      return workers === undefined ? refuse(describeKind(kind)) : { value: workers };
-    }
-    case 'boolean':
-      if (/^(true|1)$/i.test(text)) return { value: true };
-      if (/^(false|0)$/i.test(text)) return { value: false };
-      return refuse('must be true, false, 1 or 0');
-    case 'files':
-    case 'list':
-      return { value: text.split(text.includes('\n') ? /\r?\n/ : ',').map((item) => item.trim()).filter((item) => item !== '') };
-    default:
-      return { value: text };
-  }
-}
-
-/** How a refused value from a file is quoted: JSON, so its type shows (`"8080"` is a string). */
-function quote(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > 40 ? `${json.slice(0, 37)}...` : json;
-}
-
-/** A config file's value → the option's value. */
-export function parseFileValue(kind: Kind, value: unknown): Parsed {
-  const refuse = (): Parsed => ({ problem: `${describeKind(kind)}, got ${quote(value)}` });
-  if (Array.isArray(kind)) return typeof value === 'string' && kind.includes(value) ? { value } : refuse();
-  switch (kind) {
-    case 'port':
-      return isCount(value) && value <= 65535 ? { value } : refuse();
-    case 'count':
-      return isCount(value) ? { value } : refuse();
-    case 'workers':
-      return value === 'auto' || (Number.isInteger(value) && parseWorkers(String(value)) !== undefined) ? { value: value as number | string } : refuse();
-    case 'boolean':
-      return typeof value === 'boolean' ? { value } : refuse();
-    case 'files':
-    case 'list':
-      if (typeof value === 'string') return { value: [value] };
-      return Array.isArray(value) && value.every((item) => typeof item === 'string') ? { value } : refuse();
-    default:
-      return typeof value === 'string' ? { value } : refuse();
-  }
-}
 
 /** Fixtures that make resolveConfig check one option alone, without reading a file. */
 const CHECK_FIXTURES: Fixtures = {

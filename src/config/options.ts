@@ -3,14 +3,16 @@ import { parseDuration, isPositiveDuration, type Duration } from '../domain/dura
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
 import { allowedHostOf, allowedOriginOf, baseUrlOf, checkEntitiesExist, drainTimeoutMs, parseSize, resolveCredentials, startOf, stateIntervalMs } from './option-values.js';
 import { resolveStore, resolveStorePrefix, type StoreConfig } from './store.js';
+import { readPem, resolveTls, type TlsConfig, type TlsOptions } from './tls.js';
 
 export type { StoreConfig } from './store.js';
+export type { TlsConfig } from './tls.js';
 
 export type Profile = 'try' | 'live';
 export type LogFormat = 'pretty' | 'json' | 'silent';
 
 /** The CLI's options in camelCase. */
-export interface SimulatorOptions {
+export interface SimulatorOptions extends TlsOptions {
   /** Port to listen on (`startSimulator`); `0` picks a free one. Default 8080. */
   port?: number;
   /** Bind address. Default `127.0.0.1`. */
@@ -43,6 +45,8 @@ export interface SimulatorOptions {
   allowedOrigins?: readonly string[];
   /** Where payment events are POSTed (an http or https URL); a fixtures credential's own `webhookUrl` wins for its tenant. */
   webhookUrl?: string;
+  /** A PEM CA certificate file trusted for https webhook receivers, besides the system store. */
+  webhookCa?: string;
   /** Request log on stderr; the library defaults to `silent`, the CLI to `pretty`. */
   log?: LogFormat;
   /** Requires `Authorization: Bearer <adminToken>` on /_sim. */
@@ -106,6 +110,10 @@ export interface SimulatorConfig {
   stateKey: string | undefined;
   /** The global webhook receiver (--webhook-url). */
   webhookUrl: string | undefined;
+  /** The PEM text of --webhook-ca. */
+  webhookCa: string | undefined;
+  /** HTTPS (--tls, --tls-cert and --tls-key), or undefined: HTTP. */
+  tls: TlsConfig | undefined;
   /** Memory, or the Redis the state lives in (`url` may hold a password: print describeStore(store)). */
   store: StoreConfig;
   storePrefix: string;
@@ -214,6 +222,8 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     stateIntervalMs: stateIntervalMs(options.stateInterval ?? DEFAULT_STATE_INTERVAL),
     stateKey: options.stateKey,
     webhookUrl: options.webhookUrl,
+    webhookCa: options.webhookCa === undefined ? undefined : readPem('--webhook-ca', options.webhookCa, 'CERTIFICATE'),
+    tls: resolveTls(options),
     store,
     storePrefix,
   };

@@ -10,6 +10,7 @@ import type { Authenticate } from './auth.js';
 import { readBody } from './body.js';
 import { HttpError } from './errors.js';
 import { begin, fail, send, type Exchange, type ExchangeDeps } from './exchange.js';
+import { schemeOf } from './guard.js';
 import type { ApiRoute } from './routes.js';
 import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import { runOperation, type OperationDeps } from './operations/dispatch.js';
@@ -191,7 +192,7 @@ function operate(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: strin
     headers: req.headers,
     body: ex.body ?? '',
     tenant: ex.tenant ?? '',
-    baseUrl: deps.baseUrl ?? `http://${host ?? deps.fallbackHost}`,
+    baseUrl: deps.baseUrl ?? `${schemeOf(req)}://${host ?? deps.fallbackHost}`,
     ...(action?.saleOverride && { saleOverride: action.saleOverride }),
     ...(action?.paymentScript && { paymentScript: action.paymentScript }),
   });

@@ -10,7 +10,7 @@ import { urlInvalid } from './routes.js';
 import { createControlRoutes } from './admin/routes.js';
 import type { ControlRoutesDeps } from './admin/context.js';
 import { renderError } from './errors.js';
-import type { Guard } from './guard.js';
+import { schemeOf, type Guard } from './guard.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
 import { serveUi } from './ui.js';
 
@@ -120,7 +120,7 @@ export function buildApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  const baseUrlOf = (req: Request): string => deps.baseUrl ?? `http://${req.headers.host ?? deps.fallbackHost}`;
+  const baseUrlOf = (req: Request): string => deps.baseUrl ?? `${schemeOf(req)}://${req.headers.host ?? deps.fallbackHost}`;
   const control = express.Router();
   control.use(commonHeaders(deps.correlation));
   if (deps.log) control.use(logMiddleware(deps.log, deps.correlation.header));

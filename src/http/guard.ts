@@ -137,10 +137,12 @@ export function createGuard(options: GuardOptions): Guard {
   };
 }
 
+/** `https` on a TLS socket (--tls), else `http`. */
+export const schemeOf = (req: IncomingMessage): 'http' | 'https' => ((req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http');
+
 /** Whether an Origin is the request's own (`http(s)://` + its Host). */
 function isOwnOrigin(req: IncomingMessage, origin: string): boolean {
   const host = req.headers.host;
   if (host === undefined) return false;
-  const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
-  return origin.toLowerCase() === `${scheme}://${host.toLowerCase()}`;
+  return origin.toLowerCase() === `${schemeOf(req)}://${host.toLowerCase()}`;
 }

@@ -83,7 +83,7 @@ function contentOf(view: BodyView | undefined): { text?: string; comment?: strin
 const sizeOf = (body: string | Buffer | undefined, omitted: number | undefined): number =>
   omitted ?? (body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
-function toHarEntry(seq: number, r: JournalRecord): HarEntry {
+function toHarEntry(seq: number, r: JournalRecord, scheme: string): HarEntry {
   const requestHeaders = maskedRequestHeaders(r);
   const responseHeaders = maskedResponseHeaders(r);
   const host = headerOf(requestHeaders, 'host') ?? 'localhost';
@@ -98,7 +98,7 @@ function toHarEntry(seq: number, r: JournalRecord): HarEntry {
     time: r.durationMs,
     request: {
       method: r.method,
-      url: `http://${host}${maskCardNumbersIn(r.path)}${query}`,
+      url: `${scheme}://${host}${maskCardNumbersIn(r.path)}${query}`,
       httpVersion: HTTP_VERSION,
       cookies: [],
       headers: pairs(requestHeaders),
@@ -133,12 +133,12 @@ function toHarEntry(seq: number, r: JournalRecord): HarEntry {
 }
 
 /** The selected journal records as one HAR 1.2 log, oldest first. */
-export function toHar(records: readonly JournalSelection[], count: number, version: string): HarDocument {
+export function toHar(records: readonly JournalSelection[], count: number, version: string, scheme: 'http' | 'https' = 'http'): HarDocument {
   return {
     log: {
       version: '1.2',
       creator: { name: 'token-sim', version },
-      entries: records.map(({ seq, record }) => toHarEntry(seq, record)),
+      entries: records.map(({ seq, record }) => toHarEntry(seq, record, scheme)),
       _count: count,
     },
   };

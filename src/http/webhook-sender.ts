@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import type { WebhookSend } from '../infra/webhooks.js';
 
 export interface WebhookSender {
@@ -13,10 +14,12 @@ export interface WebhookSender {
   close: () => void;
 }
 
-export function createWebhookSender(userAgent = 'token-sim'): WebhookSender {
+/** `ca`: a PEM CA certificate (--webhook-ca) that https receivers may be signed by, besides the system store's. */
+export function createWebhookSender(userAgent = 'token-sim', ca?: string): WebhookSender {
   const agents = {
     'http:': new http.Agent({ keepAlive: true }),
-    'https:': new https.Agent({ keepAlive: true }),
+    // A `ca` replaces Node's trusted roots: the system's are given back beside it.
+    'https:': new https.Agent({ keepAlive: true, ...(ca !== undefined && { ca: [...tls.rootCertificates, ca] }) }),
   };
   const send: WebhookSend = ({ url, body, mediaType, timeoutMs, signal }) =>
     new Promise((resolve, reject) => {

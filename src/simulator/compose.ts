@@ -90,7 +90,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const api = createSimulatedApi(core, edges, metrics, heldSockets);
   const controlApp = createControlApp(core, edges, controller, metrics, journalStreams);
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
-  const libraryBaseUrl = (): string => config.baseUrl ?? addresses.listeningUrl ?? `http://${edges.fallbackHost}`;
+  const libraryBaseUrl = (): string => config.baseUrl ?? addresses.listeningUrl ?? `${config.tls ? 'https' : 'http'}://${edges.fallbackHost}`;
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
   const listener = createListener(api, edges.guard, controlApp);
   const sim: ComposedSimulator = {

@@ -45,7 +45,7 @@ export interface Addresses {
 /** The parts of one simulator below its HTTP surface: store, clocks, ids, rules, scenarios, webhooks. */
 export function createCore(config: SimulatorConfig, addresses: Addresses) {
   // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
-  const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`);
+  const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`, config.webhookCa);
   const webhooks = createWebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close, onSettled: (item) => stores.settled(item) });
   // The store, chosen once: memory, or memory as a replica of Redis (decision 0050).
   const stores = openStores(config, webhooks);
@@ -96,7 +96,7 @@ function eventSender(deps: { config: SimulatorConfig; ids: IdSource; paymentRefs
   return (payment: Payment, event: PaymentEvent): void => {
     const url = webhookUrlFor(config, payment.tenant);
     if (url === undefined) return;
-    const baseUrl = payment.origin ?? config.baseUrl ?? deps.addresses.listeningUrl ?? `http://${config.host}:${config.port}`;
+    const baseUrl = payment.origin ?? config.baseUrl ?? deps.addresses.listeningUrl ?? `${config.tls ? 'https' : 'http'}://${config.host}:${config.port}`;
     const eventId = ids.eventId(payment.tenant, payment.paymentId, event.seq);
     deps.stores.send({
       tenant: payment.tenant,

@@ -128,9 +128,11 @@ export interface ListeningServer {
 
 /** A simulator listening on a port (`startSimulator`). */
 export interface RunningSimulator extends Simulator {
-  /** e.g. `http://127.0.0.1:54321` */
+  /** e.g. `http://127.0.0.1:54321`, or `https://…` with `tls` */
   readonly url: string;
   readonly server: ListeningServer;
+  /** With `tls` and no certificate of your own: the local CA's certificate file (PEM), for clients to trust. */
+  readonly caFile: string | undefined;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
 }

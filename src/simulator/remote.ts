@@ -3,6 +3,9 @@
  * /_sim API: the same calls as a simulator in this process, each answering a promise.
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import tls from 'node:tls';
 import type { ErrorBody } from '../http/errors.js';
 import { PAGE_MAX } from '../http/paging.js';
 import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
@@ -55,6 +58,11 @@ export interface ConnectOptions {
    */
   username?: string;
   password?: string;
+  /**
+   * For an `https://` simulator (`--tls`): a PEM CA certificate to trust besides the system store, such as the
+   * file `--tls` prints (`readFileSync(caFile)`).
+   */
+  ca?: string | Uint8Array;
 }
 
 /** Scenario files and objects as one PUT body: a single item goes as it is (its JSONPaths stay its own). */
@@ -82,17 +90,36 @@ type Body = { type: string; text: string };
 type Query = Record<string, string | number | undefined>;
 const json = (value: unknown): Body => ({ type: 'application/json', text: JSON.stringify(value) });
 
-/** One /_sim call: a row of the control table, its query and body; a refusal is rethrown as a SimulatorError with the body as it came. */
-async function send<T>(base: URL, auth: Record<string, string>, op: ControlOperation, query: Query = {}, body?: Body): Promise<T> {
-  const target = new URL(documentedPath(op).slice(1), base);
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) target.searchParams.set(key, String(value));
-  const res = await fetch(target, {
-    method: op.method,
-    headers: { Accept: 'application/json', ...auth, ...(body && { 'Content-Type': body.type }) },
-    ...(body && { body: body.text }),
+/** How calls reach the simulator: its base URL, the Authorization header, and the agent (its trusted CA) for https. */
+interface Link {
+  base: URL;
+  auth: Record<string, string>;
+  agent: https.Agent | undefined;
+}
+
+/** One HTTP exchange with node:http(s): the status and the whole answer as text. */
+function exchange(link: Link, target: URL, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const transport = target.protocol === 'https:' ? https : http;
+    const req = transport.request(target, { method, headers, ...(link.agent && target.protocol === 'https:' && { agent: link.agent }) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
   });
-  const text = await res.text();
-  if (!res.ok) {
+}
+
+/** One /_sim call: a row of the control table, its query and body; a refusal is rethrown as a SimulatorError with the body as it came. */
+async function send<T>(link: Link, op: ControlOperation, query: Query = {}, body?: Body): Promise<T> {
+  const target = new URL(documentedPath(op).slice(1), link.base);
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) target.searchParams.set(key, String(value));
+  const headers = { Accept: 'application/json', ...link.auth, ...(body && { 'Content-Type': body.type, 'Content-Length': String(Buffer.byteLength(body.text)) }) };
+  const res = await exchange(link, target, op.method, headers, body?.text);
+  const { text } = res;
+  if (res.status < 200 || res.status > 299) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -111,12 +138,14 @@ async function send<T>(base: URL, auth: Record<string, string>, op: ControlOpera
 /** Connects to a simulator's control API at `url` (e.g. `process.env.TOKEN_SIM_URL`). Nothing is sent until a call. */
 export function connectSimulator(url: string, options: ConnectOptions = {}): RemoteSimulator {
   const base = new URL(url.endsWith('/') ? url : `${url}/`);
+  const agent = options.ca === undefined ? undefined : new https.Agent({ keepAlive: true, ca: [...tls.rootCertificates, typeof options.ca === 'string' ? options.ca : Buffer.from(options.ca).toString('utf8')] });
   const auth: Record<string, string> =
     options.adminToken !== undefined
       ? { Authorization: `Bearer ${options.adminToken}` }
       : options.username !== undefined
         ? { Authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`, 'utf8').toString('base64')}` }
         : {};
+  const link: Link = { base, auth, agent };
   /** A method's call: its arguments read here by the same rules as in process (a bad value is refused alike, and never sent), then its row's call, its pages followed up to the limit read. */
   async function run(name: MethodName, args: unknown[], handle?: string): Promise<unknown> {
     const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
@@ -127,7 +156,7 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
     // loadScenarios: its files and objects as one PUT body (read here), or none: DELETE, the set cleared.
     const items = name === 'loadScenarios' ? (input.items ?? []) : undefined;
     const op = items === undefined ? routeOf(name) : routeOf(name, items.length === 0 ? 'DELETE' : 'PUT');
-    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(base, auth, op, query, items?.length ? scenarioBody(items) : body);
+    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(link, op, query, items?.length ? scenarioBody(items) : body);
     return method.answer ? method.answer(answer as never) : answer;
   }
   /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `since` positions the first page only. */
@@ -135,7 +164,7 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
     const out: unknown[] = [];
     let cursor: string | null = null;
     do {
-      const page: Record<string, unknown> & { next: string | null } = await send(base, auth, op, { ...query, ...(cursor !== null && { since: undefined, cursor }), limit: Math.min(wanted - out.length, PAGE_MAX) });
+      const page: Record<string, unknown> & { next: string | null } = await send(link, op, { ...query, ...(cursor !== null && { since: undefined, cursor }), limit: Math.min(wanted - out.length, PAGE_MAX) });
       out.push(...(page[key] as unknown[]));
       cursor = page.next;
     } while (cursor !== null && out.length < wanted);
@@ -150,7 +179,7 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {
-          await send(base, auth, routeOf('ready'));
+          await send(link, routeOf('ready'));
           return;
         } catch (err) {
           if (Date.now() >= deadline) throw err;

@@ -1,6 +1,7 @@
 /** The server of one simulator: the node:http lane on a port, and a shutdown that lets requests finish. */
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
 import { ConfigError } from '../config/fixtures.js';
@@ -9,6 +10,7 @@ import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers
 import type { ComposedSimulator, RunningSimulator } from './facade.js';
 import type { StateSaver } from './state-file.js';
 import type { Replica } from '../store/redis/replica.js';
+import { serverCertificate } from './tls.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
 export interface ServerTiming {
@@ -42,6 +44,21 @@ export interface StartedSimulator extends ComposedSimulator, RunningSimulator {
   readonly server: Server;
 }
 
+/** The node:http server, or node:https with --tls: the same options, the same listener. */
+async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
+  // A slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s,
+  // checked twice a second so that they hold to within a second.
+  const options = { headersTimeout: timing.headersMs, requestTimeout: timing.requestMs, keepAliveTimeout: timing.keepAliveMs, connectionsCheckingInterval: timing.checkEveryMs };
+  const tls = await serverCertificate(sim.config);
+  if (tls === undefined) return { server: createServer(options, listener), caFile: undefined };
+  try {
+    // An https.Server is a tls.Server that serves HTTP: every member the server and tests use is there.
+    return { server: createHttpsServer({ ...options, cert: tls.cert, key: tls.key }, listener) as unknown as Server, caFile: tls.caFile };
+  } catch (err) {
+    throw new ConfigError(`the TLS certificate and key cannot serve: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /** Starts a simulator and resolves once its port is listening. */
 export async function startSimulator(
   options: SimulatorOptions = {},
@@ -57,17 +74,15 @@ export async function startSimulator(
         sim.listener(req, res);
       }
     : sim.listener;
-  // A slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s,
-  // checked twice a second so that they hold to within a second.
-  const server = createServer(
-    {
-      headersTimeout: timing.headersMs,
-      requestTimeout: timing.requestMs,
-      keepAliveTimeout: timing.keepAliveMs,
-      connectionsCheckingInterval: timing.checkEveryMs,
-    },
-    listener,
-  );
+  let made: Awaited<ReturnType<typeof listenerServer>>;
+  try {
+    made = await listenerServer(sim, timing, listener);
+  } catch (err) {
+    sim.webhookDispatcher.close();
+    await sharedStores.get(sim)?.close();
+    throw err;
+  }
+  const { server, caFile } = made;
   server.listen(sim.config.port, sim.config.host);
   await Promise.race([
     once(server, 'listening'),
@@ -89,7 +104,7 @@ export async function startSimulator(
         'import and rewrite all state) has no --admin-token; it is a sandbox for test card data, not a vault for real cards',
     );
   }
-  const url = `http://${host}:${port}`;
+  const url = `${sim.config.tls ? 'https' : 'http'}://${host}:${port}`;
   listening.get(sim)?.(url);
   // A shared store is joined now (seeded, or its state adopted); if Redis is not there yet, calls answer 503
   // until it is (contract 3.5).
@@ -108,6 +123,7 @@ export async function startSimulator(
     ...sim,
     url,
     server,
+    caFile,
     close: () => (closing ??= shutDown(sim, server, sweeper, saver, shared)),
   };
 }

@@ -11,6 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server } from 'node:net';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
 import { BIN, listening, type Run } from '../support/cli.js';
 import { redisDescribe, startRedis, type RedisServer } from '../support/redis.js';
 
@@ -45,6 +50,20 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
+
+/** The fingerprint of the certificate a new TLS connection is shown, verified against `ca`. */
+function presentedBy(url: string, ca: Buffer): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: hostname, port: Number(port), ca, servername: 'localhost' }, () => {
+      const cert = socket.getPeerX509Certificate();
+      socket.destroy();
+      if (cert) resolve(cert.fingerprint256);
+      else reject(new Error('no certificate'));
+    });
+    socket.on('error', reject);
+  });
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -123,6 +142,28 @@ redisDescribe(import.meta.url)('token-sim --workers with a real Redis', () => {
       await until('every worker has exited', () => workers.every((pid) => !alive(pid)), 5_000);
       expect(childrenOf(r.child.pid!)).toEqual([]);
     });
+  });
+
+  it('with --tls makes the certificate once in the primary: every worker presents it, and the CA line follows the listening line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'token-sim-workers-tls-'));
+    try {
+      await withRun(['--workers', '2', '--port', '0', '--store', redis.url, '--log', 'silent', '--tls', '--tls-dir', dir], {}, async (r) => {
+        const url = await listening(r);
+        expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+        await until('the CA line', () => r.stdout().split('\n').length >= 3);
+        expect(r.stdout()).toBe(`token-sim listening on ${url}\ntoken-sim CA certificate: ${join(dir, 'ca.pem')}\n`);
+        const made = new X509Certificate(readFileSync(join(dir, 'server.pem'))).fingerprint256;
+        const ca = readFileSync(join(dir, 'ca.pem'));
+        // New connections spread over both workers: each presents the one certificate, and the CA vouches for it.
+        const seen = new Set<string>();
+        for (let i = 0; i < 8; i += 1) seen.add(await presentedBy(url, ca));
+        expect([...seen]).toEqual([made]);
+        expect(r.child.kill('SIGTERM')).toBe(true);
+        expect(await r.exited).toBe(0);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints the banner once, with the store, its key prefix and the workers', async () => {

@@ -20,7 +20,7 @@ const ENTRIES = ['index', 'jest', 'jest-global-setup', 'jest-global-teardown', '
 const FILES = ENTRIES.flatMap((entry) => [`${entry}.d.ts`, `cjs/${entry}.d.ts`]);
 
 /** What each entry point exports, values and types. */
-const HELPERS = ['TestRunnerOptions', 'URL_VARIABLE', 'WorkerTenant', 'workerTenant', 'workerUsers'];
+const HELPERS = ['CA_VARIABLE', 'TestRunnerOptions', 'URL_VARIABLE', 'WorkerTenant', 'workerTenant', 'workerUsers'];
 const EXPORTS: Record<string, string[]> = {
   index: [
     // values: the functions and the error classes (each a type as well)

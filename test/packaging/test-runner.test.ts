@@ -1,5 +1,10 @@
 /** The Jest and Vitest global set-ups: one simulator per run, its URL in TOKEN_SIM_URL, users for one tenant per worker. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import readyJestSetup from '../../src/jest-global-setup.js';
 import readyJestTeardown from '../../src/jest-global-teardown.js';
 import * as jestHelpers from '../../src/jest.js';
@@ -113,6 +118,51 @@ describe('the Vitest global set-up', () => {
     expect(await statusAs('worker-1')).toBe(400);
     await vitestHelpers.teardown();
     expect(await isDown(url)).toBe(true);
+  });
+});
+
+describe('the set-ups over HTTPS (tls: true)', () => {
+  it('publish an https TOKEN_SIM_URL and the CA in TOKEN_SIM_CA and NODE_EXTRA_CA_CERTS, which a worker started after trusts; the tear-down removes them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'token-sim-runner-tls-'));
+    const extra = process.env.NODE_EXTRA_CA_CERTS;
+    delete process.env.NODE_EXTRA_CA_CERTS;
+    try {
+      await jestHelpers.globalSetup({ tls: true, tlsDir: dir })();
+      const url = process.env.TOKEN_SIM_URL ?? '';
+      expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(process.env.TOKEN_SIM_CA).toBe(join(dir, 'ca.pem'));
+      expect(process.env.NODE_EXTRA_CA_CERTS).toBe(join(dir, 'ca.pem'));
+      // A test worker is a process started after the set-up: its own fetch trusts the CA from the environment.
+      // (Not spawnSync: the simulator answers on this process's event loop.)
+      const worker = await promisify(execFile)(process.execPath, ['-e', "fetch(process.env.TOKEN_SIM_URL + '/_sim/health').then(async (r) => console.log(r.status, await r.text()))"], { encoding: 'utf8', env: process.env });
+      expect(worker.stdout.trim()).toBe('200 {"status":"ok","store":{"kind":"memory"}}');
+      await jestHelpers.globalTeardown();
+      expect(process.env.TOKEN_SIM_URL).toBeUndefined();
+      expect(process.env.TOKEN_SIM_CA).toBeUndefined();
+      expect(process.env.NODE_EXTRA_CA_CERTS).toBeUndefined();
+    } finally {
+      if (extra === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = extra;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leave a NODE_EXTRA_CA_CERTS of the user’s alone (TOKEN_SIM_CA names the CA)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'token-sim-runner-tls-'));
+    const extra = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ours.pem';
+    try {
+      const teardown = await vitestHelpers.globalSetup({ tls: true, tlsDir: dir })();
+      expect(process.env.TOKEN_SIM_CA).toBe(join(dir, 'ca.pem'));
+      expect(process.env.NODE_EXTRA_CA_CERTS).toBe('/etc/ssl/certs/ours.pem');
+      await teardown();
+      expect(process.env.TOKEN_SIM_CA).toBeUndefined();
+      expect(process.env.NODE_EXTRA_CA_CERTS).toBe('/etc/ssl/certs/ours.pem');
+    } finally {
+      if (extra === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = extra;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

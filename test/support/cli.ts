@@ -30,7 +30,7 @@ export async function listening(r: Run): Promise<string> {
     if (ended && !r.stdout().includes('\n')) throw new Error(`exited early: ${r.stderr()}`);
   }
   const first = r.stdout().split('\n')[0]!;
-  const match = /^token-sim listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(first);
+  const match = /^token-sim listening on (https?:\/\/127\.0\.0\.1:\d+)$/.exec(first);
   if (!match) throw new Error(`unexpected first line: ${first}`);
   return match[1]!;
 }

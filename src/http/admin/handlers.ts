@@ -15,7 +15,7 @@ import { maskCardData } from '../../wire/mask.js';
 import { WireError } from '../../wire/problems.js';
 import { readBody } from '../body.js';
 import { HttpError } from '../errors.js';
-import { isYamlType } from '../guard.js';
+import { isYamlType, schemeOf } from '../guard.js';
 import { toHar } from '../har.js';
 import { checkQueryParams, parseJournalQuery } from '../journal-query.js';
 import { essence } from '../media.js';
@@ -85,7 +85,8 @@ export function listRequests(ctx: ControlContext, { tenant, where }: ControlCall
   const filter = { ...given, ...(since !== undefined && { since }), limit: readLimit(query.limit, where) };
   if (format === 'har') {
     const { records, count } = ctx.controller.requestRecords(tenant, filter);
-    const har = toHar(records, count, packageVersion());
+    // One simulator serves one scheme: the journal's requests came the way this one did.
+    const har = toHar(records, count, packageVersion(), schemeOf(req));
     sendJson(res, 200, { log: { ...har.log, _next: nextOf(records.length, count, records.at(-1)?.seq) } });
   } else {
     const { requests, count } = ctx.controller.requests(tenant, filter);

@@ -1,0 +1,41 @@
+/** `--tls`, `--tls-cert`, `--tls-key`, `--tls-dir` and `--webhook-ca` (contract 4.3, decision 0053). */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError } from './fixtures.js';
+
+/** HTTPS: the user's certificate and key files, or a local CA's kept in `dir`. */
+export type TlsConfig = { kind: 'given'; certFile: string; keyFile: string } | { kind: 'local'; dir: string };
+
+/** Where `--tls` keeps its CA when `--tls-dir` does not say, under the working directory. */
+export const DEFAULT_TLS_DIR = '.token-sim/tls';
+
+export interface TlsOptions {
+  tls?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsDir?: string;
+}
+
+/** HTTPS or not: `--tls`, or a certificate and its key (which turn it on by themselves). */
+export function resolveTls(options: TlsOptions): TlsConfig | undefined {
+  const { tlsCert, tlsKey } = options;
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together: give both, or neither');
+  if (options.tlsDir !== undefined && options.tlsDir.trim() === '') throw new ConfigError('--tls-dir must be a path');
+  if (tlsCert !== undefined && tlsKey !== undefined) {
+    if (options.tls === false) throw new ConfigError('--tls-cert and --tls-key serve HTTPS: they cannot go with --tls false');
+    return { kind: 'given', certFile: resolve(tlsCert), keyFile: resolve(tlsKey) };
+  }
+  return options.tls === true ? { kind: 'local', dir: resolve(options.tlsDir ?? DEFAULT_TLS_DIR) } : undefined;
+}
+
+/** A PEM file's text, which must hold this kind of block (`CERTIFICATE`, `PRIVATE KEY`). */
+export function readPem(flag: string, path: string, block: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${flag} names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  if (!new RegExp(`-----BEGIN [A-Z ]*${block}-----`).test(text)) throw new ConfigError(`${flag} must be a PEM file with a ${block} block: ${path}`);
+  return text;
+}

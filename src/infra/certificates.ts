@@ -1,0 +1,157 @@
+/**
+ * The local certificate authority of `--tls` (decision 0052): a CA and a server certificate it signed, made in
+ * a directory on first use and reused after, so that a client told to trust `<dir>/ca.pem` once keeps trusting
+ * every later run. Keys are RSA 2048, made by Node's crypto; node-forge writes the X.509 certificates (Node's
+ * crypto reads certificates but cannot make them). node-forge is loaded only when a certificate is made.
+ */
+import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** What the server presents: PEM texts. */
+export interface ServerCertificate {
+  cert: string;
+  key: string;
+}
+
+/** A local CA's server certificate, and where its CA certificate is (the file a client trusts). */
+export interface LocalCertificate extends ServerCertificate {
+  caFile: string;
+}
+
+const DAY_MS = 86_400_000;
+/** The CA lives ten years; a server certificate about a year, and is made anew when less than a month is left. */
+const CA_DAYS = 3650;
+const SERVER_DAYS = 397;
+const RENEW_BEFORE_MS = 30 * DAY_MS;
+
+/** An IP address (v4, or v6 which alone holds colons), not a DNS name. */
+const isAddress = (name: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.includes(':');
+
+const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'server.pem', key: 'server-key.pem' } as const;
+
+/** Names that cannot be in a certificate (the unspecified addresses a server binds to) are left out; IPv6 brackets dropped. */
+export function certificateNames(names: readonly (string | undefined)[]): string[] {
+  const out = new Set<string>();
+  for (const raw of names) {
+    if (raw === undefined || raw === '') continue;
+    const name = raw.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    if (name !== '0.0.0.0' && name !== '::') out.add(name);
+  }
+  return [...out];
+}
+
+/**
+ * The server certificate for these names from the local CA in `dir`: both made when missing; the server
+ * certificate made anew (by the same CA) when it does not name them all or expires within a month. Several
+ * processes starting at once agree on one CA: a file is put in place only if none is there yet.
+ */
+export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()): Promise<LocalCertificate> {
+  const home = resolve(dir);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const path = (name: keyof typeof FILES): string => join(home, FILES[name]);
+  if (!existsSync(path('ca'))) {
+    const ca = await makeCertificate({ names: [], now, days: CA_DAYS });
+    // The key first: whoever places it places the certificate too; another process starting at once waits for it.
+    if (placeOnce(path('caKey'), ca.key, 0o600)) placeOnce(path('ca'), ca.cert, 0o644);
+    else await appears(path('ca'));
+  }
+  const issuer = { cert: readFileSync(path('ca'), 'utf8'), key: readFileSync(path('caKey'), 'utf8') };
+  const current = existsSync(path('cert')) && existsSync(path('key')) ? { cert: readFileSync(path('cert'), 'utf8'), key: readFileSync(path('key'), 'utf8') } : undefined;
+  if (current && serves(current, issuer.cert, names, now)) return { ...current, caFile: path('ca') };
+  const made = await makeCertificate({ names, now, days: SERVER_DAYS, issuer });
+  replace(path('key'), made.key, 0o600);
+  replace(path('cert'), made.cert, 0o644);
+  return { ...made, caFile: path('ca') };
+}
+
+/** Whether a certificate goes with this key, was signed by this CA, names every one of `names` and has more than a month left. */
+function serves(current: ServerCertificate, caPem: string, names: readonly string[], now: number): boolean {
+  try {
+    const cert = new X509Certificate(current.cert);
+    const ca = new X509Certificate(caPem);
+    if (!cert.checkPrivateKey(createPrivateKey(current.key))) return false;
+    if (!cert.verify(ca.publicKey) || Date.parse(cert.validTo) - now < RENEW_BEFORE_MS) return false;
+    return names.every((name) => (isAddress(name) ? cert.checkIP(name) !== undefined : cert.checkHost(name) !== undefined));
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a file only if none is there, whole: written aside, then linked into place (which fails when one exists). True when this one was placed. */
+function placeOnce(file: string, text: string, mode: number): boolean {
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(aside, text, { mode });
+  try {
+    linkSync(aside, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
+/** Waits (up to 10 s) for a file another process is placing. */
+async function appears(file: string): Promise<void> {
+  for (let waited = 0; !existsSync(file); waited += 20) {
+    if (waited > 10_000) throw new Error(`${file} did not appear: another process made its key and stopped`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Replaces a file whole: another process reads the old one or the new one, never half of one. */
+function replace(file: string, text: string, mode: number): void {
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(aside, text, { mode });
+  chmodSync(aside, mode);
+  renameSync(aside, file);
+}
+
+interface CertificateRequest {
+  /** Empty for the CA; else the DNS names and IP addresses the server answers to. */
+  names: readonly string[];
+  now: number;
+  days: number;
+  /** The CA that signs it; absent, the certificate signs itself (the CA). */
+  issuer?: ServerCertificate;
+}
+
+/** A new key and its certificate. */
+async function makeCertificate(request: CertificateRequest): Promise<ServerCertificate> {
+  const { default: forge } = await import('node-forge');
+  const { pki } = forge;
+  const pair = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+  const cert = pki.createCertificate();
+  cert.publicKey = pki.publicKeyFromPem(pair.publicKey);
+  // A positive serial of 16 random bytes: the first one 0x01–0x7f (DER integers are signed, and not padded).
+  const serial = randomBytes(16);
+  serial.writeUInt8((serial.readUInt8(0) % 0x7f) + 1, 0);
+  cert.serialNumber = serial.toString('hex');
+  cert.validity.notBefore = new Date(request.now - DAY_MS);
+  cert.validity.notAfter = new Date(request.now + request.days * DAY_MS);
+  const isCa = request.issuer === undefined;
+  const subject = [{ name: 'commonName', value: isCa ? `token-sim local CA ${randomBytes(3).toString('hex')}` : (request.names[0] ?? 'localhost') }, { name: 'organizationName', value: 'token-sim' }];
+  cert.setSubject(subject);
+  const issuerCert = request.issuer ? pki.certificateFromPem(request.issuer.cert) : undefined;
+  cert.setIssuer(issuerCert ? issuerCert.subject.attributes : subject);
+  cert.setExtensions(
+    isCa
+      ? [
+          { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
+          { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+          { name: 'subjectKeyIdentifier' },
+        ]
+      : [
+          { name: 'basicConstraints', cA: false, critical: true },
+          { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+          { name: 'extKeyUsage', serverAuth: true },
+          { name: 'subjectAltName', altNames: request.names.map((name) => (isAddress(name) ? { type: 7, ip: name } : { type: 2, value: name })) },
+          { name: 'subjectKeyIdentifier' },
+          { name: 'authorityKeyIdentifier', keyIdentifier: issuerCert?.generateSubjectKeyIdentifier().getBytes() },
+        ],
+  );
+  cert.sign(pki.privateKeyFromPem(request.issuer?.key ?? pair.privateKey), forge.md.sha256.create());
+  return { cert: pki.certificateToPem(cert), key: pair.privateKey };
+}
