@@ -40,6 +40,7 @@ import {
   warmUp,
 } from './harness.mjs';
 import { recordRedisRows, scalingCompare, startRedis, startRedisServers } from './redis-rows.mjs';
+import { httpsRows } from './https-rows.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/token-sim.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.mjs', import.meta.url));
@@ -369,6 +370,11 @@ for (let i = 0; i < STARTS; i++) {
 }
 const readyMs = median(readyTimes);
 record('startSimulator → ready (median)', `${readyMs.toFixed(1)} ms`, '≤ 50 ms', readyMs <= 50);
+
+// 8. HTTPS (issue 25): GET on a token-sim with --tls against the same on HTTP, interleaved. Reported, no target.
+const overTls = await httpsRows(CLI, simFixtures);
+for (const side of [overTls.http, overTls.https]) details.push({ operation: 'GET token (HTTPS row)', ...side, server: side.server.name });
+record('HTTPS GET vs HTTP GET (reported)', `${(overTls.https.rps / overTls.http.rps).toFixed(2)} × (${fmt(Math.round(overTls.https.rps))} vs ${fmt(Math.round(overTls.http.rps))} req/s)`, 'none', true);
 
 const seconds = (performance.now() - started) / 1000;
 const missed = rows.filter((r) => !r.holds);
