@@ -169,7 +169,10 @@ async function stop(name) {
   return { code, seconds: (performance.now() - t0) / 1000 };
 }
 
+let cleaned = false;
 function cleanUp() {
+  if (cleaned) return;
+  cleaned = true;
   for (const name of [names.first, names.second]) spawnSync(PODMAN, [...RUNTIME, 'rm', '--force', '--time', '0', name], { stdio: 'ignore' });
   spawnSync(PODMAN, ['volume', 'rm', '--force', names.volume], { stdio: 'ignore' });
   rmSync(scratch, { recursive: true, force: true });
@@ -217,8 +220,16 @@ async function checks() {
   const put = await fetch(`${first.url}/_sim/scenarios`, { method: 'PUT', headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' }, body: JSON.stringify(slow) });
   check('PUT /_sim/scenarios: one getToken answered 3 s late', put.status === 200, String(put.status));
   const t0 = performance.now();
-  const inFlight = fetch(`${first.url}${path}`, { headers: { Authorization: auth, Accept: TOKEN_TYPE } }).then(async (r) => ({ status: r.status, body: await r.json(), ms: performance.now() - t0 }));
-  await sleep(500);
+  const inFlight = fetch(`${first.url}${path}`, { headers: { Authorization: auth, Accept: TOKEN_TYPE } }).then(
+    async (r) => ({ status: r.status, body: await r.json(), ms: performance.now() - t0 }),
+    (err) => ({ status: `no answer (${err.cause?.code ?? err.message})`, body: {}, ms: performance.now() - t0 }),
+  );
+  // SIGTERM once the request is in its delay: when the scenario has counted it.
+  const arrived = async () => {
+    const state = await (await fetch(`${first.url}/_sim/state`, { headers: { Authorization: `Bearer ${admin}` } })).json();
+    return Object.values(state.counters.scenarios).some((c) => (c[username]?.matches ?? 0) > 0);
+  };
+  while (!(await arrived())) await sleep(20);
   const stopped = await stop(names.first);
   const late = await inFlight;
   check('SIGTERM (podman stop) lets the request in flight finish: 200 after its 3 s', late.status === 200 && late.body.tokenId === token.tokenId && late.ms >= 2900, `${late.status} after ${(late.ms / 1000).toFixed(1)} s`);
@@ -255,10 +266,10 @@ async function main() {
   reportSize(base, built);
 }
 
-process.once('SIGINT', () => {
-  cleanUp();
-  process.exit(130);
-});
+// Whatever ends this process, its containers and volume go with it.
+process.once('exit', cleanUp);
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
 try {
   await main();
   log(`\ntest:image PASSED in ${seconds(started)} s`);
