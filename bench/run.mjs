@@ -39,6 +39,7 @@ import {
   warmThenRun,
   warmUp,
 } from './harness.mjs';
+import { imageSize } from './image-size.mjs';
 import { recordRedisRows, scalingCompare, startRedis, startRedisServers } from './redis-rows.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/token-sim.js', import.meta.url));
@@ -369,6 +370,9 @@ for (let i = 0; i < STARTS; i++) {
 }
 const readyMs = median(readyTimes);
 record('startSimulator → ready (median)', `${readyMs.toFixed(1)} ms`, '≤ 50 ms', readyMs <= 50);
+
+// 7. The container image (contract 4.3): its size as `npm run test:image` last built it. Not measured here.
+record('container image size (the root Dockerfile)', imageSize(), 'reported', true);
 
 const seconds = (performance.now() - started) / 1000;
 const missed = rows.filter((r) => !r.holds);
