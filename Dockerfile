@@ -1,3 +1,6 @@
+# check=skip=SecretsUsedInArgOrEnv
+# (Docker's build check takes every TOKEN_SIM_* variable for a secret by its "TOKEN_" prefix; none of the
+# variables below holds one: pass the admin token at run time, never here.)
 # token-sim's container image (contract 4.3, decision 0054): the CLI on 0.0.0.0:8080 as a non-root user,
 # configured by TOKEN_SIM_* variables, its --state-file in the volume /data.
 #   docker build -t token-sim .          (or podman build --format docker: HEALTHCHECK is a Docker-format field)
