@@ -39,6 +39,7 @@ import {
   warmThenRun,
   warmUp,
 } from './harness.mjs';
+import { imageSize } from './image-size.mjs';
 import { recordRedisRows, scalingCompare, startRedis, startRedisServers } from './redis-rows.mjs';
 import { httpsRows } from './https-rows.mjs';
 
@@ -370,6 +371,9 @@ for (let i = 0; i < STARTS; i++) {
 }
 const readyMs = median(readyTimes);
 record('startSimulator → ready (median)', `${readyMs.toFixed(1)} ms`, '≤ 50 ms', readyMs <= 50);
+
+// 7. The container image (contract 4.3): its size as `npm run test:image` last built it. Not measured here.
+record('container image size (the root Dockerfile)', imageSize(), 'reported', true);
 
 // 8. HTTPS (issue 25): GET on a token-sim with --tls against the same on HTTP, interleaved. Reported, no target.
 const overTls = await httpsRows(CLI, simFixtures);
