@@ -63,6 +63,10 @@ if (!withRedis && !quick) {
 }
 
 export default {
+  // One worker per core. Jest's default (cores − 1) ran the whole suite in one worker on a 2-core machine,
+  // leaving a core idle while tests wait on processes, sockets and timers: test:all took 331 s with one
+  // worker, 192 s with two (docs/benchmarks.md, issue 24).
+  maxWorkers: '100%',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   // Jest reads testTimeout from the top level only: in a project it is ignored and 5 s applies.
   testTimeout: common.testTimeout,
