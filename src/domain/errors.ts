@@ -28,7 +28,9 @@ export type DomainCode =
   /** The payment's state no longer allows the action (a refund after a full refund, a reversal after a refund…). */
   | 'actionNotAllowed'
   /** A partial refund names another currency than the sale's. */
-  | 'refundCurrencyMismatch';
+  | 'refundCurrencyMismatch'
+  /** A sale's transactionReference was already used by the tenant with that merchant entity (contract 4.4). */
+  | 'referenceAlreadyUsed';
 
 export class DomainError extends Error {
   readonly code: DomainCode;

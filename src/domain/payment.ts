@@ -121,6 +121,10 @@ export interface Payments {
   record(tenant: string, sale: NewPayment): Payment;
   /** The payment with its due events caught up; throws `paymentNotFound`. */
   get(tenant: string, paymentId: string): Payment;
+  /** Throws `referenceAlreadyUsed` when the tenant already has a payment of this entity with this reference. */
+  checkNewReference(tenant: string, entity: string, reference: string): void;
+  /** The tenant's payments with this transactionReference (any entity), newest first, their due events caught up. */
+  withReference(tenant: string, reference: string): Payment[];
   /** `failure` (a scenario on the refund itself) makes this refund fail, whatever the sale's script says. */
   refund(tenant: string, paymentId: string, failure?: Refusal): Payment;
   partialRefund(tenant: string, paymentId: string, refund: PartialRefund, failure?: Refusal): Payment;

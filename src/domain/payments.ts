@@ -201,6 +201,21 @@ export function createPayments(deps: PaymentsDeps): Payments {
 
     get: (tenant, paymentId) => live(deps, tenant, paymentId).payment,
 
+    checkNewReference(tenant, entity, reference) {
+      // A refused sale is a payment, so its reference counts as used; a scripted error or fault made none.
+      if (deps.store.byReference(tenant, reference).some((payment) => payment.entity === entity)) {
+        throw new DomainError('referenceAlreadyUsed', `transactionReference '${reference}' was already used for a payment of merchant entity '${entity}'`);
+      }
+    },
+
+    withReference(tenant, reference) {
+      const now = deps.clock.now(tenant);
+      return deps.store.byReference(tenant, reference).map((payment) => {
+        catchUpStored(deps, payment, now);
+        return deps.store.get(tenant, payment.paymentId) ?? payment;
+      });
+    },
+
     refund(tenant, paymentId, failure) {
       const { payment, now } = live(deps, tenant, paymentId);
       check(payment, 'refund');

@@ -105,6 +105,8 @@ export interface PaymentStore {
   due(tenant: string, now: number): readonly string[];
   /** The tenant's payments, oldest first. */
   list(tenant: string): readonly Payment[];
+  /** The tenant's stored payments with this transactionReference, newest first (any merchant entity). */
+  byReference(tenant: string, reference: string): readonly Payment[];
   tenants(): readonly string[];
   clear(tenant?: string): void;
   /** Replaces every payment (a state import), or one tenant's. */

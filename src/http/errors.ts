@@ -53,6 +53,7 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   paymentNotFound: { status: 404, errorName: 'resourceNotFound' },
   actionNotAllowed: { status: 409, errorName: 'actionIsNotAllowed' },
   refundCurrencyMismatch: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  referenceAlreadyUsed: { status: 400, errorName: 'transactionHasAlreadyBeenProcessed' },
   // wire
   bodyIsEmpty: { status: 400, errorName: 'bodyIsEmpty' },
   bodyIsNotJson: { status: 400, errorName: 'bodyIsNotJson' },

@@ -23,6 +23,8 @@ interface TenantPayments {
    */
   order: string[];
   head: number;
+  /** Payment ids by transactionReference, oldest first: the duplicate check and the payment queries read it. */
+  byReference: Map<string, string[]>;
 }
 
 export const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
@@ -35,7 +37,7 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
   function partition(tenant: string): TenantPayments {
     let p = tenants.get(tenant);
     if (!p) {
-      p = { byId: new Map(), due: createExpiryHeap(), order: [], head: 0 };
+      p = { byId: new Map(), due: createExpiryHeap(), order: [], head: 0, byReference: new Map() };
       tenants.set(tenant, p);
     }
     return p;
@@ -48,13 +50,16 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     if (p.byId.size > before) {
       total++;
       p.order.push(payment.paymentId);
+      const ids = p.byReference.get(payment.transactionReference);
+      if (ids) ids.push(payment.paymentId);
+      else p.byReference.set(payment.transactionReference, [payment.paymentId]);
     }
     if (payment.settlesAt !== undefined) p.due.push(payment.settlesAt, payment.paymentId);
     for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
     observer?.changed(payment.tenant, payment.paymentId);
     while (p.byId.size > perTenant && p.head < p.order.length) {
       const dropped = p.order[p.head++] as string;
-      if (p.byId.delete(dropped)) {
+      if (drop(p, dropped)) {
         total--;
         observer?.changed(payment.tenant, dropped);
       }
@@ -81,7 +86,8 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     put,
     remove(tenant, paymentId) {
       // Its place in the order queue goes stale and is skipped when the oldest are dropped.
-      if (tenants.get(tenant)?.byId.delete(paymentId)) {
+      const p = tenants.get(tenant);
+      if (p && drop(p, paymentId)) {
         total--;
         observer?.changed(tenant, paymentId);
       }
@@ -91,6 +97,11 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
       if (p && updateIn(p, paymentId, change)) observer?.changed(tenant, paymentId);
     },
     due: (tenant, now) => dueIn(tenants.get(tenant), now),
+    byReference(tenant, reference) {
+      const p = tenants.get(tenant);
+      const ids = p?.byReference.get(reference) ?? [];
+      return ids.map((id) => p?.byId.get(id) as Payment).reverse();
+    },
     list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
     tenants: () => [...tenants.keys()].filter((t) => (tenants.get(t)?.byId.size ?? 0) > 0),
     clear,
@@ -100,6 +111,18 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     },
     size: () => total,
   };
+}
+
+/** Removes a stored payment and its place in the reference index; false when it is not stored. */
+function drop(p: TenantPayments, paymentId: string): boolean {
+  const payment = p.byId.get(paymentId);
+  if (!payment) return false;
+  p.byId.delete(paymentId);
+  const ids = p.byReference.get(payment.transactionReference) ?? [];
+  const left = ids.filter((id) => id !== paymentId);
+  if (left.length > 0) p.byReference.set(payment.transactionReference, left);
+  else p.byReference.delete(payment.transactionReference);
+  return true;
 }
 
 /** The heap of scheduled instants again, from the stored payments alone. */
