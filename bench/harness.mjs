@@ -39,11 +39,14 @@ const createBody = (cardNumber) =>
     paymentInstrument: { type: 'card/front', cardHolderName: 'Bench Mark', cardNumber, cardExpiryDate: { month: 12, year: 2035 } },
     merchant: { entity: 'default' },
   });
+// Each sale a reference of its own: a reference used twice is refused (contract 4.4), as a client's retry
+// of a sale that went through would be.
+let saleSeq = 0;
 const saleBody = (href) =>
   JSON.stringify({
     instruction: { value: { amount: 250, currency: 'GBP' }, narrative: { line1: 'Bench' }, paymentInstrument: { type: 'card/token', href } },
     merchant: { entity: 'default' },
-    transactionReference: 'bench',
+    transactionReference: `bench-${++saleSeq}`,
   });
 
 // ---- processes: each server in its own process, the load from this one ----------------------------
@@ -138,7 +141,7 @@ export const requests = {
     setupRequest: (req) => ({ ...req, body: createBody(nextCard()) }),
   }),
   createExisting: () => ({ method: 'POST', path: '/tokens', headers: { authorization: AUTH, accept: TOKEN, 'content-type': TOKEN }, body: createBody('4444333322221111') }),
-  sale: (href) => ({ method: 'POST', path: '/payments/sales/migrateCardOnFile', headers: { authorization: AUTH, accept: SALE_RES, 'content-type': SALE_REQ }, body: saleBody(href) }),
+  sale: (href) => ({ method: 'POST', path: '/payments/sales/migrateCardOnFile', headers: { authorization: AUTH, accept: SALE_RES, 'content-type': SALE_REQ }, setupRequest: (req) => ({ ...req, body: saleBody(href) }) }),
   // A sale, then a full refund through the sale's own payments:refund link (each connection keeps the
   // link of its last sale); the baselines answer both with their fixed body.
   saleThenRefund: (href) => [

@@ -33,6 +33,8 @@ const first = await fetch(`${url}/tokens`, { method: 'POST', headers: { Authoriz
 const links = (await first.json())._links;
 const path = (rel) => new URL(links[rel].href).pathname;
 let n = 0;
+// Each sale a reference of its own: a reference used twice is refused (contract 4.4).
+let saleSeq = 0;
 const headers = { authorization: AUTH, accept: TOKEN, 'content-type': TOKEN };
 const requests = [
   { method: 'POST', path: '/tokens', headers, setupRequest: (r) => ({ ...r, body: body(cards[n++ % CARDS]) }) },
@@ -42,7 +44,7 @@ const requests = [
     method: 'POST',
     path: '/payments/sales/migrateCardOnFile',
     headers: { authorization: AUTH, accept: 'application/vnd.service.payments-v5.hal+json', 'content-type': 'application/vnd.service.payments-v5+json' },
-    body: JSON.stringify({ instruction: { value: { amount: 250, currency: 'GBP' }, narrative: { line1: 'Soak' }, paymentInstrument: { type: 'card/token', href: links['tokens:token'].href } }, merchant: { entity: 'default' }, transactionReference: 'soak' }),
+    setupRequest: (r) => ({ ...r, body: JSON.stringify({ instruction: { value: { amount: 250, currency: 'GBP' }, narrative: { line1: 'Soak' }, paymentInstrument: { type: 'card/token', href: links['tokens:token'].href } }, merchant: { entity: 'default' }, transactionReference: `soak-${++saleSeq}` }) }),
   },
   { method: 'GET', path: '/tokens/AAAAAAAAAAAAAAAAAAAAAA', headers }, // 400: a ref that is not ours
   { method: 'POST', path: '/tokens', headers, body: '{"paymentInstrument":' }, // 400: not JSON

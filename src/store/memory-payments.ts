@@ -50,9 +50,7 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     if (p.byId.size > before) {
       total++;
       p.order.push(payment.paymentId);
-      const ids = p.byReference.get(payment.transactionReference);
-      if (ids) ids.push(payment.paymentId);
-      else p.byReference.set(payment.transactionReference, [payment.paymentId]);
+      indexReference(p, payment);
     }
     if (payment.settlesAt !== undefined) p.due.push(payment.settlesAt, payment.paymentId);
     for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
@@ -111,6 +109,13 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     },
     size: () => total,
   };
+}
+
+/** Notes a new payment under its reference. */
+function indexReference(p: TenantPayments, payment: Payment): void {
+  const ids = p.byReference.get(payment.transactionReference);
+  if (ids) ids.push(payment.paymentId);
+  else p.byReference.set(payment.transactionReference, [payment.paymentId]);
 }
 
 /** Removes a stored payment and its place in the reference index; false when it is not stored. */

@@ -128,7 +128,7 @@ async function populate(r: Running): Promise<void> {
   const saleHeaders = { authorization: AUTH, accept: 'application/vnd.service.payments-v5.hal+json', 'content-type': 'application/vnd.service.payments-v5+json' };
   for (const holder of ['Sherlock Holmes', 'REFUSED']) {
     const plain = { type: 'card/plain', cardNumber: CARDS[0], cardHolderName: holder, cardExpiryDate: { month: 5, year: 2035 } };
-    const s = await send(r, { method: 'POST', path: '/payments/sales/migrateCardOnFile', headers: saleHeaders, body: json({ ...sale, instruction: { ...sale.instruction, paymentInstrument: plain } }) });
+    const s = await send(r, { method: 'POST', path: '/payments/sales/migrateCardOnFile', headers: saleHeaders, body: json({ ...sale, transactionReference: `t-${holder}`, instruction: { ...sale.instruction, paymentInstrument: plain } }) });
     expect(s.status).toBe(201);
     const links = (JSON.parse(s.text) as { _links: Record<string, { href?: string }> })._links;
     for (const [name, link] of Object.entries(links)) if (name !== 'curies' && link.href) r.payments.push(new URL(link.href).pathname);

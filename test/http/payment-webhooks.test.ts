@@ -75,7 +75,7 @@ describe('payment webhooks', () => {
   it('sends every event of a payment, in order, in the vendor’s body, stamped with virtual time', async () => {
     const hook = await receiver();
     const sim = testSimulator({ now: START, frozen: true, webhookUrl: hook.url });
-    const links: Links = (await sale(sim, saleBody())).body._links;
+    const links: Links = (await sale(sim, saleBody(undefined, { transactionReference: 'order-0001' }))).body._links;
     expect((await post(sim, links['payments:partialRefund']?.href ?? '', partial(100, 'first'))).status).toBe(202);
     expect((await post(sim, links['payments:partialRefund']?.href ?? '', partial(50, 'second'))).status).toBe(202);
     expect((await advance(sim, 'P1D')).status).toBe(200);

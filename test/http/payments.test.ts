@@ -219,7 +219,7 @@ describe('payments everywhere else', () => {
 
   it('carries payments through a state export and import, refs and all', async () => {
     const sim = testSimulator({ seed: 'payments', now: START, frozen: true });
-    const links = await approvedSale(sim);
+    const links = await approvedSale(sim, { transactionReference: 'order-0001' });
     await post(sim, links['payments:partialRefund']?.href ?? '', partial(10));
     const state = (await request(handlerOf(sim)).get('/_sim/state')).body;
     expect(state.payments).toHaveLength(1);

@@ -14,7 +14,7 @@ const post = (sim: Simulator, href: string, body?: unknown) => {
 const lastEvent = async (sim: Simulator, links: Links): Promise<string> =>
   (await request(handlerOf(sim)).get(pathOf(links['payments:events']?.href ?? '')).auth('merchant', 'secret').set('Accept', SALE_RESPONSE)).body.lastEvent;
 const advance = (sim: Simulator, by: string) => request(handlerOf(sim)).post('/_sim/clock/advance').send({ by });
-const links = async (sim: Simulator): Promise<Links> => (await sale(sim, saleBody())).body._links;
+const links = async (sim: Simulator): Promise<Links> => (await sale(sim, saleBody(undefined, { transactionReference: 'order-0001' }))).body._links;
 const partial = (amount: number) => ({ value: { amount, currency: 'GBP' }, reference: `r-${amount}` });
 
 const withRules = (rules: unknown[]): Simulator => {

@@ -16,11 +16,17 @@ export const plainCard = (fields: Record<string, unknown> = {}): Record<string, 
   ...fields,
 });
 
+let saleCount = 0;
+
+/**
+ * A valid sale body. Each call has a reference of its own (`order-0001`, `order-0002`, … in this file): a
+ * reference used twice is refused (contract 4.4); `overrides` may name one.
+ */
 export function saleBody(paymentInstrument: unknown = plainCard(), overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     instruction: { value: { amount: 250, currency: 'GBP' }, narrative: { line1: 'Baker Street Stores' }, paymentInstrument },
     merchant: { entity: 'default' },
-    transactionReference: 'order-0001',
+    transactionReference: `order-${String(++saleCount).padStart(4, '0')}`,
     ...overrides,
   };
 }

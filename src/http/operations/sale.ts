@@ -59,6 +59,8 @@ function originOf(origins: Map<string, string>, baseUrl: string): string {
 export function sale(op: SaleOperation, req: ApiRequest): ApiResponse {
   const body = parseBody(saleBody, parseJsonText(req.body));
   const { amount, currency } = body.instruction.value;
+  // Before anything else happens: a repeated reference changes nothing (no use of the token, no payment).
+  op.payments.checkNewReference(req.tenant, body.merchant.entity, body.transactionReference);
   const result = op.sales.sale(
     req.tenant,
     { entity: body.merchant.entity, currency, amount, instrument: instrumentOf(body.instruction.paymentInstrument, op.refs, req.tenant) },
