@@ -55,6 +55,25 @@ redisDescribe(import.meta.url)('token-sim processes on one Redis', () => {
     expect(new Set(answers.map((a) => a.body.tokenId)).size).toBe(1);
   });
 
+  it('answers one 201 to 200 concurrent sales with one transactionReference spread over the processes, and makes one payment (contract 4.4)', async () => {
+    const SALE = 'application/vnd.service.payments-v5+json';
+    const body = {
+      transactionReference: 'one-reference',
+      merchant: { entity: 'default' },
+      instruction: { narrative: { line1: 'x' }, value: { currency: 'GBP', amount: 100 }, paymentInstrument: { type: 'card/plain', cardHolderName: 'Grace Hopper', cardNumber: luhnCard(600), cardExpiryDate: { month: 5, year: 2035 } } },
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const res = await fetch(`${at(i)}/payments/sales/migrateCardOnFile`, { method: 'POST', headers: { Authorization: AUTH, Accept: SALE, 'Content-Type': SALE }, body: JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      }),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 400 && a.body.errorName === 'transactionHasAlreadyBeenProcessed')).toHaveLength(199);
+    const listed = (await call(at(1), 'GET', '/_sim/payments')).body.payments as { transactionReference: string }[];
+    expect(listed.filter((p) => p.transactionReference === 'one-reference')).toHaveLength(1);
+  });
+
   it('shares tokens and the clock: created in one, read in another, expired everywhere after an advance through a third', async () => {
     const created = await call(at(0), 'POST', '/tokens', card(luhnCard(501)));
     expect(created.status).toBe(201);
