@@ -81,6 +81,11 @@ export interface JournalRecord extends Omit<JournalFields, 'errorName'> {
   responseType?: string | undefined;
   /** The answer's body as sent, masked only when listed; kept only up to MAX_BODY_BYTES. */
   responseBody?: string | undefined;
+  /**
+   * The answer of work done that a `lostAnswer` rule kept from the client (contract 4.4): how it was lost, and
+   * what it would have been; its body kept only up to MAX_BODY_BYTES.
+   */
+  lostAnswer?: { as: string; status: number; mediaType?: string | undefined; body?: string | undefined } | undefined;
   /** The size of an answer's body too large to keep. */
   omittedResponseBytes?: number;
 }
@@ -106,6 +111,11 @@ export interface JournalEntry extends JournalFields {
   responseBody?: unknown;
   /** The answer's body if it was not JSON, as masked text. */
   responseText?: string;
+  /**
+   * With a `lostAnswer` rule: the work was done, and this was its answer, which the client never got (it got
+   * what `status` says: 0, the connection reset or never answered, or 500). Its body masked, as `body` or `text`.
+   */
+  lostAnswer?: { as: 'connectionReset' | 'noResponse' | 'internalError'; status: number; body?: unknown; text?: string };
 }
 
 /** A kept body as it may be shown. */
@@ -186,5 +196,14 @@ export function toEntry({ seq, record: r }: { seq: number; record: JournalRecord
     ...bodyFields(bodyView(r.body, r.omittedBodyBytes), 'requestBody', 'requestText'),
     responseHeaders: Object.fromEntries(maskedResponseHeaders(r)),
     ...bodyFields(bodyView(r.responseBody, r.omittedResponseBytes), 'responseBody', 'responseText'),
+    ...(r.lostAnswer && { lostAnswer: lostAnswerOf(r.lostAnswer) }),
   };
+}
+
+/** The lost answer of a record as an entry shows it: its body masked. */
+function lostAnswerOf(lost: NonNullable<JournalRecord['lostAnswer']>): NonNullable<JournalEntry['lostAnswer']> {
+  const view = bodyView(lost.body, undefined);
+  const as = lost.as as NonNullable<JournalEntry['lostAnswer']>['as'];
+  if (view === undefined) return { as, status: lost.status };
+  return view.kind === 'json' ? { as, status: lost.status, body: view.value } : { as, status: lost.status, text: view.kind === 'text' ? view.text : '' };
 }

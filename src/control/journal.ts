@@ -152,7 +152,7 @@ interface Stored {
   live: boolean;
 }
 
-const bodyCharsOf = (r: JournalRecord): number => (typeof r.body === 'string' ? r.body.length : 0) + (r.responseBody?.length ?? 0);
+const bodyCharsOf = (r: JournalRecord): number => (typeof r.body === 'string' ? r.body.length : 0) + (r.responseBody?.length ?? 0) + (r.lostAnswer?.body?.length ?? 0);
 
 /** The record as kept: bodies over MAX_BODY_BYTES dropped whole (their size noted), a Buffer body as text. */
 function keptRecord(entry: JournalRecord): JournalRecord {
@@ -165,6 +165,8 @@ function keptRecord(entry: JournalRecord): JournalRecord {
   if (record.responseBody !== undefined && record.responseBody.length > MAX_BODY_BYTES) {
     record = { ...record, responseBody: undefined, omittedResponseBytes: Buffer.byteLength(record.responseBody) };
   }
+  // A lost answer keeps its status and how it was lost; its body only when small enough.
+  if (record.lostAnswer?.body !== undefined && record.lostAnswer.body.length > MAX_BODY_BYTES) record = { ...record, lostAnswer: { ...record.lostAnswer, body: undefined } };
   return record;
 }
 

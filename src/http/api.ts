@@ -16,6 +16,7 @@ import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import { runOperation, type OperationDeps } from './operations/dispatch.js';
 import type { ApiOperationName, ApiResponse } from './operations/types.js';
 import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
+import type { LostAnswer } from '../scenarios/schema.js';
 
 export { SECURITY_HEADERS } from './exchange.js';
 
@@ -175,10 +176,31 @@ function perform(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: strin
   }
   if (action?.kind === 'error') {
     ex.errorName = action.errorName;
-    send(deps, ex, { status: action.status, body: JSON.stringify({ errorName: action.errorName, message: action.message }) });
+    send(deps, ex, { status: action.status, ...(action.headers && { headers: action.headers }), body: JSON.stringify({ errorName: action.errorName, message: action.message }) });
     return;
   }
-  send(deps, ex, operate(deps, ex, name, ref, action));
+  answer(deps, ex, operate(deps, ex, name, ref, action), action?.lost);
+}
+
+/** The answer of work done: sent, or (a `lostAnswer` rule) lost after the work, the journal keeping both. */
+function answer(deps: ApiDeps, ex: Exchange, response: ApiResponse, lost: LostAnswer | undefined): void {
+  if (lost === undefined) {
+    send(deps, ex, response);
+    return;
+  }
+  ex.lost = { as: lost, response };
+  if (lost === 'internalError') {
+    ex.errorName = 'internalErrorOccurred';
+    send(deps, ex, { status: 500, body: JSON.stringify({ errorName: 'internalErrorOccurred', message: 'An internal error occurred' }) });
+    return;
+  }
+  ex.fault = lost;
+  const socket = ex.req.socket;
+  if (lost === 'connectionReset') socket.destroy();
+  else {
+    deps.heldSockets.add(socket);
+    socket.once('close', () => deps.heldSockets.delete(socket));
+  }
 }
 
 function operate(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
@@ -224,14 +246,14 @@ function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, name: ApiOperati
         }
         const { decision, response, error } = outcome.value;
         if (decision) ex.rule = decision.rule;
-        const answer = (): void => {
-          const kind = decision?.action?.kind;
-          if (kind === 'fault' || kind === 'error') perform(deps, ex, name, ref, decision?.action);
-          else if (response) send(deps, ex, response);
+        const reply = (): void => {
+          const action = decision?.action;
+          if (action?.kind === 'fault' || action?.kind === 'error') perform(deps, ex, name, ref, action);
+          else if (response) answer(deps, ex, response, action?.lost);
           else fail(deps, ex, error);
         };
-        if (decision && decision.delayMs > 0) setTimeout(answer, decision.delayMs);
-        else answer();
+        if (decision && decision.delayMs > 0) setTimeout(reply, decision.delayMs);
+        else reply();
       },
       (err: unknown) => fail(deps, ex, err),
     );

@@ -37,6 +37,8 @@ export interface Exchange {
   body: string | undefined;
   /** What was answered, for the journal. */
   response: ApiResponse | undefined;
+  /** The answer of work done that a `lostAnswer` rule kept from the client (the journal shows it). */
+  lost: { as: string; response: ApiResponse } | undefined;
 }
 
 /** The headers every answer carries besides its correlation header: no MIME sniffing, no caching. */
@@ -64,6 +66,7 @@ export function begin(deps: ExchangeDeps, req: IncomingMessage, res: ServerRespo
     fault: undefined,
     body: undefined,
     response: undefined,
+    lost: undefined,
   };
   // 'close' follows every answer; a fault, or a client that gave up, closes unanswered (status 0).
   res.once('close', () => finish(deps, ex));
@@ -108,6 +111,7 @@ function finish(deps: ExchangeDeps, ex: Exchange): void {
     responseHeaders: response?.headers,
     responseType: response?.mediaType,
     responseBody: response?.body,
+    lostAnswer: ex.lost && { as: ex.lost.as, status: ex.lost.response.status, mediaType: ex.lost.response.mediaType, body: ex.lost.response.body },
   });
   if (answered && deps.log) deps.log({ method: ex.req.method ?? 'GET', path: ex.path, status: res.statusCode, ms: durationMs, correlationId: ex.correlationId });
 }

@@ -9,7 +9,7 @@ import type { SaleOverride } from '../domain/sale.js';
 import type { Vault } from '../domain/vault.js';
 import type { RefCodec } from '../infra/refs.js';
 import type { RequestFacts, ScenarioEngine } from '../scenarios/engine.js';
-import type { Rule } from '../scenarios/schema.js';
+import type { LostAnswer, Rule } from '../scenarios/schema.js';
 
 export interface ScenarioStepDeps {
   engine: ScenarioEngine;
@@ -36,8 +36,8 @@ export interface ScenarioInput {
 
 export type ScenarioAction =
   | { kind: 'fault'; fault: 'connectionReset' | 'noResponse' }
-  | { kind: 'error'; status: number; errorName: string; message: string }
-  | { kind: 'proceed'; saleOverride?: SaleOverride; paymentScript?: PaymentScript };
+  | { kind: 'error'; status: number; errorName: string; message: string; headers?: Record<string, string> }
+  | { kind: 'proceed'; saleOverride?: SaleOverride; paymentScript?: PaymentScript; lost?: LostAnswer };
 
 export interface ScenarioDecision {
   /** The rule's label, shown in the journal. */
@@ -134,6 +134,16 @@ function actionOf(rule: Rule): ScenarioAction {
   if (then.error) {
     return { kind: 'error', status: then.error.status, errorName: then.error.errorName, message: then.error.message ?? 'A scripted error from a token-sim scenario' };
   }
+  if (then.rateLimited) {
+    const seconds = then.rateLimited.retryAfter;
+    return { kind: 'error', status: 429, errorName: 'tooManyRequests', message: `Too many requests: retry after ${seconds} seconds`, headers: { 'Retry-After': String(seconds) } };
+  }
+  const proceed = proceedOf(then);
+  return then.lostAnswer ? { ...proceed, lost: then.lostAnswer } : proceed;
+}
+
+/** The work a rule lets happen, shaped by its outcome, risk factors and payment script. */
+function proceedOf(then: Rule['then']): Extract<ScenarioAction, { kind: 'proceed' }> {
   const paymentScript: PaymentScript | undefined =
     then.settlement || then.refund
       ? { ...(then.settlement === 'failed' && { settlementFails: true }), ...(then.refund && { refundFailure: { ...then.refund.failed } }) }

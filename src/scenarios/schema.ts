@@ -5,8 +5,9 @@ import type { Profile } from '../config/options.js';
 import { parseInstant } from '../wire/instant.js';
 import { API_OPERATIONS, isoInstant, oneOf } from '../wire/schemas.js';
 import { schemaFor } from '../wire/schema-for.js';
-import type { FieldErrorName } from '../wire/problems.js';
-import { notAllowedMessage } from '../wire/unknown-fields.js';
+import { checkDelay, checked, delayJson, numberIn, type DelaySpec } from './rule-numbers.js';
+
+export { MAX_DELAY_MS, MAX_SIGMA, type DelaySpec } from './rule-numbers.js';
 
 export const OPERATIONS = [...API_OPERATIONS, 'any'] as const;
 export type ScenarioOperation = (typeof OPERATIONS)[number];
@@ -54,7 +55,18 @@ export interface RuleThen {
   settlement?: 'failed' | undefined;
   /** The sale's refunds (or the refund the rule matches) end in `refundFailed` with this refusal. */
   refund?: { failed: { code: string; description: string } } | undefined;
+  /** After the work (contract 4.4): the operation is done and committed, then its answer is lost this way. */
+  lostAnswer?: LostAnswer | undefined;
+  /** Answers 429 `tooManyRequests` with `Retry-After: <retryAfter>` (seconds), doing nothing. */
+  rateLimited?: { retryAfter: number } | undefined;
 }
+
+/** How an answer is lost after the work: the connection reset, never answered, or a 500 instead. */
+export const LOST_ANSWERS = ['connectionReset', 'noResponse', 'internalError'] as const;
+export type LostAnswer = (typeof LOST_ANSWERS)[number];
+
+/** The longest Retry-After a rateLimited rule may ask (a day), in seconds. */
+export const MAX_RETRY_AFTER_S = 86_400;
 
 export interface Rule {
   /** Shown in the journal. */
@@ -72,122 +84,10 @@ export interface Scenario {
   rules?: Rule[] | undefined;
 }
 
-/** The longest a scripted delay may hold a request. */
-export const MAX_DELAY_MS = 60_000;
-/** The widest lognormal spread: beyond it nearly every draw is 0 or the maximum. */
-export const MAX_SIGMA = 10;
 
 const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time with a time zone, or a date');
 
 const positive = (what: string) => z.int().min(1, `must be a whole number of ${what} from 1`);
-
-type Issue = { path: (string | number)[]; errorName: FieldErrorName; message: string };
-
-/**
- * A field checked by hand (decision 0037), for what zod's own issues would misname: a number that need not
- * be whole (zod's number issues read as fieldMustBeInteger), and a union whose alternative a key picks (zod
- * reports a failed union at the union, not at the offending item). `json` describes it in the OpenAPI document.
- */
-function checked<T>(check: (value: unknown, issues: Issue[]) => T, json: Record<string, unknown>) {
-  return z
-    .unknown()
-    .transform((value, ctx): T => {
-      const issues: Issue[] = [];
-      const out = check(value, issues);
-      for (const i of issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { errorName: i.errorName } });
-      return issues.length > 0 ? z.NEVER : out;
-    })
-    .meta(json)
-    .optional();
-}
-
-/** A finite number within [min, max] (exclusive of min when `above`), else one issue at `path`. */
-function numberIn(value: unknown, path: (string | number)[], issues: Issue[], min: number, max: number, above = false): number {
-  if (value === null) issues.push({ path, errorName: 'fieldIsNull', message: 'must not be null' });
-  else if (value === undefined) issues.push({ path, errorName: 'fieldIsMissing', message: 'is required' });
-  else if (typeof value !== 'number' || !Number.isFinite(value)) issues.push({ path, errorName: 'fieldMustBeNumber', message: 'must be a number' });
-  else if (above ? value <= min : value < min) issues.push({ path, errorName: 'fieldHasInvalidValue', message: above ? `must be more than ${min}` : `must be ${min} or more` });
-  else if (value > max) issues.push({ path, errorName: 'fieldHasInvalidValue', message: `must be at most ${max}` });
-  return value as number;
-}
-
-/** A whole number of milliseconds within [0, MAX_DELAY_MS], else one issue at `path`. */
-function delayIn(value: unknown, path: (string | number)[], issues: Issue[]): number {
-  if (value === null) issues.push({ path, errorName: 'fieldIsNull', message: 'must not be null' });
-  else if (value === undefined) issues.push({ path, errorName: 'fieldIsMissing', message: 'is required' });
-  else if (typeof value !== 'number' || !Number.isInteger(value)) issues.push({ path, errorName: 'fieldMustBeInteger', message: 'must be an integer' });
-  else if (value < 0) issues.push({ path, errorName: 'integerIsTooSmall', message: 'must be 0 or more' });
-  else if (value > MAX_DELAY_MS) issues.push({ path, errorName: 'integerIsTooLarge', message: `must be at most ${MAX_DELAY_MS}` });
-  return value as number;
-}
-
-/** Keys other than `allowed`, one fieldIsNotAllowed each. */
-function onlyKeys(value: object, allowed: readonly string[], path: (string | number)[], issues: Issue[]): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) issues.push({ path: [...path, key], errorName: 'fieldIsNotAllowed', message: notAllowedMessage(key, allowed).slice(key.length + 1) });
-  }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A delay: whole milliseconds, or a distribution drawn from at each application (decision 0037). */
-export type DelaySpec = number | { uniform: [number, number] } | { lognormal: { median: number; sigma: number } };
-
-const DELAY_SHAPES = `a whole number of milliseconds, {uniform: [min, max]} or {lognormal: {median, sigma}}`;
-
-function checkDelay(value: unknown, issues: Issue[]): DelaySpec {
-  if (!isObject(value)) return delayIn(value, [], issues);
-  const keys = Object.keys(value);
-  if (keys.length !== 1 || (keys[0] !== 'uniform' && keys[0] !== 'lognormal')) {
-    issues.push({ path: [], errorName: 'fieldHasInvalidValue', message: `must be ${DELAY_SHAPES}` });
-    return 0;
-  }
-  if (keys[0] === 'uniform') {
-    const range = value.uniform;
-    if (!Array.isArray(range) || range.length !== 2) {
-      issues.push({ path: ['uniform'], errorName: 'fieldHasInvalidValue', message: 'must be [min, max]: two whole numbers of milliseconds' });
-      return 0;
-    }
-    const min = delayIn(range[0], ['uniform', 0], issues);
-    const max = delayIn(range[1], ['uniform', 1], issues);
-    if (issues.length === 0 && min > max) issues.push({ path: ['uniform', 1], errorName: 'fieldHasInvalidValue', message: 'must not be below the minimum' });
-    return { uniform: [min, max] };
-  }
-  const params = value.lognormal;
-  if (!isObject(params)) {
-    issues.push({ path: ['lognormal'], errorName: params === null ? 'fieldIsNull' : 'fieldMustBeObject', message: params === null ? 'must not be null' : 'must be a JSON object' });
-    return 0;
-  }
-  onlyKeys(params, ['median', 'sigma'], ['lognormal'], issues);
-  const median = numberIn(params.median, ['lognormal', 'median'], issues, 0, MAX_DELAY_MS, true);
-  const sigma = numberIn(params.sigma, ['lognormal', 'sigma'], issues, 0, MAX_SIGMA);
-  return { lognormal: { median, sigma } };
-}
-
-const delayJson = {
-  anyOf: [
-    { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS },
-    {
-      type: 'object',
-      properties: { uniform: { type: 'array', prefixItems: [{ type: 'integer', minimum: 0, maximum: MAX_DELAY_MS }, { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS }], items: false, minItems: 2, maxItems: 2 } },
-      required: ['uniform'],
-      additionalProperties: false,
-    },
-    {
-      type: 'object',
-      properties: {
-        lognormal: {
-          type: 'object',
-          properties: { median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY_MS }, sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA } },
-          required: ['median', 'sigma'],
-          additionalProperties: false,
-        },
-      },
-      required: ['lognormal'],
-      additionalProperties: false,
-    },
-  ],
-};
 
 const amountRange = z
   .strictObject({ min: z.int().min(0, 'must be 0 or more').optional(), max: z.int().min(0, 'must be 0 or more').optional() })
@@ -251,12 +151,24 @@ const then = z
         failed: z.strictObject({ code: z.string().min(1, 'must not be empty'), description: z.string().min(1, 'must not be empty') }),
       })
       .optional(),
+    // Failure after the work, and rate limits (contract 4.4).
+    lostAnswer: oneOf(LOST_ANSWERS).optional(),
+    rateLimited: z
+      .strictObject({ retryAfter: z.int('must be a whole number of seconds').min(0, 'must be 0 or more').max(MAX_RETRY_AFTER_S, `must be at most ${MAX_RETRY_AFTER_S}`) })
+      .optional(),
   })
   .refine((t) => Object.values(t).some((v) => v !== undefined), {
-    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors, settlement, refund',
+    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors, settlement, refund, lostAnswer, rateLimited',
     params: { errorName: 'fieldIsEmpty' },
   })
-  .refine((t) => t.error === undefined || t.fault === undefined, { error: 'error and fault cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
+  .superRefine((t, ctx) => {
+    // Each of these decides the answer alone: an error, a fault or a rate limit does no work, and a lost
+    // answer needs the work done.
+    const given = (['error', 'fault', 'rateLimited', 'lostAnswer'] as const).filter((key) => t[key] !== undefined);
+    if (given.length > 1) {
+      ctx.addIssue({ code: 'custom', path: [given[1] as string], message: `cannot be combined with ${given[0] as string}`, params: { errorName: 'fieldHasInvalidValue' } });
+    }
+  });
 
 export const ruleSchema = schemaFor<Rule>()(
   z

@@ -1,6 +1,5 @@
 /** Helpers for the card-on-file sale. */
 import request from 'supertest';
-import type { Response } from 'supertest';
 import type { Simulator } from '../../src/index.js';
 import { HOST, handlerOf } from './sim.js';
 
@@ -31,7 +30,7 @@ export function saleBody(paymentInstrument: unknown = plainCard(), overrides: Re
   };
 }
 
-export function sale(sim: Simulator, body: unknown, user = 'merchant', password = 'secret'): Promise<Response> {
+export function sale(sim: Simulator, body: unknown, user = 'merchant', password = 'secret'): request.Test {
   return request(handlerOf(sim))
     .post(SALE_PATH)
     .auth(user, password)

@@ -59,6 +59,7 @@ const stored = (record: JournalRecord): string =>
     ...record,
     body: typeof record.body === 'string' ? maskCardText(record.body) : Buffer.isBuffer(record.body) ? maskCardText(record.body.toString('utf8')) : undefined,
     responseBody: record.responseBody === undefined ? undefined : maskCardText(record.responseBody),
+    lostAnswer: record.lostAnswer && { ...record.lostAnswer, body: record.lostAnswer.body === undefined ? undefined : maskCardText(record.lostAnswer.body) },
   });
 
 function flush(j: JournalShare): void {

@@ -1,0 +1,117 @@
+/** Scenario rules' numbers checked by hand (decision 0037): delays (a number or a distribution) and probabilities. */
+import * as z from 'zod';
+import type { FieldErrorName } from '../wire/problems.js';
+import { notAllowedMessage } from '../wire/unknown-fields.js';
+
+/** The longest a scripted delay may hold a request. */
+export const MAX_DELAY_MS = 60_000;
+/** The widest lognormal spread: beyond it nearly every draw is 0 or the maximum. */
+export const MAX_SIGMA = 10;
+
+export type Issue = { path: (string | number)[]; errorName: FieldErrorName; message: string };
+
+/**
+ * A field checked by hand (decision 0037), for what zod's own issues would misname: a number that need not
+ * be whole (zod's number issues read as fieldMustBeInteger), and a union whose alternative a key picks (zod
+ * reports a failed union at the union, not at the offending item). `json` describes it in the OpenAPI document.
+ */
+export function checked<T>(check: (value: unknown, issues: Issue[]) => T, json: Record<string, unknown>) {
+  return z
+    .unknown()
+    .transform((value, ctx): T => {
+      const issues: Issue[] = [];
+      const out = check(value, issues);
+      for (const i of issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { errorName: i.errorName } });
+      return issues.length > 0 ? z.NEVER : out;
+    })
+    .meta(json)
+    .optional();
+}
+
+/** A finite number within [min, max] (exclusive of min when `above`), else one issue at `path`. */
+export function numberIn(value: unknown, path: (string | number)[], issues: Issue[], min: number, max: number, above = false): number {
+  if (value === null) issues.push({ path, errorName: 'fieldIsNull', message: 'must not be null' });
+  else if (value === undefined) issues.push({ path, errorName: 'fieldIsMissing', message: 'is required' });
+  else if (typeof value !== 'number' || !Number.isFinite(value)) issues.push({ path, errorName: 'fieldMustBeNumber', message: 'must be a number' });
+  else if (above ? value <= min : value < min) issues.push({ path, errorName: 'fieldHasInvalidValue', message: above ? `must be more than ${min}` : `must be ${min} or more` });
+  else if (value > max) issues.push({ path, errorName: 'fieldHasInvalidValue', message: `must be at most ${max}` });
+  return value as number;
+}
+
+/** A whole number of milliseconds within [0, MAX_DELAY_MS], else one issue at `path`. */
+function delayIn(value: unknown, path: (string | number)[], issues: Issue[]): number {
+  if (value === null) issues.push({ path, errorName: 'fieldIsNull', message: 'must not be null' });
+  else if (value === undefined) issues.push({ path, errorName: 'fieldIsMissing', message: 'is required' });
+  else if (typeof value !== 'number' || !Number.isInteger(value)) issues.push({ path, errorName: 'fieldMustBeInteger', message: 'must be an integer' });
+  else if (value < 0) issues.push({ path, errorName: 'integerIsTooSmall', message: 'must be 0 or more' });
+  else if (value > MAX_DELAY_MS) issues.push({ path, errorName: 'integerIsTooLarge', message: `must be at most ${MAX_DELAY_MS}` });
+  return value as number;
+}
+
+/** Keys other than `allowed`, one fieldIsNotAllowed each. */
+function onlyKeys(value: object, allowed: readonly string[], path: (string | number)[], issues: Issue[]): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) issues.push({ path: [...path, key], errorName: 'fieldIsNotAllowed', message: notAllowedMessage(key, allowed).slice(key.length + 1) });
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A delay: whole milliseconds, or a distribution drawn from at each application (decision 0037). */
+export type DelaySpec = number | { uniform: [number, number] } | { lognormal: { median: number; sigma: number } };
+
+const DELAY_SHAPES = `a whole number of milliseconds, {uniform: [min, max]} or {lognormal: {median, sigma}}`;
+
+export function checkDelay(value: unknown, issues: Issue[]): DelaySpec {
+  if (!isObject(value)) return delayIn(value, [], issues);
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || (keys[0] !== 'uniform' && keys[0] !== 'lognormal')) {
+    issues.push({ path: [], errorName: 'fieldHasInvalidValue', message: `must be ${DELAY_SHAPES}` });
+    return 0;
+  }
+  if (keys[0] === 'uniform') {
+    const range = value.uniform;
+    if (!Array.isArray(range) || range.length !== 2) {
+      issues.push({ path: ['uniform'], errorName: 'fieldHasInvalidValue', message: 'must be [min, max]: two whole numbers of milliseconds' });
+      return 0;
+    }
+    const min = delayIn(range[0], ['uniform', 0], issues);
+    const max = delayIn(range[1], ['uniform', 1], issues);
+    if (issues.length === 0 && min > max) issues.push({ path: ['uniform', 1], errorName: 'fieldHasInvalidValue', message: 'must not be below the minimum' });
+    return { uniform: [min, max] };
+  }
+  const params = value.lognormal;
+  if (!isObject(params)) {
+    issues.push({ path: ['lognormal'], errorName: params === null ? 'fieldIsNull' : 'fieldMustBeObject', message: params === null ? 'must not be null' : 'must be a JSON object' });
+    return 0;
+  }
+  onlyKeys(params, ['median', 'sigma'], ['lognormal'], issues);
+  const median = numberIn(params.median, ['lognormal', 'median'], issues, 0, MAX_DELAY_MS, true);
+  const sigma = numberIn(params.sigma, ['lognormal', 'sigma'], issues, 0, MAX_SIGMA);
+  return { lognormal: { median, sigma } };
+}
+
+export const delayJson = {
+  anyOf: [
+    { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS },
+    {
+      type: 'object',
+      properties: { uniform: { type: 'array', prefixItems: [{ type: 'integer', minimum: 0, maximum: MAX_DELAY_MS }, { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS }], items: false, minItems: 2, maxItems: 2 } },
+      required: ['uniform'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: {
+        lognormal: {
+          type: 'object',
+          properties: { median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY_MS }, sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA } },
+          required: ['median', 'sigma'],
+          additionalProperties: false,
+        },
+      },
+      required: ['lognormal'],
+      additionalProperties: false,
+    },
+  ],
+};
