@@ -1,7 +1,7 @@
 /** The composition root: the only place that picks implementations and wires one simulator's parts. */
 import type { Socket } from 'node:net';
 import { ConfigError } from '../config/fixtures.js';
-import { resolveConfig, webhookUrlFor, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorOptions } from '../config/options.js';
 import { createController } from '../control/controller.js';
 import { createMetrics } from '../control/metrics.js';
 import { paymentList } from '../http/admin/dashboard.js';
@@ -112,6 +112,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
   };
   listening.set(sim, (url) => void (addresses.listeningUrl = url));
+  webhookClients.set(sim, (client) => core.webhookSender.present(client));
   journalStreamsOf.set(sim, journalStreams);
   if (stores.replica) sharedStores.set(sim, stores.replica);
   if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));
@@ -120,6 +121,9 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
 
 /** What startSimulator tells a simulator once it listens (kept off the public object). */
 export const listening = new WeakMap<Simulator, (url: string) => void>();
+
+/** How startSimulator gives a simulator's webhook deliveries the client certificate issued from the local CA (kept off the public object). */
+export const webhookClients = new WeakMap<Simulator, (client: ClientCertificate) => void>();
 
 /** The live journal's streams of a simulator, which its server ends at close (kept off the public object). */
 export const journalStreamsOf = new WeakMap<Simulator, JournalStreams>();

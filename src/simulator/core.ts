@@ -45,7 +45,7 @@ export interface Addresses {
 /** The parts of one simulator below its HTTP surface: store, clocks, ids, rules, scenarios, webhooks. */
 export function createCore(config: SimulatorConfig, addresses: Addresses) {
   // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
-  const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`, config.webhookCa);
+  const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`, config.webhookCa, config.webhookClient);
   const webhooks = createWebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close, onSettled: (item) => stores.settled(item) });
   // The store, chosen once: memory, or memory as a replica of Redis (decision 0050).
   const stores = openStores(config, webhooks);
@@ -82,7 +82,7 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
   const onEvent = eventSender({ config, ids, paymentRefs, stores, addresses });
   const payments = createPayments({ clock: clocks, ids, store: stores.payments, settlementDelay: config.settlementDelay, onEvent });
   const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
-  return { config, stores, webhooks, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded };
+  return { config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded };
 }
 
 export type Core = ReturnType<typeof createCore>;
