@@ -7,12 +7,14 @@ import { API_OPERATIONS, isoInstant, oneOf } from '../wire/schemas.js';
 import { schemaFor } from '../wire/schema-for.js';
 import type { FieldErrorName } from '../wire/problems.js';
 import { notAllowedMessage } from '../wire/unknown-fields.js';
+import { webhookRuleIssues, webhookThen, webhookWhen, type WebhookThen, type WebhookWhen } from './webhook-rules.js';
 
-export const OPERATIONS = [...API_OPERATIONS, 'any'] as const;
+/** `webhook`: a payment event's delivery rather than an API request (contract 4.4, decision 0056). */
+export const OPERATIONS = [...API_OPERATIONS, 'webhook', 'any'] as const;
 export type ScenarioOperation = (typeof OPERATIONS)[number];
 
 /** When a rule applies: every predicate given must hold. */
-export interface RuleWhen {
+export interface RuleWhen extends WebhookWhen {
   operation?: ScenarioOperation | undefined;
   username?: string | undefined;
   entity?: string | undefined;
@@ -40,8 +42,8 @@ export interface RiskFactor {
   detail: 'address' | 'postcode';
 }
 
-/** What a rule does: at least one of these. */
-export interface RuleThen {
+/** What a rule does: at least one of these (the webhook actions on `operation: webhook` only). */
+export interface RuleThen extends WebhookThen {
   /** Milliseconds, or a distribution drawn from at each application. */
   delayMs?: DelaySpec | undefined;
   error?: { status: number; errorName: string; message?: string | undefined } | undefined;
@@ -203,6 +205,7 @@ const when = z
     cardHolderName: z.string().optional(),
     currency: z.string().optional(),
     transactionReference: z.string().optional(),
+    ...webhookWhen,
     amount: z.union([z.int().min(0, 'must be 0 or more'), amountRange], { error: 'must be a whole number or {min, max}' }).optional(),
     nth: positive('requests').optional(),
     every: positive('requests').optional(),
@@ -251,9 +254,10 @@ const then = z
         failed: z.strictObject({ code: z.string().min(1, 'must not be empty'), description: z.string().min(1, 'must not be empty') }),
       })
       .optional(),
+    ...webhookThen,
   })
   .refine((t) => Object.values(t).some((v) => v !== undefined), {
-    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors, settlement, refund',
+    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors, settlement, refund (or on operation: webhook, duplicate, reorder, delay, drop)',
     params: { errorName: 'fieldIsEmpty' },
   })
   .refine((t) => t.error === undefined || t.fault === undefined, { error: 'error and fault cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
@@ -262,6 +266,8 @@ export const ruleSchema = schemaFor<Rule>()(
   z
     .strictObject({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then })
     .superRefine((rule, ctx) => {
+      // Webhook predicates and actions where they have an effect only (decision 0056).
+      for (const i of webhookRuleIssues(rule)) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { errorName: 'fieldHasInvalidValue' } });
       // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
       // would apply (and be counted) without any effect.
       // `refund` scripts a sale's refunds, or the refund a rule matches.

@@ -62,6 +62,7 @@ function createControl(core: Core) {
     isTenant: (name) => config.credentials.has(name),
     clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
+    releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
     afterReset: (tenant) => stores.afterReset(tenant),
   });
 }
@@ -104,6 +105,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       isTenant: (name) => config.credentials.has(name),
       tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs: core.refs }) as ControlToken[],
       payments: (tenant) => paymentList(core.payments, stores.payments, tenant),
+      resendWebhook: core.resendWebhook,
     }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),

@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,9 +73,9 @@ async function start(options: SimulatorOptions): Promise<StartedSimulator> {
   return sim;
 }
 
-/** A sale (one sentForSettlement event), over the simulator's own scheme; `ca` trusts an https simulator. */
+/** A sale (one sentForSettlement event), over the simulator's own scheme (trusting its CA when it has one). */
 async function saleThrough(sim: StartedSimulator, reference: string): Promise<void> {
-  const { request } = await import(sim.url.startsWith('https') ? 'node:https' : 'node:http');
+  const request = sim.url.startsWith('https') ? httpsRequest : httpRequest;
   const body = JSON.stringify({
     instruction: { value: { amount: 250, currency: 'GBP' }, narrative: { line1: 'Baker Street' }, paymentInstrument: { type: 'card/plain', cardHolderName: 'Sherlock Holmes', cardNumber: '4444333322221111', cardExpiryDate: { month: 5, year: 2035 } } },
     merchant: { entity: 'default' },
