@@ -17,7 +17,7 @@ export type { JournalFilter } from './control/journal.js';
 export type { JournalEntry, Operation } from './control/journal-entry.js';
 export type { ClockState, ExpiryDate, PaymentEventState, PaymentEventType, PaymentState, RuleCounts, StateSnapshot, TokenState } from './control/snapshot-types.js';
 export type { ErrorBody } from './http/errors.js';
-export type { WebhookDelivery, WebhookFlush, WebhookState } from './infra/webhook-types.js';
+export type { WebhookDelivery, WebhookFlush, WebhookResend, WebhookState } from './infra/webhook-types.js';
 export { ScenarioFileError, type FileProblem } from './scenarios/loader.js';
 export type { RiskFactor, Rule, RuleThen, RuleWhen, Scenario, ScenarioOperation } from './scenarios/schema.js';
 export type { SimulatorIo } from './simulator/compose.js';

@@ -5,7 +5,7 @@ import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
 import { startSimulator, type StartedSimulator } from '../simulator/server.js';
-import { serverCertificate } from '../simulator/tls.js';
+import { localWebhookClient, serverCertificate } from '../simulator/tls.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
 import { validateFiles } from './validate.js';
@@ -216,6 +216,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       config = resolveConfig(options);
       // The local CA and its certificate are made here, once, before the workers read them.
       caFile = (await serverCertificate(config))?.caFile;
+      // And the client certificate of webhook deliveries, when it is issued from that CA (decision 0056).
+      await localWebhookClient(config);
     } catch (err) {
       io.err(`token-sim: ${describeStartError(err, options)}`);
       io.exit(USAGE_ERROR);

@@ -92,6 +92,16 @@ const TABLE = [
     shown: "none (a credential's `webhookUrl` in the fixtures still applies; [webhooks](webhooks.md))",
   },
   { key: 'webhookCa', flag: '--webhook-ca <file>', help: 'trust this PEM CA certificate for https webhook receivers, besides the system store', kind: 'file', value: 'path', shown: 'the system store only' },
+  // Webhooks as the vendor sends them (contract 4.4, decision 0056): the client certificate deliveries present.
+  {
+    key: 'webhookClientCert',
+    flag: '--webhook-client-cert <file>',
+    help: 'present this PEM client certificate to https webhook receivers; needs --webhook-client-key (default with --tls: one issued from the local CA)',
+    kind: 'file',
+    value: 'path',
+    shown: "none; with `--tls`, one issued from the local CA ([webhooks](webhooks.md#the-client-certificate))",
+  },
+  { key: 'webhookClientKey', flag: '--webhook-client-key <file>', help: 'the PEM private key of --webhook-client-cert', kind: 'file', value: 'path', shown: 'none' },
   {
     key: 'adminToken',
     flag: '--admin-token <token>',

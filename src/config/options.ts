@@ -3,10 +3,10 @@ import { parseDuration, isPositiveDuration, type Duration } from '../domain/dura
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
 import { allowedHostOf, allowedOriginOf, baseUrlOf, checkEntitiesExist, drainTimeoutMs, parseSize, resolveCredentials, startOf, stateIntervalMs } from './option-values.js';
 import { resolveStore, resolveStorePrefix, type StoreConfig } from './store.js';
-import { readPem, resolveTls, type TlsConfig, type TlsOptions } from './tls.js';
+import { readPem, resolveTls, resolveWebhookClient, type ClientCertificate, type TlsConfig, type TlsOptions } from './tls.js';
 
 export type { StoreConfig } from './store.js';
-export type { TlsConfig } from './tls.js';
+export type { ClientCertificate, TlsConfig } from './tls.js';
 
 export type Profile = 'try' | 'live';
 export type LogFormat = 'pretty' | 'json' | 'silent';
@@ -47,6 +47,10 @@ export interface SimulatorOptions extends TlsOptions {
   webhookUrl?: string;
   /** A PEM CA certificate file trusted for https webhook receivers, besides the system store. */
   webhookCa?: string;
+  /** A PEM certificate file webhook deliveries present to https receivers that ask for one (with `webhookClientKey`). */
+  webhookClientCert?: string;
+  /** The PEM private key file of `webhookClientCert`. */
+  webhookClientKey?: string;
   /** Request log on stderr; the library defaults to `silent`, the CLI to `pretty`. */
   log?: LogFormat;
   /** Requires `Authorization: Bearer <adminToken>` on /_sim. */
@@ -112,6 +116,8 @@ export interface SimulatorConfig {
   webhookUrl: string | undefined;
   /** The PEM text of --webhook-ca. */
   webhookCa: string | undefined;
+  /** The certificate and key of --webhook-client-cert and --webhook-client-key (PEM texts), checked to be a pair. */
+  webhookClient: ClientCertificate | undefined;
   /** HTTPS (--tls, --tls-cert and --tls-key), or undefined: HTTP. */
   tls: TlsConfig | undefined;
   /** Memory, or the Redis the state lives in (`url` may hold a password: print describeStore(store)). */
@@ -223,6 +229,7 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     stateKey: options.stateKey,
     webhookUrl: options.webhookUrl,
     webhookCa: options.webhookCa === undefined ? undefined : readPem('--webhook-ca', options.webhookCa, 'CERTIFICATE'),
+    webhookClient: resolveWebhookClient(options),
     tls: resolveTls(options),
     store,
     storePrefix,

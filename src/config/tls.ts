@@ -1,4 +1,5 @@
-/** `--tls`, `--tls-cert`, `--tls-key`, `--tls-dir` and `--webhook-ca` (contract 4.3, decision 0053). */
+/** `--tls`, `--tls-cert`, `--tls-key`, `--tls-dir` and `--webhook-ca` (contract 4.3, decision 0053); `--webhook-client-cert` and `--webhook-client-key` (contract 4.4, decision 0056). */
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './fixtures.js';
@@ -38,4 +39,27 @@ export function readPem(flag: string, path: string, block: string): string {
   }
   if (!new RegExp(`-----BEGIN [A-Z ]*${block}-----`).test(text)) throw new ConfigError(`${flag} must be a PEM file with a ${block} block: ${path}`);
   return text;
+}
+
+/** A certificate and its key, PEM texts: what webhook deliveries present to HTTPS receivers (decision 0056). */
+export interface ClientCertificate {
+  cert: string;
+  key: string;
+}
+
+/** `--webhook-client-cert` and `--webhook-client-key`: read, and checked to be a pair, at start. */
+export function resolveWebhookClient(options: { webhookClientCert?: string | undefined; webhookClientKey?: string | undefined }): ClientCertificate | undefined {
+  const { webhookClientCert: certFile, webhookClientKey: keyFile } = options;
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new ConfigError('--webhook-client-cert and --webhook-client-key go together: give both, or neither');
+  if (certFile === undefined || keyFile === undefined) return undefined;
+  const cert = readPem('--webhook-client-cert', resolve(certFile), 'CERTIFICATE');
+  const key = readPem('--webhook-client-key', resolve(keyFile), 'PRIVATE KEY');
+  let pair: boolean;
+  try {
+    pair = new X509Certificate(cert).checkPrivateKey(createPrivateKey(key));
+  } catch (err) {
+    throw new ConfigError(`--webhook-client-cert and --webhook-client-key cannot be presented: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!pair) throw new ConfigError('--webhook-client-key is not the key of --webhook-client-cert');
+  return { cert, key };
 }

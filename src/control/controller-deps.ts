@@ -26,6 +26,8 @@ export interface ControllerDeps {
   clearWebhooks?(tenant?: string): void;
   /** Payments: their store, and the catch-up of a tenant's events that are due by its clock (a clock move). */
   payments?: { store: PaymentStore; catchUp(tenant: string): number };
+  /** Hands on the tenant's webhook deliveries a rule delayed until its clock's now (decision 0056), after a catch-up. */
+  releaseWebhooks?(tenant: string): void;
   /** Told after each reset (of one tenant, or all, `undefined`): a whole reset clears health's store report (decision 0041). */
   afterReset?(tenant: string | undefined): void;
 }

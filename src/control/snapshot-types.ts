@@ -74,7 +74,9 @@ export interface StateSnapshot {
   payments?: PaymentState[] | undefined;
 }
 
-export type PaymentEventType = 'sentForSettlement' | 'settled' | 'settlementFailed' | 'cancelled' | 'sentForRefund' | 'refundFailed' | 'refused';
+// The vendor's event names, declared once in the domain (a scenario's webhook rules match them too).
+import type { PaymentEventType } from '../domain/payment.js';
+export type { PaymentEventType } from '../domain/payment.js';
 
 export interface PaymentEventState {
   /** The event's number within its payment (its webhook's eventId is derived from it). */

@@ -35,14 +35,20 @@ export function catchUpPayments(deps: ControllerDeps, tenant: string | undefined
   const payments = deps.payments;
   if (!payments) return;
   const forked = deps.clocks.forks();
-  for (const t of tenant === undefined ? payments.store.tenants().filter((t) => !forked.has(t)) : [tenant]) payments.catchUp(t);
+  for (const t of tenant === undefined ? payments.store.tenants().filter((t) => !forked.has(t)) : [tenant]) {
+    payments.catchUp(t);
+    deps.releaseWebhooks?.(t);
+  }
 }
 
 /** Every tenant's expired tokens deleted, each by its own clock, and every tenant's due payment events caught up. */
 export function sweepAll(deps: ControllerDeps): number {
   let removed = 0;
   for (const t of deps.store.tenants()) removed += deps.store.sweepExpired(t, deps.clocks.now(t));
-  for (const t of deps.payments?.store.tenants() ?? []) deps.payments?.catchUp(t);
+  for (const t of deps.payments?.store.tenants() ?? []) {
+    deps.payments?.catchUp(t);
+    deps.releaseWebhooks?.(t);
+  }
   return removed;
 }
 

@@ -12,8 +12,9 @@ export interface Refusal {
   description: string;
 }
 
-/** The vendor's event names. */
-export type PaymentEventType = 'sentForSettlement' | 'settled' | 'settlementFailed' | 'cancelled' | 'sentForRefund' | 'refundFailed' | 'refused';
+/** The vendor's event names (a scenario rule on `operation: webhook` matches them by `type`). */
+export const PAYMENT_EVENT_TYPES = ['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused'] as const;
+export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
 export type PaymentAction = 'refund' | 'partialRefund' | 'reversal';
 

@@ -27,6 +27,8 @@ export type HttpCode =
   | 'hostNotAllowed'
   | 'originNotAllowed'
   | 'crossSiteNotAllowed'
+  // A webhook delivery the log does not show (of the tenant): POST /_sim/webhooks/{id}/resend (decision 0056).
+  | 'webhookNotFound'
   | 'unexpected';
 
 export type ErrorCode = DomainCode | WireCode | HttpCode;
@@ -81,6 +83,8 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   hostNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Host' },
   originNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Origin' },
   crossSiteNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Sec-Fetch-Site' },
+  // A webhook delivery the log does not show, or another tenant's (decision 0056).
+  webhookNotFound: { status: 404, errorName: 'resourceNotFound' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },
 };
 

@@ -2,11 +2,11 @@
  * The query of `GET /_sim/webhooks` and `POST /_sim/webhooks/flush` (decision 0030), read alike from the URL
  * and from library arguments: a bad value is the same `urlContainsInvalidValue` refusal everywhere.
  */
-import type { WebhookFilter, WebhookState } from '../infra/webhooks.js';
+import { WEBHOOK_STATES, type WebhookFilter, type WebhookState } from '../infra/webhooks.js';
 import { checkQueryParams } from './journal-query.js';
 import { readJournalCursor, readLimit, refuse } from './paging.js';
 
-const STATES: readonly WebhookState[] = ['pending', 'delivered', 'failed'];
+const STATES: readonly string[] = WEBHOOK_STATES;
 
 /** How long a flush waits unless told: longer than one delivery's worst case (5 attempts of 5 s, 1.5 s of backoff). */
 export const FLUSH_DEFAULT_MS = 30_000;
@@ -17,8 +17,8 @@ export const FLUSH_MAX_MS = 60_000;
 export function readWebhookQuery(query: Record<string, unknown>, where: string): WebhookFilter & { limit: number } {
   checkQueryParams(query, ['tenant', 'state', 'limit', 'cursor'], where);
   const { state, limit, cursor } = query;
-  if (state !== undefined && (typeof state !== 'string' || !(STATES as readonly string[]).includes(state))) {
-    throw refuse(where, 'state must be pending, delivered or failed, given once');
+  if (state !== undefined && (typeof state !== 'string' || !STATES.includes(state))) {
+    throw refuse(where, `state must be ${STATES.slice(0, -1).join(', ')} or ${STATES.at(-1) ?? ''}, given once`);
   }
   const since = readJournalCursor(cursor, where);
   return {

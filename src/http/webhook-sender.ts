@@ -6,20 +6,28 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import type { ClientCertificate } from '../config/options.js';
 import type { WebhookSend } from '../infra/webhooks.js';
 
 export interface WebhookSender {
   send: WebhookSend;
   /** Destroys the agents' sockets. */
   close: () => void;
+  /** From now on, presents this client certificate to https receivers (a new agent: the old one's sockets are destroyed). */
+  present: (client: ClientCertificate) => void;
 }
 
-/** `ca`: a PEM CA certificate (--webhook-ca) that https receivers may be signed by, besides the system store's. */
-export function createWebhookSender(userAgent = 'token-sim', ca?: string): WebhookSender {
+/**
+ * `ca`: a PEM CA certificate (--webhook-ca) that https receivers may be signed by, besides the system store's;
+ * `client`: the certificate and key presented to an https receiver that asks for one (decision 0056).
+ */
+export function createWebhookSender(userAgent = 'token-sim', ca?: string, client?: ClientCertificate): WebhookSender {
+  // A `ca` replaces Node's trusted roots: the system's are given back beside it.
+  const httpsAgent = (presented: ClientCertificate | undefined): https.Agent =>
+    new https.Agent({ keepAlive: true, ...(ca !== undefined && { ca: [...tls.rootCertificates, ca] }), ...(presented && { cert: presented.cert, key: presented.key }) });
   const agents = {
     'http:': new http.Agent({ keepAlive: true }),
-    // A `ca` replaces Node's trusted roots: the system's are given back beside it.
-    'https:': new https.Agent({ keepAlive: true, ...(ca !== undefined && { ca: [...tls.rootCertificates, ca] }) }),
+    'https:': httpsAgent(client),
   };
   const send: WebhookSend = ({ url, body, mediaType, timeoutMs, signal }) =>
     new Promise((resolve, reject) => {
@@ -61,6 +69,11 @@ export function createWebhookSender(userAgent = 'token-sim', ca?: string): Webho
     close: () => {
       agents['http:'].destroy();
       agents['https:'].destroy();
+    },
+    present: (presented) => {
+      const before = agents['https:'];
+      agents['https:'] = httpsAgent(presented);
+      before.destroy();
     },
   };
 }

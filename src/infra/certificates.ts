@@ -1,6 +1,6 @@
 /**
- * The local certificate authority of `--tls` (decision 0052): a CA and a server certificate it signed, made in
- * a directory on first use and reused after, so that a client told to trust `<dir>/ca.pem` once keeps trusting
+ * The local certificate authority of `--tls` (decision 0052): a CA and a server certificate it signed (and the
+ * client certificate webhook deliveries present, decision 0056), made in a directory on first use and reused after, so that a client told to trust `<dir>/ca.pem` once keeps trusting
  * every later run. Keys are RSA 2048, made by Node's crypto; node-forge writes the X.509 certificates (Node's
  * crypto reads certificates but cannot make them). node-forge is loaded only when a certificate is made.
  */
@@ -28,7 +28,12 @@ const RENEW_BEFORE_MS = 30 * DAY_MS;
 /** An IP address (v4, or v6 which alone holds colons), not a DNS name. */
 const isAddress = (name: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.includes(':');
 
-const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'server.pem', key: 'server-key.pem' } as const;
+const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'server.pem', key: 'server-key.pem', clientCert: 'client.pem', clientKey: 'client-key.pem' } as const;
+
+/** The extended key usage of a TLS client certificate (what an HTTPS receiver that asks for one checks). */
+const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
+/** The subject of the client certificate webhook deliveries present (decision 0056). */
+export const WEBHOOK_CLIENT_NAME = 'token-sim webhooks';
 
 /** Names that cannot be in a certificate (the unspecified addresses a server binds to) are left out; IPv6 brackets dropped. */
 export function certificateNames(names: readonly (string | undefined)[]): string[] {
@@ -47,6 +52,32 @@ export function certificateNames(names: readonly (string | undefined)[]): string
  * processes starting at once agree on one CA: a file is put in place only if none is there yet.
  */
 export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()): Promise<LocalCertificate> {
+  const { path, issuer } = await localCa(dir, now);
+  const current = existing(path('cert'), path('key'));
+  if (current && serves(current, issuer.cert, names, now)) return { ...current, caFile: path('ca') };
+  const made = await makeCertificate({ names, now, days: SERVER_DAYS, issuer });
+  replace(path('key'), made.key, 0o600);
+  replace(path('cert'), made.cert, 0o644);
+  return { ...made, caFile: path('ca') };
+}
+
+/**
+ * The client certificate webhook deliveries present (contract 4.4, decision 0056), from the same local CA: made
+ * beside the server certificate (`client.pem`, `client-key.pem`) when missing, and reused like it (made anew when
+ * it does not go with its key, was not signed by the CA, is not for client authentication or expires within a month).
+ */
+export async function localClientCertificate(dir: string, now: number = Date.now()): Promise<LocalCertificate> {
+  const { path, issuer } = await localCa(dir, now);
+  const current = existing(path('clientCert'), path('clientKey'));
+  if (current && serves(current, issuer.cert, [], now, CLIENT_AUTH)) return { ...current, caFile: path('ca') };
+  const made = await makeCertificate({ names: [WEBHOOK_CLIENT_NAME], now, days: SERVER_DAYS, issuer, client: true });
+  replace(path('clientKey'), made.key, 0o600);
+  replace(path('clientCert'), made.cert, 0o644);
+  return { ...made, caFile: path('ca') };
+}
+
+/** The local CA in `dir` (made when missing), and where its files are. */
+async function localCa(dir: string, now: number): Promise<{ path: (name: keyof typeof FILES) => string; issuer: ServerCertificate }> {
   const home = resolve(dir);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = (name: keyof typeof FILES): string => join(home, FILES[name]);
@@ -56,22 +87,22 @@ export async function localCertificate(dir: string, names: readonly string[], no
     if (placeOnce(path('caKey'), ca.key, 0o600)) placeOnce(path('ca'), ca.cert, 0o644);
     else await appears(path('ca'));
   }
-  const issuer = { cert: readFileSync(path('ca'), 'utf8'), key: readFileSync(path('caKey'), 'utf8') };
-  const current = existsSync(path('cert')) && existsSync(path('key')) ? { cert: readFileSync(path('cert'), 'utf8'), key: readFileSync(path('key'), 'utf8') } : undefined;
-  if (current && serves(current, issuer.cert, names, now)) return { ...current, caFile: path('ca') };
-  const made = await makeCertificate({ names, now, days: SERVER_DAYS, issuer });
-  replace(path('key'), made.key, 0o600);
-  replace(path('cert'), made.cert, 0o644);
-  return { ...made, caFile: path('ca') };
+  return { path, issuer: { cert: readFileSync(path('ca'), 'utf8'), key: readFileSync(path('caKey'), 'utf8') } };
 }
 
-/** Whether a certificate goes with this key, was signed by this CA, names every one of `names` and has more than a month left. */
-function serves(current: ServerCertificate, caPem: string, names: readonly string[], now: number): boolean {
+/** A certificate and key already in place, or undefined. */
+function existing(certFile: string, keyFile: string): ServerCertificate | undefined {
+  return existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
+}
+
+/** Whether a certificate goes with this key, was signed by this CA, names every one of `names`, has more than a month left (and is for `usage`, when given). */
+function serves(current: ServerCertificate, caPem: string, names: readonly string[], now: number, usage?: string): boolean {
   try {
     const cert = new X509Certificate(current.cert);
     const ca = new X509Certificate(caPem);
     if (!cert.checkPrivateKey(createPrivateKey(current.key))) return false;
     if (!cert.verify(ca.publicKey) || Date.parse(cert.validTo) - now < RENEW_BEFORE_MS) return false;
+    if (usage !== undefined && cert.keyUsage?.includes(usage) !== true) return false;
     return names.every((name) => (isAddress(name) ? cert.checkIP(name) !== undefined : cert.checkHost(name) !== undefined));
   } catch {
     return false;
@@ -110,8 +141,10 @@ function replace(file: string, text: string, mode: number): void {
 }
 
 interface CertificateRequest {
-  /** Empty for the CA; else the DNS names and IP addresses the server answers to. */
+  /** Empty for the CA; else the DNS names and IP addresses the server answers to (a client's: its common name). */
   names: readonly string[];
+  /** A client certificate (extKeyUsage clientAuth, no subject alternative names) rather than a server's. */
+  client?: true;
   now: number;
   days: number;
   /** The CA that signs it; absent, the certificate signs itself (the CA). */
@@ -146,8 +179,9 @@ async function makeCertificate(request: CertificateRequest): Promise<ServerCerti
       : [
           { name: 'basicConstraints', cA: false, critical: true },
           { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-          { name: 'extKeyUsage', serverAuth: true },
-          { name: 'subjectAltName', altNames: request.names.map((name) => (isAddress(name) ? { type: 7, ip: name } : { type: 2, value: name })) },
+          ...(request.client
+            ? [{ name: 'extKeyUsage', clientAuth: true }]
+            : [{ name: 'extKeyUsage', serverAuth: true }, { name: 'subjectAltName', altNames: request.names.map((name) => (isAddress(name) ? { type: 7, ip: name } : { type: 2, value: name })) }]),
           { name: 'subjectKeyIdentifier' },
           { name: 'authorityKeyIdentifier', keyIdentifier: issuerCert?.generateSubjectKeyIdentifier().getBytes() },
         ],

@@ -12,6 +12,8 @@ const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 export interface IdSource extends Ids {
   correlationId(): string;
+  /** A webhook delivery's id (decision 0056): 16 upper-case letters and digits from the tenant's stream, unique per store. */
+  webhookId(tenant: string): string;
   /**
    * A number in [0, 1) from the tenant's stream of this kind (`<kind>:<tenant>`): what a scenario's `chance`
    * and delay distributions draw (decision 0037). Counted and restored like the id streams.
@@ -89,7 +91,7 @@ export function customRandom(alphabet: string, size: number, getRandom: (bytes: 
   };
 }
 
-type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference' | 'paymentId';
+type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference' | 'paymentId' | 'webhookId';
 /** Streams of numbers rather than ids; like every kind, no colon (a counter's tenant follows the first one). */
 export type FractionKind = 'chance' | 'delay';
 
@@ -99,6 +101,7 @@ const SHAPES: Record<Kind, readonly [string, number]> = {
   authorizationCode: [UPPER_ALNUM, 6],
   schemeReference: [UPPER_ALNUM, 15],
   paymentId: [DIGITS, 17],
+  webhookId: [UPPER_ALNUM, 16],
 };
 
 interface Stream {
@@ -193,6 +196,9 @@ class Streams implements IdSource {
   }
   paymentId(tenant: string): string {
     return `99${this.draw('paymentId', tenant)}`;
+  }
+  webhookId(tenant: string): string {
+    return this.draw('webhookId', tenant);
   }
   eventId(tenant: string, paymentId: string, seq: number): string {
     const h = createHmac('sha256', this.key).update(`event\0${tenant}\0${paymentId}\0${seq}`).digest('hex');

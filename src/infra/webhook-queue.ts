@@ -2,6 +2,7 @@
 import type { Queue } from './queue.js';
 import type { WebhookDelivery, WebhookItem } from './webhook-types.js';
 
+/** A log entry: the delivery as shown, and the item it sends (a held one's is replaced by its release). */
 export interface Entry {
   item: WebhookItem;
   record: WebhookDelivery;

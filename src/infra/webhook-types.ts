@@ -10,16 +10,36 @@ export interface WebhookItem {
   type: string;
   body: string;
   mediaType: string;
+  /** The delivery's id, unique per store (decision 0056): what the log shows and a resend names. Absent: the log's seq. */
+  id?: string | undefined;
+  /** The label of the scenario rule that shaped this delivery (decision 0056). */
+  rule?: string | undefined;
+  /** A rule's `drop`: never sent, logged as dropped. */
+  drop?: true | undefined;
+  /** A rule's `reorder` or `delay`: held back, not handed to the dispatcher until released (store/webhook-gate.ts). */
+  hold?: WebhookHold | undefined;
 }
 
-export type WebhookState = 'pending' | 'delivered' | 'failed';
+/**
+ * Where a held delivery waits (decision 0056): for the payment's next event (`next`), for the tenant's virtual
+ * clock to reach `until` (epoch ms), or for the delivery `after` names to be released (then it goes right after it).
+ */
+export type WebhookHold = { next: true } | { until: number } | { after: string };
+
+/** A delivery's states: `held` by a rule until released, `dropped` by a rule (never sent), the others as they come. */
+export const WEBHOOK_STATES = ['pending', 'held', 'delivered', 'failed', 'dropped'] as const;
+export type WebhookState = (typeof WEBHOOK_STATES)[number];
 
 /** One webhook delivery as the log shows it (docs/webhooks.md). */
 export interface WebhookDelivery {
   /** Position in the log (a cursor for paging). */
   seq: number;
+  /** Stable and unique per store (decision 0056): `POST /_sim/webhooks/<id>/resend` sends it again. */
+  id: string;
   eventId: string;
   type: string;
+  /** The scenario rule that duplicated, held or dropped it, or null. */
+  rule: string | null;
   url: string;
   tenant: string;
   attempts: number;
@@ -75,8 +95,15 @@ export interface WebhookOptions {
 }
 
 export interface WebhookDispatcher {
-  /** Queues one delivery: synchronous, O(1), never throws, never waits for the network. */
+  /**
+   * Queues one delivery: synchronous, O(1), never throws, never waits for the network. A `drop` item is logged
+   * as dropped and not sent; an item whose id the log shows as held is that entry, released.
+   */
   enqueue(item: WebhookItem): void;
+  /** Logs a delivery a rule holds back (decision 0056), as `held`: not queued, not pending. */
+  hold(item: WebhookItem): void;
+  /** The delivery the log shows under this id (a resend sends it again), or undefined. */
+  find(id: string): WebhookItem | undefined;
   /** The log (newest last) that passes the filter: the oldest `limit` after `since`, and how many pass. */
   deliveries(filter?: WebhookFilter): { deliveries: WebhookDelivery[]; count: number };
   /**
@@ -90,6 +117,13 @@ export interface WebhookDispatcher {
   close(): void;
   /** Items (of the tenant, when named) queued, in flight or waiting to retry. */
   pending(tenant?: string): number;
+}
+
+/** What a resend queued (decision 0056): the new delivery's id, its event's id (unchanged), and the delivery it sends again. */
+export interface WebhookResend {
+  id: string;
+  eventId: string;
+  resendOf: string;
 }
 
 /** What a flush found: whether the queue emptied, and how many deliveries are still pending. */

@@ -5,10 +5,12 @@
  * module holds the rules only. No module-level state; every timer is unref'd; nothing thrown escapes.
  */
 
-export type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions, WebhookRequest, WebhookSend, WebhookState } from './webhook-types.js';
+export type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookHold, WebhookItem, WebhookOptions, WebhookRequest, WebhookResend, WebhookSend, WebhookState } from './webhook-types.js';
+export { WEBHOOK_STATES } from './webhook-types.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions } from './webhook-types.js';
 import { Queue } from './queue.js';
-import { messageOf, positive, shownUrl, type KeyQueue } from './webhook-queue.js';
+import { DeliveryLog } from './webhook-log.js';
+import { messageOf, positive, type KeyQueue } from './webhook-queue.js';
 
 export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
 
@@ -19,13 +21,10 @@ class Dispatcher implements WebhookDispatcher {
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
   private readonly timeoutMs: number;
-  private readonly logSize: number;
   private readonly now: () => number;
   private readonly keys = new Map<string, KeyQueue>();
   private readonly ready = new Queue<KeyQueue>();
-  /** The log by seq, in insertion order: the oldest is the first key. */
-  private readonly log = new Map<number, WebhookDelivery>();
-  private seq = 0;
+  private readonly log: DeliveryLog;
   private queued = 0;
   private readonly queuedBy = new Map<string, number>();
   /** Requests on the wire, those of cleared keys included (their sockets are still open). */
@@ -40,8 +39,8 @@ class Dispatcher implements WebhookDispatcher {
     this.maxAttempts = positive(options.attempts, WEBHOOK_DEFAULTS.attempts);
     this.backoffMs = options.backoffMs !== undefined && options.backoffMs >= 0 ? options.backoffMs : WEBHOOK_DEFAULTS.backoffMs;
     this.timeoutMs = positive(options.timeoutMs, WEBHOOK_DEFAULTS.timeoutMs);
-    this.logSize = positive(options.logSize, WEBHOOK_DEFAULTS.logSize);
     this.now = options.now ?? Date.now;
+    this.log = new DeliveryLog(positive(options.logSize, WEBHOOK_DEFAULTS.logSize), () => this.iso());
   }
 
   private iso(): string {
@@ -163,61 +162,45 @@ class Dispatcher implements WebhookDispatcher {
     if (this.waiters.size === 0) key.timer.unref();
   }
 
-  private addToLog(record: WebhookDelivery): void {
-    this.log.set(record.seq, record);
-    if (this.log.size > this.logSize) {
-      const oldest = this.log.keys().next();
-      if (oldest.done !== true) this.log.delete(oldest.value);
-    }
-  }
-
   enqueue(item: WebhookItem): void {
     try {
       if (this.closed) return;
-      const record: WebhookDelivery = {
-        seq: ++this.seq,
-        eventId: item.eventId,
-        type: item.type,
-        url: shownUrl(item.url),
-        tenant: item.tenant,
-        attempts: 0,
-        lastStatus: null,
-        lastError: null,
-        state: 'pending',
-        enqueuedAt: this.iso(),
-        lastAttemptAt: null,
-        finishedAt: null,
-      };
-      this.addToLog(record);
+      if (item.drop === true) {
+        this.log.add(item, 'dropped');
+        return;
+      }
+      // A delivery a rule held back is released as the entry that showed it held.
+      const held = item.id === undefined ? undefined : this.log.get(item.id);
+      const entry = held?.record.state === 'held' ? held : this.log.add(item, 'pending');
+      entry.item = item;
+      entry.record.state = 'pending';
       const id = `${item.tenant}\u0000${item.orderKey}`;
       const key = this.keys.get(id);
       this.queued++;
       this.count(item.tenant, 1);
       if (key === undefined) {
         const fresh: KeyQueue = { id, tenant: item.tenant, items: new Queue(), phase: 'ready' };
-        fresh.items.push({ item, record });
+        fresh.items.push(entry);
         this.keys.set(id, fresh);
         this.makeReady(fresh);
       } else {
-        key.items.push({ item, record });
+        key.items.push(entry);
       }
     } catch {
       // Never the caller's problem: a delivery that cannot be queued is simply not sent.
     }
   }
 
+  hold(item: WebhookItem): void {
+    if (!this.closed) this.log.add(item, 'held');
+  }
+
+  find(id: string): WebhookItem | undefined {
+    return this.log.get(id)?.item;
+  }
+
   deliveries(filter: WebhookFilter = {}): { deliveries: WebhookDelivery[]; count: number } {
-    const limit = filter.limit ?? Number.MAX_SAFE_INTEGER;
-    const out: WebhookDelivery[] = [];
-    let count = 0;
-    for (const record of this.log.values()) {
-      if (filter.tenant !== undefined && record.tenant !== filter.tenant) continue;
-      if (filter.state !== undefined && record.state !== filter.state) continue;
-      if (filter.since !== undefined && record.seq <= filter.since) continue;
-      count++;
-      if (out.length < limit) out.push({ ...record });
-    }
-    return { deliveries: out, count };
+    return this.log.select(filter);
   }
 
   flush({ tenant, timeoutMs: limit }: { tenant?: string; timeoutMs?: number } = {}): Promise<WebhookFlush> {
@@ -255,7 +238,7 @@ class Dispatcher implements WebhookDispatcher {
         key.abort?.abort();
       }
       this.ready.retain((key) => this.keys.get(key.id) === key);
-      for (const [n, record] of this.log) if (tenant === undefined || record.tenant === tenant) this.log.delete(n);
+      this.log.clear(tenant);
     } finally {
       this.settleWaiters();
     }

@@ -20,6 +20,8 @@ export interface RequestFacts {
   currency?: string;
   transactionReference?: string;
   amount?: number;
+  /** A webhook's payment event type (`operation: webhook`, decision 0056). */
+  type?: string;
 }
 
 export interface AppliedRule {
@@ -78,10 +80,12 @@ interface CompiledRule extends AppliedRule {
   until: number;
 }
 
-const STRING_FACTS = ['username', 'entity', 'namespace', 'cardNumber', 'cardHolderName', 'currency', 'transactionReference'] as const;
+const STRING_FACTS = ['username', 'entity', 'namespace', 'cardNumber', 'cardHolderName', 'currency', 'transactionReference', 'type'] as const;
 
 function factsHold(rule: Rule, facts: RequestFacts, now: number, from: number, until: number): boolean {
   const when = rule.when;
+  // A webhook is matched by rules that name it only: `any` and rules without an operation are the API's.
+  if (facts.operation === 'webhook' && when?.operation !== 'webhook') return false;
   if (!when) return true;
   if (when.operation !== undefined && when.operation !== 'any' && when.operation !== facts.operation) return false;
   for (const key of STRING_FACTS) {

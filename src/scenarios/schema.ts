@@ -6,14 +6,16 @@ import { parseInstant } from '../wire/instant.js';
 import { API_OPERATIONS, isoInstant, oneOf } from '../wire/schemas.js';
 import { schemaFor } from '../wire/schema-for.js';
 import { checkDelay, checked, delayJson, numberIn, type DelaySpec } from './rule-numbers.js';
+import { webhookRuleIssues, webhookThen, webhookWhen, type WebhookThen, type WebhookWhen } from './webhook-rules.js';
 
 export { MAX_DELAY_MS, MAX_SIGMA, type DelaySpec } from './rule-numbers.js';
 
-export const OPERATIONS = [...API_OPERATIONS, 'any'] as const;
+/** `webhook`: a payment event's delivery rather than an API request (contract 4.4, decision 0056). */
+export const OPERATIONS = [...API_OPERATIONS, 'webhook', 'any'] as const;
 export type ScenarioOperation = (typeof OPERATIONS)[number];
 
 /** When a rule applies: every predicate given must hold. */
-export interface RuleWhen {
+export interface RuleWhen extends WebhookWhen {
   operation?: ScenarioOperation | undefined;
   username?: string | undefined;
   entity?: string | undefined;
@@ -41,8 +43,8 @@ export interface RiskFactor {
   detail: 'address' | 'postcode';
 }
 
-/** What a rule does: at least one of these. */
-export interface RuleThen {
+/** What a rule does: at least one of these (the webhook actions on `operation: webhook` only). */
+export interface RuleThen extends WebhookThen {
   /** Milliseconds, or a distribution drawn from at each application. */
   delayMs?: DelaySpec | undefined;
   error?: { status: number; errorName: string; message?: string | undefined } | undefined;
@@ -103,6 +105,7 @@ const when = z
     cardHolderName: z.string().optional(),
     currency: z.string().optional(),
     transactionReference: z.string().optional(),
+    ...webhookWhen,
     amount: z.union([z.int().min(0, 'must be 0 or more'), amountRange], { error: 'must be a whole number or {min, max}' }).optional(),
     nth: positive('requests').optional(),
     every: positive('requests').optional(),
@@ -156,9 +159,10 @@ const then = z
     rateLimited: z
       .strictObject({ retryAfter: z.int('must be a whole number of seconds').min(0, 'must be 0 or more').max(MAX_RETRY_AFTER_S, `must be at most ${MAX_RETRY_AFTER_S}`) })
       .optional(),
+    ...webhookThen,
   })
   .refine((t) => Object.values(t).some((v) => v !== undefined), {
-    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors, settlement, refund, lostAnswer, rateLimited',
+    error: 'must hold at least one of delayMs, error, fault, outcome, riskFactors, settlement, refund, lostAnswer, rateLimited (or on operation: webhook, duplicate, reorder, delay, drop)',
     params: { errorName: 'fieldIsEmpty' },
   })
   .superRefine((t, ctx) => {
@@ -174,6 +178,8 @@ export const ruleSchema = schemaFor<Rule>()(
   z
     .strictObject({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then })
     .superRefine((rule, ctx) => {
+      // Webhook predicates and actions where they have an effect only (decision 0056).
+      for (const i of webhookRuleIssues(rule)) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { errorName: 'fieldHasInvalidValue' } });
       // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
       // would apply (and be counted) without any effect.
       // `refund` scripts a sale's refunds, or the refund a rule matches.

@@ -1,7 +1,7 @@
 /** The composition root: the only place that picks implementations and wires one simulator's parts. */
 import type { Socket } from 'node:net';
 import { ConfigError } from '../config/fixtures.js';
-import { resolveConfig, webhookUrlFor, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorOptions } from '../config/options.js';
 import { createController } from '../control/controller.js';
 import { createMetrics } from '../control/metrics.js';
 import { paymentList } from '../http/admin/dashboard.js';
@@ -62,6 +62,7 @@ function createControl(core: Core) {
     isTenant: (name) => config.credentials.has(name),
     clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
+    releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
     afterReset: (tenant) => stores.afterReset(tenant),
   });
 }
@@ -104,6 +105,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       isTenant: (name) => config.credentials.has(name),
       tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs: core.refs }) as ControlToken[],
       payments: (tenant) => paymentList(core.payments, stores.payments, tenant),
+      resendWebhook: core.resendWebhook,
     }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),
@@ -112,6 +114,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
   };
   listening.set(sim, (url) => void (addresses.listeningUrl = url));
+  webhookClients.set(sim, (client) => core.webhookSender.present(client));
   journalStreamsOf.set(sim, journalStreams);
   if (stores.replica) sharedStores.set(sim, stores.replica);
   if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));
@@ -120,6 +123,9 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
 
 /** What startSimulator tells a simulator once it listens (kept off the public object). */
 export const listening = new WeakMap<Simulator, (url: string) => void>();
+
+/** How startSimulator gives a simulator's webhook deliveries the client certificate issued from the local CA (kept off the public object). */
+export const webhookClients = new WeakMap<Simulator, (client: ClientCertificate) => void>();
 
 /** The live journal's streams of a simulator, which its server ends at close (kept off the public object). */
 export const journalStreamsOf = new WeakMap<Simulator, JournalStreams>();

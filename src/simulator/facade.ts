@@ -11,11 +11,11 @@ import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
 import { unknownTenant } from '../http/admin/context.js';
 import { advance } from '../http/admin/handlers.js';
-import type { WebhookDelivery, WebhookDispatcher, WebhookFlush } from '../infra/webhooks.js';
+import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { LibraryName } from '../http/admin/table.js';
-import { readFlushArgs, readRequestQuery, readWebhookArgs, surfaceOf, type CallInput } from './library.js';
+import { readFlushArgs, readRequestQuery, readWebhookArgs, readWebhookId, surfaceOf, type CallInput } from './library.js';
 
 /** The virtual clock: shared, or a tenant's own when `tenant` is given. Answers ISO 8601 strings. */
 export interface SimulatorClock {
@@ -74,6 +74,8 @@ export interface SimulatorTenant {
   webhooks(filter?: WebhookFilter): WebhookDelivery[];
   /** Resolves once none of the tenant's deliveries is queued, in flight or waiting to retry (or the wait is over). */
   flushWebhooks(options?: FlushOptions): Promise<WebhookFlush>;
+  /** Sends the tenant's delivery with this id (as `webhooks()` lists it) again: the same eventId, a new delivery. */
+  resendWebhook(id: string): WebhookResend;
 }
 
 /** The control surface that a simulator in this process and a remote one (`connectSimulator`) share. */
@@ -99,6 +101,8 @@ export interface SimulatorControl {
   webhooks(query?: WebhookQuery | string): WebhookDelivery[];
   /** Resolves once no delivery (of the tenant, when named) is queued, in flight or waiting to retry, or the wait is over. */
   flushWebhooks(options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush>;
+  /** Sends the delivery with this id (as `webhooks()` lists it; the tenant's, when named) again: the same eventId, a new delivery. */
+  resendWebhook(id: string, tenant?: string): WebhookResend;
   /** One tenant's handle. */
   tenant(name: string): SimulatorTenant;
 }
@@ -192,6 +196,8 @@ export interface FacadeDeps {
   tokenList(tokens: readonly Token[]): ControlToken[];
   /** Payments as `/_sim/payments` lists them (one tenant's, or every tenant's). */
   payments(tenant: string | undefined): ControlPayment[];
+  /** `POST /_sim/webhooks/{id}/resend`'s call (decision 0056). */
+  resendWebhook(id: string, tenant: string | undefined): WebhookResend;
 }
 
 type Query = Record<string, string | number | undefined>;
@@ -211,6 +217,8 @@ export interface LibraryMethod<F extends Fn> {
   body?: (input: CallInput) => unknown;
   pages?: string;
   answer?: (answer: never) => Awaited<ReturnType<F>>;
+  /** The row's path parameters (`:id`), from the arguments read. */
+  params?: (input: CallInput) => Record<string, string>;
 }
 
 /** The library name's method: `clock.now` SimulatorClock's `now`. */
@@ -249,6 +257,7 @@ export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<Method
     pages: 'webhooks',
   },
   flushWebhooks: { read: readFlushArgs, local: async (deps, { tenant, timeoutMs }) => deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), ...(timeoutMs !== undefined && { timeoutMs }) }), query: ({ tenant, timeoutMs }) => ({ tenant, timeout: timeoutMs }) },
+  resendWebhook: { read: (id, tenant) => ({ id: readWebhookId(id), tenant }), local: (deps, { id, tenant }) => deps.resendWebhook(id ?? '', tenant), params: ({ id }) => ({ id: id ?? '' }) },
 };
 
 /** `PUT /_sim/clock`'s body from `set(now, frozen)`: the time as text by the clock's rules. */

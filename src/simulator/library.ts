@@ -5,6 +5,7 @@
  */
 import { JOURNAL_FILTER_KEYS, type JournalFilter } from '../control/journal.js';
 import { unknownTenant } from '../http/admin/context.js';
+import { HttpError } from '../http/errors.js';
 import { checkQueryParams, parseJournalQuery } from '../http/journal-query.js';
 import { FLUSH_MAX_MS, readFlushTimeout, readWebhookQuery } from '../http/webhook-query.js';
 import type { WebhookState } from '../infra/webhooks.js';
@@ -75,6 +76,14 @@ export function readFlushArgs(options: (FlushOptions & { tenant?: string }) | un
   return { tenant: checked, timeoutMs: Math.min(read, FLUSH_MAX_MS) };
 }
 
+/** A delivery's id as `resendWebhook(id)` takes it: text that is not empty, as the path segment would be. */
+export function readWebhookId(id: unknown): string {
+  if (typeof id === 'string' && id !== '') return id;
+  throw new HttpError('urlInvalid', 'resendWebhook() takes the id of a delivery, as webhooks() lists it', {
+    problems: [{ errorName: 'fieldHasInvalidValue', message: 'id must be a delivery\u2019s id: a string that is not empty' }],
+  });
+}
+
 /** A library call's arguments as its /_sim row reads them (facade.ts): the tenant it acts on, and what it passes. */
 export interface CallInput {
   tenant?: string | undefined;
@@ -87,6 +96,8 @@ export interface CallInput {
   timeoutMs?: number | undefined;
   snapshot?: unknown;
   items?: (string | object)[] | undefined;
+  /** A webhook delivery's id (resendWebhook). */
+  id?: string | undefined;
 }
 
 /** A surface's methods, each made from its library name: `clock.now` goes under `clock` (SimulatorControl, SimulatorTenant, the remote ones). */

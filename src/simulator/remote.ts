@@ -112,9 +112,10 @@ function exchange(link: Link, target: URL, method: string, headers: Record<strin
   });
 }
 
-/** One /_sim call: a row of the control table, its query and body; a refusal is rethrown as a SimulatorError with the body as it came. */
-async function send<T>(link: Link, op: ControlOperation, query: Query = {}, body?: Body): Promise<T> {
-  const target = new URL(documentedPath(op).slice(1), link.base);
+/** One /_sim call: a row of the control table, its query, body and path parameters; a refusal is rethrown as a SimulatorError with the body as it came. */
+async function send<T>(link: Link, op: ControlOperation, query: Query = {}, body?: Body, params: Record<string, string> = {}): Promise<T> {
+  const path = documentedPath(op).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const target = new URL(path.slice(1), link.base);
   for (const [key, value] of Object.entries(query)) if (value !== undefined) target.searchParams.set(key, String(value));
   const headers = { Accept: 'application/json', ...link.auth, ...(body && { 'Content-Type': body.type, 'Content-Length': String(Buffer.byteLength(body.text)) }) };
   const res = await exchange(link, target, op.method, headers, body?.text);
@@ -156,7 +157,7 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
     // loadScenarios: its files and objects as one PUT body (read here), or none: DELETE, the set cleared.
     const items = name === 'loadScenarios' ? (input.items ?? []) : undefined;
     const op = items === undefined ? routeOf(name) : routeOf(name, items.length === 0 ? 'DELETE' : 'PUT');
-    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(link, op, query, items?.length ? scenarioBody(items) : body);
+    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(link, op, query, items?.length ? scenarioBody(items) : body, method.params?.(input));
     return method.answer ? method.answer(answer as never) : answer;
   }
   /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `since` positions the first page only. */

@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
 import { ConfigError } from '../config/fixtures.js';
 import { webhookLoop } from './webhook-loop.js';
-import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, stderrIo, type SimulatorIo } from './compose.js';
+import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, stderrIo, webhookClients, type SimulatorIo } from './compose.js';
 import type { ComposedSimulator, RunningSimulator } from './facade.js';
 import type { StateSaver } from './state-file.js';
 import type { Replica } from '../store/redis/replica.js';
-import { serverCertificate } from './tls.js';
+import { localWebhookClient, serverCertificate } from './tls.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
 export interface ServerTiming {
@@ -77,6 +77,9 @@ export async function startSimulator(
   let made: Awaited<ReturnType<typeof listenerServer>>;
   try {
     made = await listenerServer(sim, timing, listener);
+    // With --tls's local CA, webhook deliveries present a client certificate it issued (decision 0056).
+    const client = await localWebhookClient(sim.config);
+    if (client) webhookClients.get(sim)?.(client);
   } catch (err) {
     sim.webhookDispatcher.close();
     await sharedStores.get(sim)?.close();

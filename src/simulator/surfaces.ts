@@ -94,6 +94,7 @@ export function createControlApp(core: Core, edges: Edges, controller: Controlle
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     metrics,
     webhooks: core.webhooks,
+    resendWebhook: core.resendWebhook,
     dashboard: {
       tenants: () => [...config.credentials.keys()],
       clocks: core.clocks,

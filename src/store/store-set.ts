@@ -38,6 +38,13 @@ export interface StoreSet {
   readonly processName: string | undefined;
   /** Hands a webhook to delivery: at once, or (Redis) recorded with the change that made it and sent after its commit. */
   send(job: WebhookItem): void;
+  /**
+   * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
+   * records until released, and what waited for the payment's next event follows them.
+   */
+  sendEvent(jobs: readonly WebhookItem[]): void;
+  /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
+  releaseWebhooks(tenant: string, now: number): void;
   /** The dispatcher is done with a job. */
   settled(job: WebhookItem): void;
   /** A reset drops the tenant's (or every) webhook queue. */

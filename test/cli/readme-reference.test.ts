@@ -53,6 +53,6 @@ describe('the options table of docs/cli.md (decision 0048)', () => {
     for (const row of ['| `-p, --port <n>` | `TOKEN_SIM_PORT` | `port` |', '| `--user <name:password>`, repeatable | `TOKEN_SIM_USER` or `TOKEN_SIM_USERS` | `user` or `users` |', '| `--log <pretty\\|json\\|silent>` | `TOKEN_SIM_LOG` | `log` |']) {
       expect(rows).toContain(row);
     }
-    expect(optionRows()).toHaveLength(2 + 36 + 1);
+    expect(optionRows()).toHaveLength(2 + 38 + 1);
   });
 });

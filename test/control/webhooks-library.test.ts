@@ -93,7 +93,7 @@ describe('webhooks in the library', () => {
     expect(errorOf(() => sim.webhooks({ state: 'lost' as never })).details).toEqual({
       errorName: 'urlContainsInvalidValue',
       message: 'The query of webhooks() is not valid',
-      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'state must be pending, delivered or failed, given once' }],
+      validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'state must be pending, held, delivered, failed or dropped, given once' }],
     });
     expect(errorOf(() => sim.webhooks('carol')).errorName).toBe('urlContainsInvalidValue');
     expect(errorOf(() => sim.webhooks({ limit: -1 })).errorName).toBe('urlContainsInvalidValue');

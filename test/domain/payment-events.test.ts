@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { DomainError } from '../../src/domain/errors.js';
 import {
+  PAYMENT_EVENT_TYPES,
   allowedActions,
   lastEventOf,
   scheduledEventsOf,
@@ -434,5 +435,11 @@ describe('a payment as a state file brings it', () => {
     const p = payments.get('t1', '9900000000000000042');
     expect(p.refunded).toBe(300);
     expect(p.events.map((e) => e.type)).toStrictEqual(['sentForRefund', 'refundFailed']);
+  });
+});
+
+describe('the event names', () => {
+  it('are the vendor\u2019s seven, in the order a scenario\u2019s `type` lists them', () => {
+    expect(PAYMENT_EVENT_TYPES).toEqual(['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused']);
   });
 });

@@ -55,7 +55,7 @@ describe('scenario files refuse keys they do not define', () => {
           idd: 'x',
           when: { operation: 'sale', amount: { min: 1, maxx: 2 }, between: { form: '2030-01-01' } },
           then: {
-            delay: 5,
+            delayMS: 5,
             error: { status: 500, errorName: 'internalErrorOccurred', mesage: 'm' },
           },
         },
@@ -66,7 +66,7 @@ describe('scenario files refuse keys they do not define', () => {
       notAllowed('$.rules[0].when.amount.maxx', 'maxx is not a field of this object; did you mean max?'),
       notAllowed('$.rules[0].when.between.form', 'form is not a field of this object; did you mean from?'),
       notAllowed('$.rules[0].then.error.mesage', 'mesage is not a field of this object; did you mean message?'),
-      notAllowed('$.rules[0].then.delay', 'delay is not a field of this object; did you mean delayMs?'),
+      notAllowed('$.rules[0].then.delayMS', 'delayMS is not a field of this object; did you mean delayMs?'),
       notAllowed('$.rules[0].idd', 'idd is not a field of this object; did you mean id?'),
       notAllowed('$.rules[1].then.outcome.code', 'code is not a field of this object'),
       notAllowed('$.rules[1].then.riskFactors[0].extra', 'extra is not a field of this object'),

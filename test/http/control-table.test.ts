@@ -28,6 +28,7 @@ const ROWS: [string, string, string][] = [
   ['DELETE', '/scenarios', 'tenant'],
   ['GET', '/webhooks', 'tenant'],
   ['POST', '/webhooks/flush', 'tenant'],
+  ['POST', '/webhooks/:id/resend', 'tenant'],
   ['GET', '/metrics', 'admin'],
   ['GET', '/tenants', 'tenant'],
   ['GET', '/payments', 'tenant'],

@@ -66,6 +66,7 @@ describe('the OpenAPI document', () => {
       '/_sim/tokens/{tokenId}',
       '/_sim/webhooks',
       '/_sim/webhooks/flush',
+      '/_sim/webhooks/{id}/resend',
     ]);
   });
 

@@ -87,8 +87,11 @@ describe('/_sim/webhooks', () => {
     expect(body.next).toBeNull();
     expect(body.webhooks[0]).toEqual({
       seq: 1,
+      // Queued straight through the dispatcher without an id of its own: the log's seq.
+      id: '1',
       eventId: 'alice-1',
       type: 'sentForSettlement',
+      rule: null,
       url: r.url,
       tenant: 'alice',
       attempts: 1,
@@ -164,7 +167,7 @@ describe('/_sim/webhooks', () => {
   });
 
   it.each([
-    ['GET', '/_sim/webhooks?state=lost', 'state must be pending, delivered or failed, given once'],
+    ['GET', '/_sim/webhooks?state=lost', 'state must be pending, held, delivered, failed or dropped, given once'],
     ['GET', '/_sim/webhooks?limit=10001', 'limit must be a whole number from 0 to 10000, given once'],
     ['GET', '/_sim/webhooks?cursor=abc', 'cursor must be the next value of an earlier answer, given once'],
     ['POST', '/_sim/webhooks/flush?timeout=60001', 'timeout must be a whole number of milliseconds from 0 to 60000, given once'],

@@ -1,13 +1,15 @@
 /** Every shipped scenario file, loaded as a user would, observed over HTTP. */
 import { describe, expect, it } from '@jest/globals';
 import { createSecretKey } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createIdSource } from '../../src/infra/ids.js';
 import { createScenarioEngine } from '../../src/scenarios/engine.js';
 import { loadScenarioFile } from '../../src/scenarios/loader.js';
 import type { Simulator } from '../../src/index.js';
-import { plainCard, sale, saleBody } from '../support/sale.js';
-import { client, createBody, createToken, scenarioFile, testSimulator, handlerOf } from '../support/sim.js';
+import { SALE_RESPONSE, plainCard, sale, saleBody } from '../support/sale.js';
+import { HOST, client, createBody, createToken, pathOf, scenarioFile, testSimulator, handlerOf } from '../support/sim.js';
 
 const withScenario = (name: string, options = {}): Simulator => testSimulator({ scenarios: [scenarioFile(name)], ...options });
 const withAmount = (amount: number) => {
@@ -155,5 +157,48 @@ describe('shipped scenarios', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(5);
     expect([201, 503]).toContain(res.status);
     expect(['provider-unavailable', 'provider-latency']).toContain(sim.requests()[0]?.rule);
+  });
+
+  it('unruly-webhooks.yaml: settled twice with one eventId, sentForSettlement after it, cancelled an hour late, sentForRefund never', async () => {
+    const received: { eventId: string; type: string; reference: string }[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { eventId: string; eventDetails: { type: string; transactionReference: string } };
+        received.push({ eventId: body.eventId, type: body.eventDetails.type, reference: body.eventDetails.transactionReference });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const sim = withScenario('unruly-webhooks.yaml', { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
+      const seen = (from: number) => received.slice(from).map((r) => [r.type, r.reference]);
+      const act = (href: string | undefined) => request(handlerOf(sim)).post(pathOf(href ?? '')).auth('merchant', 'secret').set('Host', HOST).set('Accept', SALE_RESPONSE).send();
+      const links = async (reference: string) => (await sale(sim, saleBody(undefined, { transactionReference: reference }))).body._links as Record<string, { href: string }>;
+
+      await links('order-settles');
+      await sim.flushWebhooks();
+      expect(received).toEqual([]);
+      sim.clock.advance('P1D');
+      await sim.flushWebhooks();
+      expect(seen(0)).toEqual([['settled', 'order-settles'], ['settled', 'order-settles'], ['sentForSettlement', 'order-settles']]);
+      expect(received[0]?.eventId).toBe(received[1]?.eventId);
+
+      expect((await act((await links('order-reversed'))['payments:reversal']?.href)).status).toBe(202);
+      await sim.flushWebhooks();
+      expect(seen(3)).toEqual([]);
+      sim.clock.advance('PT1H');
+      await sim.flushWebhooks();
+      expect(seen(3)).toEqual([['cancelled', 'order-reversed'], ['sentForSettlement', 'order-reversed']]);
+
+      expect((await act((await links('order-refunded'))['payments:refund']?.href)).status).toBe(202);
+      await sim.flushWebhooks();
+      expect(seen(5)).toEqual([['sentForSettlement', 'order-refunded']]);
+      expect(sim.webhooks({ state: 'dropped' }).map((d) => [d.type, d.rule])).toEqual([['sentForRefund', 'refund-news-lost']]);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

@@ -234,7 +234,7 @@ export const CONTROL_TABLE: TableCase[] = [
       await expect(attempt(() => sim.webhooks({ state: 'lost' }))).rejects.toMatchObject({
         name: 'SimulatorError',
         errorName: 'urlContainsInvalidValue',
-        details: { validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'state must be pending, delivered or failed, given once' }] },
+        details: { validationErrors: [{ errorName: 'fieldHasInvalidValue', message: 'state must be pending, held, delivered, failed or dropped, given once' }] },
       });
       await expect(attempt(() => sim.webhooks('nobody'))).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
       await expect(attempt(() => sim.tenant('nobody').flushWebhooks())).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });

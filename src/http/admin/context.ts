@@ -11,7 +11,7 @@ import type { PaymentStore } from '../../domain/ports.js';
 import type { Vault } from '../../domain/vault.js';
 import type { TenantClocks } from '../../infra/clock.js';
 import type { RefCodec } from '../../infra/refs.js';
-import type { WebhookDispatcher } from '../../infra/webhooks.js';
+import type { WebhookDispatcher, WebhookResend } from '../../infra/webhooks.js';
 import type { Authenticate } from '../auth.js';
 import { HttpError } from '../errors.js';
 import type { JournalStreams, StreamHub } from '../journal-stream.js';
@@ -48,6 +48,8 @@ export interface ControlRoutesDeps {
   metrics: Metrics;
   /** The webhook delivery log and queue (decision 0030). */
   webhooks: WebhookDispatcher;
+  /** Sends a logged delivery again (the tenant's, when named), or throws webhookNotFound (decision 0056). */
+  resendWebhook: (id: string, tenant: string | undefined) => WebhookResend;
   /** What the dashboard's calls need (decision 0034). */
   dashboard: DashboardDeps;
   /** Where the state lives, for health: memory, or Redis and whether it answers (decision 0039). */

@@ -5,6 +5,7 @@
  * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
  */
 import { OPERATIONS } from '../../control/journal.js';
+import { WEBHOOK_STATES } from '../../infra/webhooks.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
 import { errors, json, jsonSchema, query, ref, type Schema } from '../openapi-parts.js';
 
@@ -70,19 +71,21 @@ const delivery: Schema = {
   type: 'object',
   properties: {
     seq: { type: 'integer', minimum: 1 },
+    id: { type: 'string', description: 'Stable and unique per store: what POST /_sim/webhooks/{id}/resend names' },
     eventId: { type: 'string' },
     type: { type: 'string' },
+    rule: { type: ['string', 'null'], description: 'The scenario rule that duplicated, held or dropped it' },
     url: { type: 'string' },
     tenant: { type: 'string' },
     attempts: { type: 'integer', minimum: 0 },
     lastStatus: { type: ['integer', 'null'], description: 'The HTTP status of the last attempt; null before one, or on a network error or timeout' },
     lastError: { type: ['string', 'null'] },
-    state: { enum: ['pending', 'delivered', 'failed'] },
+    state: { enum: [...WEBHOOK_STATES] },
     enqueuedAt: { type: 'string', format: 'date-time' },
     lastAttemptAt: { type: ['string', 'null'], format: 'date-time' },
     finishedAt: { type: ['string', 'null'], format: 'date-time' },
   },
-  required: ['seq', 'eventId', 'type', 'url', 'tenant', 'attempts', 'lastStatus', 'lastError', 'state', 'enqueuedAt', 'lastAttemptAt', 'finishedAt'],
+  required: ['seq', 'id', 'eventId', 'type', 'rule', 'url', 'tenant', 'attempts', 'lastStatus', 'lastError', 'state', 'enqueuedAt', 'lastAttemptAt', 'finishedAt'],
   additionalProperties: false,
 };
 
@@ -140,7 +143,7 @@ export const DOCS = {
     operationId: 'listWebhooks',
     summary: 'The webhook delivery log (docs/webhooks.md): the oldest `limit` deliveries that pass the filter, newest last',
     parameters: [
-      query('state', 'Only deliveries in this state', { enum: ['pending', 'delivered', 'failed'] }),
+      query('state', 'Only deliveries in this state', { enum: [...WEBHOOK_STATES] }),
       query('limit', 'At most this many deliveries (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
       query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
     ],
@@ -162,6 +165,18 @@ export const DOCS = {
         ...json({ type: 'object', properties: { flushed: { type: 'boolean' }, pending: { type: 'integer', minimum: 0 } }, required: ['flushed', 'pending'], additionalProperties: false }),
       },
       ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad timeout)']),
+    },
+  }),
+  resendWebhook: (): OperationDoc => ({
+    operationId: 'resendWebhook',
+    summary: 'Sends a delivery of the log again (docs/webhooks.md): the same event and eventId, as a new delivery with an id of its own',
+    pathParameters: [{ name: 'id', in: 'path', required: true, description: 'A delivery\u2019s `id`, as GET /_sim/webhooks lists it', schema: { type: 'string', minLength: 1 } }],
+    responses: {
+      202: {
+        description: 'Queued: `id` the new delivery, `resendOf` the one sent again',
+        ...json({ type: 'object', properties: { id: { type: 'string' }, eventId: { type: 'string' }, resendOf: { type: 'string' } }, required: ['id', 'eventId', 'resendOf'], additionalProperties: false }),
+      },
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a query parameter)'], [404, 'resourceNotFound: the log shows no delivery with this id (of the tenant)']),
     },
   }),
   metrics: (): OperationDoc => ({

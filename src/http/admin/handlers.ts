@@ -186,4 +186,10 @@ export async function flushWebhooks(ctx: ControlContext, { tenant, where }: Cont
   if (!gone.signal.aborted) sendJson(res, 200, result);
 }
 
+/** Sends a logged delivery again, same eventId, as a new delivery (decision 0056): 202 with its id; 404 for an id the log does not show (of the tenant). */
+export function resendWebhook(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
+  checkQueryParams(req.query, ['tenant'], where);
+  sendJson(res, 202, ctx.resendWebhook(String(req.params.id), tenant));
+}
+
 export const openApi = (ctx: ControlContext, _call: ControlCall, req: Request, res: Response): void => sendJson(res, 200, ctx.openApi(req));

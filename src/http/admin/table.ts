@@ -25,7 +25,8 @@ export type ControlHandler = (ctx: ControlContext, call: ControlCall, req: Reque
 /** The library methods (SimulatorControl's, SimulatorClock's) that a row serves. */
 export type LibraryName =
   | 'clock.now' | 'clock.set' | 'clock.advance' | 'reset' | 'tokens' | 'requests' | 'clearRequests' | 'exportState' | 'importState'
-  | 'scenarios' | 'loadScenarios' | 'webhooks' | 'flushWebhooks' | 'payments' | 'ready';
+  | 'scenarios' | 'loadScenarios' | 'webhooks' | 'flushWebhooks' | 'payments' | 'ready'
+  | 'resendWebhook';
 
 export interface ControlOperation {
   method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -57,6 +58,8 @@ export const CONTROL_TABLE: readonly ControlOperation[] = [
   { method: 'DELETE', path: '/scenarios', access: 'tenant', tenant: true, handle: call.clearScenarios, library: 'loadScenarios', doc: DOCS.clearScenarios },
   { method: 'GET', path: '/webhooks', access: 'tenant', tenant: true, handle: call.listWebhooks, library: 'webhooks', doc: DOCS.listWebhooks },
   { method: 'POST', path: '/webhooks/flush', access: 'tenant', tenant: true, handle: call.flushWebhooks, library: 'flushWebhooks', doc: DOCS.flushWebhooks },
+  // Webhooks as the vendor sends them (contract 4.4, decision 0056): a logged delivery sent again.
+  { method: 'POST', path: '/webhooks/:id/resend', access: 'tenant', tenant: true, handle: call.resendWebhook, library: 'resendWebhook', doc: DOCS.resendWebhook },
   { method: 'GET', path: '/metrics', access: 'admin', tenant: false, handle: call.metrics, doc: DOCS.metrics },
   { method: 'GET', path: '/tenants', access: 'tenant', tenant: true, handle: listTenants, doc: DASHBOARD_DOCS.listTenants },
   { method: 'GET', path: '/payments', access: 'tenant', tenant: true, handle: listPayments, library: 'payments', doc: DASHBOARD_DOCS.listPayments },

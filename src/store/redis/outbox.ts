@@ -1,12 +1,15 @@
 /**
  * The webhook queue with a shared store (decision 0039): an outbox in Redis. A payment event's delivery is a
- * record of its tenant (`w:<eventId>`), written in the same commit as the change that caused it, so it is
+ * record of its tenant (`w:<delivery id>`), written in the same commit as the change that caused it, so it is
  * never lost with a process. After the commit the process that made it delivers it (its dispatcher keeps
  * order, retries and the delivery log) and, once delivered or given up, removes the record. A record still
  * there a minute later belongs to a process that went away: another process takes it, under a lease so
- * that only one does, and delivers it (at least once: a receiver deduplicates by event id).
+ * that only one does, and delivers it (at least once: a receiver deduplicates by event id). A delivery a
+ * scenario rule holds back (decision 0056) stays a record with its hold, which no process takes, until the
+ * process that makes the payment's next event, or moves the clock past it, releases it (store/webhook-gate.ts).
  */
 import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
+import type { HeldDeliveries } from '../webhook-gate.js';
 
 export interface OutboxJob {
   item: WebhookItem;
@@ -48,8 +51,11 @@ function jobsOf(o: OutboxState, tenant: string): Map<string, OutboxJob> {
   return map;
 }
 
+/** A record's name: the delivery's id (the event id for a delivery without one). */
+const idOf = (item: WebhookItem): string => item.id ?? item.eventId;
+
 function deliver(o: OutboxState, job: OutboxJob): void {
-  o.mine.add(job.item.eventId);
+  o.mine.add(idOf(job.item));
   o.deps.dispatcher.enqueue(job.item);
 }
 
@@ -59,8 +65,9 @@ async function sweepNow(o: OutboxState): Promise<void> {
   const old = Date.now() - ORPHAN_AFTER_MS;
   for (const map of o.jobs.values()) {
     for (const job of map.values()) {
-      if (job.at > old || o.mine.has(job.item.eventId)) continue;
-      if (await o.deps.lease(job.item.eventId, LEASE_MS)) deliver(o, job);
+      // A held delivery is no orphan: it waits for its release.
+      if (job.at > old || job.item.hold !== undefined || o.mine.has(idOf(job.item))) continue;
+      if (await o.deps.lease(idOf(job.item), LEASE_MS)) deliver(o, job);
     }
   }
 }
@@ -72,36 +79,63 @@ function startSweeping(o: OutboxState): void {
   o.sweep.unref();
 }
 
+/**
+ * Records a delivery: held (keeping when it was first held), or to be sent (from now: a released delivery is
+ * an orphan only a minute after its release).
+ */
+function record(o: OutboxState, item: WebhookItem): OutboxJob {
+  startSweeping(o);
+  const map = jobsOf(o, item.tenant);
+  const job: OutboxJob = { item, at: (item.hold === undefined ? undefined : map.get(idOf(item))?.at) ?? Date.now() };
+  map.set(idOf(item), job);
+  o.deps.touch(item.tenant, `${OUTBOX_PREFIX}${idOf(item)}`);
+  return job;
+}
+
+/** The outbox as the gate's held deliveries: a delivery is sent once recorded and committed; a dropped one is only logged. */
+function heldDeliveries(o: OutboxState): HeldDeliveries {
+  const { deps } = o;
+  return {
+    held: (tenant) => [...(o.jobs.get(tenant)?.values() ?? [])].filter((job) => job.item.hold !== undefined).map((job) => job.item),
+    keep: (item) => void record(o, item),
+    deliver(item) {
+      if (item.drop === true) {
+        deps.afterCommit(() => deps.dispatcher.enqueue(item));
+        return;
+      }
+      const job = record(o, item);
+      deps.afterCommit(() => deliver(o, job));
+    },
+    show: (item) => deps.afterCommit(() => deps.dispatcher.hold(item)),
+  };
+}
+
 export function createOutbox(deps: OutboxDeps) {
   const o: OutboxState = { deps, jobs: new Map(), mine: new Set(), sweep: undefined };
   const { jobs, mine } = o;
+  const gate = heldDeliveries(o);
   return {
+    ...gate,
     /** A new delivery: recorded with the change that caused it, sent once that is committed. */
-    enqueue(item: WebhookItem): void {
-      startSweeping(o);
-      const job: OutboxJob = { item, at: Date.now() };
-      jobsOf(o, item.tenant).set(item.eventId, job);
-      deps.touch(item.tenant, `${OUTBOX_PREFIX}${item.eventId}`);
-      deps.afterCommit(() => deliver(o, job));
-    },
+    enqueue: (item: WebhookItem): void => gate.deliver(item),
     /** The dispatcher is done with an item: its record goes. */
     settled(item: WebhookItem): void {
-      mine.delete(item.eventId);
-      if (jobs.get(item.tenant)?.delete(item.eventId)) {
-        deps.touch(item.tenant, `${OUTBOX_PREFIX}${item.eventId}`);
+      mine.delete(idOf(item));
+      if (jobs.get(item.tenant)?.delete(idOf(item))) {
+        deps.touch(item.tenant, `${OUTBOX_PREFIX}${idOf(item)}`);
         void deps.commit(item.tenant).catch(() => undefined);
       }
     },
     /** A record's value now ('' when gone). */
-    value(tenant: string, eventId: string): string {
-      const job = jobs.get(tenant)?.get(eventId);
+    value(tenant: string, id: string): string {
+      const job = jobs.get(tenant)?.get(id);
       return job === undefined ? '' : JSON.stringify(job);
     },
     /** Another process's record (null or '': gone). */
-    apply(tenant: string, eventId: string, value: string | null): void {
-      if (value === null || value === '') jobs.get(tenant)?.delete(eventId);
+    apply(tenant: string, id: string, value: string | null): void {
+      if (value === null || value === '') jobs.get(tenant)?.delete(id);
       else {
-        jobsOf(o, tenant).set(eventId, JSON.parse(value) as OutboxJob);
+        jobsOf(o, tenant).set(id, JSON.parse(value) as OutboxJob);
         startSweeping(o);
       }
     },

@@ -14,6 +14,7 @@ import { createRedisLink } from './link.js';
 import { createOutbox } from './outbox.js';
 import { createRecords, paymentField, tokenField } from './records.js';
 import { createReplica, type Replica } from './replica.js';
+import { releaseDue, sendEvent } from '../webhook-gate.js';
 
 export interface RedisStoreOptions {
   url: string;
@@ -90,6 +91,8 @@ export function openRedisStores(options: RedisStoreOptions): StoreSet {
     seed: options.seed ?? `token-sim store ${options.prefix}`,
     processName,
     send: (job) => outbox.enqueue(job),
+    sendEvent: (jobs) => sendEvent(outbox, jobs),
+    releaseWebhooks: (tenant, now) => releaseDue(outbox, tenant, now),
     settled: (job) => outbox.settled(job),
     clearWebhooks(tenant) {
       dispatcher.clear(tenant);

@@ -1,0 +1,81 @@
+/**
+ * The deliveries a scenario rule holds back (contract 4.4, decision 0056), between a payment event and the
+ * dispatcher. A held delivery is a record of its tenant (memory here; in Redis an outbox record, so that whichever
+ * process makes the payment's next event or moves the clock releases it): held for the payment's next event, for
+ * the virtual clock, or for the release of the delivery it follows. Released ones go to the dispatcher in order.
+ */
+import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
+
+/** Where the held deliveries are kept, and how one is handed on: a store's records, in memory or in Redis. */
+export interface HeldDeliveries {
+  /** The tenant's held deliveries. */
+  held(tenant: string): WebhookItem[];
+  /** Records a delivery as held, or its new hold. */
+  keep(item: WebhookItem): void;
+  /** Hands a delivery (its hold dropped) to the dispatcher, once what released it is committed. */
+  deliver(item: WebhookItem): void;
+  /** Shows a delivery held in the log, once what held it is committed. */
+  show(item: WebhookItem): void;
+}
+
+const unheld = ({ hold: _hold, ...item }: WebhookItem): WebhookItem => item;
+
+/** Delivers an item, then whatever was held to follow it, depth first: each right after the one it follows. */
+function release(store: HeldDeliveries, item: WebhookItem): void {
+  store.deliver(unheld(item));
+  for (const next of store.held(item.tenant)) {
+    if (next.hold !== undefined && 'after' in next.hold && next.hold.after === item.id) release(store, next);
+  }
+}
+
+/**
+ * One payment event's deliveries (eventDeliveries' list): what waited for this payment's next event now follows
+ * them; held ones are kept and shown held, the others delivered at once (with what follows them).
+ */
+export function sendEvent(store: HeldDeliveries, items: readonly WebhookItem[]): void {
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (first === undefined || last === undefined) return;
+  for (const waiting of store.held(first.tenant)) {
+    if (waiting.orderKey === first.orderKey && waiting.hold !== undefined && 'next' in waiting.hold) store.keep({ ...waiting, hold: { after: last.id ?? '' } });
+  }
+  if (first.hold !== undefined) {
+    for (const item of items) {
+      store.keep(item);
+      store.show(item);
+    }
+    return;
+  }
+  for (const item of items) release(store, item);
+}
+
+/** Releases the tenant's deliveries delayed until `now` or before (virtual time), soonest first. */
+export function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
+  const until = (item: WebhookItem): number => (item.hold !== undefined && 'until' in item.hold ? item.hold.until : Number.POSITIVE_INFINITY);
+  const due = store.held(tenant).filter((item) => until(item) <= now);
+  due.sort((a, b) => until(a) - until(b));
+  for (const item of due) release(store, item);
+}
+
+/** The memory store's held deliveries: per tenant, by id, in the order they were held. */
+export function memoryHeldDeliveries(dispatcher: WebhookDispatcher): HeldDeliveries & { clear(tenant?: string): void } {
+  const byTenant = new Map<string, Map<string, WebhookItem>>();
+  const idOf = (item: WebhookItem): string => item.id ?? item.eventId;
+  return {
+    held: (tenant) => [...(byTenant.get(tenant)?.values() ?? [])],
+    keep(item) {
+      let map = byTenant.get(item.tenant);
+      if (!map) byTenant.set(item.tenant, (map = new Map<string, WebhookItem>()));
+      map.set(idOf(item), item);
+    },
+    deliver(item) {
+      byTenant.get(item.tenant)?.delete(idOf(item));
+      dispatcher.enqueue(item);
+    },
+    show: (item) => dispatcher.hold(item),
+    clear(tenant) {
+      if (tenant === undefined) byTenant.clear();
+      else byTenant.delete(tenant);
+    },
+  };
+}
