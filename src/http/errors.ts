@@ -27,6 +27,8 @@ export type HttpCode =
   | 'hostNotAllowed'
   | 'originNotAllowed'
   | 'crossSiteNotAllowed'
+  // Payment queries (contract 4.4, decision 0057).
+  | 'paymentIdUnknown'
   | 'unexpected';
 
 export type ErrorCode = DomainCode | WireCode | HttpCode;
@@ -81,6 +83,8 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   hostNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Host' },
   originNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Origin' },
   crossSiteNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Sec-Fetch-Site' },
+  // A paymentId of GET /paymentQueries/payments/{paymentId} that names no payment of the tenant (contract 4.4).
+  paymentIdUnknown: { status: 404, errorName: 'resourceNotFound' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },
 };
 
