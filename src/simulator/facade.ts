@@ -9,6 +9,7 @@ import type { Token } from '../domain/token.js';
 import type { Vault } from '../domain/vault.js';
 import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
+import type { MagicValues } from '../http/admin/magic-values.js';
 import { unknownTenant } from '../http/admin/context.js';
 import { advance } from '../http/admin/handlers.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFlush } from '../infra/webhooks.js';
@@ -45,6 +46,7 @@ export interface ControlToken {
 }
 
 export type { ControlPayment } from '../http/admin/dashboard.js';
+export type { MagicAmount, MagicCard, MagicName, MagicPostalCode, MagicRiskFactor, MagicValues } from '../http/admin/magic-values.js';
 
 export type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';
 import type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';
@@ -74,6 +76,8 @@ export interface SimulatorTenant {
   webhooks(filter?: WebhookFilter): WebhookDelivery[];
   /** Resolves once none of the tenant's deliveries is queued, in flight or waiting to retry (or the wait is over). */
   flushWebhooks(options?: FlushOptions): Promise<WebhookFlush>;
+  /** Every value that changes an outcome, the amounts of the tenant's own scenario set first. */
+  magicValues(): MagicValues;
 }
 
 /** The control surface that a simulator in this process and a remote one (`connectSimulator`) share. */
@@ -99,6 +103,11 @@ export interface SimulatorControl {
   webhooks(query?: WebhookQuery | string): WebhookDelivery[];
   /** Resolves once no delivery (of the tenant, when named) is queued, in flight or waiting to retry, or the wait is over. */
   flushWebhooks(options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush>;
+  /**
+   * Every value that changes an outcome, each with what it does: card holder names, card expiry, billing postal
+   * codes, the amounts the active scenario rules match (with `tenant`, its own set's first) and the BIN table.
+   */
+  magicValues(tenant?: string): MagicValues;
   /** One tenant's handle. */
   tenant(name: string): SimulatorTenant;
 }
@@ -192,6 +201,8 @@ export interface FacadeDeps {
   tokenList(tokens: readonly Token[]): ControlToken[];
   /** Payments as `/_sim/payments` lists them (one tenant's, or every tenant's). */
   payments(tenant: string | undefined): ControlPayment[];
+  /** The catalogue `/_sim/magic-values` answers. */
+  magicValues(tenant: string | undefined): MagicValues;
 }
 
 type Query = Record<string, string | number | undefined>;
@@ -248,6 +259,7 @@ export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<Method
     query: ({ tenant, state }) => ({ tenant, state }),
     pages: 'webhooks',
   },
+  magicValues: { read: byTenant, local: (deps, { tenant }) => deps.magicValues(tenant) },
   flushWebhooks: { read: readFlushArgs, local: async (deps, { tenant, timeoutMs }) => deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), ...(timeoutMs !== undefined && { timeoutMs }) }), query: ({ tenant, timeoutMs }) => ({ tenant, timeout: timeoutMs }) },
 };
 

@@ -53,6 +53,7 @@ describe('the OpenAPI document', () => {
     expect(tenantPaths).toEqual([
       '/_sim/clock',
       '/_sim/clock/advance',
+      '/_sim/magic-values',
       '/_sim/payments',
       '/_sim/payments/{paymentId}/refund',
       '/_sim/payments/{paymentId}/reversal',
