@@ -114,8 +114,8 @@ export interface MagicCatalogue {
 
 /** The catalogue, each entry's effect computed by the rules the sale runs (outcomeForName, riskFactorsFor). */
 export function magicCatalogue(): MagicCatalogue {
-  const codes = Object.keys(REFUSAL_DESCRIPTIONS).sort((a, b) => Number(a) - Number(b));
-  const names = [MAGIC_NAMES.error, MAGIC_NAMES.refused, ...codes.map((code) => `${MAGIC_NAMES.refused}${code}`)];
+  // Integer keys iterate in ascending order: the codes come in code order.
+  const names = [MAGIC_NAMES.error, MAGIC_NAMES.refused, ...Object.keys(REFUSAL_DESCRIPTIONS).map((code) => `${MAGIC_NAMES.refused}${code}`)];
   return {
     cardHolderNames: names.map((value) => ({ value, outcome: outcomeForName(value) })),
     expiredCard: refusalWith(EXPIRED_CARD_CODE),
