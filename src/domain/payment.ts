@@ -139,6 +139,9 @@ export function lastEventOf(payment: Payment): PaymentEventType {
   return payment.events[payment.events.length - 1]?.type ?? 'sentForSettlement';
 }
 
+/** The sale's outcome: `refused`, or `sentForSettlement` for an approved sale, whatever happened since. */
+export const saleOutcomeOf = (payment: Payment): 'sentForSettlement' | 'refused' => (payment.settlement === 'none' ? 'refused' : 'sentForSettlement');
+
 export const remainingOf = (payment: Payment): number => payment.amount - payment.refunded;
 
 /** The actions the payment's state allows now (its events caught up). */

@@ -5,76 +5,10 @@ import type { Clock, Ids, Merchants } from './ports.js';
 import type { BillingAddress, CardExpiryDate } from './token.js';
 import type { Vault } from './vault.js';
 
-export type RiskName = 'not_checked' | 'not_matched' | 'not_supplied';
-export type RiskDetail = 'address' | 'postcode';
-
-export interface RiskFactor {
-  risk: RiskName;
-  detail: RiskDetail;
-}
+import { EXPIRED_CARD_CODE, DEFAULT_REFUSAL_CODE, outcomeForName, refusalWith, riskFactorsFor, type RiskFactor } from './magic-values.js';
 
 export type { Refusal } from './payment.js';
 import type { Refusal } from './payment.js';
-
-/** The refusal descriptions of the sandbox's `REFUSED<n>` card holder names. */
-export const REFUSAL_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  '4': 'HOLD CARD',
-  '5': 'REFUSED',
-  '8': 'APPROVE AFTER IDENTIFICATION',
-  '13': 'INVALID AMOUNT',
-  '15': 'INVALID CARD ISSUER',
-  '33': 'CARD EXPIRED',
-  '34': 'FRAUD SUSPICION',
-  '41': 'LOST CARD',
-  '43': 'STOLEN CARD, PICK UP',
-  '51': 'LIMIT EXCEEDED',
-  '55': 'INVALID SECURITY CODE',
-  '56': 'UNKNOWN CARD',
-  '57': 'ILLEGAL TRANSACTION',
-  '62': 'RESTRICTED CARD',
-  '63': 'SECURITY RULES VIOLATED',
-  '75': 'SECURITY CODE INVALID',
-  '76': 'CARD BLOCKED',
-  '85': 'REJECTED BY CARD ISSUER',
-};
-
-export type NameOutcome = { kind: 'approve' } | { kind: 'refuse'; refusal: Refusal } | { kind: 'error' };
-
-/**
- * What the card holder name asks of the sandbox: `REFUSED` (code 5), `REFUSED<n>` (code n), `ERROR`
- * (a 500), anything else approves. Case and surrounding spaces do not matter.
- */
-export function outcomeForName(cardHolderName: string): NameOutcome {
-  const name = cardHolderName.trim().toUpperCase();
-  if (name === 'ERROR') return { kind: 'error' };
-  const refused = /^REFUSED(\d{1,3})?$/.exec(name);
-  if (!refused) return { kind: 'approve' };
-  const code = refused[1] === undefined ? '5' : String(Number(refused[1]));
-  return { kind: 'refuse', refusal: { code, description: REFUSAL_DESCRIPTIONS[code] ?? 'REFUSED' } };
-}
-
-const both = (risk: RiskName): RiskFactor[] => [
-  { risk, detail: 'address' },
-  { risk, detail: 'postcode' },
-];
-
-/** The sandbox's risk factors by billing postal code; no billing address counts as `HHHH`. */
-export function riskFactorsFor(postalCode: string | undefined): RiskFactor[] {
-  switch (postalCode?.trim().toUpperCase() ?? 'HHHH') {
-    case 'CCCC':
-      return [{ risk: 'not_matched', detail: 'address' }];
-    case 'FFFF':
-      return [{ risk: 'not_matched', detail: 'postcode' }];
-    case 'JJJJ':
-      return both('not_matched');
-    case 'EEEE':
-      return both('not_checked');
-    case 'HHHH':
-      return both('not_supplied');
-    default:
-      return [];
-  }
-}
 
 /** A card is valid through the last day of its expiry month (UTC). */
 export function isCardExpired(expiry: CardExpiryDate, now: number): boolean {
@@ -138,12 +72,11 @@ export interface Sales {
 function decideRefusal(card: SaleCard, plain: boolean, now: number, override: SaleOverride['outcome']): Refusal | undefined {
   if (override) {
     if (override.outcome === 'sentForSettlement') return undefined;
-    const code = override.refusalCode ?? '5';
-    return { code, description: override.refusalDescription ?? REFUSAL_DESCRIPTIONS[code] ?? 'REFUSED' };
+    return refusalWith(override.refusalCode ?? DEFAULT_REFUSAL_CODE, override.refusalDescription);
   }
   const named = outcomeForName(card.holderName);
   if (named.kind === 'error') throw new DomainError('issuerFailed', 'A scripted error (card holder name ERROR)');
-  if (plain && isCardExpired(card.expiryDate, now)) return { code: '33', description: REFUSAL_DESCRIPTIONS['33'] ?? 'CARD EXPIRED' };
+  if (plain && isCardExpired(card.expiryDate, now)) return refusalWith(EXPIRED_CARD_CODE);
   return named.kind === 'refuse' ? named.refusal : undefined;
 }
 

@@ -67,6 +67,7 @@ const READS_BODY: Readonly<Record<ApiOperationName, boolean>> = {
   partialRefund: true,
   reversal: false,
   paymentEvents: false,
+  paymentQuery: false,
 };
 
 /** The Accept and Content-Type each operation takes. */
@@ -86,6 +87,8 @@ function headerRulesFor(media: MediaTypes): Readonly<Record<ApiOperationName, He
     partialRefund: payments,
     reversal: payments,
     paymentEvents: { accept: payments.accept },
+    // Payment queries (contract 4.4) have a media type of their own.
+    paymentQuery: { accept: [media.paymentQueries] },
   };
 }
 
@@ -137,13 +140,17 @@ class Pipeline implements Api {
   }
 }
 
+/** The query string a scenario rule may match on (token and payment queries), or undefined. */
+const scenarioQuery = (ex: Exchange, name: ApiOperationName): string | undefined =>
+  name === 'queryTokens' || name === 'paymentQuery' ? (ex.req.url ?? '').slice(ex.path.length + 1) : undefined;
+
 /** After the body: the scenario step (maybe late), then the operation. */
 function proceed(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
   if (deps.gate) {
     proceedShared(deps, deps.gate, ex, name, ref);
     return;
   }
-  const query = name === 'queryTokens' ? (ex.req.url ?? '').slice(ex.path.length + 1) : undefined;
+  const query = scenarioQuery(ex, name);
   const decision = decideScenario(deps.scenario, { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref, ...(query !== undefined && { query }) });
   if (!decision) {
     perform(deps, ex, name, ref, undefined);
@@ -225,7 +232,7 @@ function operate(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: strin
  * a scenario's delay then holds the answer (the change is already made).
  */
 function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
-  const query = name === 'queryTokens' ? (ex.req.url ?? '').slice(ex.path.length + 1) : undefined;
+  const query = scenarioQuery(ex, name);
   const facts = { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref, ...(query !== undefined && { query }) };
   gate
     .run(ex.tenant ?? '', (): UnitResult => {

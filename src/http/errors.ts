@@ -29,6 +29,8 @@ export type HttpCode =
   | 'crossSiteNotAllowed'
   // A webhook delivery the log does not show (of the tenant): POST /_sim/webhooks/{id}/resend (decision 0056).
   | 'webhookNotFound'
+  // Payment queries (contract 4.4, decision 0057).
+  | 'paymentIdUnknown'
   | 'unexpected';
 
 export type ErrorCode = DomainCode | WireCode | HttpCode;
@@ -85,6 +87,8 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   crossSiteNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Sec-Fetch-Site' },
   // A webhook delivery the log does not show, or another tenant's (decision 0056).
   webhookNotFound: { status: 404, errorName: 'resourceNotFound' },
+  // A paymentId of GET /paymentQueries/payments/{paymentId} that names no payment of the tenant (contract 4.4).
+  paymentIdUnknown: { status: 404, errorName: 'resourceNotFound' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },
 };
 

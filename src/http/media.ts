@@ -6,6 +6,8 @@ export interface MediaTypes {
   token: string;
   saleRequest: string;
   saleResponse: string;
+  /** Payment queries (contract 4.4): what Accept asks for, and what the answer is. */
+  paymentQueries: string;
 }
 
 export function mediaTypesFor(vendor: string): MediaTypes {
@@ -13,6 +15,7 @@ export function mediaTypesFor(vendor: string): MediaTypes {
     token: `application/vnd.${vendor}.tokens-v1.hal+json`,
     saleRequest: `application/vnd.${vendor}.payments-v5+json`,
     saleResponse: `application/vnd.${vendor}.payments-v5.hal+json`,
+    paymentQueries: `application/vnd.${vendor}.payment-queries-v1.hal+json`,
   };
 }
 

@@ -9,6 +9,7 @@ import { clockResponse, controlTokenResponse, errorResponse, saleResponse, token
 import { COMMON_ERRORS, errors, json, jsonSchema, query, ref, withBrowserRules, type Schema } from './openapi-parts.js';
 import { controlPaths } from './admin/openapi-paths.js';
 import { paymentPaths, paymentSchemas } from './openapi-payments.js';
+import { paymentQueryPaths, paymentQuerySchemas } from './openapi-payment-queries.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
 import { saleBody } from '../wire/sale-schemas.js';
 import { billingAddress, cardHolderName, createTokenBody, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
@@ -42,6 +43,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
     paths: withBrowserRules({
       ...tokenPaths(media),
       ...paymentPaths(media),
+      ...paymentQueryPaths(media),
       ...controlPaths(),
     }),
   };
@@ -70,6 +72,7 @@ function schemas(): Record<string, Schema> {
     SaleRequest: jsonSchema(saleBody, 'input'),
     SaleResponse: jsonSchema(saleResponse, 'output'),
     ...paymentSchemas(),
+    ...paymentQuerySchemas(),
     Error: jsonSchema(errorResponse, 'output'),
     ControlToken: jsonSchema(controlTokenResponse, 'output'),
     Clock: jsonSchema(clockResponse, 'output'),

@@ -22,10 +22,11 @@ export const PAYMENT_PATHS: Readonly<Record<PaymentAction | 'events', string>> =
 
 const RELS: Readonly<Record<PaymentAction, string>> = { refund: 'payments:refund', partialRefund: 'payments:partialRefund', reversal: 'payments:reversal' };
 
-const refOf = (ctx: PaymentLinkContext, payment: Payment): string => ctx.refs.encode({ purpose: 'payment', tenant: payment.tenant, tokenId: payment.paymentId });
+/** The ref that ends every link of the payment: also its `paymentId` in payment queries (decision 0057). */
+export const paymentRefOf = (ctx: PaymentLinkContext, payment: Payment): string => ctx.refs.encode({ purpose: 'payment', tenant: payment.tenant, tokenId: payment.paymentId });
 
 /** The link of a payment's events (webhooks link there). */
-export const paymentEventsHref = (ctx: PaymentLinkContext, payment: Payment): string => `${ctx.baseUrl}${PAYMENT_PATHS.events}${refOf(ctx, payment)}`;
+export const paymentEventsHref = (ctx: PaymentLinkContext, payment: Payment): string => `${ctx.baseUrl}${PAYMENT_PATHS.events}${paymentRefOf(ctx, payment)}`;
 
 /**
  * The actions the payment allows now, its events, and the curies, as JSON text: written directly, since
@@ -33,7 +34,7 @@ export const paymentEventsHref = (ctx: PaymentLinkContext, payment: Payment): st
  * rels and the base64url ref need no escaping).
  */
 export function paymentLinksJson(ctx: PaymentLinkContext, payment: Payment): string {
-  const ref = refOf(ctx, payment);
+  const ref = paymentRefOf(ctx, payment);
   const base = JSON.stringify(ctx.baseUrl).slice(1, -1);
   let json = '{';
   for (const action of allowedActions(payment)) json += `"${RELS[action]}":{"href":"${base}${PAYMENT_PATHS[action]}${ref}"},`;

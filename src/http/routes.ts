@@ -28,9 +28,16 @@ const PAYMENT_ROUTES: readonly ApiRoute[] = [
   { pattern: '/payments/sales/reversals/:ref', allow: 'POST', methods: { POST: 'reversal' } },
   { pattern: '/payments/events/:ref', allow: 'GET', methods: { GET: 'paymentEvents', HEAD: 'paymentEvents' } },
 ];
+/**
+ * Payment queries (contract 4.4, decision 0057): the tenant's payments by transactionReference, and one payment
+ * by its paymentId (the ref that ends its links).
+ */
+export const PAYMENT_QUERIES_ROUTE: ApiRoute = { pattern: '/paymentQueries/payments', allow: 'GET', methods: { GET: 'paymentQuery', HEAD: 'paymentQuery' } };
+const PAYMENT_QUERY_ROUTE: ApiRoute = { pattern: '/paymentQueries/payments/:ref', allow: 'GET', methods: { GET: 'paymentQuery', HEAD: 'paymentQuery' } };
+const PAYMENT_QUERIES_PATH = PAYMENT_QUERIES_ROUTE.pattern.toLowerCase();
 /** Each payment route's path before its ref, lower-cased. */
 const PAYMENT_PREFIXES = PAYMENT_ROUTES.map((route) => [route.pattern.slice(0, -':ref'.length).toLowerCase(), route] as const);
-export const API_ROUTES: readonly ApiRoute[] = [TOKENS_ROUTE, TOKEN_ROUTE, SALE_ROUTE, ...PAYMENT_ROUTES];
+export const API_ROUTES: readonly ApiRoute[] = [TOKENS_ROUTE, TOKEN_ROUTE, SALE_ROUTE, ...PAYMENT_ROUTES, PAYMENT_QUERIES_ROUTE, PAYMENT_QUERY_ROUTE];
 
 export interface RouteMatch {
   route: ApiRoute;
@@ -53,6 +60,11 @@ export function matchApiPath(path: string): RouteMatch | undefined {
     return rawRef.length > 0 && !rawRef.includes('/') ? { route: TOKEN_ROUTE, rawRef } : undefined;
   }
   if (lower === SALE_PATH) return { route: SALE_ROUTE };
+  if (lower === PAYMENT_QUERIES_PATH) return { route: PAYMENT_QUERIES_ROUTE };
+  if (lower.startsWith(`${PAYMENT_QUERIES_PATH}/`)) {
+    const rawRef = path.slice(PAYMENT_QUERIES_PATH.length + 1, end);
+    return rawRef.length > 0 && !rawRef.includes('/') ? { route: PAYMENT_QUERY_ROUTE, rawRef } : undefined;
+  }
   if (lower.startsWith('/payments/')) {
     for (const [prefix, route] of PAYMENT_PREFIXES) {
       if (!lower.startsWith(prefix)) continue;

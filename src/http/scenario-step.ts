@@ -30,7 +30,7 @@ export interface ScenarioInput {
   body: string;
   /** The token ref of the URL, for token operations. */
   ref: string | undefined;
-  /** The query string without `?` (token queries: `namespace`, `tokenId`). */
+  /** The query string without `?` (token queries: `namespace`, `tokenId`; payment queries: `transactionReference`). */
   query?: string;
 }
 
@@ -64,6 +64,16 @@ function parsedBody(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The facts of the sale behind the payment ref of the URL, when it is one of the tenant's. */
+function paymentFacts(facts: RequestFacts, deps: ScenarioStepDeps, input: ScenarioInput): void {
+  const payment = input.ref === undefined ? undefined : deps.paymentOf?.(input.tenant, input.ref);
+  if (!payment) return;
+  facts.entity = payment.entity;
+  facts.currency = payment.currency;
+  facts.transactionReference = payment.transactionReference;
+  facts.amount = payment.amount;
 }
 
 function factsOf(deps: ScenarioStepDeps, input: ScenarioInput): RequestFacts {
@@ -113,15 +123,13 @@ function factsOf(deps: ScenarioStepDeps, input: ScenarioInput): RequestFacts {
     if (namespace) facts.namespace = namespace;
   } else if (operation === 'refund' || operation === 'partialRefund' || operation === 'reversal' || operation === 'paymentEvents') {
     // The sale's facts; a partial refund's amount is the one it asks for.
-    const payment = input.ref === undefined ? undefined : deps.paymentOf?.(tenant, input.ref);
-    if (payment) {
-      facts.entity = payment.entity;
-      facts.currency = payment.currency;
-      facts.transactionReference = payment.transactionReference;
-      facts.amount = payment.amount;
-    }
+    paymentFacts(facts, deps, input);
     const amount = at(body, 'value', 'amount');
     if (operation === 'partialRefund' && typeof amount === 'number') facts.amount = amount;
+  } else if (operation === 'paymentQuery') {
+    // The queried payment's facts (looked at, not changed), or the transactionReference asked for.
+    if (input.ref !== undefined) paymentFacts(facts, deps, input);
+    else assign('transactionReference', new URLSearchParams(input.query ?? '').get('transactionReference') ?? undefined);
   } else if (operation !== 'unknown') {
     tokenFacts(refTokenId(input.ref));
   }

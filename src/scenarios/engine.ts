@@ -110,13 +110,16 @@ interface RuleSet {
   counts: Map<string, Map<string, Counts>>;
 }
 
+/** A rule's label, as the journal and the counts name it: its `id`, else `<scenario name>#<index>`. */
+export const ruleLabel = (scenario: Scenario, rule: Rule, index: number): string => rule.id ?? `${scenario.name}#${index}`;
+
 function compile(scenarios: readonly Scenario[]): RuleSet {
   return {
     scenarios,
     rules: scenarios.flatMap((s) =>
       (s.rules ?? []).map((rule, i) => ({
         rule,
-        label: rule.id ?? `${s.name}#${i}`,
+        label: ruleLabel(s, rule, i),
         from: rule.when?.between?.from === undefined ? Number.NEGATIVE_INFINITY : (parseInstant(rule.when.between.from) ?? 0),
         until: rule.when?.between?.until === undefined ? Number.POSITIVE_INFINITY : (parseInstant(rule.when.between.until) ?? 0),
       })),

@@ -5,6 +5,7 @@ import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorOpt
 import { createController } from '../control/controller.js';
 import { createMetrics } from '../control/metrics.js';
 import { paymentList } from '../http/admin/dashboard.js';
+import { magicValuesOf, type MagicValues } from '../http/admin/magic-values.js';
 import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { createListener } from '../http/lane.js';
 import { controlTokenList } from '../http/present.js';
@@ -89,7 +90,9 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   });
   const edges = createEdges(config, io, core.ids);
   const api = createSimulatedApi(core, edges, metrics, heldSockets);
-  const controlApp = createControlApp(core, edges, controller, metrics, journalStreams);
+  // Every value that changes an outcome (decision 0057): the same catalogue for /_sim and the library.
+  const magicValues = (tenant: string | undefined): MagicValues => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant);
+  const controlApp = createControlApp(core, edges, controller, metrics, journalStreams, magicValues);
   // Links in the library's token lists: the configured base URL, else the address listened on once known.
   const libraryBaseUrl = (): string => config.baseUrl ?? addresses.listeningUrl ?? `${config.tls ? 'https' : 'http'}://${edges.fallbackHost}`;
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
@@ -106,6 +109,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs: core.refs }) as ControlToken[],
       payments: (tenant) => paymentList(core.payments, stores.payments, tenant),
       resendWebhook: core.resendWebhook,
+      magicValues,
     }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),

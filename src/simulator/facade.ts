@@ -9,6 +9,7 @@ import type { Token } from '../domain/token.js';
 import type { Vault } from '../domain/vault.js';
 import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
+import type { MagicValues } from '../http/admin/magic-values.js';
 import { unknownTenant } from '../http/admin/context.js';
 import { advance } from '../http/admin/handlers.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
@@ -45,6 +46,7 @@ export interface ControlToken {
 }
 
 export type { ControlPayment } from '../http/admin/dashboard.js';
+export type { MagicAmount, MagicCard, MagicName, MagicPostalCode, MagicRiskFactor, MagicValues } from '../http/admin/magic-values.js';
 
 export type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';
 import type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';
@@ -76,6 +78,8 @@ export interface SimulatorTenant {
   flushWebhooks(options?: FlushOptions): Promise<WebhookFlush>;
   /** Sends the tenant's delivery with this id (as `webhooks()` lists it) again: the same eventId, a new delivery. */
   resendWebhook(id: string): WebhookResend;
+  /** Every value that changes an outcome, the amounts of the tenant's own scenario set first. */
+  magicValues(): MagicValues;
 }
 
 /** The control surface that a simulator in this process and a remote one (`connectSimulator`) share. */
@@ -103,6 +107,11 @@ export interface SimulatorControl {
   flushWebhooks(options?: FlushOptions & { tenant?: string }): Promise<WebhookFlush>;
   /** Sends the delivery with this id (as `webhooks()` lists it; the tenant's, when named) again: the same eventId, a new delivery. */
   resendWebhook(id: string, tenant?: string): WebhookResend;
+  /**
+   * Every value that changes an outcome, each with what it does: card holder names, card expiry, billing postal
+   * codes, the amounts the active scenario rules match (with `tenant`, its own set's first) and the BIN table.
+   */
+  magicValues(tenant?: string): MagicValues;
   /** One tenant's handle. */
   tenant(name: string): SimulatorTenant;
 }
@@ -198,6 +207,8 @@ export interface FacadeDeps {
   payments(tenant: string | undefined): ControlPayment[];
   /** `POST /_sim/webhooks/{id}/resend`'s call (decision 0056). */
   resendWebhook(id: string, tenant: string | undefined): WebhookResend;
+  /** The catalogue `/_sim/magic-values` answers. */
+  magicValues(tenant: string | undefined): MagicValues;
 }
 
 type Query = Record<string, string | number | undefined>;
@@ -256,6 +267,7 @@ export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<Method
     query: ({ tenant, state }) => ({ tenant, state }),
     pages: 'webhooks',
   },
+  magicValues: { read: byTenant, local: (deps, { tenant }) => deps.magicValues(tenant) },
   flushWebhooks: { read: readFlushArgs, local: async (deps, { tenant, timeoutMs }) => deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), ...(timeoutMs !== undefined && { timeoutMs }) }), query: ({ tenant, timeoutMs }) => ({ tenant, timeout: timeoutMs }) },
   resendWebhook: { read: (id, tenant) => ({ id: readWebhookId(id), tenant }), local: (deps, { id, tenant }) => deps.resendWebhook(id ?? '', tenant), params: ({ id }) => ({ id: id ?? '' }) },
 };

@@ -4,6 +4,7 @@ import type { SimulatorConfig } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
 import type { Controller } from '../control/controller.js';
 import type { Metrics } from '../control/metrics.js';
+import type { MagicValues } from '../http/admin/magic-values.js';
 import { createApi } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
@@ -78,7 +79,14 @@ export function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, h
   });
 }
 
-export function createControlApp(core: Core, edges: Edges, controller: Controller, metrics: Metrics, journalStreams: JournalStreams) {
+export function createControlApp(
+  core: Core,
+  edges: Edges,
+  controller: Controller,
+  metrics: Metrics,
+  journalStreams: JournalStreams,
+  magicValues: (tenant: string | undefined) => MagicValues,
+) {
   const { config, stores } = core;
   return buildApp({
     controller,
@@ -106,6 +114,7 @@ export function createControlApp(core: Core, edges: Edges, controller: Controlle
     },
     reportUnexpected: edges.reportUnexpected,
     storeHealth: () => stores.health(),
+    magicValues,
     ...(stores.replica && { shared: stores.replica }),
     guard: edges.guard,
   });

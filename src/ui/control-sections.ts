@@ -6,7 +6,7 @@ import { Loading, newestFirst, Problem, useLoad } from './sections.js';
 
 declare const __SHIPPED_SCENARIOS__: { file: string; text: string }[];
 
-export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'unknown'];
+export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'paymentQuery', 'unknown'];
 export const JOURNAL_KEEP = 200;
 
 export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]; tenant: string; onEntry: () => void }) {

@@ -137,7 +137,14 @@ export function TokensSection({ tenant, version, refresh, say, now }: SectionPro
 }
 
 export function PaymentsSection({ tenant, version, refresh, say }: SectionProps) {
-  const { data, error, loading } = useLoad(() => getJson<{ payments: PaymentItem[]; next: string | null }>('/payments', { tenant, limit: 500 }), [tenant, version], tenant);
+  // A search by transactionReference: the control API's filter on /_sim/payments (decision 0057).
+  const [draft, setDraft] = useState('');
+  const [reference, setReference] = useState('');
+  const { data, error, loading } = useLoad(
+    () => getJson<{ payments: PaymentItem[]; next: string | null }>('/payments', { tenant, limit: 500, transactionReference: reference }),
+    [tenant, version, reference],
+    `${tenant}\n${reference}`,
+  );
   const act = async (p: PaymentItem, action: 'refund' | 'reversal') => {
     try {
       await call('POST', `/payments/${encodeURIComponent(p.paymentId)}/${action}`, { tenant: p.tenant });
@@ -150,13 +157,19 @@ export function PaymentsSection({ tenant, version, refresh, say }: SectionProps)
   const payments = newestFirst(data?.payments ?? []);
   return html`<section aria-labelledby="payments-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="payments-h">Payments <span class="count">${data ? `${payments.length}${data.next ? '+' : ''}` : ''}</span></h2>
+    <form class="row" role="search" aria-label="Payment search" onSubmit=${(e: Event) => (e.preventDefault(), setReference(draft.trim()))}>
+      <label for="payments-reference">Transaction reference</label>
+      <input id="payments-reference" name="transactionReference" type="search" value=${draft} onInput=${(e: Event) => setDraft((e.target as HTMLInputElement).value)} autocomplete="off" />
+      <button type="submit">Find</button>
+      ${reference ? html`<button type="button" onClick=${() => (setDraft(''), setReference(''))}>Show all payments</button>` : ''}
+    </form>
     <${Problem} error=${error} />
     ${loading
       ? html`<${Loading} />`
       : data === undefined
       ? null
       : payments.length === 0
-      ? html`<p class="empty">No payments.</p>`
+      ? html`<p class="empty">${reference ? `No payments with transaction reference ${reference}.` : 'No payments.'}</p>`
       : html`<div class="scroll" tabindex="0" role="region" aria-label="Payment table"><table>
       <caption class="sr-only">Payments of ${tenant}</caption>
       <thead><tr><th scope="col">Reference</th><th scope="col">Outcome</th><th scope="col">Last event</th><th scope="col">Amount</th><th scope="col">Refunded</th><th scope="col">Created (virtual)</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>

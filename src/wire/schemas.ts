@@ -6,7 +6,7 @@ import type { BillingAddress as CardBillingAddress } from '../domain/token.js';
 import type { CreateTokenInput } from '../domain/vault.js';
 import { schemaFor } from './schema-for.js';
 
-export const API_OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents'] as const;
+export const API_OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'paymentQuery'] as const;
 /** The operations of the simulated API, as scenario rules and the journal name them. */
 export type ApiOperation = (typeof API_OPERATIONS)[number];
 

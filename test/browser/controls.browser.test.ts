@@ -56,6 +56,25 @@ describe('the dashboard drives the simulator', () => {
     expect(d.errors).toEqual([]);
   });
 
+  it('finds payments by transaction reference, through the control API’s filter, and shows all again', async () => {
+    const { sim, d } = await setUp();
+    expect((await makeSale(sim.url, 'alice', 'pa', 'order-0001', 250)).status).toBe(201);
+    expect((await makeSale(sim.url, 'alice', 'pa', 'order-0002', 1999)).status).toBe(201);
+    const payments = ui.payments(d.page);
+    await ui.paymentRow(d.page, 'order-0002').waitFor({ timeout: 10_000 });
+    await ui.findPayments(d.page, 'order-0001');
+    await ui.paymentRow(d.page, 'order-0002').waitFor({ state: 'detached', timeout: 10_000 });
+    // The header row and the one payment found.
+    expect(await payments.getByRole('row').allTextContents()).toHaveLength(2);
+    await ui.paymentRow(d.page, 'order-0001').waitFor({ timeout: 10_000 });
+    await ui.findPayments(d.page, 'order-0003');
+    await payments.getByText('No payments with transaction reference order-0003.').waitFor({ timeout: 10_000 });
+    await ui.findPayments(d.page, '');
+    await ui.paymentRow(d.page, 'order-0002').waitFor({ timeout: 10_000 });
+    await ui.paymentRow(d.page, 'order-0001').waitFor({ timeout: 10_000 });
+    expect(d.errors).toEqual([]);
+  });
+
   it('shows the problems of a pasted scenario at their JSONPath, and changes nothing', async () => {
     const { sim, d } = await setUp();
     const scenarios = ui.scenarios(d.page);

@@ -58,6 +58,16 @@ export const ui = {
   /** The payments section, and the row of one payment in it (by its transaction reference). */
   payments: (page: Page): Locator => section(page, 'Payments'),
   paymentRow: (page: Page, reference: string): Locator => section(page, 'Payments').getByRole('row').filter({ hasText: reference }),
+  /** Shows only the payments of a transaction reference (the section's search), or all again with ''. */
+  async findPayments(page: Page, reference: string): Promise<void> {
+    const payments = section(page, 'Payments');
+    if (reference === '') {
+      await payments.getByRole('button', { name: 'Show all payments' }).click();
+      return;
+    }
+    await payments.getByRole('searchbox', { name: 'Transaction reference' }).fill(reference);
+    await payments.getByRole('button', { name: 'Find', exact: true }).click();
+  },
 
   /** The data rows of a table section (`Tokens`, `Payments`), top to bottom: the header row left out. */
   dataRows: (page: Page, heading: string): Locator => section(page, heading).getByRole('row').filter({ has: page.getByRole('cell') }),

@@ -225,7 +225,7 @@ describe('checking a journal filter', () => {
       ['fieldMustBeInteger', ['limit']],
       ['fieldIsNotAllowed', ['opertion']],
     ]);
-    expect(problems[0]?.message).toBe('operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, unknown');
+    expect(problems[0]?.message).toBe('operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, paymentQuery, unknown');
   });
 
   it.each([
@@ -242,7 +242,7 @@ describe('checking a journal filter', () => {
     expect(journalFilterProblems({ operation: 'sael' })).toStrictEqual([
       {
         errorName: 'fieldHasInvalidValue',
-        message: 'operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, unknown; did you mean sale?',
+        message: 'operation must be one of createToken, getToken, updateToken, deleteToken, queryTokens, sale, refund, partialRefund, reversal, paymentEvents, paymentQuery, unknown; did you mean sale?',
         path: ['operation'],
       },
     ]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { codeOf } from '../support/domain.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
-import { allowedActions, lastEventOf, type Payment, type PaymentEvent, type PaymentScript } from '../../src/domain/payment.js';
+import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEvent, type PaymentScript } from '../../src/domain/payment.js';
 import { createPayments } from '../../src/domain/payments.js';
 import { createMemoryPaymentStore } from '../../src/store/memory-payments.js';
 
@@ -60,6 +60,19 @@ describe('a payment on the virtual clock', () => {
     const p = payments.get('t1', id);
     expect(types(p)).toEqual(['refused']);
     expect(allowedActions(p)).toEqual([]);
+  });
+
+  it('keeps the sale’s outcome, whatever happens after: refused, or sentForSettlement settled, failed or reversed', () => {
+    const refused = setup({}, false);
+    expect(saleOutcomeOf(refused.payments.get('t1', refused.id))).toBe('refused');
+    const settled = setup();
+    settled.at(2 * DAY);
+    expect(saleOutcomeOf(settled.payments.get('t1', settled.id))).toBe('sentForSettlement');
+    const failed = setup({ settlementFails: true });
+    failed.at(2 * DAY);
+    expect(saleOutcomeOf(failed.payments.get('t1', failed.id))).toBe('sentForSettlement');
+    const cancelled = setup();
+    expect(saleOutcomeOf(cancelled.payments.reversal('t1', cancelled.id))).toBe('sentForSettlement');
   });
 
   it('allows refund, partial refund and reversal after the sale', () => {

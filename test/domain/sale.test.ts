@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { isCardExpired, outcomeForName, riskFactorsFor } from '../../src/domain/sale.js';
+import { outcomeForName, riskFactorsFor } from '../../src/domain/magic-values.js';
+import { isCardExpired } from '../../src/domain/sale.js';
 import { REFUSALS } from '../support/refusals.js';
 
 

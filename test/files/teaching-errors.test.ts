@@ -27,7 +27,7 @@ function problemsOf(read: () => unknown): Problem[] | 'ok' {
 }
 
 const scenarioProblems = (yaml: string) => problemsOf(() => validateScenarios(parseScenarioText(yaml, 'yaml')));
-const OPERATIONS = "must be 'createToken' or 'getToken' or 'updateToken' or 'deleteToken' or 'queryTokens' or 'sale' or 'refund' or 'partialRefund' or 'reversal' or 'paymentEvents' or 'webhook' or 'any'";
+const OPERATIONS = "must be 'createToken' or 'getToken' or 'updateToken' or 'deleteToken' or 'queryTokens' or 'sale' or 'refund' or 'partialRefund' or 'reversal' or 'paymentEvents' or 'paymentQuery' or 'webhook' or 'any'";
 
 describe('a scenario file', () => {
   it('says to quote an unquoted refusal code, as YAML read it', () => {

@@ -37,6 +37,7 @@ const ROWS: [string, string, string][] = [
   ['DELETE', '/tokens/:tokenId', 'tenant'],
   ['GET', '/requests/stream', 'stream'],
   ['GET', '/openapi.json', 'tenant'],
+  ['GET', '/magic-values', 'tenant'],
 ];
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];

@@ -171,6 +171,8 @@ function requestsFor(op: Operation, r: Running, resolve: (ref: string) => Schema
     sealedCardNumber: fc.constantFrom(...r.sealed),
     tenant: fc.constantFrom(USER, OTHER),
     cardHolderName: fc.constantFrom('Sherlock Holmes', 'REFUSED51', 'John Watson'),
+    // The reference of populate()'s sales, and one of none.
+    transactionReference: fc.constantFrom('t-1', 't-none'),
   };
   const options = { resolve, hints };
   const media = Object.values(op.requestBody?.content ?? {})[0];
@@ -223,7 +225,9 @@ function requestsFor(op: Operation, r: Running, resolve: (ref: string) => Schema
   );
   return fc.record({ body, contentType, accept, authorization, tokenRef, paymentRef, query }).map(({ body, contentType, accept, authorization, tokenRef, paymentRef, query }) => {
     const pairs = query.filter((q): q is string => q !== null);
-    const path = op.path.replace('{tokenRef}', tokenRef).replace('{paymentRef}', paymentRef) + (pairs.length > 0 ? `?${pairs.join('&')}` : '');
+    // A payment query's paymentId is a payment's ref too (decision 0057).
+    const paymentId = op.path.startsWith('/paymentQueries/') ? (p: string) => p.replace('{paymentId}', () => paymentRef) : (p: string) => p;
+    const path = paymentId(op.path.replace('{tokenRef}', tokenRef).replace('{paymentRef}', paymentRef)) + (pairs.length > 0 ? `?${pairs.join('&')}` : '');
     const headers: Record<string, string> = {};
     if (authorization !== undefined) headers.authorization = authorization;
     if (accept !== undefined) headers.accept = accept;

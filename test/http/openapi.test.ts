@@ -37,7 +37,7 @@ describe('the OpenAPI document', () => {
     const api = API_ROUTES.flatMap((route) =>
       Object.keys(route.methods)
         .filter((m) => m !== 'HEAD')
-        .map((m) => `${m} ${route.pattern.replace(':ref', route.pattern.startsWith('/payments/') ? '{paymentRef}' : '{tokenRef}')}`),
+        .map((m) => `${m} ${route.pattern.replace(':ref', route.pattern.startsWith('/payments/') ? '{paymentRef}' : route.pattern.startsWith('/paymentQueries/') ? '{paymentId}' : '{tokenRef}')}`),
     );
     const served = [...api, ...CONTROL_TABLE.map((op) => `${op.method} /_sim${op.path.replace(/:(\w+)/g, '{$1}')}`)];
     expect(served.length).toBeGreaterThan(15);
@@ -53,6 +53,7 @@ describe('the OpenAPI document', () => {
     expect(tenantPaths).toEqual([
       '/_sim/clock',
       '/_sim/clock/advance',
+      '/_sim/magic-values',
       '/_sim/payments',
       '/_sim/payments/{paymentId}/refund',
       '/_sim/payments/{paymentId}/reversal',

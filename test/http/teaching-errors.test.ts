@@ -21,7 +21,7 @@ describe('errors that teach', () => {
         {
           errorName: 'fieldHasInvalidValue',
           message:
-            "operation must be 'createToken' or 'getToken' or 'updateToken' or 'deleteToken' or 'queryTokens' or 'sale' or 'refund' or 'partialRefund' or 'reversal' or 'paymentEvents' or 'webhook' or 'any'; did you mean 'sale'?",
+            "operation must be 'createToken' or 'getToken' or 'updateToken' or 'deleteToken' or 'queryTokens' or 'sale' or 'refund' or 'partialRefund' or 'reversal' or 'paymentEvents' or 'paymentQuery' or 'webhook' or 'any'; did you mean 'sale'?",
           jsonPath: '$.rules[0].when.operation',
         },
         { errorName: 'fieldMustBeString', message: 'refusalCode must be a string, not the number 51: quote it', jsonPath: '$.rules[0].then.outcome.refusalCode' },

@@ -33,6 +33,7 @@ const EXPORTS: Record<string, string[]> = {
     'StateSnapshot', 'TokenState', 'ClockState', 'ExpiryDate', 'RuleCounts', 'PaymentState', 'PaymentEventState', 'PaymentEventType',
     // journal, tokens, payments, webhooks
     'JournalEntry', 'JournalFilter', 'RequestQuery', 'Operation', 'ControlToken', 'ControlPayment',
+    'MagicValues', 'MagicName', 'MagicPostalCode', 'MagicAmount', 'MagicCard', 'MagicRiskFactor',
     'WebhookDelivery', 'WebhookState', 'WebhookFilter', 'WebhookQuery', 'WebhookFlush', 'WebhookResend', 'FlushOptions',
     // simulators, in this process and remote
     'Simulator', 'RunningSimulator', 'ListeningServer', 'HttpHandler', 'SimulatorControl', 'SimulatorClock', 'SimulatorTenant', 'TenantClock',
@@ -143,7 +144,7 @@ describe('the library’s exports', () => {
     const sim = tokenSim.createSimulator();
     expect(Object.keys(sim).filter((k) => ['vault', 'heldSockets', 'config', 'webhookDispatcher', 'webhookUrlFor'].includes(k))).toEqual([]);
     expect(Object.keys(sim).sort()).toEqual(
-      ['app', 'listener', 'clock', 'requests', 'clearRequests', 'reset', 'tokens', 'payments', 'exportState', 'importState', 'loadScenarios', 'scenarios', 'webhooks', 'flushWebhooks', 'resendWebhook', 'tenant'].sort(),
+      ['app', 'listener', 'clock', 'requests', 'clearRequests', 'reset', 'tokens', 'payments', 'exportState', 'importState', 'loadScenarios', 'scenarios', 'webhooks', 'flushWebhooks', 'resendWebhook', 'magicValues', 'tenant'].sort(),
     );
   });
 

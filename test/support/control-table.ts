@@ -25,6 +25,7 @@ export interface TableTenant {
   reset(): unknown;
   webhooks(filter?: Record<string, unknown>): unknown;
   flushWebhooks(options?: Record<string, unknown>): unknown;
+  magicValues(): unknown;
 }
 export interface TableSurface {
   clock: { now(tenant?: string): unknown; advance(by: string | number, tenant?: string): unknown };
@@ -36,6 +37,7 @@ export interface TableSurface {
   importState(state: unknown): unknown;
   webhooks(query?: Record<string, unknown> | string): unknown;
   flushWebhooks(options?: Record<string, unknown>): unknown;
+  magicValues(tenant?: string): unknown;
   tenant(name: string): TableTenant;
 }
 
@@ -239,6 +241,28 @@ export const CONTROL_TABLE: TableCase[] = [
       await expect(attempt(() => sim.webhooks('nobody'))).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
       await expect(attempt(() => sim.tenant('nobody').flushWebhooks())).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
       await expect(attempt(() => sim.flushWebhooks({ timeoutMs: 60_001 }))).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
+    },
+  },
+  {
+    // Decision 0057: the same catalogue in process and remotely; a tenant's own amounts first.
+    name: 'the magic values are listed alike, a tenant’s own scenario amounts first',
+    async run(sim) {
+      const rule = (id: string, amount: number) => ({ id, when: { operation: 'sale', amount }, then: { outcome: { outcome: 'refused', refusalCode: '51' } } });
+      await sim.loadScenarios({ name: 'everyone', rules: [rule('global-2051', 2051)] });
+      await sim.tenant('alice').loadScenarios({ name: 'alices', rules: [rule('alice-2052', 2052)] });
+      type Values = { cardHolderNames: { value: string }[]; amounts: { rule: string; set: string }[]; cards: { value: string | null }[] };
+      const everyone = (await sim.magicValues()) as Values;
+      expect(everyone.cardHolderNames.slice(0, 3).map((n) => n.value)).toEqual(['ERROR', 'REFUSED', 'REFUSED4']);
+      expect(everyone.cards.at(-1)?.value).toBeNull();
+      expect(everyone.amounts.map((a) => [a.rule, a.set])).toEqual([['global-2051', 'global']]);
+      const alice = (await sim.tenant('alice').magicValues()) as Values;
+      expect(alice.amounts.map((a) => [a.rule, a.set])).toEqual([
+        ['alice-2052', 'tenant'],
+        ['global-2051', 'global'],
+      ]);
+      expect(await sim.magicValues('alice')).toEqual(alice);
+      expect((await sim.tenant('bob').magicValues()) as Values).toEqual(everyone);
+      await expect(attempt(() => sim.magicValues('nobody'))).rejects.toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
     },
   },
   {

@@ -17,6 +17,7 @@ import { HttpError } from '../errors.js';
 import type { JournalStreams, StreamHub } from '../journal-stream.js';
 
 import type { StoreHealth } from '../../store/stores.js';
+import type { MagicValues } from './magic-values.js';
 
 /** What the dashboard's calls need besides the controller (decision 0034). */
 export interface DashboardDeps {
@@ -54,6 +55,8 @@ export interface ControlRoutesDeps {
   dashboard: DashboardDeps;
   /** Where the state lives, for health: memory, or Redis and whether it answers (decision 0039). */
   storeHealth: () => Promise<StoreHealth>;
+  /** Every value that changes an outcome; with a tenant, its own scenario set's amounts too (decision 0057). */
+  magicValues: (tenant: string | undefined) => MagicValues;
 }
 
 /** One simulator's control plane: its parts, the live journal's hub, and the tenants of requests made with a tenant's Basic credentials. */

@@ -79,13 +79,13 @@ export const DASHBOARD_DOCS = {
   listPayments: (): OperationDoc => ({
     operationId: 'listPayments',
     summary: 'Payments, oldest first, their events caught up to the tenant\u2019s virtual now',
-    parameters: pageParameters(),
+    parameters: [...pageParameters(), query('transactionReference', 'Only the payments of this transactionReference (any merchant entity)', { type: 'string', minLength: 1 })],
     responses: {
       200: {
         description: 'One page of payments, card data masked',
         ...json({ type: 'object', properties: { payments: { type: 'array', items: dashboardPayment }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
       },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)']),
+      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit, cursor or transactionReference)']),
     },
   }),
   refundPayment: (): OperationDoc => action('refundPayment', 'A full refund of what remains, through the same rules, events and webhooks as the API\u2019s'),

@@ -4,12 +4,12 @@
  * live journal as server-sent events, bounded per client.
  */
 import type { Request, Response } from 'express';
-import { allowedActions, lastEventOf, type Payment, type Payments } from '../../domain/payment.js';
+import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type Payments } from '../../domain/payment.js';
 import type { PaymentStore } from '../../domain/ports.js';
 import { formatInstant } from '../../wire/instant.js';
 import { maskCardData } from '../../wire/mask.js';
 import { checkQueryParams, parseJournalQuery } from '../journal-query.js';
-import { readLimit, readTokenCursor, tokenCursor } from '../paging.js';
+import { readLimit, readTokenCursor, refuse, tokenCursor } from '../paging.js';
 import { noContent, requireTenant, sendJson, type ControlCall, type ControlContext } from './context.js';
 
 /** Oldest first: creation time, tenant, id. */
@@ -32,14 +32,28 @@ export interface ControlPayment {
   events: { type: string; at: string; amount: number; reference?: string; refusal?: { code: string; description: string } }[];
 }
 
-/** Every payment (one tenant's, or every tenant's), oldest first, each tenant's due events caught up first. */
-function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | undefined): Payment[] {
+/**
+ * Every payment (one tenant's, or every tenant's), oldest first, each tenant's due events caught up first; with
+ * a `reference`, only those of that transactionReference (the payment queries' index, decision 0057).
+ */
+function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | undefined, reference?: string): Payment[] {
   const all: Payment[] = [];
   for (const name of tenant === undefined ? store.tenants() : [tenant]) {
+    if (reference !== undefined) {
+      all.push(...payments.withReference(name, reference));
+      continue;
+    }
     payments.catchUp(name);
     all.push(...store.list(name));
   }
   return all.sort(comparePayments);
+}
+
+/** `?transactionReference=` of GET /_sim/payments: absent, or given once and not empty. */
+function readReference(value: unknown, where: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') throw refuse(where, 'transactionReference must not be empty, and given once');
+  return value;
 }
 
 /** The same as the control plane lists them. */
@@ -51,7 +65,7 @@ function paymentItem(p: Payment): ControlPayment {
     tenant: p.tenant,
     paymentId: p.paymentId,
     transactionReference: p.transactionReference,
-    outcome: p.settlement === 'none' ? 'refused' : 'sentForSettlement',
+    outcome: saleOutcomeOf(p),
     lastEvent: lastEventOf(p),
     amount: p.amount,
     currency: p.currency,
@@ -80,13 +94,14 @@ export function listTenants(ctx: ControlContext, { tenant, where }: ControlCall,
   sendJson(res, 200, { tenants });
 }
 
-/** Paged like /_sim/tokens: oldest first (creation time, tenant, id), `next` continues. */
+/** Paged like /_sim/tokens: oldest first (creation time, tenant, id), `next` continues; `transactionReference` filters. */
 export function listPayments(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  checkQueryParams(req.query, ['tenant', 'limit', 'cursor'], where);
+  checkQueryParams(req.query, ['tenant', 'limit', 'cursor', 'transactionReference'], where);
   const limit = readLimit(req.query.limit, where);
   const after = readTokenCursor(req.query.cursor, where);
+  const reference = readReference(req.query.transactionReference, where);
   const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
-  const all = paymentsOf(ctx.dashboard.payments, ctx.dashboard.paymentStore, tenant).filter((p) => position === undefined || comparePayments(p, position) > 0);
+  const all = paymentsOf(ctx.dashboard.payments, ctx.dashboard.paymentStore, tenant, reference).filter((p) => position === undefined || comparePayments(p, position) > 0);
   const page = all.slice(0, limit);
   const last = page.at(-1);
   const next = all.length > limit && last ? tokenCursor({ createdAt: last.createdAt, tenant: last.tenant, tokenId: last.paymentId }) : null;

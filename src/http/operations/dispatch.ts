@@ -1,4 +1,5 @@
 /** An operation of the simulated API by name: the one place a request meets its operation (api.ts calls it). */
+import { paymentQuery } from './payment-queries.js';
 import { paymentEvents, partialRefund, refund, reversal, type PaymentOperationsDeps } from './payments.js';
 import { sale, type SaleOperation } from './sale.js';
 import { createToken, deleteToken, getToken, queryTokens, updateToken, type TokenOperationsDeps } from './tokens.js';
@@ -23,5 +24,6 @@ export function runOperation(deps: OperationDeps, name: ApiOperationName, req: A
     case 'partialRefund': return partialRefund(deps.payments, req);
     case 'reversal': return reversal(deps.payments, req);
     case 'paymentEvents': return paymentEvents(deps.payments, req);
+    case 'paymentQuery': return paymentQuery(deps.payments, req);
   }
 }

@@ -2,11 +2,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PaymentScript } from '../../domain/payment.js';
 import type { SaleOverride } from '../../domain/sale.js';
+import type { ApiOperation } from '../../wire/schemas.js';
 
-export type ApiOperationName = 'createToken' | 'getToken' | 'updateToken' | 'deleteToken' | 'queryTokens' | 'sale' | PaymentOperationName;
-
-/** The follow-ups of a sale (contract 3.2). */
-export type PaymentOperationName = 'refund' | 'partialRefund' | 'reversal' | 'paymentEvents';
+/** The operations of the simulated API: the names scenario rules and the journal use (API_OPERATIONS). */
+export type ApiOperationName = ApiOperation;
 
 /** A request as an adapter parsed it, authenticated and checked. */
 export interface ApiRequest {

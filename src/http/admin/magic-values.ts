@@ -1,0 +1,211 @@
+/**
+ * `GET /_sim/magic-values` (contract 4.4, decision 0057): every value that changes an outcome, each with what it
+ * does, read from the tables the simulator runs on: the sandbox's names, expiry and postal codes
+ * (domain/magic-values.ts, whose rules the sale calls), the BIN table of the fixtures, and the amounts that the
+ * active scenario rules match.
+ */
+import type { Request, Response } from 'express';
+import type { BinRange } from '../../config/fixtures.js';
+import { UNKNOWN_CARD } from '../../domain/card.js';
+import { DEFAULT_REFUSAL_CODE, MAGIC_NAMES, UNLISTED_REFUSAL, magicCatalogue, refusalWith, type NameOutcome } from '../../domain/magic-values.js';
+import { ruleLabel } from '../../scenarios/engine.js';
+import type { Rule, RuleThen, Scenario } from '../../scenarios/schema.js';
+import { errors, json, type Schema } from '../openapi-parts.js';
+import { checkQueryParams } from '../journal-query.js';
+import { sendJson, type ControlCall, type ControlContext } from './context.js';
+import type { OperationDoc } from './docs.js';
+
+/** A risk factor of a sale's answer. */
+export interface MagicRiskFactor {
+  risk: string;
+  detail: string;
+}
+
+/** A magic card holder name: `ERROR`, `REFUSED`, `REFUSED<n>` (the last a pattern: n of 1 to 3 digits). */
+export interface MagicName {
+  value: string;
+  outcome: 'sentForSettlement' | 'refused' | 'error';
+  refusalCode?: string;
+  refusalDescription?: string;
+  effect: string;
+}
+
+/** A magic billing postal code (`null`: no billing address). */
+export interface MagicPostalCode {
+  value: string | null;
+  riskFactors: MagicRiskFactor[];
+  effect: string;
+}
+
+/** An amount (or a range of them) that an active scenario rule matches, and what the rule does. */
+export interface MagicAmount {
+  value: number | { min?: number; max?: number };
+  /** The rule's operation (`any` when it names none). */
+  operation: string;
+  scenario: string;
+  /** The rule's label, as the journal shows it. */
+  rule: string;
+  /** `tenant`: the tenant's own scenario set; `global`: everyone's. */
+  set: 'tenant' | 'global';
+  /** The rule's other predicates, by name: the amount alone is not enough when there are any. */
+  alsoWhen: string[];
+  effect: string;
+}
+
+/** An entry of the BIN table (`value` a prefix or a range of prefixes; `null`: a card no entry matches). */
+export interface MagicCard {
+  value: string | null;
+  network: string;
+  /** The sale answer's `brand`: the network in lower case. */
+  brand: string;
+  countryCode: string;
+  fundingType: string;
+  effect: string;
+}
+
+/** Every value that changes an outcome (`GET /_sim/magic-values`, `magicValues()`). */
+export interface MagicValues {
+  cardHolderNames: MagicName[];
+  cardExpiryDates: { value: string; outcome: 'refused'; refusalCode: string; refusalDescription: string; effect: string }[];
+  postalCodes: MagicPostalCode[];
+  amounts: MagicAmount[];
+  cards: MagicCard[];
+}
+
+/** Where the catalogue reads the simulator's own tables. */
+export interface MagicSources {
+  bins: readonly BinRange[];
+  /** The active scenario set: the global one (no tenant), or a tenant's own. */
+  scenarios: (tenant?: string) => readonly Scenario[];
+}
+
+const refusalText = (code: string, description: string): string => `refused, refusalCode ${code} ${description}`;
+
+function nameEntry(value: string, outcome: NameOutcome): MagicName {
+  if (outcome.kind === 'error') return { value, outcome: 'error', effect: 'the sale answers 500 internalErrorOccurred and makes no payment' };
+  if (outcome.kind === 'approve') return { value, outcome: 'sentForSettlement', effect: 'approved (sentForSettlement)' };
+  const { code, description } = outcome.refusal;
+  return { value, outcome: 'refused', refusalCode: code, refusalDescription: description, effect: refusalText(code, description) };
+}
+
+const factorsText = (factors: readonly MagicRiskFactor[]): string =>
+  factors.length === 0 ? 'no riskFactors' : `riskFactors ${factors.map((f) => `${f.risk} ${f.detail}`).join(', ')}`;
+
+/** What a rule's actions do, in a sentence (actions it does not know by name are shown as written). */
+export function thenText(then: RuleThen): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(then) as [keyof RuleThen, unknown][]) {
+    if (value === undefined || key === 'delayMs') continue;
+    if (key === 'outcome' && then.outcome) {
+      const { outcome, refusalCode, refusalDescription } = then.outcome;
+      const refusal = refusalWith(refusalCode ?? DEFAULT_REFUSAL_CODE, refusalDescription);
+      parts.push(outcome === 'refused' ? refusalText(refusal.code, refusal.description) : 'approved (sentForSettlement)');
+    } else if (key === 'error' && then.error) parts.push(`answers ${then.error.status} ${then.error.errorName}`);
+    else if (key === 'fault') parts.push(then.fault === 'connectionReset' ? 'resets the connection unanswered' : 'never answers');
+    else if (key === 'riskFactors' && then.riskFactors) parts.push(factorsText(then.riskFactors));
+    else if (key === 'settlement') parts.push('the settlement fails (settlementFailed)');
+    else if (key === 'refund' && then.refund) parts.push(`refunds fail (refundFailed, ${then.refund.failed.code} ${then.refund.failed.description})`);
+    else parts.push(`${key}: ${JSON.stringify(value)}`);
+  }
+  if (then.delayMs !== undefined) parts.push('after the rule\u2019s delay');
+  return parts.join('; ');
+}
+
+/** The rules of a set that match an amount and do more than delay, in order. */
+function amountRules(scenarios: readonly Scenario[], set: MagicAmount['set']): MagicAmount[] {
+  return scenarios.flatMap((scenario) =>
+    (scenario.rules ?? []).flatMap((rule: Rule, index) => {
+      const amount = rule.when?.amount;
+      if (amount === undefined || Object.keys(rule.then).every((key) => key === 'delayMs')) return [];
+      const alsoWhen = Object.entries(rule.when ?? {})
+        .filter(([key, v]) => v !== undefined && key !== 'amount' && key !== 'operation')
+        .map(([key]) => key);
+      const value = typeof amount === 'number' ? amount : { ...(amount.min !== undefined && { min: amount.min }), ...(amount.max !== undefined && { max: amount.max }) };
+      return [{ value, operation: rule.when?.operation ?? 'any', scenario: scenario.name, rule: ruleLabel(scenario, rule, index), set, alsoWhen, effect: thenText(rule.then) }];
+    }),
+  );
+}
+
+function cardEntry(bin: Pick<BinRange, 'network' | 'countryCode' | 'fundingType'>, value: string | null): MagicCard {
+  const brand = bin.network.toLowerCase();
+  const { network, countryCode, fundingType } = bin;
+  const accepted = value === null ? '; no entity accepts it: a sale answers 400 paymentInstrumentIsNotSupported' : '; a sale answers 400 paymentInstrumentIsNotSupported where the entity does not accept it';
+  return { value, network, brand, countryCode, fundingType, effect: `${network} (brand ${brand}), ${countryCode}, ${fundingType}${accepted}` };
+}
+
+/** The catalogue of one simulator: the sandbox's table, its BIN table, and the amounts of the active rules (the tenant's own first). */
+export function magicValuesOf(sources: MagicSources, tenant: string | undefined): MagicValues {
+  const table = magicCatalogue();
+  const { expiredCard } = table;
+  return {
+    cardHolderNames: [
+      ...table.cardHolderNames.map((entry) => nameEntry(entry.value, entry.outcome)),
+      {
+        value: `${MAGIC_NAMES.refused}<n>`,
+        outcome: 'refused',
+        effect: `any other n of 1 to 3 digits: refused, refusalCode n (leading zeros dropped) ${UNLISTED_REFUSAL}`,
+      },
+    ],
+    cardExpiryDates: [
+      {
+        value: 'a month before the virtual now',
+        outcome: 'refused',
+        refusalCode: expiredCard.code,
+        refusalDescription: expiredCard.description,
+        effect: `a card/plain sale: ${refusalText(expiredCard.code, expiredCard.description)}; a token's stored card: 400 underlyingPaymentInstrumentHasExpired`,
+      },
+    ],
+    postalCodes: table.postalCodes.map(({ value, riskFactors }) => ({ value: value ?? null, riskFactors, effect: factorsText(riskFactors) })),
+    amounts: [...(tenant === undefined ? [] : amountRules(sources.scenarios(tenant), 'tenant')), ...amountRules(sources.scenarios(), 'global')],
+    cards: [...sources.bins.map((bin) => cardEntry(bin, bin.prefix)), cardEntry(UNKNOWN_CARD, null)],
+  };
+}
+
+/** The row's handler: `?tenant=` adds the amounts of that tenant's own scenario set. */
+export function listMagicValues(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
+  checkQueryParams(req.query, ['tenant'], where);
+  sendJson(res, 200, ctx.magicValues(tenant));
+}
+
+const text = { type: 'string' };
+const entry = (properties: Schema, required: string[]): Schema => ({ type: 'object', properties: { ...properties, effect: text }, required: [...required, 'effect'], additionalProperties: false });
+const riskFactors = { type: 'array', items: { type: 'object', properties: { risk: text, detail: text }, required: ['risk', 'detail'], additionalProperties: false } };
+const refusal = { refusalCode: text, refusalDescription: text };
+const list = (item: Schema): Schema => ({ type: 'array', items: item });
+
+/** The row's OpenAPI description. */
+export const magicValuesDoc = (): OperationDoc => ({
+  operationId: 'magicValues',
+  summary: 'Every value that changes an outcome, each with what it does: card holder names, card expiry, billing postal codes, amounts of the active scenario rules, and the BIN table',
+  description: 'Read from the tables the simulator runs on. With `tenant`, the amounts of that tenant\u2019s own scenario set come first. A `null` postal code is a sale without a billing address; a `null` card prefix, a card no entry matches.',
+  responses: {
+    200: {
+      description: 'The catalogue',
+      ...json({
+        type: 'object',
+        properties: {
+          cardHolderNames: list(entry({ value: text, outcome: { type: 'string', enum: ['sentForSettlement', 'refused', 'error'] }, ...refusal }, ['value', 'outcome'])),
+          cardExpiryDates: list(entry({ value: text, outcome: { type: 'string', enum: ['refused'] }, ...refusal }, ['value', 'outcome', 'refusalCode', 'refusalDescription'])),
+          postalCodes: list(entry({ value: { type: ['string', 'null'] }, riskFactors }, ['value', 'riskFactors'])),
+          amounts: list(
+            entry(
+              {
+                value: { oneOf: [{ type: 'integer' }, { type: 'object', properties: { min: { type: 'integer' }, max: { type: 'integer' } }, additionalProperties: false }] },
+                operation: text,
+                scenario: text,
+                rule: text,
+                set: { type: 'string', enum: ['tenant', 'global'] },
+                alsoWhen: { type: 'array', items: text },
+              },
+              ['value', 'operation', 'scenario', 'rule', 'set', 'alsoWhen'],
+            ),
+          ),
+          cards: list(entry({ value: { type: ['string', 'null'] }, network: text, brand: text, countryCode: text, fundingType: text }, ['value', 'network', 'brand', 'countryCode', 'fundingType'])),
+        },
+        required: ['cardHolderNames', 'cardExpiryDates', 'postalCodes', 'amounts', 'cards'],
+        additionalProperties: false,
+      }),
+    },
+    ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, an unknown parameter)']),
+  },
+});
