@@ -6,39 +6,13 @@
  * curl and jq, as the script does.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { fencedBlocks } from '../support/markdown.js';
+import { join } from 'node:path';
+import { missingTools, pageSections, root, runWalkthrough, scriptSteps } from '../support/walkthrough.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const page = readFileSync(join(root, 'docs', 'after-the-sale.md'), 'utf8');
 const script = readFileSync(join(root, 'scripts', 'walkthrough-after-sale.sh'), 'utf8');
-
-/** Each `## <n>. <title>` section of the page: its shell block and the text block that follows it. */
-function sections(): Map<string, { commands: string; shown: string }> {
-  const result = new Map<string, { commands: string; shown: string }>();
-  const parts = page.split(/^## (?=\d+\. )/m).slice(1);
-  for (const part of parts) {
-    const title = part.slice(0, part.indexOf('\n'));
-    const blocks = fencedBlocks(part);
-    const shown = blocks.filter((b) => b.lang === 'text').pop();
-    const commands = blocks.filter((b) => b.lang === 'sh').shift();
-    result.set(title, { commands: commands?.body.trim() ?? '', shown: shown?.body.trimEnd() ?? '' });
-  }
-  return result;
-}
-
-/** The script's steps: the commands after each `step '<title>'` line. */
-function scriptSteps(): Map<string, string> {
-  const parts = script.split(/^step '([^']+)'\n/m);
-  const result = new Map<string, string>();
-  for (let i = 1; i < parts.length; i += 2) result.set(parts[i]!, (parts[i + 1] ?? '').trim());
-  return result;
-}
-
-const tools = ['bash', 'curl', 'jq'].filter((tool) => spawnSync(tool, ['--version']).status !== 0);
+const tools = missingTools();
 // Without the script's tools the suite is skipped, saying why; CI (CI=true) never skips it.
 const skip = tools.length > 0 && process.env.CI !== 'true';
 if (skip) console.warn(`SKIPPED the after-the-sale walkthrough (test/examples/after-the-sale.process.test.ts): it needs ${tools.join(', ')}, not installed here`);
@@ -49,22 +23,13 @@ if (skip) console.warn(`SKIPPED the after-the-sale walkthrough (test/examples/af
 
   beforeAll(() => {
     if (tools.length > 0) throw new Error(`the walkthrough needs ${tools.join(', ')}`);
-    run = spawnSync('bash', [join(root, 'scripts', 'walkthrough-after-sale.sh')], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    const stdout = run.stdout;
-    const sim = /^token-sim listening on http:\/\/127\.0\.0\.1:(\d+)$/m.exec(stdout)?.[1] ?? 'none';
-    const hooks = /^receiver listening on http:\/\/127\.0\.0\.1:(\d+)\/hooks$/m.exec(stdout)?.[1] ?? 'none';
-    for (const m of stdout.matchAll(/^== (.+)\n((?:(?!== ).*\n)*)/gm)) {
-      outputs.set(m[1]!, m[2]!.replaceAll(`127.0.0.1:${sim}`, '127.0.0.1:8080').replaceAll(`127.0.0.1:${hooks}`, '127.0.0.1:9000').trimEnd());
-    }
+    const ran = runWalkthrough('scripts/walkthrough-after-sale.sh');
+    run = ran.run;
+    for (const [step, output] of ran.outputs) outputs.set(step, output);
   }, 90_000);
 
-  const shown = sections();
-  const steps = [...scriptSteps().keys()];
+  const shown = pageSections('docs/after-the-sale.md');
+  const steps = [...scriptSteps('scripts/walkthrough-after-sale.sh').keys()];
 
   it('runs to the end and stops both processes', () => {
     expect(run.stderr).toBe('');
@@ -103,7 +68,7 @@ if (skip) console.warn(`SKIPPED the after-the-sale walkthrough (test/examples/af
   it.each(steps.filter((s) => !s.startsWith('0.')))('"%s": the page shows the script\'s commands and their real output', (step) => {
     const section = shown.get(step);
     expect(section).toBeDefined();
-    expect(section?.commands).toBe(scriptSteps().get(step));
+    expect(section?.commands).toBe(scriptSteps('scripts/walkthrough-after-sale.sh').get(step));
     expect(outputs.get(step)).toBe(section?.shown);
   });
 
