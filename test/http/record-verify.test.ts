@@ -33,6 +33,8 @@ describe('verify', () => {
     const report = await verify({ har, options: storeOptions('self-verify') });
     expect(report).toEqual({ requests: 16, differences: [], counts: {} });
     expect(reportLines(report)).toEqual(['no difference in 16 answers']);
+    // In the "http (redis)" project both simulators ran on Redis.
+    if (process.env.TOKEN_SIM_TEST_STORE === 'redis') expect(storeOptions('check').store).toMatch(/^redis:\/\//);
   });
 
   it('reports what --vendor worldpay changes: every other media type is refused', async () => {
