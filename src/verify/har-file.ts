@@ -23,7 +23,7 @@ export async function createHarFile(path: string, creator: { name: string; versi
   let end = Buffer.byteLength(head);
   let count = 0;
   let queue: Promise<void> = Promise.resolve();
-  let failure: unknown;
+  let failure: Error | undefined;
   return {
     append(entry) {
       const text = Buffer.from(`${count === 0 ? '' : ','}${JSON.stringify(entry)}${TAIL}`);
@@ -35,7 +35,7 @@ export async function createHarFile(path: string, creator: { name: string; versi
         try {
           await file.write(text, 0, text.length, at);
         } catch (err) {
-          failure = err;
+          failure = err instanceof Error ? err : new Error('the HAR file could not be written');
         }
       });
       return queue;
@@ -44,7 +44,7 @@ export async function createHarFile(path: string, creator: { name: string; versi
     async close() {
       await queue;
       await file.close();
-      if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
+      if (failure instanceof Error) throw failure;
     },
   };
 }
