@@ -11,6 +11,7 @@ import { startSimulator } from '../../src/simulator/server.js';
 import { record } from '../../src/verify/recorder.js';
 import { verify } from '../../src/verify/replay.js';
 import { reportLines } from '../../src/verify/report.js';
+import { record as libraryRecord, startSimulator as libraryStart, verify as libraryVerify } from '../../src/index.js';
 import { recordSession, runSession, storeOptions } from '../support/recorded-session.js';
 
 const MERCHANT = { user: 'merchant', password: 'secret' };
@@ -150,5 +151,22 @@ describe('record', () => {
     }
     expect(readHar(join(dir, 'trusted.har')).log.entries.map((e) => e.response.status)).toEqual([404]);
     expect(readHar(join(dir, 'untrusted.har')).log.entries).toEqual([]);
+  });
+});
+
+describe('the library (src/index.ts)', () => {
+  it('records with record() and verifies with verify(), given a parsed HAR as well as a path', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'token-sim-record-')), 'lib.har');
+    const upstream = await libraryStart({ port: 0, vendor: 'worldpay', ...storeOptions('lib') });
+    const recording = await libraryRecord({ upstream: upstream.url, out, port: 0 });
+    try {
+      await runSession(recording.url, MERCHANT, [CARD], 'worldpay');
+    } finally {
+      await recording.close();
+      await upstream.close();
+    }
+    expect(recording.exchanges()).toBe(10);
+    expect(await libraryVerify({ har: readHar(out), options: { vendor: 'worldpay', ...storeOptions('lib-verify') } })).toEqual({ requests: 10, differences: [], counts: {} });
+    expect((await libraryVerify({ har: out, options: storeOptions('lib-default') })).counts).toEqual({ status: 8, errorName: 8 });
   });
 });
