@@ -10,6 +10,7 @@ export const LAYERS = [
   { folder: 'store', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
   { folder: 'http', packages: ['commander'] },
   { folder: 'simulator', packages: ['commander'] },
+  { folder: 'verify', packages: ['commander', 'express', 'express-*'] },
   { folder: 'cli', packages: [] },
 ];
 

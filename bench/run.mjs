@@ -42,6 +42,7 @@ import {
 import { imageSize } from './image-size.mjs';
 import { recordRedisRows, scalingCompare, startRedis, startRedisServers } from './redis-rows.mjs';
 import { httpsRows } from './https-rows.mjs';
+import { recordRows } from './record-rows.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/token-sim.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.mjs', import.meta.url));
@@ -379,6 +380,10 @@ record('container image size (the root Dockerfile)', imageSize(), 'reported', tr
 const overTls = await httpsRows(CLI, simFixtures);
 for (const side of [overTls.http, overTls.https]) details.push({ operation: 'GET token (HTTPS row)', ...side, server: side.server.name });
 record('HTTPS GET vs HTTP GET (reported)', `${(overTls.https.rps / overTls.http.rps).toFixed(2)} × (${fmt(Math.round(overTls.https.rps))} vs ${fmt(Math.round(overTls.http.rps))} req/s)`, 'none', true);
+
+// 9. Recording (issue 27): the median a `token-sim record` proxy adds to each answer, one request at a time.
+const recorded = await recordRows(CLI, simFixtures);
+record('token-sim record: added median latency per answer', `${ms(recorded.added)} ms (${ms(recorded.proxied)} vs ${ms(recorded.direct)} ms)`, '≤ 1 ms', recorded.added <= 1);
 
 const seconds = (performance.now() - started) / 1000;
 const missed = rows.filter((r) => !r.holds);

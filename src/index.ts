@@ -10,6 +10,9 @@ import { createSimulator as composeSimulator, type SimulatorIo } from './simulat
 import { LIBRARY_METHODS, type HttpHandler, type RunningSimulator, type Simulator, type SimulatorError } from './simulator/facade.js';
 import { connectSimulator as connectRemote, type ConnectOptions, type RemoteSimulator } from './simulator/remote.js';
 import { startSimulator as startServer } from './simulator/server.js';
+import { record as startRecording } from './verify/recorder.js';
+import { verify as replay } from './verify/replay.js';
+import type { RecordOptions, Recording, VerifyOptions, VerifyReport } from './verify/types.js';
 
 export { ConfigError, type BinRange, type EntityConfig, type FixtureCredential, type Fixtures, type FixtureToken } from './config/fixtures.js';
 export type { LogFormat, Profile, SimulatorOptions } from './config/options.js';
@@ -47,6 +50,7 @@ export {
 export type { ConnectOptions, RemoteClock, RemoteSimulator, RemoteTenant, RemoteTenantClock } from './simulator/remote.js';
 export type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';
 export type { ApiOperation, BillingAddress, CreateTokenBody } from './wire/schemas.js';
+export type { Difference, DifferenceKind, RecordOptions, Recording, VerifyOptions, VerifyReport } from './verify/types.js';
 
 export type SimulatorErrorConstructor = typeof SimulatorError;
 export type ConfigErrorConstructor = typeof ConfigError;
@@ -78,4 +82,14 @@ export function createApp(options: SimulatorOptions = {}): HttpHandler {
 /** The control surface of a simulator running elsewhere (CLI, container, CI service), over its /_sim API. */
 export function connectSimulator(url: string, options?: ConnectOptions): RemoteSimulator {
   return connectRemote(url, options);
+}
+
+/** A recording proxy in front of `options.upstream`, writing each exchange, redacted, to `options.out` (docs/verify.md). */
+export async function record(options: RecordOptions): Promise<Recording> {
+  return startRecording(options);
+}
+
+/** Replays a recording against a fresh simulator started with `options.options`; resolves with every difference (docs/verify.md). */
+export async function verify(options: VerifyOptions): Promise<VerifyReport> {
+  return replay(options);
 }

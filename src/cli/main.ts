@@ -9,6 +9,7 @@ import { localWebhookClient, serverCertificate } from '../simulator/tls.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
 import { validateFiles } from './validate.js';
+import { addRecordAndVerify } from './record-verify.js';
 import { watchScenarioFiles } from './watch.js';
 import { bannerLines } from './banner.js';
 import { colorEnabled, colorForced, paint, type Env } from './color.js';
@@ -184,7 +185,16 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       const code = handlers.validate(files);
       if (code !== 0) io.exit(code);
     });
+  addRecordAndVerify(program, { io, port: portNumber, simulatorOptions: (args) => simulatorOptionsOf(args, io) });
   return program;
+}
+
+/** The simulator options a `token-sim` command line gives (flags only: not the environment), or undefined after a usage error. */
+async function simulatorOptionsOf(args: readonly string[], io: CliIo): Promise<SimulatorOptions | undefined> {
+  let options: SimulatorOptions | undefined;
+  const parser = createProgram({ ...io, env: {} }, { run: (o) => Promise.resolve(void (options = o)), validate: () => 0 });
+  await parser.parseAsync([...args], { from: 'user' });
+  return options;
 }
 
 /** Runs the CLI with arguments (without `node` and the script). */

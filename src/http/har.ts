@@ -15,12 +15,13 @@ import type { JournalRecord, JournalSelection } from '../control/journal.js';
 import { formatInstant } from '../wire/instant.js';
 import { maskCardNumbersIn } from '../wire/mask.js';
 
-interface HarPair {
+export interface HarPair {
   name: string;
   value: string;
 }
 
-export interface HarEntry {
+/** One exchange as HAR 1.2 writes it: what the journal's entries and a recording's (src/verify) share. */
+export interface HarExchange {
   startedDateTime: string;
   time: number;
   request: {
@@ -47,6 +48,9 @@ export interface HarEntry {
   };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
+}
+
+export interface HarEntry extends HarExchange {
   /** token-sim's own fields (HAR allows custom fields that start with `_`). */
   _seq: number;
   _tenant: string | null;
@@ -83,45 +87,81 @@ function contentOf(view: BodyView | undefined): { text?: string; comment?: strin
 const sizeOf = (body: string | Buffer | undefined, omitted: number | undefined): number =>
   omitted ?? (body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
+/** What an exchange is made of: headers as pairs, bodies as text already masked or redacted. */
+export interface ExchangeParts {
+  startedMs: number;
+  durationMs: number;
+  method: string;
+  url: string;
+  requestHeaders: readonly [string, string][];
+  queryPairs: readonly [string, string][];
+  requestBody: { text?: string; comment?: string } | undefined;
+  requestBodySize: number;
+  status: number;
+  responseHeaders: readonly [string, string][];
+  /** Whether an answer was sent. */
+  answered: boolean;
+  responseBody: { text?: string; comment?: string } | undefined;
+  responseSize: number;
+}
+
+/** One exchange as a HAR 1.2 entry. */
+export function harExchange(x: ExchangeParts): HarExchange {
+  const { responseHeaders, answered } = x;
+  return {
+    startedDateTime: new Date(x.startedMs).toISOString(),
+    time: x.durationMs,
+    request: {
+      method: x.method,
+      url: x.url,
+      httpVersion: HTTP_VERSION,
+      cookies: [],
+      headers: pairs(x.requestHeaders),
+      queryString: pairs(x.queryPairs),
+      ...(x.requestBody !== undefined && { postData: { mimeType: headerOf(x.requestHeaders, 'content-type') ?? '', text: '', ...x.requestBody } }),
+      headersSize: -1,
+      bodySize: x.requestBodySize,
+    },
+    response: {
+      status: x.status,
+      statusText: STATUS_CODES[x.status] ?? '',
+      httpVersion: answered ? HTTP_VERSION : '',
+      cookies: [],
+      headers: pairs(responseHeaders),
+      content: { size: x.responseSize, mimeType: headerOf(responseHeaders, 'content-type') ?? '', ...x.responseBody },
+      redirectURL: headerOf(responseHeaders, 'location') ?? '',
+      headersSize: -1,
+      bodySize: answered ? x.responseSize : -1,
+    },
+    cache: {},
+    // One span is measured, from the request's arrival to the end of its answer.
+    timings: { send: 0, wait: x.durationMs, receive: 0 },
+  };
+}
+
 function toHarEntry(seq: number, r: JournalRecord, scheme: string): HarEntry {
   const requestHeaders = maskedRequestHeaders(r);
-  const responseHeaders = maskedResponseHeaders(r);
   const host = headerOf(requestHeaders, 'host') ?? 'localhost';
   const queryPairs = r.query === undefined ? [] : maskedQueryPairs(r.query);
   const query = queryPairs.length > 0 ? `?${new URLSearchParams(queryPairs).toString()}` : '';
   const requestBody = bodyView(r.body, r.omittedBodyBytes);
-  const responseBody = bodyView(r.responseBody, r.omittedResponseBytes);
-  const responseSize = sizeOf(r.responseBody, r.omittedResponseBytes);
-  const answered = r.responseHeaders !== undefined;
   return {
-    startedDateTime: new Date(r.realMs - r.durationMs).toISOString(),
-    time: r.durationMs,
-    request: {
+    ...harExchange({
+      startedMs: r.realMs - r.durationMs,
+      durationMs: r.durationMs,
       method: r.method,
       url: `${scheme}://${host}${maskCardNumbersIn(r.path)}${query}`,
-      httpVersion: HTTP_VERSION,
-      cookies: [],
-      headers: pairs(requestHeaders),
-      queryString: pairs(queryPairs),
-      ...(requestBody !== undefined && { postData: { mimeType: headerOf(requestHeaders, 'content-type') ?? '', text: '', ...contentOf(requestBody) } }),
-      headersSize: -1,
+      requestHeaders,
+      queryPairs,
+      requestBody: requestBody === undefined ? undefined : contentOf(requestBody),
       // As sent: a compressed body's Content-Length, else the size of the text.
-      bodySize: r.contentLength !== undefined && /^[0-9]+$/.test(r.contentLength) ? Number(r.contentLength) : sizeOf(r.body, r.omittedBodyBytes),
-    },
-    response: {
+      requestBodySize: r.contentLength !== undefined && /^[0-9]+$/.test(r.contentLength) ? Number(r.contentLength) : sizeOf(r.body, r.omittedBodyBytes),
       status: r.status,
-      statusText: STATUS_CODES[r.status] ?? '',
-      httpVersion: answered ? HTTP_VERSION : '',
-      cookies: [],
-      headers: pairs(responseHeaders),
-      content: { size: responseSize, mimeType: headerOf(responseHeaders, 'content-type') ?? '', ...contentOf(responseBody) },
-      redirectURL: headerOf(responseHeaders, 'location') ?? '',
-      headersSize: -1,
-      bodySize: answered ? responseSize : -1,
-    },
-    cache: {},
-    // The simulator measures one span, from the request's arrival to the end of its answer.
-    timings: { send: 0, wait: r.durationMs, receive: 0 },
+      responseHeaders: maskedResponseHeaders(r),
+      answered: r.responseHeaders !== undefined,
+      responseBody: contentOf(bodyView(r.responseBody, r.omittedResponseBytes)),
+      responseSize: sizeOf(r.responseBody, r.omittedResponseBytes),
+    }),
     _seq: seq,
     _tenant: r.tenant,
     _operation: r.operation,

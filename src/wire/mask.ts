@@ -17,11 +17,25 @@ const MIN_PAN = 12;
 const MAX_PAN = 19;
 
 /**
- * A chain with every Luhn-valid window of 12–19 digits masked. A window is a run of whole groups: a card
- * number is never found inside a longer unbroken run of digits (an order number), but a grouped card
- * number is found beside other groups (`ref 12 4444 3333 2222 1111`). Overlapping windows all mask.
+ * How card data found in a value is rewritten: masked for the journal (MASK), or replaced by stand-ins for a
+ * recording (src/verify/redact.ts). `pan` and `cvc` take the digits (or text) found and return the same number
+ * of characters; `cvcNumber` is a security code written as a JSON number.
  */
-function maskChain(chain: string): string {
+export interface CardRewrite {
+  pan(digits: string): string;
+  cvc(text: string): string;
+  cvcNumber(value: number): unknown;
+}
+
+export const MASK: CardRewrite = { pan: maskCardNumber, cvc: () => '***', cvcNumber: () => '***' };
+
+/**
+ * A chain with every Luhn-valid window of 12–19 digits rewritten. A window is a run of whole groups: a card
+ * number is never found inside a longer unbroken run of digits (an order number), but a grouped card
+ * number is found beside other groups (`ref 12 4444 3333 2222 1111`). Overlapping windows all rewrite (a
+ * character the rewrite changes stays changed).
+ */
+function rewriteChain(chain: string, rewrite: CardRewrite): string {
   if (chain.length < MIN_PAN) return chain;
   const starts: number[] = [];
   const runs: string[] = [];
@@ -29,46 +43,46 @@ function maskChain(chain: string): string {
     starts.push(m.index);
     runs.push(m[1] as string);
   }
-  if (runs.length === 1) return chain.length <= MAX_PAN && passesLuhn(chain) ? maskCardNumber(chain) : chain;
-  let stars: boolean[] | undefined;
+  if (runs.length === 1) return chain.length <= MAX_PAN && passesLuhn(chain) ? rewrite.pan(chain) : chain;
+  let changed: string[] | undefined;
   for (let i = 0; i < runs.length; i++) {
     let digits = '';
     for (let j = i; j < runs.length; j++) {
       digits += runs[j];
       if (digits.length > MAX_PAN) break;
       if (digits.length < MIN_PAN || !passesLuhn(digits)) continue;
-      // Star the window's digits but its first four and last four.
-      stars ??= new Array<boolean>(chain.length).fill(false);
+      const replaced = rewrite.pan(digits);
+      changed ??= [...chain];
       let seen = 0;
       for (let g = i; g <= j; g++) {
         const run = runs[g] as string;
-        for (let k = 0; k < run.length; k++, seen++) if (seen >= 4 && seen < digits.length - 4) stars[(starts[g] as number) + k] = true;
+        for (let k = 0; k < run.length; k++, seen++) if (replaced[seen] !== digits[seen]) changed[(starts[g] as number) + k] = replaced[seen] as string;
       }
     }
   }
-  if (!stars) return chain;
-  let out = '';
-  for (let i = 0; i < chain.length; i++) out += stars[i] ? '*' : chain[i];
-  return out;
+  return changed ? changed.join('') : chain;
 }
 
 /**
  * Masks every card number inside a text: a Luhn-valid run of 12–19 digits, or such digits grouped by
  * spaces or dashes (first and last four digits kept, separators kept). Luhn-invalid runs stay.
  */
-export function maskCardNumbersIn(text: string): string {
-  return text.replace(DIGIT_CHAINS, maskChain);
+export function maskCardNumbersIn(text: string, rewrite: CardRewrite = MASK): string {
+  return text.replace(DIGIT_CHAINS, (chain) => rewriteChain(chain, rewrite));
 }
 
-/** A text's digits with all but the first and last four starred, separators kept. */
-function maskDigitsOf(text: string): string {
-  const total = text.replace(/[^0-9]/g, '').length;
+/** A text's digits rewritten as one card number (all but the first and last four starred), separators kept. */
+function rewriteDigitsOf(text: string, rewrite: CardRewrite): string {
+  const digits = text.replace(/[^0-9]/g, '');
+  // Eight digits or fewer are no card number (its first and last four would be all of it).
+  if (digits.length <= 8) return text;
+  const replaced = rewrite.pan(digits);
   let seen = 0;
-  return text.replace(/[0-9]/g, (d) => (seen++ >= 4 && seen <= total - 4 ? '*' : d));
+  return text.replace(/[0-9]/g, () => replaced[seen++] as string);
 }
 
 /** `cvc: 123`, `"cvv2":"123"`, `securityCode=123`: a security code after its key, in any text. */
-const CVC_IN_TEXT = /((?:cvc|cvv|security[_ -]?code)[a-z0-9_]*["']?\s*[:=][\s"'[]*)[0-9]+/gi;
+const CVC_IN_TEXT = /((?:cvc|cvv|security[_ -]?code)[a-z0-9_]*["']?\s*[:=][\s"'[]*)([0-9]+)/gi;
 /** `cardNumber: 4444 3333 2222 1111` (even Luhn-invalid): a card number after its key, in any text. */
 const PAN_IN_TEXT = /(card[_ -]?number[a-z0-9_]*["']?\s*[:=][\s"'[]*)([0-9](?:[0-9]|[ -](?=[0-9]))*)/gi;
 
@@ -76,8 +90,9 @@ const PAN_IN_TEXT = /(card[_ -]?number[a-z0-9_]*["']?\s*[:=][\s"'[]*)([0-9](?:[0
  * Masks card data in text that is not JSON (a broken body, a header, a query string): security codes and
  * card numbers written after their keys, then card numbers anywhere (maskCardNumbersIn).
  */
-export function maskCardText(text: string): string {
-  return maskCardNumbersIn(text.replace(CVC_IN_TEXT, '$1***').replace(PAN_IN_TEXT, (_m, key: string, digits: string) => key + maskDigitsOf(digits)));
+export function maskCardText(text: string, rewrite: CardRewrite = MASK): string {
+  const codes = text.replace(CVC_IN_TEXT, (_m, key: string, code: string) => key + rewrite.cvc(code));
+  return maskCardNumbersIn(codes.replace(PAN_IN_TEXT, (_m, key: string, digits: string) => key + rewriteDigitsOf(digits, rewrite)), rewrite);
 }
 
 /**
@@ -97,11 +112,11 @@ export function maskCorrelationId(id: string): string {
  * A link with its authority (`http://<Host>`) masked: the Host may come from the client. The rest is the
  * simulator's own (a ref may hold any digits), and so is a value that is not an absolute link.
  */
-export function maskHref(href: string): string {
+export function maskHref(href: string, rewrite: CardRewrite = MASK): string {
   const scheme = href.indexOf('://');
   if (scheme === -1) return href;
   const slash = href.indexOf('/', scheme + 3);
-  return slash === -1 ? maskCardNumbersIn(href) : maskCardNumbersIn(href.slice(0, slash)) + href.slice(slash);
+  return slash === -1 ? maskCardNumbersIn(href, rewrite) : maskCardNumbersIn(href.slice(0, slash), rewrite) + href.slice(slash);
 }
 
 /** Keys whose values are the simulator's own identifiers, never card data: a 19-digit token id can pass Luhn. */
@@ -117,30 +132,30 @@ export const isCardDataKey = (key: string): boolean => kindOfKey(key) !== undefi
 /** The fewest digits a number under a card-number key has before it is masked (the field's shortest valid length). */
 const MIN_PAN_FIELD_DIGITS = 10;
 
-function maskNumber(value: number, kind: Kind): unknown {
-  if (kind === 'cvc') return '***';
+function maskNumber(value: number, kind: Kind, rewrite: CardRewrite): unknown {
+  if (kind === 'cvc') return rewrite.cvcNumber(value);
   const text = String(value);
-  if (kind === 'pan') return text.replace(/[^0-9]/g, '').length >= MIN_PAN_FIELD_DIGITS ? maskCardNumber(text) : value;
-  const masked = maskCardNumbersIn(text);
+  if (kind === 'pan') return text.replace(/[^0-9]/g, '').length >= MIN_PAN_FIELD_DIGITS ? rewrite.pan(text) : value;
+  const masked = maskCardNumbersIn(text, rewrite);
   return masked === text ? value : masked;
 }
 
-function maskValue(value: unknown, key: string | undefined, inherited: Kind, depth: number): unknown {
+function maskValue(value: unknown, key: string | undefined, inherited: Kind, depth: number, rewrite: CardRewrite): unknown {
   if (key !== undefined && OWN_IDS.has(key)) return value;
   const kind = key === undefined ? inherited : (kindOfKey(key) ?? inherited);
   if (typeof value === 'string') {
-    if (kind === 'cvc') return '***';
-    if (kind === 'pan') return maskCardNumber(value);
-    return key === 'href' ? maskHref(value) : maskCardNumbersIn(value);
+    if (kind === 'cvc') return rewrite.cvc(value);
+    if (kind === 'pan') return rewrite.pan(value);
+    return key === 'href' ? maskHref(value, rewrite) : maskCardNumbersIn(value, rewrite);
   }
-  if (typeof value === 'number') return maskNumber(value, kind);
+  if (typeof value === 'number') return maskNumber(value, kind, rewrite);
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return '[nested too deep]';
-  if (Array.isArray(value)) return value.map((v) => maskValue(v, undefined, kind, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => maskValue(v, undefined, kind, depth + 1, rewrite));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     // defineProperty, not assignment: a "__proto__" key stays a plain key.
-    Object.defineProperty(out, k, { value: maskValue(v, k, kind, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, { value: maskValue(v, k, kind, depth + 1, rewrite), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -151,20 +166,20 @@ function maskValue(value: unknown, key: string | undefined, inherited: Kind, dep
  * `securityCode`-like key becomes `***`; both apply to array items and nested values under such a key. Other
  * strings and numbers have card numbers masked (maskCardNumbersIn); a masked number becomes a string.
  */
-export function maskCardData(value: unknown, key?: string, depth = 0): unknown {
-  return maskValue(value, key, undefined, depth);
+export function maskCardData(value: unknown, key?: string, depth = 0, rewrite: CardRewrite = MASK): unknown {
+  return maskValue(value, key, undefined, depth, rewrite);
 }
 
 /**
  * A named text value (a query parameter) masked as maskCardData masks a field of that name: a security code
  * starred, a card number masked whatever its digits, the simulator's own ids kept, anything else as text.
  */
-export function maskField(name: string, value: string): string {
+export function maskField(name: string, value: string, rewrite: CardRewrite = MASK): string {
   if (OWN_IDS.has(name)) return value;
   const kind = kindOfKey(name);
-  if (kind === 'cvc') return '***';
-  if (kind === 'pan') return maskCardNumber(value);
-  return name === 'href' ? maskHref(value) : maskCardText(value);
+  if (kind === 'cvc') return rewrite.cvc(value);
+  if (kind === 'pan') return rewrite.pan(value);
+  return name === 'href' ? maskHref(value, rewrite) : maskCardText(value, rewrite);
 }
 
 /** A JSON number literal (as JSON writes it). */
@@ -174,7 +189,7 @@ const NUMBER_LITERAL = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
  * JSON text whose number literals holding a card number are written as masked strings, from their exact
  * digits: JSON.parse would round a 17–19 digit number, and its rounded digits would escape the Luhn check.
  */
-function maskNumberLiterals(text: string): string {
+function maskNumberLiterals(text: string, rewrite: CardRewrite): string {
   let out = '';
   let from = 0;
   let inString = false;
@@ -188,9 +203,10 @@ function maskNumberLiterals(text: string): string {
       NUMBER_LITERAL.lastIndex = i;
       const literal = NUMBER_LITERAL.exec(text)?.[0];
       if (literal === undefined) continue;
-      const masked = maskCardNumbersIn(literal);
+      const masked = maskCardNumbersIn(literal, rewrite);
       if (masked !== literal) {
-        out += `${text.slice(from, i)}"${masked}"`;
+        // Masked, a string; replaced by a stand-in of digits, still a number.
+        out += text.slice(from, i) + (/^-?[0-9]+$/.test(masked) ? masked : `"${masked}"`);
         from = i + literal.length;
       }
       i += literal.length - 1;
@@ -203,12 +219,12 @@ function maskNumberLiterals(text: string): string {
  * A recorded body as it may be shown: JSON parsed and masked (maskCardData, numbers masked from their exact
  * digits), anything else as masked text (maskCardText).
  */
-export function maskBodyText(text: string): { json: true; value: unknown } | { json: false; text: string } {
+export function maskBodyText(text: string, rewrite: CardRewrite = MASK): { json: true; value: unknown } | { json: false; text: string } {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(maskNumberLiterals(text)) as unknown;
+    parsed = JSON.parse(maskNumberLiterals(text, rewrite)) as unknown;
   } catch {
-    return { json: false, text: maskCardText(text) };
+    return { json: false, text: maskCardText(text, rewrite) };
   }
-  return { json: true, value: maskCardData(parsed) };
+  return { json: true, value: maskCardData(parsed, undefined, 0, rewrite) };
 }

@@ -39,6 +39,8 @@ const EXPORTS: Record<string, string[]> = {
     'Simulator', 'RunningSimulator', 'ListeningServer', 'HttpHandler', 'SimulatorControl', 'SimulatorClock', 'SimulatorTenant', 'TenantClock',
     'RemoteSimulator', 'RemoteTenant', 'RemoteClock', 'RemoteTenantClock', 'ConnectOptions',
     'TestRunnerOptions', 'WorkerTenant',
+    // record and verify (issue 27)
+    'record', 'verify', 'RecordOptions', 'Recording', 'VerifyOptions', 'VerifyReport', 'Difference', 'DifferenceKind',
   ],
   jest: ['globalSetup', 'globalTeardown', ...HELPERS],
   'jest-global-setup': ['default'],

@@ -1,0 +1,145 @@
+/**
+ * `token-sim record` (contract 4.5): a proxy that sends each request to the upstream as received and returns
+ * each answer as received, with the upstream's links rewritten to the proxy's own address, and writes each
+ * exchange, redacted (redact.ts), to a HAR file as it completes (har-file.ts). Decision 0059.
+ */
+import { once } from 'node:events';
+import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import { packageVersion } from '../config/version.js';
+import { harExchange } from '../http/har.js';
+import { createHarFile, type HarFile } from './har-file.js';
+import { Redactor } from './redact.js';
+import type { RecordOptions, Recording } from './types.js';
+
+/** Headers that belong to one connection, not to the request or answer: the proxy sets its own. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
+/**
+ * Not forwarded either: the answer's links are rewritten and the HAR keeps readable text, so the upstream is
+ * asked for an uncompressed answer (decision 0059).
+ */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding']);
+
+const pairsOf = (raw: readonly string[]): [string, string][] => {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
+  return out;
+};
+
+async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The upstream's base (origin and path, no trailing slash), as links and requests are joined to it. */
+function upstreamBase(upstream: string): URL {
+  let url: URL;
+  try {
+    url = new URL(upstream);
+  } catch {
+    throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(upstream)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(upstream)}`);
+  return url;
+}
+
+interface Upstream {
+  base: string;
+  url: URL;
+  send(method: string, path: string, headers: string[], body: Buffer): Promise<{ status: number; headers: [string, string][]; body: Buffer }>;
+  close(): void;
+}
+
+function connectUpstream(options: RecordOptions): Upstream {
+  const url = upstreamBase(options.upstream);
+  const prefix = url.pathname.replace(/\/+$/, '');
+  const https = url.protocol === 'https:';
+  const ca = options.upstreamCa === undefined ? undefined : [...rootCertificates, typeof options.upstreamCa === 'string' ? options.upstreamCa : Buffer.from(options.upstreamCa).toString('utf8')];
+  const agent = https ? new HttpsAgent({ keepAlive: true, ...(ca && { ca }) }) : new HttpAgent({ keepAlive: true });
+  const send = https ? httpsRequest : httpRequest;
+  return {
+    base: `${url.origin}${prefix}`,
+    url,
+    send: (method, path, headers, body) =>
+      new Promise((resolve, reject) => {
+        const req = send({ protocol: url.protocol, hostname: url.hostname, port: url.port, method, path: prefix + path, headers: [...headers, 'Host', url.host, ...(body.length > 0 || method === 'POST' || method === 'PUT' ? ['Content-Length', String(body.length)] : [])], agent }, (res) => {
+          bodyOf(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: pairsOf(res.rawHeaders), body: b }), reject);
+        });
+        req.on('error', reject);
+        req.end(body);
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
+/** Every occurrence of the upstream's base in a text, as the proxy's. */
+const rewriteLinks = (text: string, from: string, to: string): string => (text.includes(from) ? text.split(from).join(to) : text);
+
+async function handle(req: IncomingMessage, res: ServerResponse, upstream: Upstream, own: () => string, har: HarFile, redact: Redactor): Promise<void> {
+  const started = Date.now();
+  const method = req.method ?? 'GET';
+  const target = req.url ?? '/';
+  const requestBody = await bodyOf(req);
+  const requestHeaders = pairsOf(req.rawHeaders);
+  const forwarded = requestHeaders.filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase())).flat();
+  const answer = await upstream.send(method, target, forwarded, requestBody);
+  const text = rewriteLinks(answer.body.toString('utf8'), upstream.base, own());
+  const body = Buffer.from(text);
+  const headers = answer.headers
+    .filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()))
+    .map(([name, value]): [string, string] => [name, /^(content-)?location$/i.test(name) ? rewriteLinks(value, upstream.base, own()) : value]);
+  headers.push(['Content-Length', String(body.length)]);
+  res.writeHead(answer.status, headers.flat());
+  res.end(body);
+  const search = target.includes('?') ? target.slice(target.indexOf('?') + 1) : '';
+  void har.append(
+    harExchange({
+      startedMs: started,
+      durationMs: Date.now() - started,
+      method,
+      url: own() + redact.target(target),
+      requestHeaders: requestHeaders.map(([n, v]) => [n, redact.header(n, v)]),
+      queryPairs: redact.query(search),
+      requestBody: requestBody.length === 0 ? undefined : { text: redact.body(requestBody.toString('utf8')) },
+      requestBodySize: requestBody.length,
+      status: answer.status,
+      responseHeaders: headers.map(([n, v]) => [n, redact.header(n, v)]),
+      answered: true,
+      responseBody: { text: redact.body(text) },
+      responseSize: body.length,
+    }),
+  );
+}
+
+/** Starts a recording proxy in front of `options.upstream`; resolves once it listens. */
+export async function record(options: RecordOptions, onError: (line: string) => void = () => undefined): Promise<Recording> {
+  const upstream = connectUpstream(options);
+  const har = await createHarFile(options.out, { name: 'token-sim', version: packageVersion() }, `recorded by token-sim record from ${upstream.base}`);
+  const redact = new Redactor();
+  let url = '';
+  const server = createServer((req, res) => {
+    handle(req, res, upstream, () => url, har, redact).catch((err: unknown) => {
+      const why = err instanceof Error ? err.message : String(err);
+      onError(`token-sim record: ${req.method ?? ''} ${req.url ?? ''}: the upstream did not answer (${why}); not recorded`);
+      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`token-sim record: the upstream did not answer (${why})\n`);
+    });
+  });
+  server.listen(options.port ?? 0, '127.0.0.1');
+  await once(server, 'listening');
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    exchanges: har.count,
+    async close() {
+      server.closeIdleConnections();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
+      upstream.close();
+      await har.close();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Redaction of a recording (contract 4.5, decision 0059): card numbers and CVCs replaced by stand-ins of the same
+ * length, card numbers keeping their Luhn result and their first six digits (the BIN, which decides the network),
+ * the same stand-in for the same value throughout one recording; credentials reduced to the username.
+ */
+import { randomInt } from 'node:crypto';
+import { passesLuhn } from '../domain/card.js';
+import { maskBodyText, maskCardData, maskCardNumbersIn, maskCardText, maskField, maskHref, type CardRewrite } from '../wire/mask.js';
+
+/** Digits of a card number that stay: the BIN, and never so many that fewer than four change. */
+const keptDigits = (length: number): number => Math.max(0, Math.min(6, length - 4));
+
+const randomDigits = (n: number): string => Array.from({ length: n }, () => String(randomInt(10))).join('');
+
+/** A stand-in for the digits of a card number: same length, same first digits, same Luhn result, not the number. */
+function cardStandIn(digits: string, taken: ReadonlySet<string>): string {
+  const valid = passesLuhn(digits);
+  const keep = digits.slice(0, keptDigits(digits.length));
+  for (;;) {
+    const body = keep + randomDigits(digits.length - keep.length - 1);
+    // Of the ten last digits exactly one makes the number valid: take it, or any of the nine others.
+    const check = [...'0123456789'].filter((d) => passesLuhn(body + d) === valid);
+    const standIn = body + (check[randomInt(check.length)] as string);
+    if (standIn !== digits && !taken.has(standIn)) return standIn;
+  }
+}
+
+/** A stand-in for a security code: as many digits, not the code (a code of one digit or none has none). */
+function codeStandIn(code: string): string {
+  if (!/^[0-9]{2,}$/.test(code)) return '*'.repeat(code.length);
+  for (;;) {
+    const standIn = randomDigits(code.length);
+    if (standIn !== code) return standIn;
+  }
+}
+
+/** The card data of one recording and their stand-ins, consistent from its first exchange to its last. */
+export class Redactor implements CardRewrite {
+  readonly #cards = new Map<string, string>();
+  readonly #taken = new Set<string>();
+  readonly #codes = new Map<string, string>();
+
+  /**
+   * A card number as written (digits, maybe spaced or dashed): its digits replaced, the rest kept. A number
+   * already masked (`4444********1111`, as the vendor answers it) is no card number and stays.
+   */
+  pan(value: string): string {
+    const digits = value.replace(/[^0-9]/g, '');
+    if (digits.length < 2 || value.includes('*')) return value;
+    let standIn = this.#cards.get(digits);
+    if (standIn === undefined) {
+      standIn = cardStandIn(digits, this.#taken);
+      this.#cards.set(digits, standIn);
+      this.#taken.add(standIn);
+    }
+    let i = 0;
+    return value.replace(/[0-9]/g, () => standIn[i++] as string);
+  }
+
+  cvc(text: string): string {
+    let standIn = this.#codes.get(text);
+    if (standIn === undefined) {
+      standIn = codeStandIn(text);
+      this.#codes.set(text, standIn);
+    }
+    return standIn;
+  }
+
+  /** A code sent as a JSON number stays a number (the replay must meet the same validation). */
+  cvcNumber(value: number): unknown {
+    if (!Number.isSafeInteger(value) || value < 10) return value;
+    return Number(this.cvc(String(value)));
+  }
+
+  /** A body's text: JSON redacted field by field (then written compactly), other text where keys or digits show it. */
+  body(text: string): string {
+    if (text === '') return text;
+    const read = maskBodyText(text, this);
+    return read.json ? JSON.stringify(read.value) : read.text;
+  }
+
+  /** A path and query: card numbers in the path, card data in each query value by its name. */
+  target(pathAndQuery: string): string {
+    const at = pathAndQuery.indexOf('?');
+    const path = at === -1 ? pathAndQuery : pathAndQuery.slice(0, at);
+    const redactedPath = maskCardNumbersIn(path, this);
+    if (at === -1) return redactedPath;
+    return `${redactedPath}?${new URLSearchParams(this.query(pathAndQuery.slice(at + 1))).toString()}`;
+  }
+
+  /** A query string's pairs, redacted by name. */
+  query(search: string): [string, string][] {
+    return [...new URLSearchParams(search)].map(([name, value]) => [name, maskField(name, value, this)]);
+  }
+
+  /** A header's value: credentials reduced to the username, a link's authority and card data anywhere else. */
+  header(name: string, value: string): string {
+    const lower = name.toLowerCase();
+    if (lower === 'authorization' || lower === 'proxy-authorization') return usernameOnly(value);
+    if (lower === 'location' || lower === 'content-location') return maskHref(value, this);
+    return maskCardText(value, this);
+  }
+
+  /** A JSON value, as the bodies are. */
+  value(value: unknown): unknown {
+    return maskCardData(value, undefined, 0, this);
+  }
+}
+
+/**
+ * `Basic <base64 of user:password>` → `Basic <base64 of "user:">`: the username stays (it names the tenant), the
+ * password goes. Any other scheme, or a Basic credential that does not decode, keeps its scheme alone.
+ */
+export function usernameOnly(value: string): string {
+  const m = /^\s*(\S+)(?:\s+(\S*))?/.exec(value);
+  if (!m) return '';
+  const scheme = m[1] as string;
+  if (scheme.toLowerCase() !== 'basic' || m[2] === undefined) return scheme;
+  const decoded = Buffer.from(m[2], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1 || Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '') !== m[2].replace(/=+$/, '')) return scheme;
+  return `${scheme} ${Buffer.from(`${decoded.slice(0, colon)}:`, 'utf8').toString('base64')}`;
+}
+
+/** The username of a reduced (or full) Basic credential, or undefined. */
+export function usernameOf(value: string | undefined): string | undefined {
+  const m = value === undefined ? null : /^\s*basic\s+(\S+)/i.exec(value);
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1] as string, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon === -1 ? undefined : decoded.slice(0, colon);
+}

@@ -1,0 +1,147 @@
+/**
+ * `token-sim verify` (contract 4.5, decision 0059): a fresh simulator in this process, the recording's requests
+ * replayed to it in order, each recorded href mapped to the simulator's own as its answers teach them, and each
+ * answer compared (compare.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { z } from 'zod';
+import { startSimulator } from '../simulator/server.js';
+import { compareAnswers, type Answer } from './compare.js';
+import { usernameOf } from './redact.js';
+import { DIFFERENCE_KINDS, type Difference, type VerifyOptions, type VerifyReport } from './types.js';
+
+const Pair = z.object({ name: z.string(), value: z.string() });
+const Entry = z.object({
+  request: z.object({ method: z.string(), url: z.string(), headers: z.array(Pair), postData: z.object({ text: z.string().optional() }).optional() }),
+  response: z.object({ status: z.number().int(), headers: z.array(Pair), content: z.object({ text: z.string().optional() }) }),
+});
+type Entry = z.infer<typeof Entry>;
+const Har = z.object({ log: z.object({ entries: z.array(Entry) }) });
+
+/** Not replayed as recorded: the connection's own headers; Host and Content-Length are the replay's. */
+const NOT_REPLAYED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
+
+async function readHar(har: VerifyOptions['har']): Promise<Entry[]> {
+  const document: unknown = typeof har === 'string' ? JSON.parse(await readFile(har, 'utf8')) : har;
+  const parsed = Har.safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`not a HAR 1.2 recording: ${issue ? `$.${issue.path.join('.')}: ${issue.message}` : 'unreadable'}`);
+  }
+  return parsed.data.log.entries;
+}
+
+const parseJson = (text: string | undefined): unknown => {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Recorded hrefs and the simulator's, learnt from answers that hold them at the same place. */
+class Links {
+  readonly #map = new Map<string, string>();
+  constructor(
+    readonly recordedBase: string,
+    readonly simulatorBase: string,
+  ) {}
+
+  get(href: string | undefined): string | undefined {
+    return href === undefined ? undefined : this.#map.get(href);
+  }
+
+  learn(recorded: unknown, simulator: unknown): void {
+    if (typeof recorded === 'string' && typeof simulator === 'string') {
+      if (recorded.startsWith(this.recordedBase) && simulator.startsWith(this.simulatorBase) && !this.#map.has(recorded)) this.#map.set(recorded, simulator);
+    } else if (Array.isArray(recorded) && Array.isArray(simulator)) {
+      recorded.forEach((item, i) => this.learn(item, simulator[i]));
+    } else if (typeof recorded === 'object' && recorded !== null && typeof simulator === 'object' && simulator !== null) {
+      for (const [key, value] of Object.entries(recorded)) this.learn(value, (simulator as Record<string, unknown>)[key]);
+    }
+  }
+
+  /** A recorded text with every learnt href in it replaced, longest first (a per-field href extends its token's). */
+  apply(text: string): string {
+    let out = text;
+    for (const [from, to] of [...this.#map].sort((a, b) => b[0].length - a[0].length)) if (out.includes(from)) out = out.split(from).join(to);
+    return out;
+  }
+}
+
+interface Sent {
+  status: number;
+  headers: Map<string, string>;
+  text: string;
+}
+
+function send(base: string, method: string, path: string, headers: [string, string][], body: string | undefined): Promise<Sent> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(body);
+    const raw = [...headers.flat(), 'Host', new URL(base).host, ...(payload === undefined ? [] : ['Content-Length', String(payload.length)])];
+    const req = request(`${base}${path}`, { method, headers: raw }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h = new Map<string, string>();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') h.set(name, value);
+        resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The recorded request's headers as the replay sends them: a reduced credential given the simulator's password. */
+function replayHeaders(entry: Entry, passwords: ReadonlyMap<string, string>, links: Links): [string, string][] {
+  return entry.request.headers
+    .filter(({ name }) => !NOT_REPLAYED.has(name.toLowerCase()))
+    .map(({ name, value }): [string, string] => {
+      if (name.toLowerCase() !== 'authorization') return [name, links.apply(value)];
+      const user = usernameOf(value);
+      const password = user === undefined ? undefined : passwords.get(user);
+      // A recorded 401 replays the reduced credential (no password), which the simulator refuses alike.
+      if (user === undefined || password === undefined || entry.response.status === 401) return [name, value];
+      return [name, `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`];
+    });
+}
+
+const headerMap = (pairs: readonly { name: string; value: string }[]): Map<string, string> => new Map(pairs.map(({ name, value }) => [name.toLowerCase(), value]));
+
+/** Replays a recording against a fresh simulator with `options.options`, and lists every difference. */
+export async function verify(options: VerifyOptions): Promise<VerifyReport> {
+  const entries = await readHar(options.har);
+  const sim = await startSimulator({ ...options.options, port: 0 }, { writeErr: () => undefined });
+  const differences: Difference[] = [];
+  try {
+    const passwords = new Map([...sim.config.credentials].map(([user, c]) => [user, c.password]));
+    let links: Links | undefined;
+    for (const [i, entry] of entries.entries()) {
+      const url = new URL(entry.request.url);
+      links ??= new Links(url.origin, sim.url);
+      const mapped = new URL(links.get(url.origin + url.pathname) ?? url.origin + url.pathname);
+      const body = entry.request.postData?.text;
+      const answer = await send(sim.url, entry.request.method, mapped.pathname + url.search, replayHeaders(entry, passwords, links), body === undefined ? undefined : links.apply(body));
+      const recorded: Answer = { status: entry.response.status, headers: headerMap(entry.response.headers), json: parseJson(entry.response.content.text) };
+      const simulator: Answer = { status: answer.status, headers: answer.headers, json: parseJson(answer.text) };
+      const recordedLocation = recorded.headers.get('location');
+      const simulatorLocation = simulator.headers.get('location');
+      const location = recordedLocation === undefined ? undefined : (links.get(recordedLocation) ?? simulatorLocation ?? recordedLocation);
+      for (const found of compareAnswers(recorded, simulator, location)) differences.push({ ...found, index: i + 1, method: entry.request.method, path: url.pathname });
+      links.learn(recordedLocation, simulatorLocation);
+      links.learn(recorded.json, simulator.json);
+    }
+  } finally {
+    await sim.close();
+  }
+  const counts: VerifyReport['counts'] = {};
+  for (const kind of DIFFERENCE_KINDS) {
+    const n = differences.filter((d) => d.kind === kind).length;
+    if (n > 0) counts[kind] = n;
+  }
+  return { requests: entries.length, differences, counts };
+}
