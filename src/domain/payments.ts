@@ -210,9 +210,10 @@ export function createPayments(deps: PaymentsDeps): Payments {
 
     withReference(tenant, reference) {
       const now = deps.clock.now(tenant);
+      // As `live` does: the store's update changes the stored payment itself.
       return deps.store.byReference(tenant, reference).map((payment) => {
         catchUpStored(deps, payment, now);
-        return deps.store.get(tenant, payment.paymentId) ?? payment;
+        return payment;
       });
     },
 

@@ -218,3 +218,32 @@ describe('the memory payment store', () => {
     expect(store.size()).toBe(0);
   });
 });
+
+describe('references (contract 4.4)', () => {
+  it('checkNewReference refuses a reference the tenant used with that entity, with its message, and lets others by', () => {
+    const { payments } = setup();
+    expect(() => payments.checkNewReference('t1', 'default', 'order-2')).not.toThrow();
+    expect(() => payments.checkNewReference('t1', 'other', 'order-1')).not.toThrow();
+    expect(() => payments.checkNewReference('t2', 'default', 'order-1')).not.toThrow();
+    expect(codeOf(() => payments.checkNewReference('t1', 'default', 'order-1'))).toBe('referenceAlreadyUsed');
+    expect(() => payments.checkNewReference('t1', 'default', 'order-1')).toThrow("transactionReference 'order-1' was already used for a payment of merchant entity 'default'");
+  });
+
+  it('counts a refused sale as used', () => {
+    const { payments } = setup({}, false);
+    expect(codeOf(() => payments.checkNewReference('t1', 'default', 'order-1'))).toBe('referenceAlreadyUsed');
+  });
+
+  it('withReference answers the payments of a reference newest first, any entity, with their due events caught up', () => {
+    const { payments, id, at } = setup();
+    const second = payments.record('t1', { transactionReference: 'order-1', entity: 'other', currency: 'GBP', amount: 5, approved: true, script: {} });
+    payments.record('t1', { transactionReference: 'order-9', entity: 'default', currency: 'GBP', amount: 5, approved: true, script: {} });
+    expect(payments.withReference('t1', 'order-1').map((p) => p.paymentId)).toEqual([second.paymentId, id]);
+    expect(payments.withReference('t2', 'order-1')).toEqual([]);
+    expect(payments.withReference('t1', 'order-1').map(lastEventOf)).toEqual(['sentForSettlement', 'sentForSettlement']);
+    at(DAY);
+    const caughtUp = payments.withReference('t1', 'order-1');
+    expect(caughtUp.map(lastEventOf)).toEqual(['settled', 'settled']);
+    expect(caughtUp.map((p) => p.settlement)).toEqual(['settled', 'settled']);
+  });
+});
