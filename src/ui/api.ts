@@ -1,4 +1,5 @@
 /** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
+import type { ClockState, ControlPayment, JournalEntry, WebhookDelivery } from '../../dist/index.js';
 
 export const TOKEN_KEY = 'token-sim.adminToken';
 
@@ -98,10 +99,15 @@ export const time = (iso: string | null | undefined): string => (iso ? iso.repla
 
 // -------------------------------------------------------------------------------------------- shapes
 
-export interface Clock {
-  now: string;
-  frozen: boolean;
-}
+// The shapes /_sim answers, as the package publishes them (dist/index.d.ts, rolled up from the server's own
+// declarations): the dashboard is one more client of the control API, and declares none of them again.
+
+export type { JournalEntry };
+export type Clock = ClockState;
+export type PaymentItem = ControlPayment;
+export type Delivery = WebhookDelivery;
+
+/** An item of `GET /_sim/tenants` (the package publishes no type for it). */
 export interface Tenant {
   name: string;
   clock: Clock;
@@ -109,6 +115,7 @@ export interface Tenant {
   tokens: number;
   payments: number;
 }
+/** An item of `GET /_sim/tokens`: the fields the dashboard shows (the published `ControlToken` leaves them open). */
 export interface TokenItem {
   tenant: string;
   tokenId: string;
@@ -116,45 +123,6 @@ export interface TokenItem {
   description?: string;
   tokenExpiryDateTime?: string;
   paymentInstrument?: { cardHolderName?: string; cardNumber?: string; last4Digits?: string; networkType?: string; cardExpiryDate?: { month: number; year: number } };
-}
-export interface PaymentItem {
-  tenant: string;
-  paymentId: string;
-  transactionReference: string;
-  outcome: string;
-  lastEvent: string;
-  amount: number;
-  currency: string;
-  refunded: number;
-  allowedActions: string[];
-  createdAt: string;
-  events: { type: string; at: string; amount?: number; reference?: string; refusal?: { code: string; description: string } }[];
-}
-export interface JournalEntry {
-  seq: number;
-  tenant: string | null;
-  operation: string;
-  method: string;
-  path: string;
-  status: number;
-  errorName?: string;
-  virtualTime: string;
-  realTime: string;
-  durationMs: number;
-  rule: string | null;
-  [field: string]: unknown;
-}
-export interface Delivery {
-  seq: number;
-  eventId: string;
-  type: string;
-  url: string;
-  tenant: string;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  state: string;
-  enqueuedAt: string;
 }
 
 export type Say = (text: string, kind?: 'ok' | 'error') => void;

@@ -57,8 +57,13 @@ describe('the layer zones', () => {
     expect(await problems("import { render } from 'preact';\nimport { html } from 'htm/preact';\nexport const r = [render, html];\n", 'src/ui/x.ts')).toEqual([]);
     for (const line of ["import { x } from '../http/api.js';", "import { x } from 'node:fs';", "import x from 'express';"]) {
       const found = await problems(`${line}\nexport const y = x;\n`, 'src/ui/x.ts');
-      expect(found).toEqual([expect.stringMatching(/^no-restricted-imports: .*src\/ui runs in the browser/)]);
+      expect(found).toEqual([expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: .*src\/ui runs in the browser/)]);
     }
+    // The shapes of /_sim as the package publishes them: types only, never code.
+    expect(await problems("import type { JournalEntry } from '../../dist/index.js';\nexport type J = JournalEntry;\n", 'src/ui/x.ts')).toEqual([]);
+    expect(await problems("import { startSimulator } from '../../dist/index.js';\nexport const s = startSimulator;\n", 'src/ui/x.ts')).toContainEqual(
+      expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: .*src\/ui takes only types from the published declarations/),
+    );
     const found = await problems("import { x } from '../ui/main.js';\nexport const y = x;\n", 'src/http/x.ts');
     expect(found).toEqual([expect.stringMatching(/^no-restricted-imports: .*src\/ui is the dashboard/)]);
   });
