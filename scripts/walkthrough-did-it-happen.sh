@@ -6,37 +6,8 @@
 #   SIM_PORT=8080 HOOK_PORT=9000 scripts/walkthrough-did-it-happen.sh   # fixed ports (default: free ones)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORK=$(mktemp -d)
-SIM_PID='' HOOK_PID=''
-cleanup() {
-  local rc=$?
-  for pid in $SIM_PID $HOOK_PID; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-  exit "$rc"
-}
-trap cleanup EXIT
-step() { printf '== %s\n' "$1"; }
-# Waits until the process's output has a line matching $2, then prints it.
-await_line() { for _ in $(seq 100); do grep -m1 "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; echo "timed out: $1" >&2; return 1; }
-
-# The receiver: answers 204 to every POST and appends its body, one line each, to hooks.jsonl.
-node -e '
-const http = require("node:http"), fs = require("node:fs");
-const out = process.argv[1];
-http.createServer((req, res) => {
-  let body = "";
-  req.on("data", (c) => (body += c));
-  req.on("end", () => {
-    fs.appendFileSync(out, JSON.stringify(JSON.parse(body)) + "\n");
-    res.writeHead(204).end();
-  });
-}).listen(Number(process.env.HOOK_PORT ?? 0), "127.0.0.1", function () {
-  console.log("receiver listening on http://127.0.0.1:" + this.address().port + "/hooks");
-});
-' "$WORK/hooks.jsonl" >"$WORK/hook.out" &
-HOOK_PID=$!
-HOOK_LINE=$(await_line "$WORK/hook.out" 'listening on')
-HOOKS=${HOOK_LINE##* on }
+# $WORK, the clean-up on exit, step, await_line and the receiver ($HOOKS): shared by the walkthroughs.
+source scripts/walkthrough-receiver.sh
 
 # The first sale's answer is lost after the work: the payment is made, the client hears nothing.
 cat >"$WORK/lost.yaml" <<'YAML'

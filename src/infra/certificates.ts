@@ -52,13 +52,7 @@ export function certificateNames(names: readonly (string | undefined)[]): string
  * processes starting at once agree on one CA: a file is put in place only if none is there yet.
  */
 export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()): Promise<LocalCertificate> {
-  const { path, issuer } = await localCa(dir, now);
-  const current = existing(path('cert'), path('key'));
-  if (current && serves(current, issuer.cert, names, now)) return { ...current, caFile: path('ca') };
-  const made = await makeCertificate({ names, now, days: SERVER_DAYS, issuer });
-  replace(path('key'), made.key, 0o600);
-  replace(path('cert'), made.cert, 0o644);
-  return { ...made, caFile: path('ca') };
+  return issued(dir, now, ['cert', 'key'], (current, ca) => serves(current, ca, names, now), { names });
 }
 
 /**
@@ -67,12 +61,23 @@ export async function localCertificate(dir: string, names: readonly string[], no
  * it does not go with its key, was not signed by the CA, is not for client authentication or expires within a month).
  */
 export async function localClientCertificate(dir: string, now: number = Date.now()): Promise<LocalCertificate> {
+  return issued(dir, now, ['clientCert', 'clientKey'], (current, ca) => serves(current, ca, [], now, CLIENT_AUTH), { names: [WEBHOOK_CLIENT_NAME], client: true });
+}
+
+/** A certificate of the local CA in `dir` and its key, in these files: reused when `fits` says so, else issued anew. */
+async function issued(
+  dir: string,
+  now: number,
+  [certName, keyName]: [keyof typeof FILES, keyof typeof FILES],
+  fits: (current: ServerCertificate, caPem: string) => boolean,
+  request: Pick<CertificateRequest, 'names' | 'client'>,
+): Promise<LocalCertificate> {
   const { path, issuer } = await localCa(dir, now);
-  const current = existing(path('clientCert'), path('clientKey'));
-  if (current && serves(current, issuer.cert, [], now, CLIENT_AUTH)) return { ...current, caFile: path('ca') };
-  const made = await makeCertificate({ names: [WEBHOOK_CLIENT_NAME], now, days: SERVER_DAYS, issuer, client: true });
-  replace(path('clientKey'), made.key, 0o600);
-  replace(path('clientCert'), made.cert, 0o644);
+  const current = existing(path(certName), path(keyName));
+  if (current && fits(current, issuer.cert)) return { ...current, caFile: path('ca') };
+  const made = await makeCertificate({ ...request, now, days: SERVER_DAYS, issuer });
+  replace(path(keyName), made.key, 0o600);
+  replace(path(certName), made.cert, 0o644);
   return { ...made, caFile: path('ca') };
 }
 
@@ -111,8 +116,7 @@ function serves(current: ServerCertificate, caPem: string, names: readonly strin
 
 /** Writes a file only if none is there, whole: written aside, then linked into place (which fails when one exists). True when this one was placed. */
 function placeOnce(file: string, text: string, mode: number): boolean {
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(aside, text, { mode });
+  const aside = writtenAside(file, text, mode);
   try {
     linkSync(aside, file);
     return true;
@@ -134,10 +138,16 @@ async function appears(file: string): Promise<void> {
 
 /** Replaces a file whole: another process reads the old one or the new one, never half of one. */
 function replace(file: string, text: string, mode: number): void {
+  renameSync(writtenAside(file, text, mode), file);
+}
+
+/** The text written whole to a new file beside `file` (a name of this process's own), with this mode: its path. */
+function writtenAside(file: string, text: string, mode: number): string {
   const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(aside, text, { mode });
+  // writeFileSync's mode passes through the umask: the key must be 0600 whatever it is.
   chmodSync(aside, mode);
-  renameSync(aside, file);
+  return aside;
 }
 
 interface CertificateRequest {
