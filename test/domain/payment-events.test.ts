@@ -2,6 +2,7 @@
  * The payment's rules in detail: event numbers, the order of events due at once, what each refusal says,
  * and payments as a state file may bring them. (payments.test.ts holds the transitions table.)
  */
+import { storedPayment } from '../support/domain.js';
 import { describe, expect, it } from '@jest/globals';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { DomainError } from '../../src/domain/errors.js';
@@ -391,26 +392,7 @@ describe('what a refused action says', () => {
 });
 
 describe('a payment as a state file brings it', () => {
-  const restored = (fields: Partial<Payment>): Payment => ({
-    tenant: 't1',
-    paymentId: '9900000000000000042',
-    transactionReference: 'order-42',
-    entity: 'default',
-    currency: 'GBP',
-    amount: 1000,
-    createdAt: T0,
-    origin: undefined,
-    settlement: 'settled',
-    refunded: 0,
-    refundRequested: false,
-    reversed: false,
-    script: {},
-    events: [],
-    settlesAt: undefined,
-    scheduled: [],
-    eventCount: 0,
-    ...fields,
-  });
+  const restored = (fields: Partial<Payment>): Payment => storedPayment({ createdAt: T0, settlement: 'settled', ...fields });
 
   it('reads as sentForSettlement while it has no events', () => {
     expect(lastEventOf(restored({ events: [] }))).toBe('sentForSettlement');

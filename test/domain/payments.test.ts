@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { codeOf } from '../support/domain.js';
+import { codeOf, storedPayment } from '../support/domain.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEvent, type PaymentScript } from '../../src/domain/payment.js';
 import { createPayments } from '../../src/domain/payments.js';
@@ -188,25 +188,7 @@ describe('refused transitions', () => {
 describe('the memory payment store', () => {
   it('keeps at most its limit per tenant, dropping the oldest', () => {
     const store = createMemoryPaymentStore(2);
-    const payment = (id: string): Payment => ({
-      tenant: 't1',
-      paymentId: id,
-      transactionReference: 'r',
-      entity: 'default',
-      currency: 'GBP',
-      amount: 1,
-      createdAt: 0,
-      origin: undefined,
-      settlesAt: undefined,
-      settlement: 'pending',
-      refunded: 0,
-      refundRequested: false,
-      reversed: false,
-      script: {},
-      events: [],
-      scheduled: [],
-      eventCount: 0,
-    });
+    const payment = (id: string): Payment => storedPayment({ paymentId: id, transactionReference: 'r', amount: 1 });
     for (const id of ['a', 'b', 'c']) store.put(payment(id));
     expect(store.list('t1').map((p) => p.paymentId)).toEqual(['b', 'c']);
     expect(store.size()).toBe(2);

@@ -6,28 +6,10 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { Payment } from '../../src/domain/payment.js';
 import { createMemoryPaymentStore } from '../../src/store/memory-payments.js';
+import { storedPayment } from '../support/domain.js';
 
-function payment(tenant: string, paymentId: string, transactionReference: string, entity = 'default'): Payment {
-  return {
-    tenant,
-    paymentId,
-    transactionReference,
-    entity,
-    currency: 'GBP',
-    amount: 250,
-    createdAt: 0,
-    origin: undefined,
-    settlement: 'pending',
-    refunded: 0,
-    refundRequested: false,
-    reversed: false,
-    script: {},
-    events: [],
-    settlesAt: undefined,
-    scheduled: [],
-    eventCount: 1,
-  };
-}
+const payment = (tenant: string, paymentId: string, transactionReference: string, entity = 'default'): Payment =>
+  storedPayment({ tenant, paymentId, transactionReference, entity, amount: 250, eventCount: 1 });
 
 const ids = (payments: readonly Payment[]): string[] => payments.map((p) => p.paymentId);
 
