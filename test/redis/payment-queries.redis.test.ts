@@ -3,11 +3,10 @@
  * through one is found by its transactionReference through another, as it is now (a refund made through a
  * third shows), and a reset through one empties the others' answers.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import request from 'supertest';
-import { closeSharedStore, createSimulator } from '../../src/simulator/compose.js';
 import type { Simulator } from '../../src/simulator/facade.js';
-import { redisDescribe, startRedis, uniquePrefix, type RedisServer } from '../support/redis.js';
+import { redisDescribe, sharedRedisSimulators } from '../support/redis.js';
 
 const QUERY_TYPE = 'application/vnd.service.payment-queries-v1.hal+json';
 const SALE_REQUEST = 'application/vnd.service.payments-v5+json';
@@ -25,26 +24,7 @@ const saleBody = (transactionReference: string) => ({
 });
 
 redisDescribe(import.meta.url)('payment queries across simulators that share one Redis', () => {
-  let redis: RedisServer;
-  const opened: Simulator[] = [];
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((sim) => closeSharedStore(sim)));
-  });
-  afterAll(async () => {
-    await redis.stop();
-  });
-
-  function simulators(n: number, label: string): Simulator[] {
-    const prefix = uniquePrefix(label);
-    const sims = Array.from({ length: n }, () =>
-      createSimulator({ seed: 'shared', now: '2030-01-01T00:00:00Z', frozen: true, store: redis.url, storePrefix: prefix }, { writeErr: () => undefined }),
-    );
-    opened.push(...sims);
-    return sims;
-  }
+  const { simulators } = sharedRedisSimulators();
 
   const sale = (sim: Simulator, reference: string) =>
     request(sim.listener).post('/payments/sales/migrateCardOnFile').auth('merchant', 'secret').set('Host', HOST).set('Content-Type', SALE_REQUEST).set('Accept', SALE_RESPONSE).send(JSON.stringify(saleBody(reference)));

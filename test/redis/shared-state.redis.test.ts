@@ -3,15 +3,13 @@
  * its own memory and its own connection, as separate processes do (test/redis/processes.redis.test.ts runs
  * real processes too).
  */
-import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import request from 'supertest';
-import { closeSharedStore, createSimulator } from '../../src/simulator/compose.js';
 import type { Simulator } from '../../src/simulator/facade.js';
 import { luhnCard } from '../support/cards.js';
-import { redisDescribe, startRedis, uniquePrefix, type RedisServer } from '../support/redis.js';
+import { redisDescribe, sharedRedisSimulators } from '../support/redis.js';
 
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
-const START = '2030-01-01T00:00:00Z';
 
 const card = (number: string, overrides: Record<string, unknown> = {}) => ({
   paymentInstrument: { type: 'card/front', cardHolderName: 'Ada Lovelace', cardNumber: number, cardExpiryDate: { month: 5, year: 2035 } },
@@ -20,27 +18,7 @@ const card = (number: string, overrides: Record<string, unknown> = {}) => ({
 });
 
 redisDescribe(import.meta.url)('one state in Redis, shared by several simulators', () => {
-  let redis: RedisServer;
-  const opened: Simulator[] = [];
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((sim) => closeSharedStore(sim)));
-  });
-  afterAll(async () => {
-    await redis.stop();
-  });
-
-  /** `n` simulators on one prefix, like n processes started with the same options (`seed: undefined`: none). */
-  function simulators(n: number, label: string, options: Record<string, unknown> = {}): Simulator[] {
-    const prefix = uniquePrefix(label);
-    const sims = Array.from({ length: n }, () =>
-      createSimulator({ seed: 'shared', now: START, frozen: true, store: redis.url, storePrefix: prefix, ...options }, { writeErr: () => undefined }),
-    );
-    opened.push(...sims);
-    return sims;
-  }
+  const { simulators } = sharedRedisSimulators();
 
   const api = (sim: Simulator) => {
     const agent = request(sim.listener);

@@ -8,7 +8,9 @@
  * installs redis-server) it never skips: a missing redis-server fails the suite there. The same rule as the
  * dashboard's browser tests (test/support/browser.ts).
  */
-import { describe } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe } from '@jest/globals';
+import { closeSharedStore, createSimulator } from '../../src/simulator/compose.js';
+import type { Simulator } from '../../src/simulator/facade.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createConnection, createServer } from 'node:net';
@@ -285,6 +287,36 @@ export async function startRedis(options: { persistIn?: string } = {}): Promise<
     async flush() {
       const reply = await redisCommand(port, ['FLUSHALL']);
       if (reply !== '+OK') throw new Error(`FLUSHALL answered ${reply}`);
+    },
+  };
+}
+
+/**
+ * Registers a describe block's hooks for simulators that share one real redis-server: the server started
+ * before all tests, every simulator's store closed after each test, the server stopped after all. `simulators(n,
+ * label)` makes n simulators on one fresh prefix, like n processes started with the same options (seeded,
+ * frozen at 2030-01-01 unless `options` say otherwise).
+ */
+export function sharedRedisSimulators(): { simulators: (n: number, label: string, options?: Record<string, unknown>) => Simulator[] } {
+  let redis: RedisServer | undefined;
+  const opened: Simulator[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((sim) => closeSharedStore(sim)));
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return {
+    simulators(n, label, options = {}) {
+      const prefix = uniquePrefix(label);
+      const sims = Array.from({ length: n }, () =>
+        createSimulator({ seed: 'shared', now: '2030-01-01T00:00:00Z', frozen: true, store: (redis as RedisServer).url, storePrefix: prefix, ...options }, { writeErr: () => undefined }),
+      );
+      opened.push(...sims);
+      return sims;
     },
   };
 }
