@@ -85,8 +85,7 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
   const payments = createPayments({ clock: clocks, ids, store: stores.payments, settlementDelay: config.settlementDelay, onEvent });
   const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
   const resendWebhook = (id: string, tenant: string | undefined): WebhookResend => resend({ webhooks, ids, stores }, id, tenant);
-  return {
-    resendWebhook, config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded };
+  return { config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded, resendWebhook };
 }
 
 export type Core = ReturnType<typeof createCore>;
