@@ -144,7 +144,8 @@ describe.each(SIZES)('the dashboard at %s', (_name, viewport) => {
   });
 });
 
-describe('the dashboard loads fast and alone', () => {
+// How fast it loads is a benchmark figure (`npm run bench`, the dashboard row), not a timing asserted here.
+describe('the dashboard loads alone', () => {
   it("is where a browser's visit to the simulator's root lands", async () => {
     const sim = await start();
     const d = await openDashboard(session.browser, `${sim.url}/`, DESKTOP);
@@ -153,24 +154,6 @@ describe('the dashboard loads fast and alone', () => {
     await ui.waitForReady(d.page);
     await expect(ui.heading(d.page).textContent()).resolves.toBe('token-sim dashboard');
     expectOwnOriginOnly(d, sim);
-  });
-
-  it('loads in under 300 ms from a local simulator (best of three fresh loads)', async () => {
-    const sim = await start();
-    const times: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const d = await dashboard(sim, DESKTOP);
-      await ui.waitForReady(d.page);
-      // From the start of navigation to the end of the load event, as the browser measured it.
-      times.push(Number(await d.page.evaluate('(() => { const n = performance.getEntriesByType("navigation")[0]; return n.loadEventEnd - n.startTime; })()')));
-      expectOwnOriginOnly(d, sim);
-      await d.context.close();
-    }
-    const best = Math.min(...times);
-    // The target is 300 ms. A local load measured 70-150 ms on a busy shared 2-core machine; best of three
-    // keeps one slow start from failing the run.
-    expect(best).toBeGreaterThan(0);
-    expect(best).toBeLessThan(300);
   });
 });
 
