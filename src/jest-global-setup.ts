@@ -1,4 +1,6 @@
 /** `globalSetup: 'token-sim/jest/global-setup'`: the run's simulator with the default options (decision 0020). */
-import { globalSetup } from './jest.js';
+import { startRun } from './test-runner.js';
 
-export default globalSetup();
+export default async function globalSetup(): Promise<void> {
+  await startRun({});
+}

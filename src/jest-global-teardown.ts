@@ -1,4 +1,4 @@
 /** `globalTeardown: 'token-sim/jest/global-teardown'`: closes the simulator the global set-up started. */
-import { globalTeardown } from './jest.js';
+import { stopRun } from './test-runner.js';
 
-export default globalTeardown;
+export default stopRun;

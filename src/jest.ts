@@ -9,18 +9,13 @@
  *
  * docs/test-runners.md has the recipe for one tenant per worker.
  */
-import { startRun, stopRun, type TestRunnerOptions } from './test-runner.js';
+import { startRun, type TestRunnerOptions } from './test-runner.js';
 
-export { CA_VARIABLE, URL_VARIABLE, workerTenant, workerUsers, type TestRunnerOptions, type WorkerTenant } from './test-runner.js';
+export { CA_VARIABLE, URL_VARIABLE, stopRun as globalTeardown, workerTenant, workerUsers, type TestRunnerOptions, type WorkerTenant } from './test-runner.js';
 
 /** A Jest globalSetup function that starts the run's simulator with these options (port 0 unless given). */
 export function globalSetup(options: TestRunnerOptions = {}): () => Promise<void> {
   return async () => {
     await startRun(options);
   };
-}
-
-/** The Jest globalTeardown function: closes the simulator globalSetup started. */
-export async function globalTeardown(): Promise<void> {
-  await stopRun();
 }

@@ -12,42 +12,15 @@ import { validateFiles } from './validate.js';
 import { addRecordAndVerify } from './record-verify.js';
 import { watchScenarioFiles } from './watch.js';
 import { bannerLines } from './banner.js';
-import { colorEnabled, colorForced, paint, type Env } from './color.js';
+import { colorEnabled, colorForced, paint } from './color.js';
 import { readConfigFile } from './config-file.js';
 import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
 import { OPTIONS, type CliOptions, type OptionSpec } from './option-table.js';
 import { MAX_WORKERS, parseWorkers } from './option-parse.js';
+import { processIo, type CliIo } from './io.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
 import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
-
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  exit: (code: number) => void;
-  /** Registers a handler for SIGINT and SIGTERM. */
-  onStopSignal: (handler: (signal: string) => void) => void;
-  /** Whether stderr is a terminal: the banner, and colour in it and in the pretty log. */
-  isTTY?: boolean;
-  /** Help text: wrap width (default 80), and whether stdout is a terminal that shows colours (default not). */
-  helpWidth?: number;
-  helpColors?: boolean;
-  /** `TOKEN_SIM_*` options, `NO_COLOR` and `FORCE_COLOR`: process.env for the process, none by default. */
-  env?: Env;
-}
-
-export const processIo: CliIo = {
-  out: (line) => void process.stdout.write(`${line}\n`),
-  err: (line) => void process.stderr.write(`${line}\n`),
-  exit: (code) => process.exit(code),
-  onStopSignal(handler) {
-    process.once('SIGINT', handler);
-    process.once('SIGTERM', handler);
-  },
-  isTTY: process.stderr.isTTY,
-  ...(process.stdout.isTTY && { helpWidth: process.stdout.columns, helpColors: true }),
-  env: process.env,
-};
 
 /** Exit code for bad options and start-up failures. */
 export const USAGE_ERROR = 2;

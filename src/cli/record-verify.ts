@@ -6,7 +6,7 @@ import type { SimulatorOptions } from '../config/options.js';
 import { record } from '../verify/recorder.js';
 import { verify } from '../verify/replay.js';
 import { reportLines } from '../verify/report.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 
 export interface RecordVerifyDeps {
   io: CliIo;

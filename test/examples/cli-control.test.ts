@@ -4,7 +4,8 @@
  * handler. Driven through the control API: the virtual clock crosses a token's half-life and then its expiry.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { main, type CliIo } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 const headers = { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, Accept: TOKEN_TYPE, 'Content-Type': TOKEN_TYPE };

@@ -5,7 +5,8 @@
  * terminal and has an empty environment unless a test says otherwise (CliTerminal): never the real ones.
  */
 import { expect } from '@jest/globals';
-import { createProgram, main, type CliIo } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { createProgram, main } from '../../src/cli/main.js';
 import type { SimulatorOptions } from '../../src/config/options.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -193,3 +193,9 @@ export function resendWebhook(ctx: ControlContext, { tenant, where }: ControlCal
 }
 
 export const openApi = (ctx: ControlContext, _call: ControlCall, req: Request, res: Response): void => sendJson(res, 200, ctx.openApi(req));
+
+/** `GET /_sim/magic-values`: `?tenant=` adds the amounts of that tenant's own scenario set. */
+export function listMagicValues(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
+  checkQueryParams(req.query, ['tenant'], where);
+  sendJson(res, 200, ctx.magicValues(tenant));
+}

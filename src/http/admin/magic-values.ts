@@ -4,15 +4,12 @@
  * (domain/magic-values.ts, whose rules the sale calls), the BIN table of the fixtures, and the amounts that the
  * active scenario rules match.
  */
-import type { Request, Response } from 'express';
 import type { BinRange } from '../../config/fixtures.js';
 import { UNKNOWN_CARD } from '../../domain/card.js';
 import { DEFAULT_REFUSAL_CODE, MAGIC_NAMES, UNLISTED_REFUSAL, magicCatalogue, refusalWith, type NameOutcome } from '../../domain/magic-values.js';
 import { ruleLabel } from '../../scenarios/engine.js';
 import type { Rule, RuleThen, Scenario } from '../../scenarios/schema.js';
 import { errors, json, type Schema } from '../openapi-parts.js';
-import { checkQueryParams } from '../journal-query.js';
-import { sendJson, type ControlCall, type ControlContext } from './context.js';
 import type { OperationDoc } from './docs.js';
 
 /** A risk factor of a sale's answer. */
@@ -159,12 +156,6 @@ export function magicValuesOf(sources: MagicSources, tenant: string | undefined)
     amounts: [...(tenant === undefined ? [] : amountRules(sources.scenarios(tenant), 'tenant')), ...amountRules(sources.scenarios(), 'global')],
     cards: [...sources.bins.map((bin) => cardEntry(bin, bin.prefix)), cardEntry(UNKNOWN_CARD, null)],
   };
-}
-
-/** The row's handler: `?tenant=` adds the amounts of that tenant's own scenario set. */
-export function listMagicValues(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  checkQueryParams(req.query, ['tenant'], where);
-  sendJson(res, 200, ctx.magicValues(tenant));
 }
 
 const text = { type: 'string' };

@@ -10,7 +10,7 @@ import type { ControlCall, ControlContext } from './context.js';
 import { DASHBOARD_DOCS } from './dashboard-docs.js';
 import { deleteToken, listPayments, listTenants, refundPayment, reversePayment, streamRequests } from './dashboard.js';
 import { DOCS, type OperationDoc } from './docs.js';
-import { listMagicValues, magicValuesDoc } from './magic-values.js';
+import { magicValuesDoc } from './magic-values.js';
 import * as call from './handlers.js';
 
 /**
@@ -71,7 +71,7 @@ export const CONTROL_TABLE: readonly ControlOperation[] = [
   { method: 'GET', path: '/requests/stream', access: 'stream', tenant: true, handle: streamRequests, doc: DASHBOARD_DOCS.streamRequests },
   { method: 'GET', path: '/openapi.json', access: 'tenant', tenant: false, handle: call.openApi, doc: DOCS.openApi },
   // Every value that changes an outcome (contract 4.4, decision 0057).
-  { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, handle: listMagicValues, library: 'magicValues', doc: magicValuesDoc },
+  { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, handle: call.listMagicValues, library: 'magicValues', doc: magicValuesDoc },
 ];
 
 /** A path as the OpenAPI document and the refusals' messages write it: `/_sim/payments/{paymentId}/refund`. */
