@@ -27,6 +27,7 @@ export type { SimulatorIo } from './simulator/compose.js';
 export {
   SimulatorError,
   type ControlPayment,
+  type ControlTenant,
   type ControlToken,
   type FlushOptions,
   type HttpHandler,

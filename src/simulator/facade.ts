@@ -45,7 +45,7 @@ export interface ControlToken {
   [field: string]: unknown;
 }
 
-export type { ControlPayment } from '../http/admin/dashboard.js';
+export type { ControlPayment, ControlTenant } from '../http/admin/dashboard.js';
 export type { MagicAmount, MagicCard, MagicName, MagicPostalCode, MagicRiskFactor, MagicValues } from '../http/admin/magic-values.js';
 
 export type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';

@@ -1,5 +1,5 @@
 /** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
-import type { ClockState, ControlPayment, JournalEntry, WebhookDelivery } from '../../dist/index.js';
+import type { ClockState, ControlPayment, ControlTenant, JournalEntry, WebhookDelivery } from '../../dist/index.js';
 
 export const TOKEN_KEY = 'token-sim.adminToken';
 
@@ -107,14 +107,8 @@ export type Clock = ClockState;
 export type PaymentItem = ControlPayment;
 export type Delivery = WebhookDelivery;
 
-/** An item of `GET /_sim/tenants` (the package publishes no type for it). */
-export interface Tenant {
-  name: string;
-  clock: Clock;
-  ownClock: boolean;
-  tokens: number;
-  payments: number;
-}
+export type Tenant = ControlTenant;
+
 /** An item of `GET /_sim/tokens`: the fields the dashboard shows (the published `ControlToken` leaves them open). */
 export interface TokenItem {
   tenant: string;

@@ -9,6 +9,7 @@ import type { MagicValues, Simulator } from '../../src/index.js';
 import { ADDRESS, handlerOf, testSimulator } from '../support/sim.js';
 import { plainCard, sale, saleBody } from '../support/sale.js';
 import { REFUSALS } from '../support/refusals.js';
+import { problemsOf, responseSchema, schemaValidator, type OpenApiDoc } from '../support/openapi-validator.js';
 
 const get = async (sim: Simulator, q = '', auth?: [string, string]): Promise<{ status: number; body: MagicValues & { errorName?: string } }> => {
   const req = request(handlerOf(sim)).get(`/_sim/magic-values${q}`);
@@ -125,5 +126,20 @@ describe('GET /_sim/magic-values', () => {
       refused = err;
     }
     expect(refused).toMatchObject({ name: 'SimulatorError', errorName: 'urlContainsInvalidValue' });
+  });
+});
+
+describe('GET /_sim/magic-values against the OpenAPI document', () => {
+  it('answers what the served document describes, a tenant amount range among them', async () => {
+    const sim = testSimulator({ users: ['bob:pb'] });
+    const refused = { outcome: { outcome: 'refused', refusalCode: '85' } };
+    sim.tenant('bob').loadScenarios({ name: 'amounts', rules: [amountRule('range', { min: 100, max: 200 }, refused), amountRule('one', 4242, refused, { nth: 2 })] });
+    const doc = (await request(handlerOf(sim)).get('/_sim/openapi.json')).body as OpenApiDoc;
+    const { status, body } = await get(sim, '?tenant=bob');
+    expect(status).toBe(200);
+    expect(body.amounts.map((a) => a.value)).toEqual([{ min: 100, max: 200 }, 4242]);
+    expect(problemsOf(schemaValidator(doc), responseSchema(doc, '/_sim/magic-values', 'get', 200), body)).toEqual([]);
+    // The document is strict: a field it does not name is a problem.
+    expect(problemsOf(schemaValidator(doc), responseSchema(doc, '/_sim/magic-values', 'get', 200), { ...body, extra: 1 })).not.toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { ComposedSimulator } from '../../src/simulator/facade.js';
 import { handlerOf, testSimulator } from '../support/sim.js';
+import { problemsOf, responseSchema, schemaValidator, type OpenApiDoc } from '../support/openapi-validator.js';
 
 const ADMIN = 'adm1n';
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -103,6 +104,21 @@ describe('/_sim/webhooks', () => {
       finishedAt: expect.any(String),
     });
   });
+
+  it('answers what the served OpenAPI document describes, a delivered and a failed delivery among them', async () => {
+    const r = await receiver();
+    const s = sim();
+    enqueue(s, 'alice', r.url, 1);
+    enqueue(s, 'bob', 'http://127.0.0.1:1/closed', 1);
+    await call(s, 'post', '/_sim/webhooks/flush?timeout=20000');
+    const list = await call(s, 'get', '/_sim/webhooks');
+    expect((list.body as Listed).webhooks.map((w) => w.state).sort()).toEqual(['delivered', 'failed']);
+    const doc = (await call(s, 'get', '/_sim/openapi.json')).body as OpenApiDoc;
+    const schema = responseSchema(doc, '/_sim/webhooks', 'get', 200);
+    expect(problemsOf(schemaValidator(doc), schema, list.body)).toEqual([]);
+    const [first] = (list.body as Listed).webhooks;
+    expect(problemsOf(schemaValidator(doc), schema, { ...(list.body as Listed), webhooks: [{ ...first, state: 'lost' }] })).not.toEqual([]);
+  }, 30_000);
 
   it('pages with limit and cursor, and filters by state', async () => {
     const r = await receiver();

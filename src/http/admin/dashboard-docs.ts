@@ -1,58 +1,53 @@
 /** How the OpenAPI document describes the dashboard's rows of the control table (contract 3.4, decision 0034). */
-import { errors, json, query, type Schema } from '../openapi-parts.js';
+import * as z from 'zod';
+import { PAYMENT_EVENT_TYPES } from '../../domain/payment.js';
+import { schemaFor } from '../../wire/schema-for.js';
+import { errors, json, jsonSchema, query, type Schema } from '../openapi-parts.js';
+import type { ControlPayment, ControlTenant } from './dashboard.js';
 import { journalFilters, pageParameters, type OperationDoc } from './docs.js';
 
-const instant = { type: 'string', format: 'date-time' };
 const pathParam = (name: string, description: string): Schema => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 
-const EVENT_TYPES = ['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused'];
+const instant = z.string().meta({ format: 'date-time' });
+const count = z.int().min(0);
+const eventType = z.enum(PAYMENT_EVENT_TYPES);
 
-/** A payment as /_sim lists it. */
-const dashboardPayment: Schema = {
-  type: 'object',
-  properties: {
-    tenant: { type: 'string' },
-    paymentId: { type: 'string' },
-    transactionReference: { type: 'string' },
-    outcome: { type: 'string', enum: ['sentForSettlement', 'refused'] },
-    lastEvent: { type: 'string', enum: EVENT_TYPES },
-    amount: { type: 'integer', minimum: 0 },
-    currency: { type: 'string' },
-    refunded: { type: 'integer', minimum: 0 },
-    allowedActions: { type: 'array', items: { type: 'string', enum: ['refund', 'partialRefund', 'reversal'] } },
+/** A payment as /_sim lists it, checked against ControlPayment by the compiler. */
+const dashboardPayment = schemaFor<ControlPayment>()(
+  z.strictObject({
+    tenant: z.string(),
+    paymentId: z.string(),
+    transactionReference: z.string(),
+    outcome: z.enum(['sentForSettlement', 'refused']),
+    lastEvent: eventType,
+    amount: count,
+    currency: z.string(),
+    refunded: count,
+    allowedActions: z.array(z.enum(['refund', 'partialRefund', 'reversal'])),
     createdAt: instant,
-    events: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          type: { type: 'string', enum: EVENT_TYPES },
-          at: instant,
-          amount: { type: 'integer', minimum: 0 },
-          reference: { type: 'string' },
-          refusal: { type: 'object', properties: { code: { type: 'string' }, description: { type: 'string' } }, required: ['code', 'description'], additionalProperties: false },
-        },
-        required: ['type', 'at', 'amount'],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ['tenant', 'paymentId', 'transactionReference', 'outcome', 'lastEvent', 'amount', 'currency', 'refunded', 'allowedActions', 'createdAt', 'events'],
-  additionalProperties: false,
-};
+    events: z.array(
+      z.strictObject({
+        type: eventType,
+        at: instant,
+        amount: count,
+        reference: z.string().optional(),
+        refusal: z.strictObject({ code: z.string(), description: z.string() }).optional(),
+      }),
+    ),
+  }),
+);
 
-const tenantItem: Schema = {
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    clock: { type: 'object', properties: { now: instant, frozen: { type: 'boolean' } }, required: ['now', 'frozen'], additionalProperties: false },
-    ownClock: { type: 'boolean', description: 'The tenant has its own clock (else it follows the shared one)' },
-    tokens: { type: 'integer', minimum: 0, description: 'Live tokens' },
-    payments: { type: 'integer', minimum: 0 },
-  },
-  required: ['name', 'clock', 'ownClock', 'tokens', 'payments'],
-  additionalProperties: false,
-};
+/** A tenant as /_sim/tenants lists it, checked against ControlTenant by the compiler. */
+const tenantItem = schemaFor<ControlTenant>()(
+  z.strictObject({
+    name: z.string(),
+    clock: z.strictObject({ now: instant, frozen: z.boolean() }),
+    ownClock: z.boolean().meta({ description: 'The tenant has its own clock (else it follows the shared one)' }),
+    tokens: count.meta({ description: 'Live tokens' }),
+    payments: count,
+  }),
+);
+const payment = (): Schema => jsonSchema(dashboardPayment, 'output');
 
 const badQuery: [number, string] = [400, 'urlContainsInvalidValue (a tenant that is not a configured username, an unknown parameter)'];
 const tenantNeeded: [number, string] = [400, 'urlContainsInvalidValue (no tenant, or one that is not a configured username; an unknown parameter)'];
@@ -62,7 +57,7 @@ const action = (operationId: string, summary: string): OperationDoc => ({
   summary,
   pathParameters: [pathParam('paymentId', 'The payment\u2019s id (`paymentId` of GET /_sim/payments)')],
   responses: {
-    200: { description: 'The payment after the action, as GET /_sim/payments lists it', ...json(dashboardPayment) },
+    200: { description: 'The payment after the action, as GET /_sim/payments lists it', ...json(payment()) },
     ...errors(tenantNeeded, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
   },
 });
@@ -72,7 +67,7 @@ export const DASHBOARD_DOCS = {
     operationId: 'listTenants',
     summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
     responses: {
-      200: { description: 'The tenants', ...json({ type: 'object', properties: { tenants: { type: 'array', items: tenantItem } }, required: ['tenants'], additionalProperties: false }) },
+      200: { description: 'The tenants', ...json({ type: 'object', properties: { tenants: { type: 'array', items: jsonSchema(tenantItem, 'output') } }, required: ['tenants'], additionalProperties: false }) },
       ...errors(badQuery),
     },
   }),
@@ -83,7 +78,7 @@ export const DASHBOARD_DOCS = {
     responses: {
       200: {
         description: 'One page of payments, card data masked',
-        ...json({ type: 'object', properties: { payments: { type: 'array', items: dashboardPayment }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
+        ...json({ type: 'object', properties: { payments: { type: 'array', items: payment() }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
       },
       ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit, cursor or transactionReference)']),
     },

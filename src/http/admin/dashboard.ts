@@ -4,7 +4,8 @@
  * live journal as server-sent events, bounded per client.
  */
 import type { Request, Response } from 'express';
-import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type Payments } from '../../domain/payment.js';
+import type { ClockState } from '../../control/snapshot-types.js';
+import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEventType, type Payments } from '../../domain/payment.js';
 import type { PaymentStore } from '../../domain/ports.js';
 import { formatInstant } from '../../wire/instant.js';
 import { maskCardData } from '../../wire/mask.js';
@@ -22,14 +23,24 @@ export interface ControlPayment {
   paymentId: string;
   transactionReference: string;
   outcome: 'sentForSettlement' | 'refused';
-  lastEvent: string;
+  lastEvent: PaymentEventType;
   amount: number;
   currency: string;
   refunded: number;
   allowedActions: ('refund' | 'partialRefund' | 'reversal')[];
   /** Virtual time. */
   createdAt: string;
-  events: { type: string; at: string; amount: number; reference?: string; refusal?: { code: string; description: string } }[];
+  events: { type: PaymentEventType; at: string; amount: number; reference?: string | undefined; refusal?: { code: string; description: string } | undefined }[];
+}
+
+/** A tenant as `GET /_sim/tenants` lists it: its clock, whether that clock is its own, and its counts. */
+export interface ControlTenant {
+  name: string;
+  clock: ClockState;
+  ownClock: boolean;
+  /** Live tokens. */
+  tokens: number;
+  payments: number;
 }
 
 /**
@@ -87,7 +98,7 @@ export function listTenants(ctx: ControlContext, { tenant, where }: ControlCall,
   const { clocks, payments, paymentStore } = ctx.dashboard;
   const forks = clocks.forks();
   const names = tenant === undefined ? ctx.dashboard.tenants() : [tenant];
-  const tenants = names.map((name) => {
+  const tenants = names.map((name): ControlTenant => {
     payments.catchUp(name);
     return { name, clock: ctx.controller.clock(name), ownClock: forks.has(name), tokens: ctx.controller.tokens(name).length, payments: paymentStore.list(name).length };
   });

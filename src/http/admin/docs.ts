@@ -5,7 +5,10 @@
  * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
  */
 import { OPERATIONS } from '../../control/journal.js';
+import * as z from 'zod';
+import type { WebhookDelivery } from '../../infra/webhook-types.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
+import { schemaFor } from '../../wire/schema-for.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
 import { errors, json, jsonSchema, query, ref, type Schema } from '../openapi-parts.js';
 
@@ -67,27 +70,26 @@ function healthSchema(status: 'ok' | 'unavailable'): Schema {
   return { type: 'object', properties: { status: { const: status }, store: { oneOf: [memory, redis] } }, required: ['status', 'store'], additionalProperties: false };
 }
 
-const delivery: Schema = {
-  type: 'object',
-  properties: {
-    seq: { type: 'integer', minimum: 1 },
-    id: { type: 'string', description: 'Stable and unique per store: what POST /_sim/webhooks/{id}/resend names' },
-    eventId: { type: 'string' },
-    type: { type: 'string' },
-    rule: { type: ['string', 'null'], description: 'The scenario rule that duplicated, held or dropped it' },
-    url: { type: 'string' },
-    tenant: { type: 'string' },
-    attempts: { type: 'integer', minimum: 0 },
-    lastStatus: { type: ['integer', 'null'], description: 'The HTTP status of the last attempt; null before one, or on a network error or timeout' },
-    lastError: { type: ['string', 'null'] },
-    state: { enum: [...WEBHOOK_STATES] },
-    enqueuedAt: { type: 'string', format: 'date-time' },
-    lastAttemptAt: { type: ['string', 'null'], format: 'date-time' },
-    finishedAt: { type: ['string', 'null'], format: 'date-time' },
-  },
-  required: ['seq', 'id', 'eventId', 'type', 'rule', 'url', 'tenant', 'attempts', 'lastStatus', 'lastError', 'state', 'enqueuedAt', 'lastAttemptAt', 'finishedAt'],
-  additionalProperties: false,
-};
+const instant = z.string().meta({ format: 'date-time' });
+/** A delivery of the log, checked against WebhookDelivery by the compiler. */
+const delivery = schemaFor<WebhookDelivery>()(
+  z.strictObject({
+    seq: z.int().min(1),
+    id: z.string().meta({ description: 'Stable and unique per store: what POST /_sim/webhooks/{id}/resend names' }),
+    eventId: z.string(),
+    type: z.string(),
+    rule: z.string().nullable().meta({ description: 'The scenario rule that duplicated, held or dropped it' }),
+    url: z.string(),
+    tenant: z.string(),
+    attempts: z.int().min(0),
+    lastStatus: z.int().nullable().meta({ description: 'The HTTP status of the last attempt; null before one, or on a network error or timeout' }),
+    lastError: z.string().nullable(),
+    state: z.enum(WEBHOOK_STATES),
+    enqueuedAt: instant,
+    lastAttemptAt: instant.nullable(),
+    finishedAt: instant.nullable(),
+  }),
+);
 
 export const DOCS = {
   health: (): OperationDoc => ({
@@ -150,7 +152,7 @@ export const DOCS = {
     responses: {
       200: {
         description: 'One page of deliveries and how many pass the filter',
-        ...json({ type: 'object', properties: { webhooks: { type: 'array', items: delivery }, count: { type: 'integer', minimum: 0 }, next }, required: ['webhooks', 'count', 'next'], additionalProperties: false }),
+        ...json({ type: 'object', properties: { webhooks: { type: 'array', items: jsonSchema(delivery, 'output') }, count: { type: 'integer', minimum: 0 }, next }, required: ['webhooks', 'count', 'next'], additionalProperties: false }),
       },
       ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad state, limit or cursor)']),
     },

@@ -9,7 +9,9 @@ import { UNKNOWN_CARD } from '../../domain/card.js';
 import { DEFAULT_REFUSAL_CODE, MAGIC_NAMES, UNLISTED_REFUSAL, magicCatalogue, refusalWith, type NameOutcome } from '../../domain/magic-values.js';
 import { ruleLabel } from '../../scenarios/engine.js';
 import type { Rule, RuleThen, Scenario } from '../../scenarios/schema.js';
-import { errors, json, type Schema } from '../openapi-parts.js';
+import * as z from 'zod';
+import { schemaFor } from '../../wire/schema-for.js';
+import { errors, json, jsonSchema } from '../openapi-parts.js';
 import type { OperationDoc } from './docs.js';
 
 /** A risk factor of a sale's answer. */
@@ -22,8 +24,8 @@ export interface MagicRiskFactor {
 export interface MagicName {
   value: string;
   outcome: 'sentForSettlement' | 'refused' | 'error';
-  refusalCode?: string;
-  refusalDescription?: string;
+  refusalCode?: string | undefined;
+  refusalDescription?: string | undefined;
   effect: string;
 }
 
@@ -36,7 +38,7 @@ export interface MagicPostalCode {
 
 /** An amount (or a range of them) that an active scenario rule matches, and what the rule does. */
 export interface MagicAmount {
-  value: number | { min?: number; max?: number };
+  value: number | { min?: number | undefined; max?: number | undefined };
   /** The rule's operation (`any` when it names none). */
   operation: string;
   scenario: string;
@@ -158,11 +160,29 @@ export function magicValuesOf(sources: MagicSources, tenant: string | undefined)
   };
 }
 
-const text = { type: 'string' };
-const entry = (properties: Schema, required: string[]): Schema => ({ type: 'object', properties: { ...properties, effect: text }, required: [...required, 'effect'], additionalProperties: false });
-const riskFactors = { type: 'array', items: { type: 'object', properties: { risk: text, detail: text }, required: ['risk', 'detail'], additionalProperties: false } };
-const refusal = { refusalCode: text, refusalDescription: text };
-const list = (item: Schema): Schema => ({ type: 'array', items: item });
+const entry = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...shape, effect: z.string() });
+const refusal = { refusalCode: z.string(), refusalDescription: z.string() };
+const cardOrNone = z.string().nullable();
+
+/** The catalogue's schema, checked against MagicValues by the compiler: the OpenAPI document's answer. */
+const magicValuesSchema = schemaFor<MagicValues>()(
+  z.strictObject({
+    cardHolderNames: z.array(entry({ value: z.string(), outcome: z.enum(['sentForSettlement', 'refused', 'error']), refusalCode: z.string().optional(), refusalDescription: z.string().optional() })),
+    cardExpiryDates: z.array(entry({ value: z.string(), outcome: z.literal('refused'), ...refusal })),
+    postalCodes: z.array(entry({ value: cardOrNone, riskFactors: z.array(z.strictObject({ risk: z.string(), detail: z.string() })) })),
+    amounts: z.array(
+      entry({
+        value: z.union([z.int(), z.strictObject({ min: z.int().optional(), max: z.int().optional() })]),
+        operation: z.string(),
+        scenario: z.string(),
+        rule: z.string(),
+        set: z.enum(['tenant', 'global']),
+        alsoWhen: z.array(z.string()),
+      }),
+    ),
+    cards: z.array(entry({ value: cardOrNone, network: z.string(), brand: z.string(), countryCode: z.string(), fundingType: z.string() })),
+  }),
+);
 
 /** The row's OpenAPI description. */
 export const magicValuesDoc = (): OperationDoc => ({
@@ -172,30 +192,7 @@ export const magicValuesDoc = (): OperationDoc => ({
   responses: {
     200: {
       description: 'The catalogue',
-      ...json({
-        type: 'object',
-        properties: {
-          cardHolderNames: list(entry({ value: text, outcome: { type: 'string', enum: ['sentForSettlement', 'refused', 'error'] }, ...refusal }, ['value', 'outcome'])),
-          cardExpiryDates: list(entry({ value: text, outcome: { type: 'string', enum: ['refused'] }, ...refusal }, ['value', 'outcome', 'refusalCode', 'refusalDescription'])),
-          postalCodes: list(entry({ value: { type: ['string', 'null'] }, riskFactors }, ['value', 'riskFactors'])),
-          amounts: list(
-            entry(
-              {
-                value: { oneOf: [{ type: 'integer' }, { type: 'object', properties: { min: { type: 'integer' }, max: { type: 'integer' } }, additionalProperties: false }] },
-                operation: text,
-                scenario: text,
-                rule: text,
-                set: { type: 'string', enum: ['tenant', 'global'] },
-                alsoWhen: { type: 'array', items: text },
-              },
-              ['value', 'operation', 'scenario', 'rule', 'set', 'alsoWhen'],
-            ),
-          ),
-          cards: list(entry({ value: { type: ['string', 'null'] }, network: text, brand: text, countryCode: text, fundingType: text }, ['value', 'network', 'brand', 'countryCode', 'fundingType'])),
-        },
-        required: ['cardHolderNames', 'cardExpiryDates', 'postalCodes', 'amounts', 'cards'],
-        additionalProperties: false,
-      }),
+      ...json(jsonSchema(magicValuesSchema, 'output')),
     },
     ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, an unknown parameter)']),
   },
