@@ -29,6 +29,7 @@ export {
   type ControlPayment,
   type ControlTenant,
   type ControlToken,
+  type TokenResource,
   type FlushOptions,
   type HttpHandler,
   type ListeningServer,

@@ -3,6 +3,63 @@
  * They feed the OpenAPI document, and the tests check real answers against them.
  */
 import * as z from 'zod';
+import { schemaFor } from '../wire/schema-for.js';
+import type { BillingAddress } from '../wire/schemas.js';
+
+interface Link {
+  href: string;
+}
+interface ExpiryDate {
+  month: number;
+  year: number;
+}
+
+/** A token as the API answers it (HAL): card data masked, unless a credential allowed to detokenize asked for it. */
+export interface TokenResource {
+  tokenPaymentInstrument: { type: 'card/tokenized'; href: string };
+  tokenId: string;
+  description: string;
+  /** ISO 8601, UTC. */
+  tokenExpiryDateTime: string;
+  namespace?: string | undefined;
+  schemeTransactionReference?: string | undefined;
+  paymentInstrument: {
+    type: 'card/masked' | 'card/front';
+    cardNumber: string;
+    cardExpiryDate: ExpiryDate;
+    cardHolderName: string;
+    billingAddress?: BillingAddress | undefined;
+    networkType: string;
+    last4Digits: string;
+    /** In the 201 answer. */
+    countryCode?: string | undefined;
+    credit?: null | undefined;
+  };
+  /** In the 409 answer and on the conflicts link. */
+  conflicts?:
+    | {
+        paymentInstrument?: { cardHolderName?: string | undefined; cardExpiryDate?: ExpiryDate | undefined; billingAddress?: BillingAddress | undefined } | undefined;
+        schemeTransactionReference?: string | undefined;
+        conflictsExpiryDateTime: string;
+      }
+    | undefined;
+  _links: {
+    'tokens:token': Link;
+    'tokens:description': Link;
+    'tokens:cardHolderName': Link;
+    'tokens:cardExpiryDate': Link;
+    'tokens:billingAddress': Link;
+    'tokens:schemeTransactionReference': Link;
+    'tokens:conflicts'?: Link | undefined;
+    'tokens:networkToken'?: Link | undefined;
+    curies: { href: string; name: 'tokens'; templated: true }[];
+  };
+}
+
+/** A token as the control plane lists it (`/_sim/tokens`): the API's view of it, card data masked, and its tenant. */
+export interface ControlToken extends TokenResource {
+  tenant: string;
+}
 
 const href = z.object({ href: z.string() });
 /** Every instant the simulator writes: ISO 8601 in UTC (formatInstant). */
@@ -27,46 +84,48 @@ export const errorResponse = z
   })
   .meta({ description: 'The standard error body' });
 
-export const tokenResponse = z
-  .object({
-    tokenPaymentInstrument: z.object({ type: z.literal('card/tokenized'), href: z.string() }),
-    tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/),
-    description: z.string(),
-    tokenExpiryDateTime: instant,
-    namespace: z.string().optional(),
-    schemeTransactionReference: z.string().optional(),
-    paymentInstrument: z.object({
-      type: z.enum(['card/masked', 'card/front']).meta({ description: 'card/front (the full card number) only for `Accept: <token type>; masked=false` from a credential allowed to detokenize' }),
-      cardNumber: z.string().regex(/^[0-9*]*$/),
-      cardExpiryDate: expiryDate,
-      cardHolderName: z.string(),
-      billingAddress: address.optional(),
-      networkType: z.string(),
-      last4Digits: z.string().length(4),
-      countryCode: z.string().optional().meta({ description: 'In the 201 answer' }),
-      credit: z.null().optional().meta({ description: 'In the 201 answer' }),
-    }),
-    conflicts: z
-      .object({
-        paymentInstrument: z.object({ cardHolderName: z.string().optional(), cardExpiryDate: expiryDate.optional(), billingAddress: address.optional() }).optional(),
-        schemeTransactionReference: z.string().optional(),
-        conflictsExpiryDateTime: instant,
-      })
-      .optional()
-      .meta({ description: 'In the 409 answer and on the conflicts link' }),
-    _links: z.object({
-      'tokens:token': href,
-      'tokens:description': href,
-      'tokens:cardHolderName': href,
-      'tokens:cardExpiryDate': href,
-      'tokens:billingAddress': href,
-      'tokens:schemeTransactionReference': href,
-      'tokens:conflicts': href.optional(),
-      'tokens:networkToken': href.optional(),
-      curies: z.array(z.object({ href: z.string(), name: z.literal('tokens'), templated: z.literal(true) })),
-    }),
-  })
-  .meta({ description: 'A token (HAL)' });
+export const tokenResponse = schemaFor<TokenResource>()(
+  z
+    .object({
+      tokenPaymentInstrument: z.object({ type: z.literal('card/tokenized'), href: z.string() }),
+      tokenId: z.string().regex(/^[0-9A-HJ-NP-Z]{15,21}$/),
+      description: z.string(),
+      tokenExpiryDateTime: instant,
+      namespace: z.string().optional(),
+      schemeTransactionReference: z.string().optional(),
+      paymentInstrument: z.object({
+        type: z.enum(['card/masked', 'card/front']).meta({ description: 'card/front (the full card number) only for `Accept: <token type>; masked=false` from a credential allowed to detokenize' }),
+        cardNumber: z.string().regex(/^[0-9*]*$/),
+        cardExpiryDate: expiryDate,
+        cardHolderName: z.string(),
+        billingAddress: address.optional(),
+        networkType: z.string(),
+        last4Digits: z.string().length(4),
+        countryCode: z.string().optional().meta({ description: 'In the 201 answer' }),
+        credit: z.null().optional().meta({ description: 'In the 201 answer' }),
+      }),
+      conflicts: z
+        .object({
+          paymentInstrument: z.object({ cardHolderName: z.string().optional(), cardExpiryDate: expiryDate.optional(), billingAddress: address.optional() }).optional(),
+          schemeTransactionReference: z.string().optional(),
+          conflictsExpiryDateTime: instant,
+        })
+        .optional()
+        .meta({ description: 'In the 409 answer and on the conflicts link' }),
+      _links: z.object({
+        'tokens:token': href,
+        'tokens:description': href,
+        'tokens:cardHolderName': href,
+        'tokens:cardExpiryDate': href,
+        'tokens:billingAddress': href,
+        'tokens:schemeTransactionReference': href,
+        'tokens:conflicts': href.optional(),
+        'tokens:networkToken': href.optional(),
+        curies: z.array(z.object({ href: z.string(), name: z.literal('tokens'), templated: z.literal(true) })),
+      }),
+    })
+    .meta({ description: 'A token (HAL)' }),
+);
 
 const riskFactor = z.object({ risk: z.enum(['not_checked', 'not_matched', 'not_supplied']), detail: z.enum(['address', 'postcode']) });
 
@@ -116,4 +175,4 @@ export const paymentEventsResponse = z
 export const clockResponse = z.object({ now: instant, frozen: z.boolean() });
 
 /** A token as `GET /_sim/tokens` lists it: the API's representation, and whose it is. */
-export const controlTokenResponse = tokenResponse.extend({ tenant: z.string().min(1) }).meta({ description: 'A token (HAL) and its tenant' });
+export const controlTokenResponse = schemaFor<ControlToken>()(tokenResponse.extend({ tenant: z.string().min(1) }).meta({ description: 'A token (HAL) and its tenant' }));

@@ -1,5 +1,6 @@
 /** The library facade of one simulator: what `createSimulator` and `startSimulator` hand to a test suite. */
 import type { Socket } from 'node:net';
+import type { ControlToken } from '../http/openapi-schemas.js';
 import type { SimulatorConfig } from '../config/options.js';
 import { instantText, readSetClock } from '../control/clock-input.js';
 import type { Controller } from '../control/controller.js';
@@ -38,12 +39,7 @@ export interface TenantClock {
   set(now: string | number | Date, frozen?: boolean): string;
 }
 
-/** A token as the control plane lists it (`/_sim/tokens`): the API's view of it, its tenant, card data masked. */
-export interface ControlToken {
-  tenant: string;
-  tokenId: string;
-  [field: string]: unknown;
-}
+export type { ControlToken, TokenResource } from '../http/openapi-schemas.js';
 
 export type { ControlPayment, ControlTenant } from '../http/admin/dashboard.js';
 export type { MagicAmount, MagicCard, MagicName, MagicPostalCode, MagicRiskFactor, MagicValues } from '../http/admin/magic-values.js';

@@ -1,5 +1,5 @@
 /** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
-import type { ClockState, ControlPayment, ControlTenant, JournalEntry, WebhookDelivery } from '../../dist/index.js';
+import type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery } from '../../dist/index.js';
 
 export const TOKEN_KEY = 'token-sim.adminToken';
 
@@ -109,15 +109,7 @@ export type Delivery = WebhookDelivery;
 
 export type Tenant = ControlTenant;
 
-/** An item of `GET /_sim/tokens`: the fields the dashboard shows (the published `ControlToken` leaves them open). */
-export interface TokenItem {
-  tenant: string;
-  tokenId: string;
-  namespace?: string;
-  description?: string;
-  tokenExpiryDateTime?: string;
-  paymentInstrument?: { cardHolderName?: string; cardNumber?: string; last4Digits?: string; networkType?: string; cardExpiryDate?: { month: number; year: number } };
-}
+export type TokenItem = ControlToken;
 
 export type Say = (text: string, kind?: 'ok' | 'error') => void;
 

@@ -32,7 +32,7 @@ const EXPORTS: Record<string, string[]> = {
     // snapshots
     'StateSnapshot', 'TokenState', 'ClockState', 'ExpiryDate', 'RuleCounts', 'PaymentState', 'PaymentEventState', 'PaymentEventType',
     // journal, tokens, payments, webhooks
-    'JournalEntry', 'JournalFilter', 'RequestQuery', 'Operation', 'ControlToken', 'ControlPayment', 'ControlTenant',
+    'JournalEntry', 'JournalFilter', 'RequestQuery', 'Operation', 'ControlToken', 'TokenResource', 'ControlPayment', 'ControlTenant',
     'MagicValues', 'MagicName', 'MagicPostalCode', 'MagicAmount', 'MagicCard', 'MagicRiskFactor',
     'WebhookDelivery', 'WebhookState', 'WebhookFilter', 'WebhookQuery', 'WebhookFlush', 'WebhookResend', 'FlushOptions',
     // simulators, in this process and remote
