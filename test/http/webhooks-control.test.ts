@@ -65,7 +65,7 @@ function call(s: ComposedSimulator, method: Method, path: string, authorization?
 }
 
 interface Listed {
-  webhooks: { seq: number; eventId: string; tenant: string; state: string; attempts: number; lastStatus: number | null }[];
+  webhooks: { seq: number; id: string; eventId: string; tenant: string; state: string; attempts: number; lastStatus: number | null }[];
   count: number;
   next: string | null;
 }
@@ -110,7 +110,7 @@ describe('/_sim/webhooks', () => {
     const s = sim();
     enqueue(s, 'alice', r.url, 1);
     enqueue(s, 'bob', 'http://127.0.0.1:1/closed', 1);
-    await call(s, 'post', '/_sim/webhooks/flush?timeout=20000');
+    const flush = await call(s, 'post', '/_sim/webhooks/flush?timeout=20000');
     const list = await call(s, 'get', '/_sim/webhooks');
     expect((list.body as Listed).webhooks.map((w) => w.state).sort()).toEqual(['delivered', 'failed']);
     const doc = (await call(s, 'get', '/_sim/openapi.json')).body as OpenApiDoc;
@@ -118,6 +118,11 @@ describe('/_sim/webhooks', () => {
     expect(problemsOf(schemaValidator(doc), schema, list.body)).toEqual([]);
     const [first] = (list.body as Listed).webhooks;
     expect(problemsOf(schemaValidator(doc), schema, { ...(list.body as Listed), webhooks: [{ ...first, state: 'lost' }] })).not.toEqual([]);
+    expect(problemsOf(schemaValidator(doc), responseSchema(doc, '/_sim/webhooks/flush', 'post', 200), flush.body)).toEqual([]);
+    const resent = await call(s, 'post', `/_sim/webhooks/${first!.id}/resend`);
+    expect(resent.status).toBe(202);
+    expect(problemsOf(schemaValidator(doc), responseSchema(doc, '/_sim/webhooks/{id}/resend', 'post', 202), resent.body)).toEqual([]);
+    expect(problemsOf(schemaValidator(doc), responseSchema(doc, '/_sim/webhooks/{id}/resend', 'post', 202), { ...resent.body, extra: 1 })).not.toEqual([]);
   }, 30_000);
 
   it('pages with limit and cursor, and filters by state', async () => {

@@ -6,7 +6,7 @@
  */
 import { OPERATIONS } from '../../control/journal.js';
 import * as z from 'zod';
-import type { WebhookDelivery } from '../../infra/webhook-types.js';
+import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../../infra/webhook-types.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
 import { schemaFor } from '../../wire/schema-for.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
@@ -164,7 +164,7 @@ export const DOCS = {
     responses: {
       200: {
         description: '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
-        ...json({ type: 'object', properties: { flushed: { type: 'boolean' }, pending: { type: 'integer', minimum: 0 } }, required: ['flushed', 'pending'], additionalProperties: false }),
+        ...json(jsonSchema(schemaFor<WebhookFlush>()(z.strictObject({ flushed: z.boolean(), pending: z.int().min(0) })), 'output')),
       },
       ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad timeout)']),
     },
@@ -176,7 +176,7 @@ export const DOCS = {
     responses: {
       202: {
         description: 'Queued: `id` the new delivery, `resendOf` the one sent again',
-        ...json({ type: 'object', properties: { id: { type: 'string' }, eventId: { type: 'string' }, resendOf: { type: 'string' } }, required: ['id', 'eventId', 'resendOf'], additionalProperties: false }),
+        ...json(jsonSchema(schemaFor<WebhookResend>()(z.strictObject({ id: z.string(), eventId: z.string(), resendOf: z.string() })), 'output')),
       },
       ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a query parameter)'], [404, 'resourceNotFound: the log shows no delivery with this id (of the tenant)']),
     },
