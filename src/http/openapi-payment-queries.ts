@@ -1,10 +1,9 @@
 /**
  * Payment queries in the OpenAPI document (contract 4.4, decision 0057): the schemas of their answers (zod, as
- * the other answers') and their two paths.
+ * the other answers'); their paths come from the route table (api-docs.ts).
  */
 import * as z from 'zod';
-import type { MediaTypes } from './media.js';
-import { COMMON_ERRORS, errors, json, jsonSchema, query, ref, type Schema } from './openapi-parts.js';
+import { jsonSchema, type Schema } from './openapi-parts.js';
 import { paymentEventsResponse, paymentLinks, saleResponse } from './openapi-schemas.js';
 
 const instant = z.string().meta({ format: 'date-time' });
@@ -33,31 +32,5 @@ export function paymentQuerySchemas(): Record<string, Schema> {
   return {
     PaymentQueryList: jsonSchema(paymentQueryListResponse, 'output'),
     PaymentQuery: jsonSchema(paymentQueryResponse, 'output'),
-  };
-}
-
-/** GET /paymentQueries/payments?transactionReference= and GET /paymentQueries/payments/{paymentId}. */
-export function paymentQueryPaths(media: MediaTypes): Record<string, Schema> {
-  const basic = [{ basicAuth: [] }];
-  const paymentId = { name: 'paymentId', in: 'path', required: true, description: 'The `paymentId` of a payment query\u2019s answer (the ref that ends the payment\u2019s links)', schema: { type: 'string' } };
-  return {
-    '/paymentQueries/payments': {
-      get: {
-        operationId: 'paymentQuery',
-        summary: 'Find the tenant\u2019s payments by transactionReference (what happened to a sale whose answer was lost)',
-        security: basic,
-        parameters: [{ ...query('transactionReference', 'The transactionReference of the sale', { type: 'string', minLength: 1 }), required: true }],
-        responses: { 200: { description: 'The payments found (maybe none)', ...json(ref('PaymentQueryList'), media.paymentQueries) }, ...errors(...COMMON_ERRORS) },
-      },
-    },
-    '/paymentQueries/payments/{paymentId}': {
-      parameters: [paymentId],
-      get: {
-        operationId: 'paymentQueryById',
-        summary: 'One payment of the tenant (the `self` link of a payment query\u2019s answer), with its events',
-        security: basic,
-        responses: { 200: { description: 'The payment', ...json(ref('PaymentQuery'), media.paymentQueries) }, ...errors(...COMMON_ERRORS, [404, 'resourceNotFound']) },
-      },
-    },
   };
 }

@@ -4,15 +4,16 @@
  */
 import { stateSchema } from '../control/state.js';
 import { scenarioSchema } from '../scenarios/schema.js';
-import { mediaTypesFor, type MediaTypes } from './media.js';
-import { clockResponse, controlTokenResponse, errorResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
-import { COMMON_ERRORS, errors, json, jsonSchema, query, ref, withBrowserRules, type Schema } from './openapi-parts.js';
+import { mediaTypesFor } from './media.js';
+import { clockResponse, controlTokenResponse, errorResponse, paymentActionResponse, paymentEventsResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import { jsonSchema, ref, withBrowserRules, type Schema } from './openapi-parts.js';
+import { apiPaths } from './api-docs.js';
 import { controlPaths } from './admin/openapi-paths.js';
-import { paymentPaths, paymentSchemas } from './openapi-payments.js';
-import { paymentQueryPaths, paymentQuerySchemas } from './openapi-payment-queries.js';
+import { paymentQuerySchemas } from './openapi-payment-queries.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
+import { partialRefundBody } from '../wire/payment-schemas.js';
 import { saleBody } from '../wire/sale-schemas.js';
-import { billingAddress, cardHolderName, createTokenBody, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
+import { createTokenBody } from '../wire/schemas.js';
 
 export interface OpenApiOptions {
   vendor: string;
@@ -40,12 +41,7 @@ export function openApiDocument(options: OpenApiOptions): Schema {
       },
       schemas: schemas(),
     },
-    paths: withBrowserRules({
-      ...tokenPaths(media),
-      ...paymentPaths(media),
-      ...paymentQueryPaths(media),
-      ...controlPaths(),
-    }),
+    paths: withBrowserRules({ ...apiPaths(media), ...controlPaths() }),
   };
 }
 
@@ -71,7 +67,9 @@ function schemas(): Record<string, Schema> {
     },
     SaleRequest: jsonSchema(saleBody, 'input'),
     SaleResponse: jsonSchema(saleResponse, 'output'),
-    ...paymentSchemas(),
+    PartialRefundRequest: jsonSchema(partialRefundBody, 'input'),
+    PaymentAction: jsonSchema(paymentActionResponse, 'output'),
+    PaymentEvents: jsonSchema(paymentEventsResponse, 'output'),
     ...paymentQuerySchemas(),
     Error: jsonSchema(errorResponse, 'output'),
     ControlToken: jsonSchema(controlTokenResponse, 'output'),
@@ -81,97 +79,5 @@ function schemas(): Record<string, Schema> {
     Scenario: scenario,
     SnapshotScenario: sealedScenario(scenario),
     ScenarioEcho: maskedShape(scenario, 'A scenario as /_sim answers it: card numbers masked (first and last four digits kept), also inside texts'),
-  };
-}
-
-/** The token service's paths and the sale. */
-function tokenPaths(media: MediaTypes): Record<string, Schema> {
-  const tokenRef = { name: 'tokenRef', in: 'path', required: true, description: 'The opaque ref at the end of a token link (`tokens:token`, a per-field link or `tokens:conflicts`)', schema: { type: 'string' } };
-  const detokenizeNote = `\`Accept: ${media.token}; masked=false\` answers \`paymentInstrument.type: card/front\` with the full \`cardNumber\`, for a credential with \`detokenize: true\` in its fixtures; any other credential gets 403 merchantIsNotConfigured.`;
-  const detokenizeRefused: [number, string] = [403, 'merchantIsNotConfigured (masked=false from a credential not allowed to detokenize)'];
-  const basic = [{ basicAuth: [] }];
-  const tokenAnswer = (status: string, text: string): Schema => ({ [status]: { description: text, ...json(ref('Token'), media.token) } });
-  return {
-    '/tokens': {
-      get: {
-        operationId: 'queryTokens',
-        summary: 'Find tokens by namespace (any merchant entity) or by tokenId; both: a token must match both. Not a use: no expiry moves',
-        description: detokenizeNote,
-        security: basic,
-        parameters: [
-          query('namespace', 'The tenant\u2019s live tokens in this namespace, oldest first', { type: 'string', minLength: 1 }),
-          query('tokenId', 'The token with this id, or none', { type: 'string', minLength: 1 }),
-        ],
-        responses: {
-          200: { description: 'The tokens found (maybe none)', ...json(ref('TokenList'), media.token) },
-          ...errors(...COMMON_ERRORS, detokenizeRefused),
-        },
-      },
-      post: {
-        operationId: 'createToken',
-        summary: 'Create a token (or answer the existing one, or a conflict)',
-        security: basic,
-        requestBody: { required: true, ...json(ref('CreateTokenRequest'), media.token) },
-        responses: {
-          ...tokenAnswer('200', 'A token already exists for this card with the same data'),
-          ...tokenAnswer('201', 'A new token'),
-          ...tokenAnswer('409', 'A token exists whose data differs: `conflicts` and the `tokens:conflicts` link'),
-          ...errors(...COMMON_ERRORS, [403, 'tooManyTokensForNamespace']),
-        },
-      },
-    },
-    '/tokens/{tokenRef}': {
-      parameters: [tokenRef],
-      get: {
-        operationId: 'getToken',
-        summary: 'Retrieve a token (a use: may extend its expiry); on the conflicts link, with its conflicts',
-        description: detokenizeNote,
-        security: basic,
-        responses: { ...tokenAnswer('200', 'The token'), ...errors(...COMMON_ERRORS, [404, 'resourceNotFound or endpointNotFound'], detokenizeRefused) },
-      },
-      put: {
-        operationId: 'updateToken',
-        summary: 'Update one field through its link, or resolve a conflict through tokens:conflicts',
-        security: basic,
-        requestBody: updateBody(media),
-        responses: { 204: { description: 'Updated' }, ...errors(...COMMON_ERRORS, [404, 'resourceNotFound']) },
-      },
-      delete: {
-        operationId: 'deleteToken',
-        summary: 'Delete a token',
-        security: basic,
-        responses: { 204: { description: 'Deleted' }, ...errors(...COMMON_ERRORS, [404, 'resourceNotFound']) },
-      },
-    },
-    '/payments/sales/migrateCardOnFile': {
-      post: {
-        operationId: 'sale',
-        summary: 'Customer-initiated sale with stored card details, settled at once (v5)',
-        security: basic,
-        requestBody: { required: true, ...json(ref('SaleRequest'), media.saleRequest) },
-        responses: { 201: { description: 'The outcome (approved or refused)', ...json(ref('SaleResponse'), media.saleResponse) }, ...errors(...COMMON_ERRORS) },
-      },
-    },
-  };
-}
-
-/** A field update's body: the bare new value, shaped by the link the ref came from. */
-function updateBody(media: MediaTypes): Schema {
-  return {
-    required: false,
-    description: 'The bare new value; its shape follows the link the ref came from (none for tokens:conflicts)',
-    content: {
-      [media.token]: {
-        schema: {
-          oneOf: [
-            { ...jsonSchema(description, 'input'), title: 'description' },
-            { ...jsonSchema(cardHolderName, 'input'), title: 'cardHolderName' },
-            { ...jsonSchema(updateCardExpiryDate, 'input'), title: 'cardExpiryDate' },
-            { ...jsonSchema(billingAddress, 'input'), title: 'billingAddress' },
-            { ...jsonSchema(schemeTransactionReference, 'input'), title: 'schemeTransactionReference' },
-          ],
-        },
-      },
-    },
   };
 }

@@ -1,43 +1,61 @@
-/** The simulated API's routes, and how a path finds one exactly as Express's router would. */
+/**
+ * The simulated API's routes, declared once: how a path finds one exactly as Express's router would, the Allow
+ * of a 405, and the OpenAPI paths (api-docs.ts: path, methods, operationIds and path parameter from here).
+ */
 import type { ApiOperationName } from './operations/types.js';
 import { HttpError } from './errors.js';
 
-export interface ApiRoute {
-  /** The route in Express's syntax (`:ref` is the token ref). */
-  readonly pattern: string;
-  /** The methods it answers, for a 405's Allow header. */
-  readonly allow: string;
-  readonly methods: Readonly<Partial<Record<string, ApiOperationName>>>;
+/** A route's path parameter (`:ref`): its name in the OpenAPI document and what it is. */
+export interface PathParameter {
+  readonly name: string;
+  readonly description: string;
 }
 
-const TOKENS_ROUTE: ApiRoute = {
-  pattern: '/tokens',
-  allow: 'GET, POST',
-  methods: { GET: 'queryTokens', HEAD: 'queryTokens', POST: 'createToken' },
+export interface ApiRoute {
+  /** The route in Express's syntax (`:ref` is its path parameter). */
+  readonly pattern: string;
+  /** The methods it answers (HEAD wherever GET), each with its operation. */
+  readonly methods: Readonly<Partial<Record<string, ApiOperationName>>>;
+  /** The methods it answers, for a 405's Allow header. */
+  readonly allow: string;
+  readonly param?: PathParameter;
+  /** Its operationId in the OpenAPI document when not its operation's name (an operation that serves two routes). */
+  readonly operationId?: string;
+}
+
+type Declared = Partial<Record<'GET' | 'PUT' | 'POST' | 'DELETE', ApiOperationName>>;
+
+function route(pattern: string, declared: Declared, param?: PathParameter, operationId?: string): ApiRoute {
+  const methods = declared.GET === undefined ? declared : { ...declared, HEAD: declared.GET };
+  return { pattern, methods, allow: Object.keys(declared).join(', '), ...(param && { param }), ...(operationId !== undefined && { operationId }) };
+}
+
+const TOKEN_REF = { name: 'tokenRef', description: 'The opaque ref at the end of a token link (`tokens:token`, a per-field link or `tokens:conflicts`)' };
+const PAYMENT_REF = {
+  name: 'paymentRef',
+  description:
+    'The opaque ref that ends every link of a payment (`payments:refund`, `payments:partialRefund`, `payments:reversal`, `payments:events` end in the same one); the path names the action',
 };
-const TOKEN_ROUTE: ApiRoute = {
-  pattern: '/tokens/:ref',
-  allow: 'GET, PUT, DELETE',
-  methods: { GET: 'getToken', HEAD: 'getToken', PUT: 'updateToken', DELETE: 'deleteToken' },
-};
-const SALE_ROUTE: ApiRoute = { pattern: '/payments/sales/migrateCardOnFile', allow: 'POST', methods: { POST: 'sale' } };
-/** The follow-ups of a sale, each behind its own payment ref (contract 3.2). */
-const PAYMENT_ROUTES: readonly ApiRoute[] = [
-  { pattern: '/payments/settlements/refunds/full/:ref', allow: 'POST', methods: { POST: 'refund' } },
-  { pattern: '/payments/settlements/refunds/partials/:ref', allow: 'POST', methods: { POST: 'partialRefund' } },
-  { pattern: '/payments/sales/reversals/:ref', allow: 'POST', methods: { POST: 'reversal' } },
-  { pattern: '/payments/events/:ref', allow: 'GET', methods: { GET: 'paymentEvents', HEAD: 'paymentEvents' } },
-];
+const PAYMENT_ID = { name: 'paymentId', description: 'The `paymentId` of a payment query\u2019s answer (the ref that ends the payment\u2019s links)' };
+
+export const PAYMENT_QUERIES_ROUTE = route('/paymentQueries/payments', { GET: 'paymentQuery' });
+
 /**
- * Payment queries (contract 4.4, decision 0057): the tenant's payments by transactionReference, and one payment
- * by its paymentId (the ref that ends its links).
+ * In the order of the OpenAPI document. A sale's follow-ups sit each behind its own payment ref (contract 3.2);
+ * payment queries (contract 4.4, decision 0057) find the tenant's payments by transactionReference, and one
+ * payment by its paymentId (the ref that ends its links).
  */
-export const PAYMENT_QUERIES_ROUTE: ApiRoute = { pattern: '/paymentQueries/payments', allow: 'GET', methods: { GET: 'paymentQuery', HEAD: 'paymentQuery' } };
-const PAYMENT_QUERY_ROUTE: ApiRoute = { pattern: '/paymentQueries/payments/:ref', allow: 'GET', methods: { GET: 'paymentQuery', HEAD: 'paymentQuery' } };
-const PAYMENT_QUERIES_PATH = PAYMENT_QUERIES_ROUTE.pattern.toLowerCase();
-/** Each payment route's path before its ref, lower-cased. */
-const PAYMENT_PREFIXES = PAYMENT_ROUTES.map((route) => [route.pattern.slice(0, -':ref'.length).toLowerCase(), route] as const);
-export const API_ROUTES: readonly ApiRoute[] = [TOKENS_ROUTE, TOKEN_ROUTE, SALE_ROUTE, ...PAYMENT_ROUTES, PAYMENT_QUERIES_ROUTE, PAYMENT_QUERY_ROUTE];
+export const API_ROUTES: readonly ApiRoute[] = [
+  route('/tokens', { GET: 'queryTokens', POST: 'createToken' }),
+  route('/tokens/:ref', { GET: 'getToken', PUT: 'updateToken', DELETE: 'deleteToken' }, TOKEN_REF),
+  route('/payments/sales/migrateCardOnFile', { POST: 'sale' }),
+  route('/payments/settlements/refunds/full/:ref', { POST: 'refund' }, PAYMENT_REF),
+  route('/payments/settlements/refunds/partials/:ref', { POST: 'partialRefund' }, PAYMENT_REF),
+  route('/payments/sales/reversals/:ref', { POST: 'reversal' }, PAYMENT_REF),
+  route('/payments/events/:ref', { GET: 'paymentEvents' }, PAYMENT_REF),
+  PAYMENT_QUERIES_ROUTE,
+  route('/paymentQueries/payments/:ref', { GET: 'paymentQuery' }, PAYMENT_ID, 'paymentQueryById'),
+];
 
 export interface RouteMatch {
   route: ApiRoute;
@@ -45,7 +63,11 @@ export interface RouteMatch {
   rawRef?: string;
 }
 
-const SALE_PATH = SALE_ROUTE.pattern.toLowerCase();
+/** Each route's path lower-cased: whole, or up to its path parameter. */
+const MATCHERS = API_ROUTES.map((apiRoute) => {
+  const at = apiRoute.pattern.indexOf(':');
+  return { route: apiRoute, path: (at < 0 ? apiRoute.pattern : apiRoute.pattern.slice(0, at)).toLowerCase(), hasRef: at >= 0 };
+});
 
 /**
  * The route of a path (without its query) as Express matches it: case-insensitive, one optional trailing
@@ -54,21 +76,12 @@ const SALE_PATH = SALE_ROUTE.pattern.toLowerCase();
 export function matchApiPath(path: string): RouteMatch | undefined {
   const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
   const lower = path.slice(0, end).toLowerCase();
-  if (lower === '/tokens') return { route: TOKENS_ROUTE };
-  if (lower.startsWith('/tokens/')) {
-    const rawRef = path.slice(8, end);
-    return rawRef.length > 0 && !rawRef.includes('/') ? { route: TOKEN_ROUTE, rawRef } : undefined;
-  }
-  if (lower === SALE_PATH) return { route: SALE_ROUTE };
-  if (lower === PAYMENT_QUERIES_PATH) return { route: PAYMENT_QUERIES_ROUTE };
-  if (lower.startsWith(`${PAYMENT_QUERIES_PATH}/`)) {
-    const rawRef = path.slice(PAYMENT_QUERIES_PATH.length + 1, end);
-    return rawRef.length > 0 && !rawRef.includes('/') ? { route: PAYMENT_QUERY_ROUTE, rawRef } : undefined;
-  }
-  if (lower.startsWith('/payments/')) {
-    for (const [prefix, route] of PAYMENT_PREFIXES) {
-      if (!lower.startsWith(prefix)) continue;
-      const rawRef = path.slice(prefix.length, end);
+  for (const { route, path: start, hasRef } of MATCHERS) {
+    if (!hasRef) {
+      if (lower === start) return { route };
+    } else if (lower.startsWith(start)) {
+      // No route's path starts another's, so the first that starts this path is the only candidate.
+      const rawRef = path.slice(start.length, end);
       return rawRef.length > 0 && !rawRef.includes('/') ? { route, rawRef } : undefined;
     }
   }
