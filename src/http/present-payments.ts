@@ -4,6 +4,7 @@
  */
 import { allowedActions, lastEventOf, type Payment, type PaymentAction, type PaymentEvent } from '../domain/payment.js';
 import { formatInstant } from '../wire/instant.js';
+import { linkPath } from './routes.js';
 import type { PaymentRefPurpose, RefCodec } from '../infra/refs.js';
 
 export interface PaymentLinkContext {
@@ -14,10 +15,10 @@ export interface PaymentLinkContext {
 
 /** Where each link's path goes, before the payment's ref. */
 export const PAYMENT_PATHS: Readonly<Record<PaymentAction | 'events', string>> = {
-  events: '/payments/events/',
-  refund: '/payments/settlements/refunds/full/',
-  partialRefund: '/payments/settlements/refunds/partials/',
-  reversal: '/payments/sales/reversals/',
+  events: linkPath('paymentEvents'),
+  refund: linkPath('refund'),
+  partialRefund: linkPath('partialRefund'),
+  reversal: linkPath('reversal'),
 };
 
 const RELS: Readonly<Record<PaymentAction, string>> = { refund: 'payments:refund', partialRefund: 'payments:partialRefund', reversal: 'payments:reversal' };

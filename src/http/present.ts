@@ -2,6 +2,7 @@
 import { lastFourDigits, maskCardNumber } from '../domain/card.js';
 import { formatInstant } from '../wire/instant.js';
 import { maskCardData } from '../wire/mask.js';
+import { TOKEN_PATH } from './routes.js';
 import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
 import { REF_PURPOSES, type RefCodec, type RefPurpose } from '../infra/refs.js';
@@ -12,7 +13,7 @@ export interface LinkContext {
 }
 
 export function tokenHref(ctx: LinkContext, token: Token, purpose: RefPurpose = 'token'): string {
-  return `${ctx.baseUrl}/tokens/${ctx.refs.encode({ purpose, tenant: token.tenant, tokenId: token.tokenId })}`;
+  return `${ctx.baseUrl}${TOKEN_PATH}${ctx.refs.encode({ purpose, tenant: token.tenant, tokenId: token.tokenId })}`;
 }
 
 /** The link relations of a token, with the index of their ref in REF_PURPOSES. */
@@ -89,7 +90,7 @@ function tokenData(token: Token, href: string, view: TokenView): Record<string, 
 function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
   const refs = ctx.refs.encodeAll(token.tenant, token.tokenId);
   const base = JSON.stringify(ctx.baseUrl).slice(1, -1);
-  const link = (i: number): string => `{"href":"${base}/tokens/${refs[i] ?? ''}"}`;
+  const link = (i: number): string => `{"href":"${base}${TOKEN_PATH}${refs[i] ?? ''}"}`;
   let json = `{"tokens:token":${link(TOKEN_REF)}`;
   for (const [rel, i] of FIELD_LINKS) json += `,"${rel}":${link(i)}`;
   if (view.conflict) json += `,"tokens:conflicts":${link(CONFLICTS_REF)}`;

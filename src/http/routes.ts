@@ -57,6 +57,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
   route('/paymentQueries/payments/:ref', { GET: 'paymentQuery' }, PAYMENT_ID, 'paymentQueryById'),
 ];
 
+/** The path of an operation's route up to its ref (`/tokens/` for getToken): where links to it point. */
+export function linkPath(operation: ApiOperationName): string {
+  const found = API_ROUTES.find((r) => r.param !== undefined && r.operationId === undefined && Object.values(r.methods).includes(operation));
+  if (!found) throw new Error(`no route with a ref serves ${operation}`);
+  return found.pattern.slice(0, found.pattern.indexOf(':'));
+}
+
+/** Where a token's links point, before its ref. */
+export const TOKEN_PATH = linkPath('getToken');
+
 export interface RouteMatch {
   route: ApiRoute;
   /** The path parameter as it appears in the URL (not yet percent-decoded). */

@@ -13,7 +13,7 @@ import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Replica } from '../store/redis/replica.js';
 import { createStateSaver, restoreStateFile, type StateSaver } from './state-file.js';
-import { createCore, stderrIo, type Addresses, type Core, type SimulatorIo } from './core.js';
+import { baseUrlOf, createCore, stderrIo, type Addresses, type Core, type SimulatorIo } from './core.js';
 import { createControlApp, createEdges, createSimulatedApi } from './surfaces.js';
 
 export { stderrIo, type SimulatorIo } from './core.js';
@@ -93,8 +93,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   // Every value that changes an outcome (decision 0057): the same catalogue for /_sim and the library.
   const magicValues = (tenant: string | undefined): MagicValues => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant);
   const controlApp = createControlApp(core, edges, controller, metrics, journalStreams, magicValues);
-  // Links in the library's token lists: the configured base URL, else the address listened on once known.
-  const libraryBaseUrl = (): string => config.baseUrl ?? addresses.listeningUrl ?? `${config.tls ? 'https' : 'http'}://${edges.fallbackHost}`;
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
   const listener = createListener(api, edges.guard, controlApp);
   const sim: ComposedSimulator = {
@@ -106,7 +104,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       controller,
       webhooks: core.webhooks,
       isTenant: (name) => config.credentials.has(name),
-      tokenList: (tokens) => controlTokenList(tokens, { baseUrl: libraryBaseUrl(), refs: core.refs }) as ControlToken[],
+      tokenList: (tokens) => controlTokenList(tokens, { baseUrl: baseUrlOf(config, addresses), refs: core.refs }) as ControlToken[],
       payments: (tenant) => paymentList(core.payments, stores.payments, tenant),
       resendWebhook: core.resendWebhook,
       magicValues,

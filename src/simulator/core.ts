@@ -44,6 +44,10 @@ export interface Addresses {
   listeningUrl: string | undefined;
 }
 
+/** The base of links made without a request in hand (the library's lists, webhooks): `--base-url`, else the address listened on, else the configured one. */
+export const baseUrlOf = (config: SimulatorConfig, addresses: Addresses): string =>
+  config.baseUrl ?? addresses.listeningUrl ?? `${config.tls ? 'https' : 'http'}://${config.host}:${config.port}`;
+
 /** The parts of one simulator below its HTTP surface: store, clocks, ids, rules, scenarios, webhooks. */
 export function createCore(config: SimulatorConfig, addresses: Addresses) {
   // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
@@ -100,7 +104,7 @@ function eventSender(deps: { config: SimulatorConfig; ids: IdSource; paymentRefs
   return (payment: Payment, event: PaymentEvent): void => {
     const url = webhookUrlFor(config, payment.tenant);
     if (url === undefined) return;
-    const baseUrl = payment.origin ?? config.baseUrl ?? deps.addresses.listeningUrl ?? `${config.tls ? 'https' : 'http'}://${config.host}:${config.port}`;
+    const baseUrl = payment.origin ?? baseUrlOf(config, deps.addresses);
     const eventId = ids.eventId(payment.tenant, payment.paymentId, event.seq);
     const item = {
       tenant: payment.tenant,

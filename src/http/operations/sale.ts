@@ -8,6 +8,7 @@ import { toBillingAddress } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
 import type { MediaTypes } from '../media.js';
 import { presentSale } from '../present.js';
+import { TOKEN_PATH } from '../routes.js';
 import { paymentLinksJson, withLinks } from '../present-payments.js';
 import type { ApiRequest, ApiResponse } from './types.js';
 
@@ -21,9 +22,9 @@ export interface SaleOperationDeps {
 
 /** The token id behind a `tokens:token` href of this tenant; undefined for anything else. */
 export function tokenIdOfHref(refs: RefCodec, href: string, tenant: string): string | undefined {
-  const at = href.lastIndexOf('/tokens/');
+  const at = href.lastIndexOf(TOKEN_PATH);
   if (at === -1) return undefined;
-  const ref = refs.decode(href.slice(at + '/tokens/'.length).replace(/[?#].*$/, ''));
+  const ref = refs.decode(href.slice(at + TOKEN_PATH.length).replace(/[?#].*$/, ''));
   return ref && ref.purpose === 'token' && ref.tenant === tenant ? ref.tokenId : undefined;
 }
 
