@@ -18,14 +18,12 @@ import { toJsonPath } from '../wire/validation.js';
 /** Tokens converted and written per slice; the event loop serves requests between slices. */
 const SAVE_SLICE = 500;
 
-export const keyFileOf = (stateFile: string): string => `${stateFile}.key`;
-
 const errorCode = (err: unknown): string => (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
 
 /** The state key: the one given, else the key file's (created with a random key, mode 0600, when missing). */
 export function resolveStateKey(stateFile: string, given: string | undefined): string {
   if (given !== undefined) return given;
-  const keyFile = keyFileOf(stateFile);
+  const keyFile = `${stateFile}.key`;
   try {
     writeFileSync(keyFile, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (err) {
@@ -82,7 +80,7 @@ function isAlive(pid: number): boolean {
  * Restores the state a file holds; a missing file is a first run and restores nothing. A file that cannot be
  * read, is not JSON, or is not a snapshot this key opens is refused with a ConfigError (never a fresh start).
  */
-export function restoreStateFile(stateFile: string, controller: Controller): boolean {
+export function restoreStateFile(stateFile: string, controller: Controller): void {
   removeStaleTemporaries(stateFile);
   let text: string;
   let savedAt: number;
@@ -90,7 +88,7 @@ export function restoreStateFile(stateFile: string, controller: Controller): boo
     text = readFileSync(stateFile, 'utf8');
     savedAt = statSync(stateFile).mtimeMs;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new ConfigError(`--state-file ${stateFile} cannot be read (${errorCode(err)})`);
   }
   let data: unknown;
@@ -117,22 +115,10 @@ export function restoreStateFile(stateFile: string, controller: Controller): boo
     const hint = sealed ? ' (sealed with another state key? give the same --state-key, or keep the key file beside it)' : '';
     throw new ConfigError(`--state-file ${stateFile} cannot be restored: ${first?.message ?? err.message}${where}${hint}`);
   }
-  return true;
-}
-
-export interface StateSaver {
-  /** Something may have changed: the next periodic save writes the state. */
-  touch(): void;
-  /** Starts the periodic saves (an unref'd timer: it never keeps the process alive). */
-  start(): void;
-  /** Stops the periodic saves, waits for a save under way, then saves once more if anything changed. */
-  stop(): Promise<void>;
-  /** Saves now when anything changed since the last save (waits for one under way first). */
-  saveIfChanged(): Promise<void>;
 }
 
 /** Writes the state to `<file>.tmp-<pid>` in slices, syncs it, renames it over the file, syncs the directory. */
-export async function saveStateFile(stateFile: string, controller: Controller): Promise<void> {
+async function saveStateFile(stateFile: string, controller: Controller): Promise<void> {
   const { head, tokens, toState } = controller.exportStateParts();
   const temporary = `${stateFile}.tmp-${process.pid}`;
   const file = await open(temporary, 'w', 0o600);
@@ -167,7 +153,9 @@ export async function saveStateFile(stateFile: string, controller: Controller): 
   }
 }
 
-export function createStateSaver(stateFile: string, intervalMs: number, controller: Controller, writeErr: (line: string) => void): StateSaver {
+export type StateSaver = ReturnType<typeof createStateSaver>;
+
+export function createStateSaver(stateFile: string, intervalMs: number, controller: Controller, writeErr: (line: string) => void) {
   let changes = 0;
   let saved = 0;
   let running: Promise<void> | undefined;
@@ -188,6 +176,7 @@ export function createStateSaver(stateFile: string, intervalMs: number, controll
     }
   }
 
+  /** Saves when anything changed since the last save (waits for one under way first). */
   async function saveIfChanged(): Promise<void> {
     while (running) await running;
     if (changes === saved) return;
@@ -196,15 +185,17 @@ export function createStateSaver(stateFile: string, intervalMs: number, controll
   }
 
   return {
-    touch: () => void changes++,
-    start() {
+    /** Something may have changed: the next periodic save writes the state. */
+    touch: (): void => void changes++,
+    /** Starts the periodic saves (an unref'd timer: it never keeps the process alive). */
+    start(): void {
       timer ??= setInterval(() => void (running === undefined && saveIfChanged()), intervalMs);
       timer.unref();
     },
-    async stop() {
+    /** Stops the periodic saves, waits for a save under way, then saves once more if anything changed. */
+    async stop(): Promise<void> {
       clearInterval(timer);
       await saveIfChanged();
     },
-    saveIfChanged,
   };
 }
