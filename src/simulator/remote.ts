@@ -25,24 +25,17 @@ import {
 } from './facade.js';
 import { surfaceOf } from './library.js';
 
-/** A function of the in-process surface, answering a promise instead. */
-type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+/** The calls of an in-process surface, over HTTP: each answering a promise instead. */
+type Remote<T> = { readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
 
-/** TenantClock's calls over HTTP. */
-export type RemoteTenantClock = { readonly [K in keyof TenantClock]: Async<TenantClock[K]> };
-
-/** SimulatorClock's calls over HTTP. */
-export type RemoteClock = { readonly [K in keyof SimulatorClock]: Async<SimulatorClock[K]> };
+export type RemoteTenantClock = Remote<TenantClock>;
+export type RemoteClock = Remote<SimulatorClock>;
 
 /** `tenant(name)` of a remote simulator: SimulatorTenant's calls, each answering a promise. */
-export type RemoteTenant = { readonly name: string; readonly clock: RemoteTenantClock } & {
-  readonly [K in Exclude<keyof SimulatorTenant, 'name' | 'clock'>]: Async<SimulatorTenant[K]>;
-};
+export type RemoteTenant = { readonly name: string; readonly clock: RemoteTenantClock } & Remote<Omit<SimulatorTenant, 'name' | 'clock'>>;
 
 /** A simulator reached over HTTP (`connectSimulator`): SimulatorControl's calls, each answering a promise. */
-export type RemoteSimulator = { readonly url: string; readonly clock: RemoteClock } & {
-  readonly [K in Exclude<keyof SimulatorControl, 'clock' | 'tenant'>]: Async<SimulatorControl[K]>;
-} & {
+export type RemoteSimulator = { readonly url: string; readonly clock: RemoteClock } & Remote<Omit<SimulatorControl, 'clock' | 'tenant'>> & {
   /** One tenant's handle (no request is made until a call). */
   tenant(name: string): RemoteTenant;
   /** Resolves once `/_sim/health` answers ok, retrying for up to `timeoutMs` (default 10 s). */
@@ -65,30 +58,30 @@ export interface ConnectOptions {
   ca?: string | Uint8Array;
 }
 
+type Body = { type: string; text: string };
+type Query = Record<string, string | number | undefined>;
+const json = (value: unknown): Body => ({ type: 'application/json', text: JSON.stringify(value) });
+
 /** Scenario files and objects as one PUT body: a single item goes as it is (its JSONPaths stay its own). */
-function scenarioBody(items: readonly (string | object)[]): { type: string; text: string } {
+function scenarioBody(items: readonly (string | object)[]): Body {
   if (items.length === 1 && typeof items[0] === 'string') {
     const path = items[0];
     return { type: formatOfPath(path) === 'json' ? 'application/json' : 'application/yaml', text: readFileSync(path, 'utf8') };
   }
-  if (items.length === 1) return { type: 'application/json', text: JSON.stringify(items[0]) };
+  if (items.length === 1) return json(items[0]);
   const all = items.flatMap((item): unknown[] => {
     const data = typeof item === 'string' ? parseScenarioText(readFileSync(item, 'utf8'), formatOfPath(item)) : item;
     if (Array.isArray(data)) return data as unknown[];
     if (typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data)) return (data as { scenarios: unknown[] }).scenarios;
     return [data];
   });
-  return { type: 'application/json', text: JSON.stringify(all) };
+  return json(all);
 }
 
 /** The control table's names of the library's methods: every one has its /_sim row, and every named row is a method. */
 type SurfaceName = Exclude<keyof SimulatorControl, 'clock' | 'tenant'> | `clock.${keyof SimulatorClock}` | 'ready';
 const EVERY_METHOD_HAS_A_ROW: [SurfaceName] extends [LibraryName] ? ([LibraryName] extends [SurfaceName] ? true : never) : never = true;
 void EVERY_METHOD_HAS_A_ROW;
-
-type Body = { type: string; text: string };
-type Query = Record<string, string | number | undefined>;
-const json = (value: unknown): Body => ({ type: 'application/json', text: JSON.stringify(value) });
 
 /** How calls reach the simulator: its base URL, the Authorization header, and the agent (its trusted CA) for https. */
 interface Link {
