@@ -60,13 +60,6 @@ function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | un
   return all.sort(comparePayments);
 }
 
-/** `?transactionReference=` of GET /_sim/payments: absent, or given once and not empty. */
-function readReference(value: unknown, where: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '') throw refuse(where, 'transactionReference must not be empty, and given once');
-  return value;
-}
-
 /** The same as the control plane lists them. */
 export const paymentList = (payments: Payments, store: PaymentStore, tenant: string | undefined): ControlPayment[] => paymentsOf(payments, store, tenant).map(paymentItem);
 
@@ -110,7 +103,8 @@ export function listPayments(ctx: ControlContext, { tenant, where }: ControlCall
   checkQueryParams(req.query, ['tenant', 'limit', 'cursor', 'transactionReference'], where);
   const limit = readLimit(req.query.limit, where);
   const after = readTokenCursor(req.query.cursor, where);
-  const reference = readReference(req.query.transactionReference, where);
+  const reference: unknown = req.query.transactionReference;
+  if (reference !== undefined && (typeof reference !== 'string' || reference === '')) throw refuse(where, 'transactionReference must not be empty, and given once');
   const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
   const all = paymentsOf(ctx.dashboard.payments, ctx.dashboard.paymentStore, tenant, reference).filter((p) => position === undefined || comparePayments(p, position) > 0);
   const page = all.slice(0, limit);

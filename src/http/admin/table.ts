@@ -23,13 +23,6 @@ export type Access = 'open' | 'admin' | 'tenant' | 'stream';
 
 export type ControlHandler = (ctx: ControlContext, call: ControlCall, req: Request, res: Response) => void | Promise<void>;
 
-/** The library methods (SimulatorControl's, SimulatorClock's) that a row serves. */
-export type LibraryName =
-  | 'clock.now' | 'clock.set' | 'clock.advance' | 'reset' | 'tokens' | 'requests' | 'clearRequests' | 'exportState' | 'importState'
-  | 'scenarios' | 'loadScenarios' | 'webhooks' | 'flushWebhooks' | 'payments' | 'ready'
-  | 'resendWebhook'
-  | 'magicValues';
-
 export interface ControlOperation {
   method: 'GET' | 'PUT' | 'POST' | 'DELETE';
   /** Under /_sim, as Express matches it (case-insensitive, a trailing slash allowed; `:name` a path parameter). */
@@ -38,12 +31,13 @@ export interface ControlOperation {
   /** Takes `?tenant=` (or a tenant's own credentials): the tenant the call acts on, read before anything else. */
   tenant: boolean;
   handle: ControlHandler;
-  library?: LibraryName;
+  /** The library method that makes the call (SimulatorControl's; `clock.*` SimulatorClock's). */
+  library?: string;
   doc: () => OperationDoc;
 }
 
 /** In the order of the OpenAPI document; a path's rows in the order of its `Allow`. */
-export const CONTROL_TABLE: readonly ControlOperation[] = [
+const ROWS = [
   { method: 'GET', path: '/health', access: 'open', tenant: false, handle: call.health, library: 'ready', doc: DOCS.health },
   { method: 'GET', path: '/clock', access: 'tenant', tenant: true, handle: call.getClock, library: 'clock.now', doc: DOCS.getClock },
   { method: 'PUT', path: '/clock', access: 'tenant', tenant: true, handle: call.setClock, library: 'clock.set', doc: DOCS.setClock },
@@ -72,7 +66,11 @@ export const CONTROL_TABLE: readonly ControlOperation[] = [
   { method: 'GET', path: '/openapi.json', access: 'tenant', tenant: false, handle: call.openApi, doc: DOCS.openApi },
   // Every value that changes an outcome (contract 4.4, decision 0057).
   { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, handle: call.listMagicValues, library: 'magicValues', doc: magicValuesDoc },
-];
+] as const satisfies readonly ControlOperation[];
+export const CONTROL_TABLE: readonly ControlOperation[] = ROWS;
+
+/** The library methods that rows serve (remote.ts holds them equal to the library's surface). */
+export type LibraryName = Extract<(typeof ROWS)[number], { library: string }>['library'];
 
 /** A path as the OpenAPI document and the refusals' messages write it: `/_sim/payments/{paymentId}/refund`. */
 export const documentedPath = (op: ControlOperation): string => `/_sim${op.path.replace(/:(\w+)/g, '{$1}')}`;
