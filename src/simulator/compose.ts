@@ -5,7 +5,7 @@ import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorOpt
 import { createController } from '../control/controller.js';
 import { createMetrics } from '../control/metrics.js';
 import { paymentList } from '../http/admin/dashboard.js';
-import { magicValuesOf, type MagicValues } from '../http/admin/magic-values.js';
+import { magicValuesOf } from '../http/admin/magic-values.js';
 import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { createListener } from '../http/lane.js';
 import { controlTokenList } from '../http/present.js';
@@ -90,9 +90,15 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   });
   const edges = createEdges(config, io, core.ids);
   const api = createSimulatedApi(core, edges, metrics, heldSockets);
-  // Every value that changes an outcome (decision 0057): the same catalogue for /_sim and the library.
-  const magicValues = (tenant: string | undefined): MagicValues => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant);
-  const controlApp = createControlApp(core, edges, controller, metrics, journalStreams, magicValues);
+  // The calls /_sim and the library share: one catalogue of magic values for both (decision 0057).
+  const control = {
+    controller,
+    webhooks: core.webhooks,
+    isTenant: (name: string) => config.credentials.has(name),
+    resendWebhook: core.resendWebhook,
+    magicValues: (tenant: string | undefined) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
+  };
+  const controlApp = createControlApp(core, edges, control, metrics, journalStreams);
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
   const listener = createListener(api, edges.guard, controlApp);
   const sim: ComposedSimulator = {
@@ -101,13 +107,9 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     config,
     vault: core.vault,
     ...controlFacade({
-      controller,
-      webhooks: core.webhooks,
-      isTenant: (name) => config.credentials.has(name),
+      ...control,
       tokenList: (tokens) => controlTokenList(tokens, { baseUrl: baseUrlOf(config, addresses), refs: core.refs }) as ControlToken[],
       payments: (tenant) => paymentList(core.payments, stores.payments, tenant),
-      resendWebhook: core.resendWebhook,
-      magicValues,
     }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),

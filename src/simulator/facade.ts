@@ -3,7 +3,6 @@ import type { Socket } from 'node:net';
 import type { ControlToken } from '../http/openapi-schemas.js';
 import type { SimulatorConfig } from '../config/options.js';
 import { instantText, readSetClock } from '../control/clock-input.js';
-import type { Controller } from '../control/controller.js';
 import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
 import type { Token } from '../domain/token.js';
@@ -11,7 +10,7 @@ import type { Vault } from '../domain/vault.js';
 import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
 import type { MagicValues } from '../http/admin/magic-values.js';
-import { unknownTenant } from '../http/admin/context.js';
+import { unknownTenant, type ControlRoutesDeps } from '../http/admin/context.js';
 import { advance } from '../http/admin/handlers.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
@@ -193,18 +192,14 @@ export function libraryCall<T>(fn: () => T): T {
   }
 }
 
-export interface FacadeDeps {
-  controller: Controller;
-  webhooks: WebhookDispatcher;
-  isTenant(name: string): boolean;
+/** The parts that the /_sim handlers are given too (compose.ts makes them once): the same calls in process and over HTTP. */
+export type SharedControl = Pick<ControlRoutesDeps, 'controller' | 'webhooks' | 'isTenant' | 'resendWebhook' | 'magicValues'>;
+
+export interface FacadeDeps extends SharedControl {
   /** Tokens as `/_sim/tokens` lists them. */
   tokenList(tokens: readonly Token[]): ControlToken[];
   /** Payments as `/_sim/payments` lists them (one tenant's, or every tenant's). */
   payments(tenant: string | undefined): ControlPayment[];
-  /** `POST /_sim/webhooks/{id}/resend`'s call (decision 0056). */
-  resendWebhook(id: string, tenant: string | undefined): WebhookResend;
-  /** The catalogue `/_sim/magic-values` answers. */
-  magicValues(tenant: string | undefined): MagicValues;
 }
 
 type Query = Record<string, string | number | undefined>;

@@ -2,9 +2,7 @@
 import type { Socket } from 'node:net';
 import type { SimulatorConfig } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
-import type { Controller } from '../control/controller.js';
 import type { Metrics } from '../control/metrics.js';
-import type { MagicValues } from '../http/admin/magic-values.js';
 import { createApi } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
@@ -19,6 +17,7 @@ import { createRequestLogger } from '../http/request-log.js';
 import type { IdSource } from '../infra/ids.js';
 import { maskCardText } from '../wire/mask.js';
 import type { Core, SimulatorIo } from './core.js';
+import type { SharedControl } from './facade.js';
 
 /** The request log, the unexpected-error report, authentication and the Host guard, shared by both apps. */
 export function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
@@ -79,17 +78,11 @@ export function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, h
   });
 }
 
-export function createControlApp(
-  core: Core,
-  edges: Edges,
-  controller: Controller,
-  metrics: Metrics,
-  journalStreams: JournalStreams,
-  magicValues: (tenant: string | undefined) => MagicValues,
-) {
+/** The control app, with the calls the library shares (`control`, compose.ts). */
+export function createControlApp(core: Core, edges: Edges, control: SharedControl, metrics: Metrics, journalStreams: JournalStreams) {
   const { config, stores } = core;
   return buildApp({
-    controller,
+    ...control,
     refs: core.refs,
     correlation: edges.correlation,
     log: edges.log,
@@ -97,12 +90,9 @@ export function createControlApp(
     fallbackHost: edges.fallbackHost,
     adminToken: config.adminToken,
     stateLimit: config.stateLimit,
-    isTenant: (name) => config.credentials.has(name),
     authenticate: edges.authenticate,
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     metrics,
-    webhooks: core.webhooks,
-    resendWebhook: core.resendWebhook,
     dashboard: {
       tenants: () => [...config.credentials.keys()],
       clocks: core.clocks,
@@ -114,7 +104,6 @@ export function createControlApp(
     },
     reportUnexpected: edges.reportUnexpected,
     storeHealth: () => stores.health(),
-    magicValues,
     ...(stores.replica && { shared: stores.replica }),
     guard: edges.guard,
   });
