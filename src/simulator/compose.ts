@@ -15,9 +15,9 @@ import type { Replica } from '../store/redis/replica.js';
 import { createStateSaver, restoreStateFile, type StateSaver } from './state-file.js';
 import { baseUrlOf, createCore, stderrIo, type Addresses, type Core, type SimulatorIo } from './core.js';
 import { createControlApp, createEdges, createSimulatedApi } from './surfaces.js';
-
-export { stderrIo, type SimulatorIo } from './core.js';
 import { SimulatorError, controlFacade, type ComposedSimulator, type ControlToken, type Simulator } from './facade.js';
+
+export type { SimulatorIo } from './core.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
 function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {

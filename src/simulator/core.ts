@@ -27,9 +27,8 @@ import { resolveStateKey } from './state-file.js';
 const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
 const NAMESPACE_LIMIT = 16;
 
-/** Where a simulator writes its request log and reports unexpected errors (stderr by default). */
+/** Where a simulator writes its request log and reports unexpected errors (stderr by default, and for the CLI). */
 export interface SimulatorIo {
-  /** Where request logs and unexpected errors go (stderr for the CLI). */
   writeErr: (line: string) => void;
   /** Whether that is a terminal (the pretty log is coloured only there). */
   isTTY?: boolean;
@@ -120,7 +119,6 @@ function eventSender(deps: { config: SimulatorConfig; ids: IdSource; paymentRefs
     deps.stores.sendEvent(eventDeliveries(deps.engine, facts, () => ids.webhookId(payment.tenant)));
   };
 }
-
 
 /**
  * `POST /_sim/webhooks/<id>/resend` (decision 0056): the delivery the log shows under `id` (the tenant's, when

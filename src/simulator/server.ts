@@ -6,36 +6,36 @@ import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
 import { ConfigError } from '../config/fixtures.js';
 import { webhookLoop } from './webhook-loop.js';
-import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, stderrIo, webhookClients, type SimulatorIo } from './compose.js';
+import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, webhookClients } from './compose.js';
+import { stderrIo, type SimulatorIo } from './core.js';
 import type { ComposedSimulator, RunningSimulator } from './facade.js';
 import type { StateSaver } from './state-file.js';
 import type { Replica } from '../store/redis/replica.js';
 import { localWebhookClient, serverCertificate } from './tls.js';
 
 /** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
-export interface ServerTiming {
+const SERVER_TIMING = {
   /** The request line and headers must arrive within this. */
-  headersMs: number;
+  headersMs: 10_000,
   /** The whole request (headers and body) must arrive within this; the answer may take longer. */
-  requestMs: number;
+  requestMs: 30_000,
   /** An idle kept-alive connection is closed after this. */
-  keepAliveMs: number;
+  keepAliveMs: 5_000,
   /**
    * How often Node checks the two timeouts above (its `connectionsCheckingInterval`, 30 s by default, which
    * let a slow client keep its socket up to 30 s past its timeout): they hold to within this.
    */
-  checkEveryMs: number;
+  checkEveryMs: 500,
   /** Expired tokens are swept this often (and whenever a clock moves), so that memory comes back. */
-  sweepEveryMs: number;
-}
+  sweepEveryMs: 60_000,
+};
+export type ServerTiming = typeof SERVER_TIMING;
 
 /** The longest delay setTimeout takes (about 24.8 days); a longer drain is, in practice, unbounded. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export const SERVER_TIMING: ServerTiming = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkEveryMs: 500, sweepEveryMs: 60_000 };
-
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 

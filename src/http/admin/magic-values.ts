@@ -91,7 +91,7 @@ const factorsText = (factors: readonly MagicRiskFactor[]): string =>
   factors.length === 0 ? 'no riskFactors' : `riskFactors ${factors.map((f) => `${f.risk} ${f.detail}`).join(', ')}`;
 
 /** What a rule's actions do, in a sentence (actions it does not know by name are shown as written). */
-export function thenText(then: RuleThen): string {
+function thenText(then: RuleThen): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(then) as [keyof RuleThen, unknown][]) {
     if (value === undefined || key === 'delayMs') continue;
