@@ -24,8 +24,8 @@ import { controlTokenList } from '../present.js';
 import { readFlushTimeout, readWebhookQuery } from '../webhook-query.js';
 import { noContent, sendJson, type ControlCall, type ControlContext } from './context.js';
 
-const bodyText = async (req: Request): Promise<string> => (await readBody(req)).toString('utf8');
-const jsonOf = async (req: Request): Promise<unknown> => parseJsonText(await bodyText(req));
+const bodyText = async (req: Request, limit?: number): Promise<string> => (await readBody(req, limit)).toString('utf8');
+const jsonOf = async (req: Request, limit?: number): Promise<unknown> => parseJsonText(await bodyText(req, limit));
 
 /** Health stays open: it says where the state lives; with Redis unreachable it answers 503 (contract 3.5). */
 export async function health(ctx: ControlContext, _call: ControlCall, _req: Request, res: Response): Promise<void> {
@@ -139,7 +139,7 @@ export async function exportState(ctx: ControlContext, { tenant }: ControlCall, 
 }
 
 export async function importState(ctx: ControlContext, { tenant }: ControlCall, req: Request, res: Response): Promise<void> {
-  ctx.controller.importState(parseJsonText((await readBody(req, ctx.stateLimit)).toString('utf8')), tenant);
+  ctx.controller.importState(await jsonOf(req, ctx.stateLimit), tenant);
   noContent(res);
 }
 
