@@ -4,7 +4,7 @@
  * Built from one simulator's dependencies, never listening by itself.
  */
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
-import { SECURITY_HEADERS } from './api.js';
+import { SECURITY_HEADERS } from './exchange.js';
 import type { Correlation } from './correlation.js';
 import { urlInvalid } from './routes.js';
 import { createControlRoutes } from './admin/routes.js';
