@@ -14,7 +14,8 @@ import { schemeOf } from './guard.js';
 import type { ApiRoute } from './routes.js';
 import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import { runOperation, type OperationDeps } from './operations/dispatch.js';
-import type { ApiOperationName, ApiResponse } from './operations/types.js';
+import type { ApiResponse } from './operations/types.js';
+import type { ApiOperation } from '../wire/schemas.js';
 import { decideScenario, type ScenarioAction, type ScenarioInput, type ScenarioStepDeps } from './scenario-step.js';
 import type { LostAnswer } from '../scenarios/schema.js';
 
@@ -52,7 +53,7 @@ interface OperationRules extends HeaderRules {
   readsBody?: true;
 }
 
-function rulesFor(media: MediaTypes): Readonly<Record<ApiOperationName, OperationRules>> {
+function rulesFor(media: MediaTypes): Readonly<Record<ApiOperation, OperationRules>> {
   const read: HeaderRules = { accept: [media.token] };
   const write: OperationRules = { accept: [media.token], contentType: media.token, readsBody: true };
   const payments: HeaderRules = { contentType: media.saleRequest, accept: [media.saleResponse, media.saleRequest] };
@@ -76,7 +77,7 @@ function rulesFor(media: MediaTypes): Readonly<Record<ApiOperationName, Operatio
 export const createApi = (deps: ApiDeps): Api => new Pipeline(deps);
 
 class Pipeline implements Api {
-  private readonly rules: Readonly<Record<ApiOperationName, OperationRules>>;
+  private readonly rules: Readonly<Record<ApiOperation, OperationRules>>;
 
   constructor(private readonly deps: ApiDeps) {
     this.rules = rulesFor(deps.media);
@@ -123,13 +124,13 @@ class Pipeline implements Api {
 }
 
 /** What a scenario rule may match on; the query string only for token and payment queries. */
-function scenarioInput(ex: Exchange, name: ApiOperationName, ref: string | undefined): ScenarioInput {
+function scenarioInput(ex: Exchange, name: ApiOperation, ref: string | undefined): ScenarioInput {
   const input = { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref };
   return name === 'queryTokens' || name === 'paymentQuery' ? { ...input, query: (ex.req.url ?? '').slice(ex.path.length + 1) } : input;
 }
 
 /** After the body: the scenario step (maybe late), then the operation. */
-function proceed(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
+function proceed(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined): void {
   if (deps.gate) {
     proceedShared(deps, deps.gate, ex, name, ref);
     return;
@@ -149,7 +150,7 @@ function proceed(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: strin
   }, decision.delayMs);
 }
 
-function perform(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: string | undefined, action: ScenarioAction | undefined): void {
+function perform(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined, action: ScenarioAction | undefined): void {
   if (action?.kind === 'fault') drop(deps, ex, action.fault);
   else if (action?.kind === 'error') sendScripted(deps, ex, action);
   else answer(deps, ex, operate(deps, ex, name, ref, action), action?.lost);
@@ -185,7 +186,7 @@ function answer(deps: ApiDeps, ex: Exchange, response: ApiResponse, lost: LostAn
   if (lost === 'internalError') sendScripted(deps, ex, LOST_AS_ERROR);
   else drop(deps, ex, lost);
 }
-function operate(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
+function operate(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
   const { req } = ex;
   const host = req.headers.host;
   return runOperation(deps.operations, name, {
@@ -206,7 +207,7 @@ function operate(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: strin
  * With a shared store: the scenario step and the operation run as one unit, committed before the answer;
  * a scenario's delay then holds the answer (the change is already made).
  */
-function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
+function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, name: ApiOperation, ref: string | undefined): void {
   const facts = scenarioInput(ex, name, ref);
   gate
     .run(ex.tenant ?? '', () => {
