@@ -5,11 +5,20 @@
 import { stateSchema } from '../control/state.js';
 import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
-import { clockResponse, controlTokenResponse, errorResponse, paymentActionResponse, paymentEventsResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import {
+  clockResponse,
+  controlTokenResponse,
+  errorResponse,
+  paymentActionResponse,
+  paymentEventsResponse,
+  paymentQueryListResponse,
+  paymentQueryResponse,
+  saleResponse,
+  tokenResponse,
+} from './openapi-schemas.js';
 import { jsonSchema, ref, withBrowserRules, type Schema } from './openapi-parts.js';
 import { apiPaths } from './api-docs.js';
 import { controlPaths } from './admin/openapi-paths.js';
-import { paymentQuerySchemas } from './openapi-payment-queries.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
 import { partialRefundBody } from '../wire/payment-schemas.js';
 import { saleBody } from '../wire/sale-schemas.js';
@@ -70,7 +79,8 @@ function schemas(): Record<string, Schema> {
     PartialRefundRequest: jsonSchema(partialRefundBody, 'input'),
     PaymentAction: jsonSchema(paymentActionResponse, 'output'),
     PaymentEvents: jsonSchema(paymentEventsResponse, 'output'),
-    ...paymentQuerySchemas(),
+    PaymentQueryList: jsonSchema(paymentQueryListResponse, 'output'),
+    PaymentQuery: jsonSchema(paymentQueryResponse, 'output'),
     Error: jsonSchema(errorResponse, 'output'),
     ControlToken: jsonSchema(controlTokenResponse, 'output'),
     Clock: jsonSchema(clockResponse, 'output'),
