@@ -1,6 +1,5 @@
 /** An operation of the simulated API by name: the one place a request meets its operation (api.ts calls it). */
-import { paymentQuery } from './payment-queries.js';
-import { paymentEvents, partialRefund, refund, reversal, type PaymentOperationsDeps } from './payments.js';
+import { paymentEvents, paymentQuery, partialRefund, refund, reversal, type PaymentOperationsDeps } from './payments.js';
 import { sale, type SaleOperation } from './sale.js';
 import { createToken, deleteToken, getToken, queryTokens, updateToken, type TokenOperationsDeps } from './tokens.js';
 import type { ApiOperation } from '../../wire/schemas.js';
