@@ -41,13 +41,6 @@ export interface Gate {
   run<T>(tenant: string, work: () => T): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
 }
 
-export interface Api {
-  /** Answers a request routed to `route`; `ref` is the decoded path parameter. */
-  serve(req: IncomingMessage, res: ServerResponse, route: ApiRoute, ref: string | undefined): void;
-  /** Answers a request for `route` (when one matched) with an error found while routing it. */
-  serveError(req: IncomingMessage, res: ServerResponse, route: ApiRoute | undefined, err: unknown): void;
-}
-
 /** The Accept and Content-Type an operation takes, and whether it reads a body. */
 interface OperationRules extends HeaderRules {
   readsBody?: true;
@@ -74,15 +67,16 @@ function rulesFor(media: MediaTypes): Readonly<Record<ApiOperation, OperationRul
   };
 }
 
-export const createApi = (deps: ApiDeps): Api => new Pipeline(deps);
+export const createApi = (deps: ApiDeps): Api => new Api(deps);
 
-class Pipeline implements Api {
+export class Api {
   private readonly rules: Readonly<Record<ApiOperation, OperationRules>>;
 
   constructor(private readonly deps: ApiDeps) {
     this.rules = rulesFor(deps.media);
   }
 
+  /** Answers a request routed to `route`; `ref` is the decoded path parameter. */
   serve(req: IncomingMessage, res: ServerResponse, route: ApiRoute, ref: string | undefined): void {
     const { deps } = this;
     const name = route.methods[req.method ?? ''];
@@ -118,6 +112,7 @@ class Pipeline implements Api {
     }
   }
 
+  /** Answers a request for `route` (when one matched) with an error found while routing it. */
   serveError(req: IncomingMessage, res: ServerResponse, route: ApiRoute | undefined, err: unknown): void {
     fail(this.deps, begin(this.deps, req, res, route?.methods[req.method ?? ''] ?? 'unknown'), err);
   }
