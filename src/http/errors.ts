@@ -87,6 +87,10 @@ export class HttpError extends Error {
   }
 }
 
+/** A query string's refusal: 400 urlContainsInvalidValue naming the call, one item per problem. */
+export const queryRefusal = (where: string, problems: readonly FieldProblem[]): HttpError =>
+  new HttpError('urlInvalid', `The query of ${where} is not valid`, { problems });
+
 /** The standard error body of the API and /_sim. */
 export interface ErrorBody {
   errorName: string;

@@ -11,7 +11,7 @@ import { parseJsonText } from '../../wire/json.js';
 import { partialRefundBody } from '../../wire/payment-schemas.js';
 import type { FieldProblem } from '../../wire/problems.js';
 import { parseBody } from '../../wire/validation.js';
-import { HttpError } from '../errors.js';
+import { HttpError, queryRefusal } from '../errors.js';
 import type { MediaTypes } from '../media.js';
 import { paymentActionJson, paymentEventsJson, paymentQueryJson, paymentQueryListJson, type PaymentLinkContext } from '../present-payments.js';
 import type { ApiRequest, ApiResponse } from './types.js';
@@ -79,7 +79,7 @@ function readReference(text: string): string {
   if (values.length === 0) problem = { errorName: 'fieldIsMissing', message: `${PARAM} is required (queries by date range are not simulated)` };
   else if (values.length > 1) problem = { errorName: 'fieldHasInvalidValue', message: `${PARAM} must be given once` };
   else if (values[0] === '') problem = { errorName: 'fieldIsEmpty', message: `${PARAM} must not be empty` };
-  if (problem) throw new HttpError('urlInvalid', 'The query of GET /paymentQueries/payments is not valid', { problems: [problem] });
+  if (problem) throw queryRefusal('GET /paymentQueries/payments', [problem]);
   return values[0] as string;
 }
 
