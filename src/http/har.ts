@@ -120,7 +120,7 @@ function toHarEntry(seq: number, r: JournalRecord, scheme: string) {
 }
 
 /** The selected journal records as one HAR 1.2 log, oldest first. */
-export function toHar(records: readonly JournalSelection[], count: number, version: string, scheme: 'http' | 'https' = 'http') {
+export function toHar(records: readonly JournalSelection[], count: number, version: string, scheme: 'http' | 'https') {
   return {
     log: {
       version: '1.2',

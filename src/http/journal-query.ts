@@ -32,7 +32,7 @@ function unknownParams(query: Readonly<Record<string, unknown>>, known: readonly
  * `?operation=&status=&method=&rule=&since=&limit=&format=` (and `tenant`, read elsewhere) as a filter and
  * a format. A parameter given twice, empty, of the wrong kind, or unknown is refused.
  */
-export function parseJournalQuery(query: Readonly<Record<string, unknown>>, where = 'GET /_sim/requests'): JournalQuery {
+export function parseJournalQuery(query: Readonly<Record<string, unknown>>, where: string): JournalQuery {
   const problems = unknownParams(query, ['tenant', 'format', ...JOURNAL_FILTER_KEYS], where);
   const given: Record<string, unknown> = {};
   let format: JournalFormat = 'json';

@@ -94,7 +94,7 @@ interface Group {
 
 const gap = (skipped: number): string => `event: gap\ndata: {"skipped":${skipped}}\n\n`;
 
-export const createStreamHub = (journal: Journal, streams: JournalStreams, limits: StreamLimits = STREAM_LIMITS): StreamHub => new StreamHub(journal, streams, limits);
+export const createStreamHub = (journal: Journal, streams: JournalStreams, limits: StreamLimits): StreamHub => new StreamHub(journal, streams, limits);
 
 export class StreamHub {
   /** Each entry's event, serialised and masked once for every client that sends it. */

@@ -5,15 +5,15 @@ import { maskCardData } from '../wire/mask.js';
 import { TOKEN_PATH } from './routes.js';
 import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
-import { REF_PURPOSES, type RefCodec, type RefPurpose } from '../infra/refs.js';
+import { REF_PURPOSES, type RefCodec } from '../infra/refs.js';
 
 export interface LinkContext {
   baseUrl: string;
   refs: RefCodec;
 }
 
-export function tokenHref(ctx: LinkContext, token: Token, purpose: RefPurpose = 'token'): string {
-  return `${ctx.baseUrl}${TOKEN_PATH}${ctx.refs.encode({ purpose, tenant: token.tenant, tokenId: token.tokenId })}`;
+export function tokenHref(ctx: LinkContext, token: Token): string {
+  return `${ctx.baseUrl}${TOKEN_PATH}${ctx.refs.encode({ purpose: 'token', tenant: token.tenant, tokenId: token.tokenId })}`;
 }
 
 /** The link relations of a token's fields, with the index of their ref in REF_PURPOSES. */
