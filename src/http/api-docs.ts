@@ -5,7 +5,7 @@
 import type { MediaTypes } from './media.js';
 import { COMMON_ERRORS, errors, json, jsonSchema, query, ref, type Schema } from './openapi-parts.js';
 import { API_ROUTES, type ApiRoute } from './routes.js';
-import type { ApiOperationName } from './operations/types.js';
+import type { ApiOperation } from '../wire/schemas.js';
 import { billingAddress, cardHolderName, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
 
 interface OperationDoc {
@@ -37,7 +37,7 @@ function pathItem(route: ApiRoute, docs: Readonly<Record<string, OperationDoc>>)
 }
 
 /** By operationId: each operation's name, or the route's own operationId where one operation serves two routes. */
-function operationDocs(media: MediaTypes): Record<ApiOperationName, OperationDoc> & Record<string, OperationDoc> {
+function operationDocs(media: MediaTypes): Record<ApiOperation, OperationDoc> & Record<string, OperationDoc> {
   const detokenize = `\`Accept: ${media.token}; masked=false\` answers \`paymentInstrument.type: card/front\` with the full \`cardNumber\`, for a credential with \`detokenize: true\` in its fixtures; any other credential gets 403 merchantIsNotConfigured.`;
   const detokenizeRefused: [number, string] = [403, 'merchantIsNotConfigured (masked=false from a credential not allowed to detokenize)'];
   const tokenAnswer = (status: string, text: string): Record<string, Schema> => ({ [status]: { description: text, ...json(ref('Token'), media.token) } });

@@ -14,11 +14,10 @@ import { schemeOf } from './guard.js';
 import type { ApiRoute } from './routes.js';
 import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import { runOperation, type OperationDeps } from './operations/dispatch.js';
-import type { ApiOperationName, ApiResponse } from './operations/types.js';
-import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
+import type { ApiResponse } from './operations/types.js';
+import type { ApiOperation } from '../wire/schemas.js';
+import { decideScenario, type ScenarioAction, type ScenarioInput, type ScenarioStepDeps } from './scenario-step.js';
 import type { LostAnswer } from '../scenarios/schema.js';
-
-export { SECURITY_HEADERS } from './exchange.js';
 
 export interface ApiDeps extends ExchangeDeps {
   operations: OperationDeps;
@@ -42,38 +41,14 @@ export interface Gate {
   run<T>(tenant: string, work: () => T): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
 }
 
-/** What a unit decided and answered: the scenario's decision, then the operation's answer or what it threw. */
-interface UnitResult {
-  decision: ReturnType<typeof decideScenario>;
-  response?: ApiResponse;
-  error?: unknown;
+/** The Accept and Content-Type an operation takes, and whether it reads a body. */
+interface OperationRules extends HeaderRules {
+  readsBody?: true;
 }
 
-export interface Api {
-  /** Answers a request routed to `route`; `ref` is the decoded path parameter. */
-  serve(req: IncomingMessage, res: ServerResponse, route: ApiRoute, ref: string | undefined): void;
-  /** Answers a request for `route` (when one matched) with an error found while routing it. */
-  serveError(req: IncomingMessage, res: ServerResponse, route: ApiRoute | undefined, err: unknown): void;
-}
-
-const READS_BODY: Readonly<Record<ApiOperationName, boolean>> = {
-  createToken: true,
-  getToken: false,
-  updateToken: true,
-  deleteToken: false,
-  queryTokens: false,
-  sale: true,
-  refund: false,
-  partialRefund: true,
-  reversal: false,
-  paymentEvents: false,
-  paymentQuery: false,
-};
-
-/** The Accept and Content-Type each operation takes. */
-function headerRulesFor(media: MediaTypes): Readonly<Record<ApiOperationName, HeaderRules>> {
+function rulesFor(media: MediaTypes): Readonly<Record<ApiOperation, OperationRules>> {
   const read: HeaderRules = { accept: [media.token] };
-  const write: HeaderRules = { accept: [media.token], contentType: media.token };
+  const write: OperationRules = { accept: [media.token], contentType: media.token, readsBody: true };
   const payments: HeaderRules = { contentType: media.saleRequest, accept: [media.saleResponse, media.saleRequest] };
   return {
     createToken: write,
@@ -81,10 +56,10 @@ function headerRulesFor(media: MediaTypes): Readonly<Record<ApiOperationName, He
     updateToken: write,
     deleteToken: read,
     queryTokens: read,
-    sale: payments,
+    sale: { ...payments, readsBody: true },
     // The follow-ups of a sale take the sale's media types (contract 3.2); a refund or reversal has no body.
     refund: payments,
-    partialRefund: payments,
+    partialRefund: { ...payments, readsBody: true },
     reversal: payments,
     paymentEvents: { accept: payments.accept },
     // Payment queries (contract 4.4) have a media type of their own.
@@ -92,15 +67,16 @@ function headerRulesFor(media: MediaTypes): Readonly<Record<ApiOperationName, He
   };
 }
 
-export const createApi = (deps: ApiDeps): Api => new Pipeline(deps);
+export const createApi = (deps: ApiDeps): Api => new Api(deps);
 
-class Pipeline implements Api {
-  private readonly headerRules: Readonly<Record<ApiOperationName, HeaderRules>>;
+export class Api {
+  private readonly rules: Readonly<Record<ApiOperation, OperationRules>>;
 
   constructor(private readonly deps: ApiDeps) {
-    this.headerRules = headerRulesFor(deps.media);
+    this.rules = rulesFor(deps.media);
   }
 
+  /** Answers a request routed to `route`; `ref` is the decoded path parameter. */
   serve(req: IncomingMessage, res: ServerResponse, route: ApiRoute, ref: string | undefined): void {
     const { deps } = this;
     const name = route.methods[req.method ?? ''];
@@ -114,8 +90,9 @@ class Pipeline implements Api {
         throw new HttpError('accessDenied', 'The credentials are missing, malformed or wrong', { headers: { 'WWW-Authenticate': 'Basic realm="token-sim"' } });
       }
       ex.tenant = tenant;
-      checkHeaders(this.headerRules[name], req.headers);
-      if (!READS_BODY[name]) {
+      const rules = this.rules[name];
+      checkHeaders(rules, req.headers);
+      if (!rules.readsBody) {
         proceed(deps, ex, name, ref);
         return;
       }
@@ -135,30 +112,28 @@ class Pipeline implements Api {
     }
   }
 
+  /** Answers a request for `route` (when one matched) with an error found while routing it. */
   serveError(req: IncomingMessage, res: ServerResponse, route: ApiRoute | undefined, err: unknown): void {
     fail(this.deps, begin(this.deps, req, res, route?.methods[req.method ?? ''] ?? 'unknown'), err);
   }
 }
 
-/** The query string a scenario rule may match on (token and payment queries), or undefined. */
-const scenarioQuery = (ex: Exchange, name: ApiOperationName): string | undefined =>
-  name === 'queryTokens' || name === 'paymentQuery' ? (ex.req.url ?? '').slice(ex.path.length + 1) : undefined;
+/** What a scenario rule may match on; the query string only for token and payment queries. */
+function scenarioInput(ex: Exchange, name: ApiOperation, ref: string | undefined): ScenarioInput {
+  const input = { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref };
+  return name === 'queryTokens' || name === 'paymentQuery' ? { ...input, query: (ex.req.url ?? '').slice(ex.path.length + 1) } : input;
+}
 
 /** After the body: the scenario step (maybe late), then the operation. */
-function proceed(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
+function proceed(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined): void {
   if (deps.gate) {
     proceedShared(deps, deps.gate, ex, name, ref);
     return;
   }
-  const query = scenarioQuery(ex, name);
-  const decision = decideScenario(deps.scenario, { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref, ...(query !== undefined && { query }) });
-  if (!decision) {
-    perform(deps, ex, name, ref, undefined);
-    return;
-  }
-  ex.rule = decision.rule;
-  if (decision.delayMs <= 0) {
-    perform(deps, ex, name, ref, decision.action);
+  const decision = decideScenario(deps.scenario, scenarioInput(ex, name, ref));
+  if (decision) ex.rule = decision.rule;
+  if (!decision || decision.delayMs <= 0) {
+    perform(deps, ex, name, ref, decision?.action);
     return;
   }
   setTimeout(() => {
@@ -170,24 +145,31 @@ function proceed(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: strin
   }, decision.delayMs);
 }
 
-function perform(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: string | undefined, action: ScenarioAction | undefined): void {
-  if (action?.kind === 'fault') {
-    ex.fault = action.fault;
-    const socket = ex.req.socket;
-    if (action.fault === 'connectionReset') socket.destroy();
-    else {
-      deps.heldSockets.add(socket);
-      socket.once('close', () => deps.heldSockets.delete(socket));
-    }
-    return;
-  }
-  if (action?.kind === 'error') {
-    ex.errorName = action.errorName;
-    send(deps, ex, { status: action.status, ...(action.headers && { headers: action.headers }), body: JSON.stringify({ errorName: action.errorName, message: action.message }) });
-    return;
-  }
-  answer(deps, ex, operate(deps, ex, name, ref, action), action?.lost);
+function perform(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined, action: ScenarioAction | undefined): void {
+  if (action?.kind === 'fault') drop(deps, ex, action.fault);
+  else if (action?.kind === 'error') sendScripted(deps, ex, action);
+  else answer(deps, ex, operate(deps, ex, name, ref, action), action?.lost);
 }
+
+/** A socket fault instead of an answer: the connection reset, or held open until shutdown. */
+function drop(deps: ApiDeps, ex: Exchange, fault: 'connectionReset' | 'noResponse'): void {
+  ex.fault = fault;
+  const socket = ex.req.socket;
+  if (fault === 'connectionReset') socket.destroy();
+  else {
+    deps.heldSockets.add(socket);
+    socket.once('close', () => deps.heldSockets.delete(socket));
+  }
+}
+
+type Scripted = Omit<Extract<ScenarioAction, { kind: 'error' }>, 'kind'>;
+
+function sendScripted(deps: ApiDeps, ex: Exchange, { status, errorName, message, headers }: Scripted): void {
+  ex.errorName = errorName;
+  send(deps, ex, { status, ...(headers && { headers }), body: JSON.stringify({ errorName, message }) });
+}
+
+const LOST_AS_ERROR: Scripted = { status: 500, errorName: 'internalErrorOccurred', message: 'An internal error occurred' };
 
 /** The answer of work done: sent, or (a `lostAnswer` rule) lost after the work, the journal keeping both. */
 function answer(deps: ApiDeps, ex: Exchange, response: ApiResponse, lost: LostAnswer | undefined): void {
@@ -196,21 +178,10 @@ function answer(deps: ApiDeps, ex: Exchange, response: ApiResponse, lost: LostAn
     return;
   }
   ex.lost = { as: lost, response };
-  if (lost === 'internalError') {
-    ex.errorName = 'internalErrorOccurred';
-    send(deps, ex, { status: 500, body: JSON.stringify({ errorName: 'internalErrorOccurred', message: 'An internal error occurred' }) });
-    return;
-  }
-  ex.fault = lost;
-  const socket = ex.req.socket;
-  if (lost === 'connectionReset') socket.destroy();
-  else {
-    deps.heldSockets.add(socket);
-    socket.once('close', () => deps.heldSockets.delete(socket));
-  }
+  if (lost === 'internalError') sendScripted(deps, ex, LOST_AS_ERROR);
+  else drop(deps, ex, lost);
 }
-
-function operate(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
+function operate(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
   const { req } = ex;
   const host = req.headers.host;
   return runOperation(deps.operations, name, {
@@ -231,11 +202,10 @@ function operate(deps: ApiDeps, ex: Exchange, name: ApiOperationName, ref: strin
  * With a shared store: the scenario step and the operation run as one unit, committed before the answer;
  * a scenario's delay then holds the answer (the change is already made).
  */
-function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, name: ApiOperationName, ref: string | undefined): void {
-  const query = scenarioQuery(ex, name);
-  const facts = { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref, ...(query !== undefined && { query }) };
+function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, name: ApiOperation, ref: string | undefined): void {
+  const facts = scenarioInput(ex, name, ref);
   gate
-    .run(ex.tenant ?? '', (): UnitResult => {
+    .run(ex.tenant ?? '', () => {
       const decision = decideScenario(deps.scenario, facts);
       const action = decision?.action;
       if (action?.kind === 'fault' || action?.kind === 'error') return { decision };

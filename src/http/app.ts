@@ -4,12 +4,12 @@
  * Built from one simulator's dependencies, never listening by itself.
  */
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
-import { SECURITY_HEADERS } from './api.js';
+import { SECURITY_HEADERS } from './exchange.js';
 import type { Correlation } from './correlation.js';
 import { urlInvalid } from './routes.js';
 import { createControlRoutes } from './admin/routes.js';
 import type { ControlRoutesDeps } from './admin/context.js';
-import { renderError } from './errors.js';
+import { renderError, type RenderedError } from './errors.js';
 import { schemeOf, type Guard } from './guard.js';
 import { logMiddleware, type RequestLogger } from './request-log.js';
 import { serveUi } from './ui.js';
@@ -74,16 +74,7 @@ function sharedState(gate: ControlGate): RequestHandler {
         },
         (err: unknown) => {
           res.end = end as Response['end'];
-          const rendered = renderError(err);
-          if (res.headersSent) {
-            end();
-            return;
-          }
-          res.removeHeader('Content-Length');
-          for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
-          res.statusCode = rendered.status;
-          res.setHeader('Content-Type', 'application/json');
-          end(JSON.stringify(rendered.body));
+          endWithError(res, renderError(err), end);
         },
       );
   };
@@ -103,15 +94,21 @@ function controlErrors(reportUnexpected: (err: unknown) => void): ErrorRequestHa
   return (err: unknown, _req, res, _next) => {
     const rendered = renderError(err instanceof URIError ? urlInvalid() : err);
     if (!rendered.expected) reportUnexpected(err);
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
-    res.statusCode = rendered.status;
-    res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify(rendered.body));
+    endWithError(res, rendered, (body) => res.end(body));
   };
+}
+
+/** Answers a rendered error through `end`; an answer already begun is only ended. */
+function endWithError(res: Response, rendered: RenderedError, end: (body?: string) => unknown): void {
+  if (res.headersSent) {
+    end();
+    return;
+  }
+  res.removeHeader('Content-Length');
+  for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
+  res.statusCode = rendered.status;
+  res.setHeader('Content-Type', 'application/json');
+  end(JSON.stringify(rendered.body));
 }
 
 export function buildApp(deps: AppDeps): Express {

@@ -26,18 +26,11 @@ const tooLarge = (limit: number): HttpError => new HttpError('bodyTooLarge', `Th
 /** Aborted uploads, wrong lengths, a gzip or br body that does not decompress. */
 const unreadable = (): WireError => new WireError('bodyIsNotJson', 'The request body could not be read or decoded');
 
-function decoderFor(encoding: string): Transform | undefined {
-  switch (encoding) {
-    case 'gzip':
-      return createGunzip();
-    case 'deflate':
-      return createInflate();
-    case 'br':
-      return createBrotliDecompress();
-    default:
-      return undefined;
-  }
-}
+const DECODERS = new Map<string, () => Transform>([
+  ['gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);
 
 /** Collects a stream into one Buffer; more than `limit` bytes → 413. */
 function collect(stream: Readable, limit: number, onTooLarge: () => void): Promise<Buffer> {
@@ -78,7 +71,7 @@ function collect(stream: Readable, limit: number, onTooLarge: () => void): Promi
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const encoding = req.headers['content-encoding']?.trim().toLowerCase();
   if (encoding !== undefined && encoding !== 'identity') {
-    const decoder = decoderFor(encoding);
+    const decoder = DECODERS.get(encoding)?.();
     if (!decoder) {
       return Promise.reject(new HttpError('contentEncodingUnsupported', 'The Content-Encoding is not supported'));
     }

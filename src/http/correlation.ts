@@ -8,15 +8,10 @@ import type { IdSource } from '../infra/ids.js';
 import { maskCorrelationId } from '../wire/mask.js';
 
 /** The vendors whose correlation header is not `Correlation-Id`, by vendor name in lower case. */
-const VENDOR_HEADERS: Readonly<Record<string, string>> = { worldpay: 'WP-CorrelationId' };
-
-export const DEFAULT_CORRELATION_HEADER = 'Correlation-Id';
+const VENDOR_HEADERS: ReadonlyMap<string, string> = new Map([['worldpay', 'WP-CorrelationId']]);
 
 /** The name of the correlation header of a simulator for `vendor` (as `--vendor` gives it; any case). */
-export function correlationHeaderFor(vendor: string): string {
-  const lower = vendor.toLowerCase();
-  return Object.hasOwn(VENDOR_HEADERS, lower) ? (VENDOR_HEADERS[lower] as string) : DEFAULT_CORRELATION_HEADER;
-}
+export const correlationHeaderFor = (vendor: string): string => VENDOR_HEADERS.get(vendor.toLowerCase()) ?? 'Correlation-Id';
 
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

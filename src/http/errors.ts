@@ -8,61 +8,14 @@ import { WireError, boundProblems, fieldProblemOf, withOmittedNote, type FieldPr
 import { toJsonPath } from '../wire/validation.js';
 import { StoreUnavailableError } from '../store/redis/link.js';
 
-/** What the HTTP edge itself refuses: credentials, headers, URLs, routes, the transport. */
-export type HttpCode =
-  | 'accessDenied'
-  | 'acceptMissing'
-  | 'acceptNotAcceptable'
-  | 'contentTypeMissing'
-  | 'contentTypeUnsupported'
-  | 'contentEncodingUnsupported'
-  | 'bodyTooLarge'
-  | 'urlInvalid'
-  | 'refOfAnotherTenant'
-  | 'outsideTenantScope'
-  | 'detokenizeNotAllowed'
-  | 'endpointNotFound'
-  | 'methodNotAllowed'
-  | 'storeUnavailable'
-  | 'hostNotAllowed'
-  | 'originNotAllowed'
-  | 'crossSiteNotAllowed'
-  // A webhook delivery the log does not show (of the tenant): POST /_sim/webhooks/{id}/resend (decision 0056).
-  | 'webhookNotFound'
-  // Payment queries (contract 4.4, decision 0057).
-  | 'paymentIdUnknown'
-  | 'unexpected';
-
-export type ErrorCode = DomainCode | WireCode | HttpCode;
-
 interface Answer {
   status: number;
   errorName: string;
   headerName?: string;
 }
 
-/** Every code's answer. A new code does not compile until it has a row here; nothing overrides a row. */
-const ANSWERS: Record<ErrorCode, Answer> = {
-  // domain
-  tokenNotFound: { status: 404, errorName: 'resourceNotFound' },
-  entityNotConfigured: { status: 400, errorName: 'entityIsNotConfigured' },
-  namespaceFull: { status: 403, errorName: 'tooManyTokensForNamespace' },
-  expiryNotInFuture: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  tokenIdTaken: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  currencyNotAccepted: { status: 400, errorName: 'currencyIsNotSupported' },
-  networkNotAccepted: { status: 400, errorName: 'paymentInstrumentIsNotSupported' },
-  saleTokenNotLive: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  storedCardExpired: { status: 400, errorName: 'underlyingPaymentInstrumentHasExpired' },
-  issuerFailed: { status: 500, errorName: 'internalErrorOccurred' },
-  paymentNotFound: { status: 404, errorName: 'resourceNotFound' },
-  actionNotAllowed: { status: 409, errorName: 'actionIsNotAllowed' },
-  refundCurrencyMismatch: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  referenceAlreadyUsed: { status: 400, errorName: 'transactionHasAlreadyBeenProcessed' },
-  // wire
-  bodyIsEmpty: { status: 400, errorName: 'bodyIsEmpty' },
-  bodyIsNotJson: { status: 400, errorName: 'bodyIsNotJson' },
-  bodyDoesNotMatchSchema: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  // http
+/** What the HTTP edge itself refuses (credentials, headers, URLs, routes, the transport): the code is its row. */
+const HTTP_ANSWERS = {
   accessDenied: { status: 401, errorName: 'accessDenied' },
   acceptMissing: { status: 400, errorName: 'headerIsMissing', headerName: 'Accept' },
   acceptNotAcceptable: { status: 406, errorName: 'headerHasInvalidValue', headerName: 'Accept' },
@@ -90,6 +43,33 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   // A paymentId of GET /paymentQueries/payments/{paymentId} that names no payment of the tenant (contract 4.4).
   paymentIdUnknown: { status: 404, errorName: 'resourceNotFound' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },
+} satisfies Record<string, Answer>;
+
+export type HttpCode = keyof typeof HTTP_ANSWERS;
+export type ErrorCode = DomainCode | WireCode | HttpCode;
+
+/** Every code's answer. A new code does not compile until it has a row here; nothing overrides a row. */
+const ANSWERS: Record<ErrorCode, Answer> = {
+  // domain
+  tokenNotFound: { status: 404, errorName: 'resourceNotFound' },
+  entityNotConfigured: { status: 400, errorName: 'entityIsNotConfigured' },
+  namespaceFull: { status: 403, errorName: 'tooManyTokensForNamespace' },
+  expiryNotInFuture: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  tokenIdTaken: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  currencyNotAccepted: { status: 400, errorName: 'currencyIsNotSupported' },
+  networkNotAccepted: { status: 400, errorName: 'paymentInstrumentIsNotSupported' },
+  saleTokenNotLive: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  storedCardExpired: { status: 400, errorName: 'underlyingPaymentInstrumentHasExpired' },
+  issuerFailed: { status: 500, errorName: 'internalErrorOccurred' },
+  paymentNotFound: { status: 404, errorName: 'resourceNotFound' },
+  actionNotAllowed: { status: 409, errorName: 'actionIsNotAllowed' },
+  refundCurrencyMismatch: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  referenceAlreadyUsed: { status: 400, errorName: 'transactionHasAlreadyBeenProcessed' },
+  // wire
+  bodyIsEmpty: { status: 400, errorName: 'bodyIsEmpty' },
+  bodyIsNotJson: { status: 400, errorName: 'bodyIsNotJson' },
+  bodyDoesNotMatchSchema: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  ...HTTP_ANSWERS,
 };
 
 /** An answer the HTTP edge gives by itself; `headers` go with it (Allow, WWW-Authenticate). */
@@ -106,6 +86,10 @@ export class HttpError extends Error {
     this.headers = options.headers ?? {};
   }
 }
+
+/** A query string's refusal: 400 urlContainsInvalidValue naming the call, one item per problem. */
+export const queryRefusal = (where: string, problems: readonly FieldProblem[]): HttpError =>
+  new HttpError('urlInvalid', `The query of ${where} is not valid`, { problems });
 
 /** The standard error body of the API and /_sim. */
 export interface ErrorBody {

@@ -15,66 +15,10 @@ import type { JournalRecord, JournalSelection } from '../control/journal.js';
 import { formatInstant } from '../wire/instant.js';
 import { maskCardNumbersIn } from '../wire/mask.js';
 
-export interface HarPair {
-  name: string;
-  value: string;
-}
-
-/** One exchange as HAR 1.2 writes it: what the journal's entries and a recording's (src/verify) share. */
-export interface HarExchange {
-  startedDateTime: string;
-  time: number;
-  request: {
-    method: string;
-    url: string;
-    httpVersion: string;
-    cookies: HarPair[];
-    headers: HarPair[];
-    queryString: HarPair[];
-    postData?: { mimeType: string; text: string; comment?: string };
-    headersSize: number;
-    bodySize: number;
-  };
-  response: {
-    status: number;
-    statusText: string;
-    httpVersion: string;
-    cookies: HarPair[];
-    headers: HarPair[];
-    content: { size: number; mimeType: string; text?: string; comment?: string };
-    redirectURL: string;
-    headersSize: number;
-    bodySize: number;
-  };
-  cache: Record<string, never>;
-  timings: { send: number; wait: number; receive: number };
-}
-
-export interface HarEntry extends HarExchange {
-  /** token-sim's own fields (HAR allows custom fields that start with `_`). */
-  _seq: number;
-  _tenant: string | null;
-  _operation: string;
-  _rule: string | null;
-  _errorName?: string;
-  _correlationId: string;
-  _virtualTime: string;
-}
-
-export interface HarDocument {
-  log: {
-    version: '1.2';
-    creator: { name: 'token-sim'; version: string };
-    entries: HarEntry[];
-    /** How many journal entries pass the filter (the entries may be fewer, with `limit`). */
-    _count: number;
-  };
-}
-
 /** node:http speaks HTTP/1.1 (or 1.0 to a client that asks for it; the journal does not keep which). */
 const HTTP_VERSION = 'HTTP/1.1';
 
-const pairs = (list: readonly [string, string][]): HarPair[] => list.map(([name, value]) => ({ name, value }));
+const pairs = (list: readonly [string, string][]): { name: string; value: string }[] => list.map(([name, value]) => ({ name, value }));
 const headerOf = (list: readonly [string, string][], name: string): string | undefined => list.find(([n]) => n.toLowerCase() === name)?.[1];
 
 /** The body's masked text (JSON as JSON text), and a comment when it was not kept. */
@@ -105,8 +49,8 @@ export interface ExchangeParts {
   responseSize: number;
 }
 
-/** One exchange as a HAR 1.2 entry. */
-export function harExchange(x: ExchangeParts): HarExchange {
+/** One exchange as a HAR 1.2 entry: what the journal's entries and a recording's (src/verify) share. */
+export function harExchange(x: ExchangeParts) {
   const { responseHeaders, answered } = x;
   return {
     startedDateTime: new Date(x.startedMs).toISOString(),
@@ -139,7 +83,9 @@ export function harExchange(x: ExchangeParts): HarExchange {
   };
 }
 
-function toHarEntry(seq: number, r: JournalRecord, scheme: string): HarEntry {
+export type HarExchange = ReturnType<typeof harExchange>;
+
+function toHarEntry(seq: number, r: JournalRecord, scheme: string) {
   const requestHeaders = maskedRequestHeaders(r);
   const host = headerOf(requestHeaders, 'host') ?? 'localhost';
   const queryPairs = r.query === undefined ? [] : maskedQueryPairs(r.query);
@@ -162,6 +108,7 @@ function toHarEntry(seq: number, r: JournalRecord, scheme: string): HarEntry {
       responseBody: contentOf(bodyView(r.responseBody, r.omittedResponseBytes)),
       responseSize: sizeOf(r.responseBody, r.omittedResponseBytes),
     }),
+    // token-sim's own fields (HAR allows custom fields that start with `_`).
     _seq: seq,
     _tenant: r.tenant,
     _operation: r.operation,
@@ -173,12 +120,13 @@ function toHarEntry(seq: number, r: JournalRecord, scheme: string): HarEntry {
 }
 
 /** The selected journal records as one HAR 1.2 log, oldest first. */
-export function toHar(records: readonly JournalSelection[], count: number, version: string, scheme: 'http' | 'https' = 'http'): HarDocument {
+export function toHar(records: readonly JournalSelection[], count: number, version: string, scheme: 'http' | 'https') {
   return {
     log: {
       version: '1.2',
       creator: { name: 'token-sim', version },
       entries: records.map(({ seq, record }) => toHarEntry(seq, record, scheme)),
+      // How many journal entries pass the filter (the entries may be fewer, with `limit`).
       _count: count,
     },
   };

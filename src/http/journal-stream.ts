@@ -94,14 +94,9 @@ interface Group {
 
 const gap = (skipped: number): string => `event: gap\ndata: {"skipped":${skipped}}\n\n`;
 
-export interface StreamHub {
-  /** The live journal on one response: backlog first, then each new entry (decision 0034). */
-  open(req: Request, res: Response, tenant: string | undefined, filter: JournalFilter, since: number | undefined): void;
-}
+export const createStreamHub = (journal: Journal, streams: JournalStreams, limits: StreamLimits): StreamHub => new StreamHub(journal, streams, limits);
 
-export const createStreamHub = (journal: Journal, streams: JournalStreams, limits: StreamLimits = STREAM_LIMITS): StreamHub => new Hub(journal, streams, limits);
-
-class Hub implements StreamHub {
+export class StreamHub {
   /** Each entry's event, serialised and masked once for every client that sends it. */
   private readonly frames = new WeakMap<JournalSelection, string>();
   private readonly groups = new Map<string, Group>();
@@ -195,6 +190,7 @@ class Hub implements StreamHub {
     else setImmediate(this.tick);
   };
 
+  /** The live journal on one response: backlog first, then each new entry (decision 0034). */
   open(req: Request, res: Response, tenant: string | undefined, filter: JournalFilter, since: number | undefined): void {
     res.statusCode = 200;
     res.setHeader('Content-Type', 'text/event-stream');

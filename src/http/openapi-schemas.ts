@@ -1,6 +1,7 @@
 /**
- * zod schemas of what the simulator answers (the requests' schemas are in schemas.ts and sale-schemas.ts).
- * They feed the OpenAPI document, and the tests check real answers against them.
+ * zod schemas of what the simulator answers (the requests' schemas are in schemas.ts and sale-schemas.ts),
+ * payment queries' included (contract 4.4, decision 0057). They feed the OpenAPI document, and the tests
+ * check real answers against them.
  */
 import * as z from 'zod';
 import { schemaFor } from '../wire/schema-for.js';
@@ -171,6 +172,25 @@ export const paymentEventsResponse = z
     _links: paymentLinks,
   })
   .meta({ description: 'The last event of a payment by the virtual now, and what may follow' });
+
+const paymentSummary = z.object({
+  paymentId: z.string().meta({ description: 'The opaque ref that ends the payment\u2019s links; GET /paymentQueries/payments/{paymentId} answers it' }),
+  timestamp: instant.meta({ description: 'When the sale was made (virtual time)' }),
+  transactionReference: z.string(),
+  entity: z.string(),
+  outcome: saleResponse.shape.outcome,
+  lastEvent: paymentEventsResponse.shape.lastEvent,
+  value: z.object({ amount: z.int().min(0), currency: z.string() }),
+  _links: paymentLinks.extend({ self: href }),
+});
+
+export const paymentQueryResponse = paymentSummary
+  .extend({ events: z.array(z.object({ eventName: paymentEventsResponse.shape.lastEvent, timestamp: instant })).meta({ description: 'What happened, oldest first' }) })
+  .meta({ description: 'A payment, its events by the virtual now, and links to what it allows now' });
+
+export const paymentQueryListResponse = z
+  .object({ _embedded: z.object({ payments: z.array(paymentSummary) }) })
+  .meta({ description: 'The tenant\u2019s payments with this transactionReference (any merchant entity), newest first; none when it is unknown' });
 
 export const clockResponse = z.object({ now: instant, frozen: z.boolean() });
 

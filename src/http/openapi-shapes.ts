@@ -44,7 +44,7 @@ export function sealedScenario(scenario: Schema): Schema {
  * digits, and card numbers starred inside any text, so no text pattern holds; a number that is itself a card
  * number becomes masked text. Types, required fields and lengths stay.
  */
-export function maskedShape(schema: Schema, description?: string): Schema {
+export function maskedShape(schema: Schema, description: string): Schema {
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (!isSchema(node)) return node;
@@ -57,7 +57,5 @@ export function maskedShape(schema: Schema, description?: string): Schema {
     if (out.type === 'integer' || out.type === 'number') out.type = [out.type, 'string'];
     return out;
   };
-  const out = walk(schema) as Schema;
-  if (description !== undefined) out.description = description;
-  return out;
+  return { ...(walk(schema) as Schema), description };
 }

@@ -5,11 +5,10 @@
 import { stateSchema } from '../control/state.js';
 import { scenarioSchema } from '../scenarios/schema.js';
 import { mediaTypesFor } from './media.js';
-import { clockResponse, controlTokenResponse, errorResponse, paymentActionResponse, paymentEventsResponse, saleResponse, tokenResponse } from './openapi-schemas.js';
+import * as answers from './openapi-schemas.js';
 import { jsonSchema, ref, withBrowserRules, type Schema } from './openapi-parts.js';
 import { apiPaths } from './api-docs.js';
 import { controlPaths } from './admin/openapi-paths.js';
-import { paymentQuerySchemas } from './openapi-payment-queries.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
 import { partialRefundBody } from '../wire/payment-schemas.js';
 import { saleBody } from '../wire/sale-schemas.js';
@@ -58,7 +57,7 @@ function schemas(): Record<string, Schema> {
   const stateExport = maskedShape({ ...state, properties: { ...(state.properties as Schema), scenarios: exportSets } }, 'A state export: a State, with card data masked in its texts');
   return {
     CreateTokenRequest: jsonSchema(createTokenBody, 'input'),
-    Token: jsonSchema(tokenResponse, 'output'),
+    Token: jsonSchema(answers.tokenResponse, 'output'),
     TokenList: {
       type: 'object',
       description: 'The answer of a token query (HAL): live tokens as GET of each answers them, oldest first',
@@ -66,14 +65,15 @@ function schemas(): Record<string, Schema> {
       required: ['_embedded'],
     },
     SaleRequest: jsonSchema(saleBody, 'input'),
-    SaleResponse: jsonSchema(saleResponse, 'output'),
+    SaleResponse: jsonSchema(answers.saleResponse, 'output'),
     PartialRefundRequest: jsonSchema(partialRefundBody, 'input'),
-    PaymentAction: jsonSchema(paymentActionResponse, 'output'),
-    PaymentEvents: jsonSchema(paymentEventsResponse, 'output'),
-    ...paymentQuerySchemas(),
-    Error: jsonSchema(errorResponse, 'output'),
-    ControlToken: jsonSchema(controlTokenResponse, 'output'),
-    Clock: jsonSchema(clockResponse, 'output'),
+    PaymentAction: jsonSchema(answers.paymentActionResponse, 'output'),
+    PaymentEvents: jsonSchema(answers.paymentEventsResponse, 'output'),
+    PaymentQueryList: jsonSchema(answers.paymentQueryListResponse, 'output'),
+    PaymentQuery: jsonSchema(answers.paymentQueryResponse, 'output'),
+    Error: jsonSchema(answers.errorResponse, 'output'),
+    ControlToken: jsonSchema(answers.controlTokenResponse, 'output'),
+    Clock: jsonSchema(answers.clockResponse, 'output'),
     State: state,
     StateExport: stateExport,
     Scenario: scenario,

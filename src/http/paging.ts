@@ -3,24 +3,23 @@
  * cursor of the following page, or null). A large read is many small answers, so none stalls the API.
  */
 import type { TokenPosition } from '../control/token-pages.js';
-import type { FieldProblem } from '../wire/problems.js';
-import { HttpError } from './errors.js';
+import { queryRefusal, type HttpError } from './errors.js';
 
 export const PAGE_DEFAULT = 1000;
 export const PAGE_MAX = 10_000;
 
 /** A query parameter's refusal: `urlContainsInvalidValue`, naming the call. */
-export const refuse = (where: string, message: string): HttpError =>
-  new HttpError('urlInvalid', `The query of ${where} is not valid`, { problems: [{ errorName: 'fieldHasInvalidValue', message } satisfies FieldProblem] });
+export const refuse = (where: string, message: string): HttpError => queryRefusal(where, [{ errorName: 'fieldHasInvalidValue', message }]);
 
-/** `limit`: absent → the default; otherwise a whole number from 0 to PAGE_MAX, given once. */
-export function readLimit(value: unknown, where: string): number {
-  if (value === undefined) return PAGE_DEFAULT;
-  if (typeof value !== 'string' || !/^[0-9]{1,6}$/.test(value) || Number(value) > PAGE_MAX) {
-    throw refuse(where, `limit must be a whole number from 0 to ${PAGE_MAX}, given once`);
-  }
+/** A whole number from 0 to `max` (at most six digits), given once; absent → `fallback`. `what` opens the refusal. */
+export function readWhole(value: unknown, where: string, what: string, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^[0-9]{1,6}$/.test(value) || Number(value) > max) throw refuse(where, `${what} from 0 to ${max}, given once`);
   return Number(value);
 }
+
+/** `limit`: absent → the default; otherwise a whole number from 0 to PAGE_MAX, given once. */
+export const readLimit = (value: unknown, where: string): number => readWhole(value, where, 'limit must be a whole number', PAGE_MAX, PAGE_DEFAULT);
 
 /** A journal cursor: the `seq` of the last entry of the previous page. */
 export function readJournalCursor(value: unknown, where: string): number | undefined {

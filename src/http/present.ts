@@ -5,25 +5,19 @@ import { maskCardData } from '../wire/mask.js';
 import { TOKEN_PATH } from './routes.js';
 import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
-import { REF_PURPOSES, type RefCodec, type RefPurpose } from '../infra/refs.js';
+import { REF_PURPOSES, type RefCodec } from '../infra/refs.js';
 
 export interface LinkContext {
   baseUrl: string;
   refs: RefCodec;
 }
 
-export function tokenHref(ctx: LinkContext, token: Token, purpose: RefPurpose = 'token'): string {
-  return `${ctx.baseUrl}${TOKEN_PATH}${ctx.refs.encode({ purpose, tenant: token.tenant, tokenId: token.tokenId })}`;
+export function tokenHref(ctx: LinkContext, token: Token): string {
+  return `${ctx.baseUrl}${TOKEN_PATH}${ctx.refs.encode({ purpose: 'token', tenant: token.tenant, tokenId: token.tokenId })}`;
 }
 
-/** The link relations of a token, with the index of their ref in REF_PURPOSES. */
-const FIELD_LINKS = [
-  ['tokens:description', REF_PURPOSES.indexOf('description')],
-  ['tokens:cardHolderName', REF_PURPOSES.indexOf('cardHolderName')],
-  ['tokens:cardExpiryDate', REF_PURPOSES.indexOf('cardExpiryDate')],
-  ['tokens:billingAddress', REF_PURPOSES.indexOf('billingAddress')],
-  ['tokens:schemeTransactionReference', REF_PURPOSES.indexOf('schemeTransactionReference')],
-] as const;
+/** The link relations of a token's fields, with the index of their ref in REF_PURPOSES. */
+const FIELD_LINKS = REF_PURPOSES.flatMap((purpose, i) => (purpose === 'token' || purpose === 'conflicts' ? [] : [[`tokens:${purpose}`, i] as const]));
 const TOKEN_REF = REF_PURPOSES.indexOf('token');
 const CONFLICTS_REF = REF_PURPOSES.indexOf('conflicts');
 
@@ -98,14 +92,7 @@ function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
   return `${json},"curies":[{"href":"${base}/rels/tokens/{rel}.json","name":"tokens","templated":true}]}`;
 }
 
-/** The representation as an object (for listings). */
-export function presentToken(token: Token, ctx: LinkContext, view: TokenView = {}): Record<string, unknown> {
-  const body = tokenData(token, tokenHref(ctx, token), view);
-  body._links = JSON.parse(linksJson(token, ctx, view)) as unknown;
-  return body;
-}
-
-/** The same representation as JSON text, written faster. */
+/** The representation as JSON text. */
 export function tokenJson(token: Token, ctx: LinkContext, view: TokenView = {}): string {
   const data = JSON.stringify(tokenData(token, tokenHref(ctx, token), view));
   return `${data.slice(0, -1)},"_links":${linksJson(token, ctx, view)}}`;
@@ -141,13 +128,8 @@ export function createReadCache(): ReadCache {
 }
 
 /** The body of a token query: `{"_embedded": {"tokens": [...]}}`, each token as `read` writes it. */
-export function tokenListJson(tokens: readonly Token[], read: (token: Token) => string): string {
-  let json = '{"_embedded":{"tokens":[';
-  tokens.forEach((token, i) => {
-    json += (i === 0 ? '' : ',') + read(token);
-  });
-  return `${json}]}}`;
-}
+export const tokenListJson = (tokens: readonly Token[], read: (token: Token) => string): string =>
+  `{"_embedded":{"tokens":[${tokens.map((token) => read(token)).join(',')}]}}`;
 
 /** The 201 body of a sale: masked card, issuer and scheme references, risk factors, refusal. */
 export function presentSale(result: SaleResult): Record<string, unknown> {
@@ -177,5 +159,6 @@ export function presentSale(result: SaleResult): Record<string, unknown> {
  * tenant, free text (descriptions, addresses) masked, unlike in the API's own answers.
  */
 export function controlTokenList(tokens: readonly Token[], ctx: LinkContext): unknown[] {
-  return maskCardData(tokens.map((t) => ({ tenant: t.tenant, ...presentToken(t, ctx) }))) as unknown[];
+  const present = (t: Token): Record<string, unknown> => ({ tenant: t.tenant, ...tokenData(t, tokenHref(ctx, t), {}), _links: JSON.parse(linksJson(t, ctx, {})) as unknown });
+  return maskCardData(tokens.map(present)) as unknown[];
 }

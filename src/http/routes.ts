@@ -2,7 +2,7 @@
  * The simulated API's routes, declared once: how a path finds one exactly as Express's router would, the Allow
  * of a 405, and the OpenAPI paths (api-docs.ts: path, methods, operationIds and path parameter from here).
  */
-import type { ApiOperationName } from './operations/types.js';
+import type { ApiOperation } from '../wire/schemas.js';
 import { HttpError } from './errors.js';
 
 /** A route's path parameter (`:ref`): its name in the OpenAPI document and what it is. */
@@ -15,7 +15,7 @@ export interface ApiRoute {
   /** The route in Express's syntax (`:ref` is its path parameter). */
   readonly pattern: string;
   /** The methods it answers (HEAD wherever GET), each with its operation. */
-  readonly methods: Readonly<Partial<Record<string, ApiOperationName>>>;
+  readonly methods: Readonly<Partial<Record<string, ApiOperation>>>;
   /** The methods it answers, for a 405's Allow header. */
   readonly allow: string;
   readonly param?: PathParameter;
@@ -23,7 +23,7 @@ export interface ApiRoute {
   readonly operationId?: string;
 }
 
-type Declared = Partial<Record<'GET' | 'PUT' | 'POST' | 'DELETE', ApiOperationName>>;
+type Declared = Partial<Record<'GET' | 'PUT' | 'POST' | 'DELETE', ApiOperation>>;
 
 function route(pattern: string, declared: Declared, param?: PathParameter, operationId?: string): ApiRoute {
   const methods = declared.GET === undefined ? declared : { ...declared, HEAD: declared.GET };
@@ -58,7 +58,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
 ];
 
 /** The path of an operation's route up to its ref (`/tokens/` for getToken): where links to it point. */
-export function linkPath(operation: ApiOperationName): string {
+export function linkPath(operation: ApiOperation): string {
   const found = API_ROUTES.find((r) => r.param !== undefined && r.operationId === undefined && Object.values(r.methods).includes(operation));
   if (!found) throw new Error(`no route with a ref serves ${operation}`);
   return found.pattern.slice(0, found.pattern.indexOf(':'));

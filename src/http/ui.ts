@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SECURITY_HEADERS } from './api.js';
+import { SECURITY_HEADERS } from './exchange.js';
 import { HttpError, renderError } from './errors.js';
 
 /** The page's only sources are its own files on this simulator; no inline script or style, no frames. */

@@ -4,7 +4,7 @@
  */
 import { WEBHOOK_STATES, type WebhookFilter, type WebhookState } from '../infra/webhooks.js';
 import { checkQueryParams } from './journal-query.js';
-import { readJournalCursor, readLimit, refuse } from './paging.js';
+import { readJournalCursor, readLimit, readWhole, refuse } from './paging.js';
 
 const STATES: readonly string[] = WEBHOOK_STATES;
 
@@ -31,10 +31,5 @@ export function readWebhookQuery(query: Record<string, unknown>, where: string):
 /** `timeout`: milliseconds a flush waits at most, a whole number from 0 to FLUSH_MAX_MS (default FLUSH_DEFAULT_MS). */
 export function readFlushTimeout(query: Record<string, unknown>, where: string): number {
   checkQueryParams(query, ['tenant', 'timeout'], where);
-  const value = query.timeout;
-  if (value === undefined) return FLUSH_DEFAULT_MS;
-  if (typeof value !== 'string' || !/^[0-9]{1,6}$/.test(value) || Number(value) > FLUSH_MAX_MS) {
-    throw refuse(where, `timeout must be a whole number of milliseconds from 0 to ${FLUSH_MAX_MS}, given once`);
-  }
-  return Number(value);
+  return readWhole(query.timeout, where, 'timeout must be a whole number of milliseconds', FLUSH_MAX_MS, FLUSH_DEFAULT_MS);
 }

@@ -1,9 +1,9 @@
 /** An operation of the simulated API by name: the one place a request meets its operation (api.ts calls it). */
-import { paymentQuery } from './payment-queries.js';
-import { paymentEvents, partialRefund, refund, reversal, type PaymentOperationsDeps } from './payments.js';
+import { paymentEvents, paymentQuery, partialRefund, refund, reversal, type PaymentOperationsDeps } from './payments.js';
 import { sale, type SaleOperation } from './sale.js';
 import { createToken, deleteToken, getToken, queryTokens, updateToken, type TokenOperationsDeps } from './tokens.js';
-import type { ApiOperationName, ApiRequest, ApiResponse } from './types.js';
+import type { ApiOperation } from '../../wire/schemas.js';
+import type { ApiRequest, ApiResponse } from './types.js';
 
 /** What the operations work with: the token service's, the sale's and its follow-ups'. */
 export interface OperationDeps {
@@ -12,7 +12,7 @@ export interface OperationDeps {
   payments: PaymentOperationsDeps;
 }
 
-export function runOperation(deps: OperationDeps, name: ApiOperationName, req: ApiRequest): ApiResponse {
+export function runOperation(deps: OperationDeps, name: ApiOperation, req: ApiRequest): ApiResponse {
   switch (name) {
     case 'createToken': return createToken(deps.tokens, req);
     case 'getToken': return getToken(deps.tokens, req);

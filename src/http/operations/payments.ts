@@ -1,15 +1,19 @@
 /**
  * The follow-ups of a sale (contract 3.2): full and partial refunds, reversals and the payment's events,
- * behind the opaque refs of the sale's links. Parse, call the payments, present.
+ * behind the opaque refs of the sale's links. Parse, call the payments, present. And payment queries
+ * (contract 4.4, decision 0057): a client that got no answer to a sale asks what happened, by its
+ * transactionReference, then follows the payment's `self` link. Reads only: the events that are due are
+ * caught up, nothing else changes.
  */
 import type { Payment, Payments } from '../../domain/payment.js';
 import type { PaymentRefPurpose, RefCodec, TokenRef } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
 import { partialRefundBody } from '../../wire/payment-schemas.js';
+import type { FieldProblem } from '../../wire/problems.js';
 import { parseBody } from '../../wire/validation.js';
-import { HttpError } from '../errors.js';
+import { HttpError, queryRefusal } from '../errors.js';
 import type { MediaTypes } from '../media.js';
-import { paymentActionJson, paymentEventsJson, type PaymentLinkContext } from '../present-payments.js';
+import { paymentActionJson, paymentEventsJson, paymentQueryJson, paymentQueryListJson, type PaymentLinkContext } from '../present-payments.js';
 import type { ApiRequest, ApiResponse } from './types.js';
 
 export interface PaymentOperationsDeps {
@@ -61,4 +65,36 @@ export function reversal(deps: PaymentOperationsDeps, req: ApiRequest): ApiRespo
 export function paymentEvents(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
   const ref = refOf(deps, req);
   return { status: 200, mediaType: deps.media.saleResponse, body: paymentEventsJson(ctx(deps, req), deps.payments.get(req.tenant, ref.tokenId)) };
+}
+
+const PARAM = 'transactionReference';
+
+/**
+ * `?transactionReference=` of GET /paymentQueries/payments: given once and not empty; other parameters are
+ * ignored, as token queries ignore theirs (the vendor's date-range query is not simulated).
+ */
+function readReference(text: string): string {
+  const values = new URLSearchParams(text).getAll(PARAM);
+  let problem: FieldProblem | undefined;
+  if (values.length === 0) problem = { errorName: 'fieldIsMissing', message: `${PARAM} is required (queries by date range are not simulated)` };
+  else if (values.length > 1) problem = { errorName: 'fieldHasInvalidValue', message: `${PARAM} must be given once` };
+  else if (values[0] === '') problem = { errorName: 'fieldIsEmpty', message: `${PARAM} must not be empty` };
+  if (problem) throw queryRefusal('GET /paymentQueries/payments', [problem]);
+  return values[0] as string;
+}
+
+/** The payment a paymentId names: one of the tenant's refs, else (unreadable, or another tenant's) 404. */
+function paymentIdOf(deps: PaymentOperationsDeps, req: ApiRequest): string {
+  const ref = deps.refs.decode(req.ref ?? '');
+  if (!ref || ref.tenant !== req.tenant) throw new HttpError('paymentIdUnknown', 'The payment does not exist');
+  return ref.tokenId;
+}
+
+/** GET /paymentQueries/payments?transactionReference= (the tenant's payments, newest first), or /{paymentId}. */
+export function paymentQuery(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
+  const body =
+    req.ref === undefined
+      ? paymentQueryListJson(ctx(deps, req), deps.payments.withReference(req.tenant, readReference(req.query)))
+      : paymentQueryJson(ctx(deps, req), deps.payments.get(req.tenant, paymentIdOf(deps, req)));
+  return { status: 200, mediaType: deps.media.paymentQueries, body };
 }

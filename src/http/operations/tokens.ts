@@ -9,7 +9,7 @@ import { parseJsonText } from '../../wire/json.js';
 import { createTokenBody, toBillingAddress, toCreateInput, updateBodies } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
 import type { FieldProblem } from '../../wire/problems.js';
-import { HttpError } from '../errors.js';
+import { HttpError, queryRefusal } from '../errors.js';
 import { asksUnmasked } from '../media.js';
 import { tokenHref, tokenJson, tokenListJson, type LinkContext, type ReadCache, type TokenView } from '../present.js';
 import type { ApiRequest, ApiResponse } from './types.js';
@@ -70,7 +70,7 @@ function readTokenQuery(text: string): TokenQuery {
   if (problems.length === 0 && query.namespace === undefined && query.tokenId === undefined) {
     problems.push({ errorName: 'fieldIsMissing', message: 'namespace or tokenId is required' });
   }
-  if (problems.length > 0) throw new HttpError('urlInvalid', 'The query of GET /tokens is not valid', { problems });
+  if (problems.length > 0) throw queryRefusal('GET /tokens', problems);
   return query;
 }
 

@@ -2,10 +2,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PaymentScript } from '../../domain/payment.js';
 import type { SaleOverride } from '../../domain/sale.js';
-import type { ApiOperation } from '../../wire/schemas.js';
-
-/** The operations of the simulated API: the names scenario rules and the journal use (API_OPERATIONS). */
-export type ApiOperationName = ApiOperation;
 
 /** A request as an adapter parsed it, authenticated and checked. */
 export interface ApiRequest {
