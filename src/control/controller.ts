@@ -10,7 +10,7 @@ import type { JournalEntry, JournalFilter, JournalSelection } from './journal.js
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
-import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, tenantStateParts, view, type StateParts } from './snapshots.js';
+import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, view, type StateParts } from './snapshots.js';
 
 export type { ControllerDeps } from './controller-deps.js';
 import type { ControllerDeps } from './controller-deps.js';
@@ -104,9 +104,9 @@ export function createController(deps: ControllerDeps) {
     },
     clearRequests: (tenant?: string): void => journal.clear(tenant),
     /** A snapshot (everything, or one tenant's part: decision 0026) in parts, to be written a slice at a time. */
-    exportStateParts: (tenant?: string): StateParts => (tenant === undefined ? stateParts(deps) : tenantStateParts(deps, tenant)),
-    exportState(tenant?: string): StateSnapshot {
-      const { head, tokens, toState } = tenant === undefined ? stateParts(deps) : tenantStateParts(deps, tenant);
+    exportStateParts: (tenant?: string): StateParts => stateParts(deps, tenant),
+    exportState(): StateSnapshot {
+      const { head, tokens, toState } = stateParts(deps);
       return { ...head, tokens: tokens.map(toState) };
     },
     /** Replaces the whole state, or with a tenant that tenant's part only; changes nothing and throws when the snapshot is not valid. */
