@@ -2,7 +2,7 @@
  * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
  * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
  */
-import { WireError, type FieldPath } from '../wire/problems.js';
+import type { FieldPath } from '../wire/problems.js';
 import type { Token } from '../domain/token.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
 import type { Scenario } from '../scenarios/schema.js';
@@ -33,30 +33,6 @@ function sweepExpired(deps: ControllerDeps, tenant: string | undefined): void {
   catchUpPayments(deps, tenant);
 }
 
-function advanceClock(deps: ControllerDeps, ms: number, tenant: string | undefined): ClockState {
-  if (!(ms >= 0) || !Number.isFinite(ms)) throw new WireError('bodyDoesNotMatchSchema', 'advance takes a non-negative duration');
-  target(deps.clocks, tenant).advance(ms);
-  sweepExpired(deps, tenant);
-  return view(deps.clocks.of(tenant));
-}
-
-function setClock(deps: ControllerDeps, epochMs: number, frozen: boolean | undefined, tenant: string | undefined): ClockState {
-  sweepExpired(deps, tenant);
-  target(deps.clocks, tenant).set(epochMs, frozen);
-  sweepExpired(deps, tenant);
-  return view(deps.clocks.of(tenant));
-}
-
-function reset(deps: ControllerDeps, tenant: string | undefined): void {
-  deps.store.clear(tenant);
-  deps.journal.clear(tenant);
-  deps.engine.resetCounters(tenant);
-  deps.clearWebhooks?.(tenant);
-  deps.payments?.store.clear(tenant);
-  deps.preload(tenant);
-  deps.afterReset?.(tenant);
-}
-
 /** A page of live tokens (one tenant's, or every tenant's), each by its tenant's clock. */
 function pageOf(deps: ControllerDeps, tenant: string | undefined, after: TokenPosition | undefined, limit: number): { tokens: Token[]; more: boolean } {
   const { clocks, store } = deps;
@@ -77,9 +53,27 @@ export function createController(deps: ControllerDeps) {
   const { journal } = deps;
   return {
     clock: (tenant?: string): ClockState => view(deps.clocks.of(tenant)),
-    advanceClock: (ms: number, tenant?: string): ClockState => advanceClock(deps, ms, tenant),
-    setClock: (epochMs: number, frozen: boolean | undefined, tenant?: string): ClockState => setClock(deps, epochMs, frozen, tenant),
-    reset: (tenant?: string): void => reset(deps, tenant),
+    /** `ms` as readAdvance read it: non-negative, and within the clock's range. */
+    advanceClock(ms: number, tenant?: string): ClockState {
+      target(deps.clocks, tenant).advance(ms);
+      sweepExpired(deps, tenant);
+      return view(deps.clocks.of(tenant));
+    },
+    setClock(epochMs: number, frozen: boolean | undefined, tenant?: string): ClockState {
+      sweepExpired(deps, tenant);
+      target(deps.clocks, tenant).set(epochMs, frozen);
+      sweepExpired(deps, tenant);
+      return view(deps.clocks.of(tenant));
+    },
+    reset(tenant?: string): void {
+      deps.store.clear(tenant);
+      journal.clear(tenant);
+      deps.engine.resetCounters(tenant);
+      deps.clearWebhooks?.(tenant);
+      deps.payments?.store.clear(tenant);
+      deps.preload(tenant);
+      deps.afterReset?.(tenant);
+    },
     /** The global scenario set, or one tenant's own set. */
     scenarios: (tenant?: string): readonly Scenario[] => deps.scenarios.list(tenant),
     /** Replaces the global scenario set, or one tenant's own set (an empty list clears it); `paths` locate them in the request body. */
