@@ -12,7 +12,6 @@ import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
 import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, view, type StateParts } from './snapshots.js';
 
-export type { ControllerDeps } from './controller-deps.js';
 import type { ControllerDeps } from './controller-deps.js';
 
 /**
