@@ -23,17 +23,6 @@ export interface MetricsSources {
   journal: () => { entries: number; bodyChars: number };
 }
 
-export interface Metrics {
-  /** One answered (or unanswered: status 0) API request; `tenant` is null when it was not authenticated. */
-  record(operation: Operation, status: number, tenant: string | null, durationMs: number): void;
-  /** This process found that the Redis store had lost its state and started over (decision 0041). */
-  storeReset(): void;
-  /** The exposition text, read now. */
-  scrape(): Promise<string>;
-  /** Its media type (`text/plain; version=0.0.4; charset=utf-8`). */
-  readonly contentType: string;
-}
-
 /** How long a callback queued now waits for the event loop, in seconds (what prom-client's default lag measures). */
 function eventLoopLagSeconds(): Promise<number> {
   const start = process.hrtime.bigint();
@@ -88,7 +77,10 @@ function requestCounters(counts: Counts, registers: Registry[]): Histogram<'oper
   return latency;
 }
 
-export function createMetrics(sources: MetricsSources): Metrics {
+/** One simulator's metrics. */
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
   const registers = [registry];
   // prom-client's labelled increment hashes its labels each time: the hot path counts in plain maps. Tenants
@@ -121,15 +113,19 @@ export function createMetrics(sources: MetricsSources): Metrics {
   });
 
   return {
-    record(operation, status, tenant, durationMs) {
+    /** One answered (or unanswered: status 0) API request; `tenant` is null when it was not authenticated. */
+    record(operation: Operation, status: number, tenant: string | null, durationMs: number): void {
       let byStatus = byOperation.get(operation);
       if (byStatus === undefined) byOperation.set(operation, (byStatus = new Map<number, number>()));
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
       latency.observe({ operation }, durationMs / 1000);
       if (tenant !== null) perTenant.set(tenant, (perTenant.get(tenant) ?? 0) + 1);
     },
-    storeReset: () => storeResets.inc(),
-    scrape: () => registry.metrics(),
+    /** This process found that the Redis store had lost its state and started over (decision 0041). */
+    storeReset: (): void => storeResets.inc(),
+    /** The exposition text, read now. */
+    scrape: (): Promise<string> => registry.metrics(),
+    /** Its media type (`text/plain; version=0.0.4; charset=utf-8`). */
     contentType: registry.contentType,
   };
 }
