@@ -10,7 +10,7 @@ import type { JournalEntry, JournalFilter, JournalSelection } from './journal.js
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
-import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, view, type StateParts } from './snapshots.js';
+import { catchUpPayments, importState, importTenantState, liveTokens, stateParts, sweepAll, view, type StateParts } from './snapshots.js';
 
 import type { ControllerDeps } from './controller-deps.js';
 
@@ -30,19 +30,6 @@ function sweepExpired(deps: ControllerDeps, tenant: string | undefined): void {
   const forked = clocks.forks();
   for (const t of tenant === undefined ? store.tenants().filter((t) => !forked.has(t)) : [tenant]) store.sweepExpired(t, clocks.now(t));
   catchUpPayments(deps, tenant);
-}
-
-/** A page of live tokens (one tenant's, or every tenant's), each by its tenant's clock. */
-function pageOf(deps: ControllerDeps, tenant: string | undefined, after: TokenPosition | undefined, limit: number): { tokens: Token[]; more: boolean } {
-  const { clocks, store } = deps;
-  const tenants = tenant === undefined ? store.tenants() : [tenant];
-  function* live(): Generator<Token> {
-    for (const t of tenants) {
-      const now = clocks.now(t);
-      for (const token of store.list(t)) if (now < token.expiresAt) yield token;
-    }
-  }
-  return tokenPage(live(), after, limit);
 }
 
 /** The control plane of one simulator; without a tenant, a call acts on every tenant. */
@@ -78,9 +65,9 @@ export function createController(deps: ControllerDeps) {
     /** Replaces the global scenario set, or one tenant's own set (an empty list clears it); `paths` locate them in the request body. */
     loadScenarios: (scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void => deps.scenarios.load(scenarios, paths, tenant),
     /** Live tokens, oldest first. */
-    tokens: (tenant?: string): Token[] => pageOf(deps, tenant, undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
+    tokens: (tenant?: string): Token[] => tokenPage(liveTokens(deps, tenant), undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
     /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
-    tokenPage: (tenant: string | undefined, after: TokenPosition | undefined, limit: number) => pageOf(deps, tenant, after, limit),
+    tokenPage: (tenant: string | undefined, after: TokenPosition | undefined, limit: number) => tokenPage(liveTokens(deps, tenant), after, limit),
     /**
      * The journal (one tenant's, or every tenant's): the oldest `filter.limit` entries that pass the filter
      * (all without a limit), newest last, card data masked; `count` is how many pass it. The filter is

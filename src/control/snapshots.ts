@@ -20,10 +20,12 @@ export interface StateParts {
 
 export const view = (clock: VirtualClock): ClockState => ({ now: formatInstant(clock.now()), frozen: clock.frozen });
 
-/** A tenant's live tokens by its own clock. */
-function liveTokens(deps: ControllerDeps, tenant: string): Token[] {
-  const now = deps.clocks.now(tenant);
-  return deps.store.list(tenant).filter((t) => now < t.expiresAt);
+/** The live tokens of one tenant, or of every tenant, each by its tenant's clock. */
+export function* liveTokens(deps: ControllerDeps, tenant: string | undefined): Generator<Token> {
+  for (const t of tenant === undefined ? deps.store.tenants() : [tenant]) {
+    const now = deps.clocks.now(t);
+    for (const token of deps.store.list(t)) if (now < token.expiresAt) yield token;
+  }
 }
 
 /**
@@ -91,7 +93,7 @@ export function stateParts(deps: ControllerDeps, tenant?: string): StateParts {
       scenarios: sealScenarioSets(new Map([...engine.tenantSets()].filter(([t]) => mine(t))), deps.siv),
       payments: (tenant === undefined ? (payments?.tenants() ?? []) : [tenant]).flatMap((t) => payments?.list(t) ?? []).map(paymentToState),
     },
-    tokens: (tenant === undefined ? deps.store.tenants() : [tenant]).flatMap((t) => liveTokens(deps, t)),
+    tokens: [...liveTokens(deps, tenant)],
     toState: (token) => tokenToState(token, deps.siv),
   };
 }
