@@ -2,7 +2,7 @@
  * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
  * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
  */
-import { WireError, type FieldPath } from '../wire/problems.js';
+import type { FieldPath } from '../wire/problems.js';
 import type { Token } from '../domain/token.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
 import type { Scenario } from '../scenarios/schema.js';
@@ -10,9 +10,8 @@ import type { JournalEntry, JournalFilter, JournalSelection } from './journal.js
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
-import { catchUpPayments, importState, importTenantState, stateParts, sweepAll, tenantStateParts, view, type StateParts } from './snapshots.js';
+import { catchUpPayments, importState, importTenantState, liveTokens, stateParts, sweepAll, view, type StateParts } from './snapshots.js';
 
-export type { ControllerDeps } from './controller-deps.js';
 import type { ControllerDeps } from './controller-deps.js';
 
 /**
@@ -33,43 +32,6 @@ function sweepExpired(deps: ControllerDeps, tenant: string | undefined): void {
   catchUpPayments(deps, tenant);
 }
 
-function advanceClock(deps: ControllerDeps, ms: number, tenant: string | undefined): ClockState {
-  if (!(ms >= 0) || !Number.isFinite(ms)) throw new WireError('bodyDoesNotMatchSchema', 'advance takes a non-negative duration');
-  target(deps.clocks, tenant).advance(ms);
-  sweepExpired(deps, tenant);
-  return view(deps.clocks.of(tenant));
-}
-
-function setClock(deps: ControllerDeps, epochMs: number, frozen: boolean | undefined, tenant: string | undefined): ClockState {
-  sweepExpired(deps, tenant);
-  target(deps.clocks, tenant).set(epochMs, frozen);
-  sweepExpired(deps, tenant);
-  return view(deps.clocks.of(tenant));
-}
-
-function reset(deps: ControllerDeps, tenant: string | undefined): void {
-  deps.store.clear(tenant);
-  deps.journal.clear(tenant);
-  deps.engine.resetCounters(tenant);
-  deps.clearWebhooks?.(tenant);
-  deps.payments?.store.clear(tenant);
-  deps.preload(tenant);
-  deps.afterReset?.(tenant);
-}
-
-/** A page of live tokens (one tenant's, or every tenant's), each by its tenant's clock. */
-function pageOf(deps: ControllerDeps, tenant: string | undefined, after: TokenPosition | undefined, limit: number): { tokens: Token[]; more: boolean } {
-  const { clocks, store } = deps;
-  const tenants = tenant === undefined ? store.tenants() : [tenant];
-  function* live(): Generator<Token> {
-    for (const t of tenants) {
-      const now = clocks.now(t);
-      for (const token of store.list(t)) if (now < token.expiresAt) yield token;
-    }
-  }
-  return tokenPage(live(), after, limit);
-}
-
 /** The control plane of one simulator; without a tenant, a call acts on every tenant. */
 export type Controller = ReturnType<typeof createController>;
 
@@ -77,17 +39,35 @@ export function createController(deps: ControllerDeps) {
   const { journal } = deps;
   return {
     clock: (tenant?: string): ClockState => view(deps.clocks.of(tenant)),
-    advanceClock: (ms: number, tenant?: string): ClockState => advanceClock(deps, ms, tenant),
-    setClock: (epochMs: number, frozen: boolean | undefined, tenant?: string): ClockState => setClock(deps, epochMs, frozen, tenant),
-    reset: (tenant?: string): void => reset(deps, tenant),
+    /** `ms` as readAdvance read it: non-negative, and within the clock's range. */
+    advanceClock(ms: number, tenant?: string): ClockState {
+      target(deps.clocks, tenant).advance(ms);
+      sweepExpired(deps, tenant);
+      return view(deps.clocks.of(tenant));
+    },
+    setClock(epochMs: number, frozen: boolean | undefined, tenant?: string): ClockState {
+      sweepExpired(deps, tenant);
+      target(deps.clocks, tenant).set(epochMs, frozen);
+      sweepExpired(deps, tenant);
+      return view(deps.clocks.of(tenant));
+    },
+    reset(tenant?: string): void {
+      deps.store.clear(tenant);
+      journal.clear(tenant);
+      deps.engine.resetCounters(tenant);
+      deps.clearWebhooks?.(tenant);
+      deps.payments?.store.clear(tenant);
+      deps.preload(tenant);
+      deps.afterReset?.(tenant);
+    },
     /** The global scenario set, or one tenant's own set. */
     scenarios: (tenant?: string): readonly Scenario[] => deps.scenarios.list(tenant),
     /** Replaces the global scenario set, or one tenant's own set (an empty list clears it); `paths` locate them in the request body. */
     loadScenarios: (scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void => deps.scenarios.load(scenarios, paths, tenant),
     /** Live tokens, oldest first. */
-    tokens: (tenant?: string): Token[] => pageOf(deps, tenant, undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
+    tokens: (tenant?: string): Token[] => tokenPage(liveTokens(deps, tenant), undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
     /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
-    tokenPage: (tenant: string | undefined, after: TokenPosition | undefined, limit: number) => pageOf(deps, tenant, after, limit),
+    tokenPage: (tenant: string | undefined, after: TokenPosition | undefined, limit: number) => tokenPage(liveTokens(deps, tenant), after, limit),
     /**
      * The journal (one tenant's, or every tenant's): the oldest `filter.limit` entries that pass the filter
      * (all without a limit), newest last, card data masked; `count` is how many pass it. The filter is
@@ -104,9 +84,9 @@ export function createController(deps: ControllerDeps) {
     },
     clearRequests: (tenant?: string): void => journal.clear(tenant),
     /** A snapshot (everything, or one tenant's part: decision 0026) in parts, to be written a slice at a time. */
-    exportStateParts: (tenant?: string): StateParts => (tenant === undefined ? stateParts(deps) : tenantStateParts(deps, tenant)),
-    exportState(tenant?: string): StateSnapshot {
-      const { head, tokens, toState } = tenant === undefined ? stateParts(deps) : tenantStateParts(deps, tenant);
+    exportStateParts: (tenant?: string): StateParts => stateParts(deps, tenant),
+    exportState(): StateSnapshot {
+      const { head, tokens, toState } = stateParts(deps);
       return { ...head, tokens: tokens.map(toState) };
     },
     /** Replaces the whole state, or with a tenant that tenant's part only; changes nothing and throws when the snapshot is not valid. */

@@ -40,24 +40,20 @@ export const KEPT_REQUEST_HEADERS = [
   ['Correlation-Id', 'clientCorrelationId'],
 ] as const;
 
+/** Where a record keeps each kept request header, as sent (KEPT_REQUEST_HEADERS); the client's correlation id as it came. */
+type KeptHeaders = { [K in (typeof KEPT_REQUEST_HEADERS)[number][1]]?: string | undefined };
+
 /**
  * What is kept per request: only references to what the request and its answer already hold, in one object
  * of one shape (every field present, undefined when there is nothing), so that recording stays cheap. Times
  * are formatted, headers and bodies masked, when listed.
  */
-export interface JournalRecord extends Omit<JournalFields, 'errorName'> {
+export interface JournalRecord extends Omit<JournalFields, 'errorName'>, KeptHeaders {
   errorName?: string | undefined;
   virtualMs: number;
   realMs: number;
   /** The query string as requested, without `?`. */
   query?: string | undefined;
-  /** The kept request headers as sent (KEPT_REQUEST_HEADERS); the client's correlation id as it came. */
-  host?: string | undefined;
-  accept?: string | undefined;
-  contentType?: string | undefined;
-  contentEncoding?: string | undefined;
-  contentLength?: string | undefined;
-  clientCorrelationId?: string | undefined;
   /**
    * The name of the correlation header, request and answer alike: the vendor's (`WP-CorrelationId` with
    * `--vendor worldpay`), `Correlation-Id` when absent.
@@ -144,37 +140,30 @@ export function maskedQueryPairs(query: string): [string, string][] {
 
 /** The kept request headers that were sent, by name, masked. */
 export function maskedRequestHeaders(r: JournalRecord): [string, string][] {
-  const out: [string, string][] = [];
-  for (const [name, key] of KEPT_REQUEST_HEADERS) {
+  return KEPT_REQUEST_HEADERS.flatMap(([name, key]): [string, string][] => {
     const value = r[key];
-    if (value === undefined) continue;
-    if (key === 'clientCorrelationId') out.push([r.correlationHeader ?? name, maskCorrelationId(maskCardText(value))]);
-    else out.push([name, maskCardText(value)]);
-  }
-  return out;
-}
-
-/** The answer's headers as it was sent (none when it was not answered), unmasked. */
-function sentHeadersOf(r: JournalRecord): [string, string][] {
-  if (r.sentHeaders === undefined) return [];
-  const out: [string, string][] = [[r.correlationHeader ?? 'Correlation-Id', r.correlationId]];
-  for (let i = 0; i + 1 < r.sentHeaders.length; i += 2) out.push([r.sentHeaders[i] as string, r.sentHeaders[i + 1] as string]);
-  if (r.responseHeaders) for (const name in r.responseHeaders) out.push([name, r.responseHeaders[name] as string]);
-  const size = r.omittedResponseBytes ?? (r.responseBody === undefined ? undefined : Buffer.byteLength(r.responseBody));
-  if (size !== undefined) out.push(['Content-Type', r.responseType ?? 'application/json'], ['Content-Length', String(size)]);
-  return out;
+    if (value === undefined) return [];
+    return key === 'clientCorrelationId' ? [[r.correlationHeader ?? name, maskCorrelationId(maskCardText(value))]] : [[name, maskCardText(value)]];
+  });
 }
 
 /**
- * The answer's headers, masked: Location's authority (it comes from the Host header) and any other value;
- * the correlation id (the first header) was masked when the request arrived, and the simulator's own ids are
- * left alone.
+ * The answer's headers as it was sent (none when it was not answered), masked: Location's authority (it comes
+ * from the Host header) and any other value; the correlation id (the first header) was masked when the
+ * request arrived, and the simulator's own ids are left alone.
  */
 export function maskedResponseHeaders(r: JournalRecord): [string, string][] {
-  return sentHeadersOf(r).map(([name, value], i) => {
-    if (i === 0) return [name, value];
-    return [name, name.toLowerCase() === 'location' ? maskHref(value) : maskCardText(value)];
-  });
+  if (r.sentHeaders === undefined) return [];
+  const out: [string, string][] = [];
+  const add = (name: string, value: string): number => out.push([name, name.toLowerCase() === 'location' ? maskHref(value) : maskCardText(value)]);
+  for (let i = 0; i + 1 < r.sentHeaders.length; i += 2) add(r.sentHeaders[i] as string, r.sentHeaders[i + 1] as string);
+  if (r.responseHeaders) for (const name in r.responseHeaders) add(name, r.responseHeaders[name] as string);
+  const size = r.omittedResponseBytes ?? (r.responseBody === undefined ? undefined : Buffer.byteLength(r.responseBody));
+  if (size !== undefined) {
+    add('Content-Type', r.responseType ?? 'application/json');
+    add('Content-Length', String(size));
+  }
+  return [[r.correlationHeader ?? 'Correlation-Id', r.correlationId], ...out];
 }
 
 export function toEntry({ seq, record: r }: { seq: number; record: JournalRecord }): JournalEntry {
@@ -200,10 +189,10 @@ export function toEntry({ seq, record: r }: { seq: number; record: JournalRecord
   };
 }
 
-/** The lost answer of a record as an entry shows it: its body masked. */
+/** The lost answer of a record as an entry shows it: its body masked (never omitted: one too large was dropped when recorded). */
 function lostAnswerOf(lost: NonNullable<JournalRecord['lostAnswer']>): NonNullable<JournalEntry['lostAnswer']> {
   const view = bodyView(lost.body, undefined);
-  const as = lost.as as NonNullable<JournalEntry['lostAnswer']>['as'];
-  if (view === undefined) return { as, status: lost.status };
-  return view.kind === 'json' ? { as, status: lost.status, body: view.value } : { as, status: lost.status, text: view.kind === 'text' ? view.text : '' };
+  const answer = { as: lost.as as NonNullable<JournalEntry['lostAnswer']>['as'], status: lost.status };
+  if (view === undefined) return answer;
+  return view.kind === 'json' ? { ...answer, body: view.value } : { ...answer, text: view.kind === 'text' ? view.text : '' };
 }

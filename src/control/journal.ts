@@ -33,8 +33,6 @@ export interface JournalFilter {
   limit?: number;
 }
 
-export const JOURNAL_FILTER_KEYS: readonly (keyof JournalFilter)[] = ['operation', 'status', 'method', 'rule', 'since', 'limit'];
-
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
 const MAX_STATUS = 599;
 const MAX_RULE = 256;
@@ -55,37 +53,34 @@ function stringProblems(key: string, value: unknown, check: (s: string) => strin
   return problem === undefined ? [] : [{ errorName: 'fieldHasInvalidValue', message: problem, path }];
 }
 
+const nonNegative = (key: string, value: unknown): FieldProblem[] => integerProblems(key, value, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
+
+/** Each filter key's check, in the filter's words, with the key as the path of its problem. */
+const FILTER_CHECKS: Readonly<Record<keyof JournalFilter, (key: string, value: unknown) => FieldProblem[]>> = {
+  operation: (key, value) =>
+    stringProblems(key, value, (s) => ((OPERATIONS as readonly string[]).includes(s) ? undefined : `operation must be one of ${OPERATIONS.join(', ')}${meantValueHint(s, OPERATIONS, '')}`)),
+  status: (key, value) => integerProblems(key, value, MAX_STATUS, `an HTTP status from 0 to ${MAX_STATUS}`),
+  method: (key, value) => stringProblems(key, value, (s) => (METHOD.test(s) ? undefined : 'method must be an HTTP method such as GET or POST')),
+  rule: (key, value) => stringProblems(key, value, (s) => (s.length <= MAX_RULE ? undefined : `rule must be at most ${MAX_RULE} characters`)),
+  since: nonNegative,
+  limit: nonNegative,
+};
+
+export const JOURNAL_FILTER_KEYS = Object.keys(FILTER_CHECKS) as readonly (keyof JournalFilter)[];
+
 /**
  * Every problem of a filter, one per offending key (with the key as its path), in the filter's words: the
  * control API reports them for its query parameters, the library for its filter object.
  */
 export function journalFilterProblems(filter: Readonly<Record<string, unknown>>): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  for (const key of Object.keys(filter)) {
+  return Object.keys(filter).flatMap((key): FieldProblem[] => {
     const value = filter[key];
-    if (value === undefined) continue;
-    switch (key) {
-      case 'operation':
-        problems.push(...stringProblems(key, value, (s) => ((OPERATIONS as readonly string[]).includes(s) ? undefined : `operation must be one of ${OPERATIONS.join(', ')}${meantValueHint(s, OPERATIONS, '')}`)));
-        break;
-      case 'status':
-        problems.push(...integerProblems(key, value, MAX_STATUS, `an HTTP status from 0 to ${MAX_STATUS}`));
-        break;
-      case 'method':
-        problems.push(...stringProblems(key, value, (s) => (METHOD.test(s) ? undefined : 'method must be an HTTP method such as GET or POST')));
-        break;
-      case 'rule':
-        problems.push(...stringProblems(key, value, (s) => (s.length <= MAX_RULE ? undefined : `rule must be at most ${MAX_RULE} characters`)));
-        break;
-      case 'since':
-      case 'limit':
-        problems.push(...integerProblems(key, value, Number.MAX_SAFE_INTEGER, 'a non-negative integer'));
-        break;
-      default:
-        problems.push({ errorName: 'fieldIsNotAllowed', message: `${key} is not a journal filter; use ${JOURNAL_FILTER_KEYS.join(', ')}`, path: [key] });
+    if (value === undefined) return [];
+    if (!Object.hasOwn(FILTER_CHECKS, key)) {
+      return [{ errorName: 'fieldIsNotAllowed', message: `${key} is not a journal filter; use ${JOURNAL_FILTER_KEYS.join(', ')}`, path: [key] }];
     }
-  }
-  return problems;
+    return FILTER_CHECKS[key as keyof JournalFilter](key, value);
+  });
 }
 
 /** A valid filter as given (the method upper-cased), or a bodyDoesNotMatchSchema error naming every problem. */
@@ -146,9 +141,7 @@ export interface JournalBounds {
 /** 32 Mi characters of bodies at most, whatever the entry bounds. */
 export const DEFAULT_BODY_CHARS = 32 * 1024 * 1024;
 
-interface Stored {
-  seq: number;
-  record: JournalRecord;
+interface Stored extends JournalSelection {
   live: boolean;
 }
 

@@ -23,23 +23,6 @@ export interface MetricsSources {
   journal: () => { entries: number; bodyChars: number };
 }
 
-export interface Metrics {
-  /** One answered (or unanswered: status 0) API request; `tenant` is null when it was not authenticated. */
-  record(operation: Operation, status: number, tenant: string | null, durationMs: number): void;
-  /** This process found that the Redis store had lost its state and started over (decision 0041). */
-  storeReset(): void;
-  /** The exposition text, read now. */
-  scrape(): Promise<string>;
-  /** Its media type (`text/plain; version=0.0.4; charset=utf-8`). */
-  readonly contentType: string;
-}
-
-/** How long a callback queued now waits for the event loop, in seconds (what prom-client's default lag measures). */
-function eventLoopLagSeconds(): Promise<number> {
-  const start = process.hrtime.bigint();
-  return new Promise((resolve) => setImmediate(() => resolve(Number(process.hrtime.bigint() - start) / 1e9)));
-}
-
 /** The gauges read when the metrics are scraped, in the order the exposition lists them. */
 const GAUGES: readonly (readonly [name: string, help: string, read: (sources: MetricsSources) => number])[] = [
   ['token_sim_tokens', 'Live tokens held, every tenant', (s) => s.tokens()],
@@ -49,14 +32,8 @@ const GAUGES: readonly (readonly [name: string, help: string, read: (sources: Me
   ['process_resident_memory_bytes', 'Resident set size of the process (shared by every simulator in it)', () => process.memoryUsage.rss()],
 ];
 
-/** Requests by operation, then status, and per authenticated tenant: counted in plain maps on the hot path. */
-interface Counts {
-  byOperation: Map<Operation, Map<number, number>>;
-  perTenant: Map<string, number>;
-}
-
-/** The two request counters: handed the plain maps' counts when scraped. */
-function requestCounters(counts: Counts, registers: Registry[]): Histogram<'operation'> {
+/** The two request counters, handed the counts of the plain maps (by operation then status, per tenant) when scraped. */
+function requestCounters(byOperation: Map<Operation, Map<number, number>>, perTenant: Map<string, number>, registers: Registry[]): Histogram<'operation'> {
   new Counter({
     name: 'token_sim_requests_total',
     help: 'Simulated API requests, by operation and HTTP status (0: closed unanswered)',
@@ -64,7 +41,7 @@ function requestCounters(counts: Counts, registers: Registry[]): Histogram<'oper
     registers,
     collect() {
       this.reset();
-      for (const [operation, byStatus] of counts.byOperation) for (const [status, count] of byStatus) this.inc({ operation, status }, count);
+      for (const [operation, byStatus] of byOperation) for (const [status, count] of byStatus) this.inc({ operation, status }, count);
     },
   });
   const latency = new Histogram({
@@ -81,21 +58,24 @@ function requestCounters(counts: Counts, registers: Registry[]): Histogram<'oper
     registers,
     collect() {
       this.reset();
-      const busiest = [...counts.perTenant].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_TENANTS);
+      const busiest = [...perTenant].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_TENANTS);
       for (const [tenant, count] of busiest) this.inc({ tenant }, count);
     },
   });
   return latency;
 }
 
-export function createMetrics(sources: MetricsSources): Metrics {
+/** One simulator's metrics. */
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
   const registers = [registry];
   // prom-client's labelled increment hashes its labels each time: the hot path counts in plain maps. Tenants
   // are configured usernames (credentials), never whatever a client sends; only the busiest become series.
-  const counts: Counts = { byOperation: new Map(), perTenant: new Map() };
-  const { byOperation, perTenant } = counts;
-  const latency = requestCounters(counts, registers);
+  const byOperation = new Map<Operation, Map<number, number>>();
+  const perTenant = new Map<string, number>();
+  const latency = requestCounters(byOperation, perTenant, registers);
   const storeResets = new Counter({
     name: 'token_sim_store_resets_total',
     help: 'Times this process found that the Redis store had lost its state (restarted empty) and started over',
@@ -115,21 +95,27 @@ export function createMetrics(sources: MetricsSources): Metrics {
     name: 'nodejs_eventloop_lag_seconds',
     help: 'How long a callback queued at scrape time waited for the event loop (shared by every simulator in the process)',
     registers,
+    // What prom-client's default lag measures: how long a callback queued now waits.
     async collect() {
-      this.set(await eventLoopLagSeconds());
+      const start = process.hrtime.bigint();
+      this.set(await new Promise<number>((resolve) => setImmediate(() => resolve(Number(process.hrtime.bigint() - start) / 1e9))));
     },
   });
 
   return {
-    record(operation, status, tenant, durationMs) {
+    /** One answered (or unanswered: status 0) API request; `tenant` is null when it was not authenticated. */
+    record(operation: Operation, status: number, tenant: string | null, durationMs: number): void {
       let byStatus = byOperation.get(operation);
       if (byStatus === undefined) byOperation.set(operation, (byStatus = new Map<number, number>()));
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
       latency.observe({ operation }, durationMs / 1000);
       if (tenant !== null) perTenant.set(tenant, (perTenant.get(tenant) ?? 0) + 1);
     },
-    storeReset: () => storeResets.inc(),
-    scrape: () => registry.metrics(),
+    /** This process found that the Redis store had lost its state and started over (decision 0041). */
+    storeReset: (): void => storeResets.inc(),
+    /** The exposition text, read now. */
+    scrape: (): Promise<string> => registry.metrics(),
+    /** Its media type (`text/plain; version=0.0.4; charset=utf-8`). */
     contentType: registry.contentType,
   };
 }

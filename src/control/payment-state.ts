@@ -1,6 +1,6 @@
 /** Payments in state snapshots (contract 3.2): their amounts, scripts, history and what the clock will bring. */
 import * as z from 'zod';
-import { SETTLEMENT_SEQ, scheduledEventsOf, type Payment, type PaymentEvent } from '../domain/payment.js';
+import { PAYMENT_EVENT_TYPES, SETTLEMENT_SEQ, scheduledEventsOf, type Payment, type PaymentEvent, type PaymentScript } from '../domain/payment.js';
 import { isInRange } from '../domain/time-range.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import { isoInstant, oneOf } from '../wire/schemas.js';
@@ -8,16 +8,19 @@ import type { PaymentEventState, PaymentState } from './snapshot-types.js';
 
 export type { PaymentState } from './snapshot-types.js';
 
-const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time').refine((text) => isInRange(parseInstant(text) ?? 0), {
+/** An instant of a snapshot: inside the clock's range (decision 0021), or a later request could not write it. */
+export const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time').refine((text) => isInRange(parseInstant(text) ?? 0), {
   error: "must be inside the clock's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z",
   params: { errorName: 'fieldHasInvalidValue' },
 });
 const amount = z.int().min(0);
+/** The pending settlement among a payment's scheduled events. */
+const isSettlement = (e: Pick<PaymentEvent, 'seq' | 'type'>): boolean => e.seq === SETTLEMENT_SEQ && (e.type === 'settled' || e.type === 'settlementFailed');
 const refusal = z.strictObject({ code: z.string().min(1), description: z.string().min(1) });
 
 const eventState = z.strictObject({
   seq: z.int().min(1),
-  type: oneOf(['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused']),
+  type: oneOf(PAYMENT_EVENT_TYPES),
   at: instant,
   amount,
   reference: z.string().optional(),
@@ -41,29 +44,28 @@ export const paymentState = z.strictObject({
   events: z.array(eventState),
   scheduled: z.array(eventState),
   eventCount: z.int().min(0),
-}).refine((p) => p.settlement !== 'pending' || p.scheduled.some((e) => e.seq === 2 && (e.type === 'settled' || e.type === 'settlementFailed')), {
+}).refine((p) => p.settlement !== 'pending' || p.scheduled.some(isSettlement), {
   error: 'a payment whose settlement is pending must have its settlement scheduled (seq 2, settled or settlementFailed)',
   path: ['scheduled'],
   params: { errorName: 'fieldHasInvalidValue' },
 });
 
 
-const eventToState = (e: PaymentEvent): PaymentEventState => ({
+/** An event with its instant as given (text in a snapshot, epoch ms in a payment), its refusal copied. */
+const withAt = <At>(e: PaymentEvent | PaymentEventState, at: At) => ({
   seq: e.seq,
   type: e.type,
-  at: formatInstant(e.at),
+  at,
   amount: e.amount,
   ...(e.reference !== undefined && { reference: e.reference }),
   ...(e.refusal && { refusal: { ...e.refusal } }),
 });
+const eventToState = (e: PaymentEvent): PaymentEventState => withAt(e, formatInstant(e.at));
+const eventFromState = (e: PaymentEventState): PaymentEvent => withAt(e, parseInstant(e.at) ?? Number.NaN);
 
-const eventFromState = (e: PaymentEventState): PaymentEvent => ({
-  seq: e.seq,
-  type: e.type,
-  at: parseInstant(e.at) ?? Number.NaN,
-  amount: e.amount,
-  ...(e.reference !== undefined && { reference: e.reference }),
-  ...(e.refusal && { refusal: { ...e.refusal } }),
+const copyScript = (script: PaymentScript | PaymentState['script']): PaymentScript => ({
+  ...(script.settlementFails !== undefined && { settlementFails: script.settlementFails }),
+  ...(script.refundFailure && { refundFailure: { ...script.refundFailure } }),
 });
 
 export function paymentToState(p: Payment): PaymentState {
@@ -80,18 +82,13 @@ export function paymentToState(p: Payment): PaymentState {
     refunded: p.refunded,
     refundRequested: p.refundRequested,
     reversed: p.reversed,
-    script: {
-      ...(p.script.settlementFails !== undefined && { settlementFails: p.script.settlementFails }),
-      ...(p.script.refundFailure && { refundFailure: { ...p.script.refundFailure } }),
-    },
+    script: copyScript(p.script),
     events: p.events.map(eventToState),
     // The pending settlement travels as the scheduled event it is (seq 2).
     scheduled: scheduledEventsOf(p).map(eventToState),
     eventCount: p.eventCount,
   };
 }
-
-const isSettlement = (e: PaymentEvent): boolean => e.seq === SETTLEMENT_SEQ && (e.type === 'settled' || e.type === 'settlementFailed');
 
 export function paymentFromState(s: PaymentState): Payment {
   const scheduled = s.scheduled.map(eventFromState);
@@ -110,10 +107,7 @@ export function paymentFromState(s: PaymentState): Payment {
     refunded: s.refunded,
     refundRequested: s.refundRequested,
     reversed: s.reversed,
-    script: {
-      ...(s.script.settlementFails !== undefined && { settlementFails: s.script.settlementFails }),
-      ...(s.script.refundFailure && { refundFailure: { ...s.script.refundFailure } }),
-    },
+    script: copyScript(s.script),
     events: s.events.map(eventFromState),
     settlesAt: settlement?.at,
     scheduled: others.sort((a, b) => a.at - b.at),

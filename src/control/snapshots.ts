@@ -10,7 +10,6 @@ import type { Scenario } from '../scenarios/schema.js';
 import type { ControllerDeps } from './controller-deps.js';
 import { paymentFromState, paymentToState } from './payment-state.js';
 import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
-import { foreignParts, onlyTenant, tenantOfCounter } from './tenant-state.js';
 
 /** A snapshot in parts: everything but the tokens, the live tokens as they are now, and the conversion of one token to its snapshot form. */
 export interface StateParts {
@@ -21,10 +20,12 @@ export interface StateParts {
 
 export const view = (clock: VirtualClock): ClockState => ({ now: formatInstant(clock.now()), frozen: clock.frozen });
 
-/** A tenant's live tokens by its own clock. */
-export function liveTokens(deps: ControllerDeps, tenant: string): Token[] {
-  const now = deps.clocks.now(tenant);
-  return deps.store.list(tenant).filter((t) => now < t.expiresAt);
+/** The live tokens of one tenant, or of every tenant, each by its tenant's clock. */
+export function* liveTokens(deps: ControllerDeps, tenant: string | undefined): Generator<Token> {
+  for (const t of tenant === undefined ? deps.store.tenants() : [tenant]) {
+    const now = deps.clocks.now(t);
+    for (const token of deps.store.list(t)) if (now < token.expiresAt) yield token;
+  }
 }
 
 /**
@@ -52,50 +53,47 @@ export function sweepAll(deps: ControllerDeps): number {
   return removed;
 }
 
-const paymentsOf = (deps: ControllerDeps, tenant: string | undefined) =>
-  (deps.payments ? (tenant === undefined ? deps.payments.store.tenants() : [tenant]).flatMap((t) => deps.payments?.store.list(t) ?? []) : []).map(paymentToState);
+/** The tenant of an id counter (`<kind>:<tenant>`; kinds hold no colon). */
+const tenantOfCounter = (key: string): string => key.slice(key.indexOf(':') + 1);
 
-/** Everything: the shared clock and every fork, every counter and tenant scenario set, every live token and payment. */
-export function stateParts(deps: ControllerDeps): StateParts {
-  const { clocks, engine } = deps;
-  const tenantClocks: Record<string, ClockState> = {};
-  for (const [tenant, clock] of clocks.forks()) tenantClocks[tenant] = view(clock);
-  return {
-    head: {
-      format: 'token-sim-state',
-      version: 1,
-      clock: view(clocks.shared),
-      tenantClocks,
-      counters: { ids: deps.ids.counters(), scenarios: engine.counters(), tenantScenarios: engine.tenantCounters() },
-      scenarios: sealScenarioSets(engine.tenantSets(), deps.siv),
-      payments: paymentsOf(deps, undefined),
-    },
-    tokens: deps.store.tenants().flatMap((t) => liveTokens(deps, t)),
-    toState: (token) => tokenToState(token, deps.siv),
-  };
+/** The entries of a record whose key passes. */
+const only = <V>(record: Record<string, V>, keep: (key: string) => boolean): Record<string, V> =>
+  Object.fromEntries(Object.entries(record).filter(([key]) => keep(key)));
+
+/** Per-label counts of one tenant only. */
+function onlyTenant<C>(counts: Record<string, Record<string, C>>, tenant: string): Record<string, Record<string, C>> {
+  const out: Record<string, Record<string, C>> = {};
+  for (const [label, byTenant] of Object.entries(counts)) {
+    const c = byTenant[tenant];
+    if (c !== undefined) out[label] = { [tenant]: c };
+  }
+  return out;
 }
 
 /**
- * One tenant's part of a snapshot: its live tokens, its own clock when it has one (the shared clock as
- * `clock` either way), its id and scenario counters, and its own scenario set.
+ * Everything: the shared clock and every fork, every counter and tenant scenario set, every live token and
+ * payment. With a tenant, its part only: its live tokens and payments, its own clock when it has one (the
+ * shared clock as `clock` either way), its id and scenario counters, and its own scenario set.
  */
-export function tenantStateParts(deps: ControllerDeps, tenant: string): StateParts {
+export function stateParts(deps: ControllerDeps, tenant?: string): StateParts {
   const { clocks, engine } = deps;
-  const fork = clocks.forks().get(tenant);
-  const ids = Object.fromEntries(Object.entries(deps.ids.counters()).filter(([key]) => tenantOfCounter(key) === tenant));
-  const ownCounts = engine.tenantCounters()[tenant];
-  const set = engine.tenantSets().get(tenant);
+  const mine = (t: string): boolean => tenant === undefined || t === tenant;
+  const payments = deps.payments?.store;
   return {
     head: {
       format: 'token-sim-state',
       version: 1,
       clock: view(clocks.shared),
-      tenantClocks: fork ? { [tenant]: view(fork) } : {},
-      counters: { ids, scenarios: onlyTenant(engine.counters(), tenant), tenantScenarios: ownCounts ? { [tenant]: ownCounts } : {} },
-      scenarios: sealScenarioSets(new Map(set ? [[tenant, set]] : []), deps.siv),
-      payments: paymentsOf(deps, tenant),
+      tenantClocks: Object.fromEntries([...clocks.forks()].filter(([t]) => mine(t)).map(([t, clock]) => [t, view(clock)])),
+      counters: {
+        ids: only(deps.ids.counters(), (key) => mine(tenantOfCounter(key))),
+        scenarios: tenant === undefined ? engine.counters() : onlyTenant(engine.counters(), tenant),
+        tenantScenarios: only(engine.tenantCounters(), mine),
+      },
+      scenarios: sealScenarioSets(new Map([...engine.tenantSets()].filter(([t]) => mine(t))), deps.siv),
+      payments: (tenant === undefined ? (payments?.tenants() ?? []) : [tenant]).flatMap((t) => payments?.list(t) ?? []).map(paymentToState),
     },
-    tokens: liveTokens(deps, tenant),
+    tokens: [...liveTokens(deps, tenant)],
     toState: (token) => tokenToState(token, deps.siv),
   };
 }
@@ -127,6 +125,22 @@ export function importState(deps: ControllerDeps, data: unknown): void {
   sweepAll(deps);
 }
 
+/** What a tenant-scoped snapshot names of any other tenant: its tokens, clocks, counters, scenario sets. */
+function foreignParts(snapshot: StateSnapshot, tenant: string): FieldProblem[] {
+  const problem = (path: FieldPath): FieldProblem => ({ errorName: 'fieldHasInvalidValue', message: `this import writes tenant '${tenant}' only`, path });
+  const out: FieldProblem[] = [];
+  snapshot.tokens.forEach((t, i) => t.tenant !== tenant && out.push(problem(['tokens', i, 'tenant'])));
+  (snapshot.payments ?? []).forEach((p, i) => p.tenant !== tenant && out.push(problem(['payments', i, 'tenant'])));
+  for (const name of Object.keys(snapshot.tenantClocks)) if (name !== tenant) out.push(problem(['tenantClocks', name]));
+  for (const key of Object.keys(snapshot.counters.ids)) if (tenantOfCounter(key) !== tenant) out.push(problem(['counters', 'ids', key]));
+  for (const [label, byTenant] of Object.entries(snapshot.counters.scenarios ?? {})) {
+    for (const name of Object.keys(byTenant)) if (name !== tenant) out.push(problem(['counters', 'scenarios', label, name]));
+  }
+  for (const name of Object.keys(snapshot.counters.tenantScenarios ?? {})) if (name !== tenant) out.push(problem(['counters', 'tenantScenarios', name]));
+  for (const name of Object.keys(snapshot.scenarios ?? {})) if (name !== tenant) out.push(problem(['scenarios', name]));
+  return out;
+}
+
 /** Replaces one tenant's part of the state with a snapshot's, which must name no other tenant. */
 export function importTenantState(deps: ControllerDeps, data: unknown, tenant: string): void {
   const { clocks, engine, store } = deps;
@@ -136,10 +150,8 @@ export function importTenantState(deps: ControllerDeps, data: unknown, tenant: s
   // Everything is checked; from here on nothing can fail half-way. Other tenants' parts are kept as they are.
   const own = snapshot.tenantClocks[tenant];
   if (own) clocks.fork(tenant).set(parseInstant(own.now) ?? Number.NaN, own.frozen);
-  const ids = Object.fromEntries(Object.entries(deps.ids.counters()).filter(([key]) => tenantOfCounter(key) !== tenant));
-  deps.ids.restoreCounters({ ...ids, ...snapshot.counters.ids });
-  const sets: Record<string, readonly Scenario[]> = {};
-  for (const [owner, set] of engine.tenantSets()) if (owner !== tenant) sets[owner] = set;
+  deps.ids.restoreCounters({ ...only(deps.ids.counters(), (key) => tenantOfCounter(key) !== tenant), ...snapshot.counters.ids });
+  const sets: Record<string, readonly Scenario[]> = Object.fromEntries([...engine.tenantSets()].filter(([owner]) => owner !== tenant));
   const mine = snapshot.scenarios?.[tenant];
   if (mine && mine.length > 0) sets[tenant] = mine;
   const counts = engine.counters();

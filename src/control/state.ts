@@ -7,25 +7,19 @@ import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
 import { formatDuration, parseDuration, type Duration } from '../domain/duration.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
-import { isInRange } from '../domain/time-range.js';
 import { cardIdentity, type Token } from '../domain/token.js';
 import { schemaError, type FieldProblem } from '../wire/problems.js';
-import { isoInstant, strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
+import { strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
 import { parseBounded } from '../wire/bounded-parse.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 import { schemaFor } from '../wire/schema-for.js';
-import { paymentState } from './payment-state.js';
+import { instant, paymentState } from './payment-state.js';
 import type { StateSnapshot, TokenState } from './snapshot-types.js';
 
 export type { ClockState, StateSnapshot, TokenState } from './snapshot-types.js';
 
 // Every object of a snapshot refuses fields it does not define (fieldIsNotAllowed, with a hint).
-// Every instant stays inside the clock's range (decision 0021), or a later request could not write it.
-const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time').refine((text) => isInRange(parseInstant(text) ?? 0), {
-  error: "must be inside the clock's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z",
-  params: { errorName: 'fieldHasInvalidValue' },
-});
 const clockState = z.strictObject({ now: instant, frozen: z.boolean() });
 const expiryDate = z.strictObject({ month: z.int().min(1).max(12), year: z.int().max(9999) });
 
@@ -152,31 +146,14 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
   };
 }
 
-export interface ParsedState {
-  snapshot: StateSnapshot;
-  tokens: Token[];
-}
-
-/**
- * Checks a snapshot whole before anything changes: its shape, that every card number unseals with this
- * simulator's keys, and that no token id or card identity repeats within a tenant. A token without its own
- * extension (an older snapshot) takes its tenant's extension in force.
- */
 /** Where a scenario holds card numbers: the `when.cardNumber` predicate and its preloaded tokens' numbers. */
 type CardHolder = Record<string, unknown>;
+const isObject = (v: unknown): v is CardHolder => typeof v === 'object' && v !== null && !Array.isArray(v);
 function cardHoldersOf(scenario: unknown): { holder: CardHolder; path: (string | number)[] }[] {
-  const isObject = (v: unknown): v is CardHolder => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(scenario)) return [];
-  const out: { holder: CardHolder; path: (string | number)[] }[] = [];
-  const rules = Array.isArray(scenario.rules) ? (scenario.rules as unknown[]) : [];
-  rules.forEach((rule, i) => {
-    if (isObject(rule) && isObject(rule.when)) out.push({ holder: rule.when, path: ['rules', i, 'when'] });
-  });
-  const tokens = Array.isArray(scenario.tokens) ? (scenario.tokens as unknown[]) : [];
-  tokens.forEach((token, i) => {
-    if (isObject(token) && isObject(token.paymentInstrument)) out.push({ holder: token.paymentInstrument, path: ['tokens', i, 'paymentInstrument'] });
-  });
-  return out;
+  const within = (list: unknown, key: string, field: string) =>
+    (Array.isArray(list) ? (list as unknown[]) : []).flatMap((item, i) => (isObject(item) && isObject(item[field]) ? [{ holder: item[field], path: [key, i, field] }] : []));
+  return [...within(scenario.rules, 'rules', 'when'), ...within(scenario.tokens, 'tokens', 'paymentInstrument')];
 }
 
 /**
@@ -184,34 +161,26 @@ function cardHoldersOf(scenario: unknown): { holder: CardHolder; path: (string |
  * of `cardNumber`), like the tokens' own, so a snapshot shows none and still restores them whole.
  */
 export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>, siv: Siv): Record<string, Scenario[]> {
-  const out: Record<string, Scenario[]> = {};
-  for (const [tenant, scenarios] of sets) {
-    out[tenant] = scenarios.map((scenario) => {
-      const copy = structuredClone<Scenario>(scenario);
-      for (const { holder } of cardHoldersOf(copy)) {
-        if (typeof holder.cardNumber !== 'string') continue;
-        holder.sealedCardNumber = siv.seal(holder.cardNumber);
-        delete holder.cardNumber;
-      }
-      return copy;
-    });
-  }
-  return out;
+  const seal = (scenario: Scenario): Scenario => {
+    const copy = structuredClone(scenario);
+    for (const { holder } of cardHoldersOf(copy)) {
+      if (typeof holder.cardNumber !== 'string') continue;
+      holder.sealedCardNumber = siv.seal(holder.cardNumber);
+      delete holder.cardNumber;
+    }
+    return copy;
+  };
+  return Object.fromEntries([...sets].map(([tenant, scenarios]) => [tenant, scenarios.map(seal)]));
 }
 
 /** The snapshot with its scenario sets' sealed card numbers opened (a copy), and what could not be opened. */
 export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; problems: FieldProblem[] } {
   if (typeof data !== 'object' || data === null || !('scenarios' in data)) return { data, problems: [] };
   const sets = data.scenarios;
-  if (typeof sets !== 'object' || sets === null || Array.isArray(sets)) return { data, problems: [] };
+  if (!isObject(sets)) return { data, problems: [] };
   const problems: FieldProblem[] = [];
-  const opened: Record<string, unknown> = {};
-  for (const [tenant, scenarios] of Object.entries(sets as Record<string, unknown>)) {
-    if (!Array.isArray(scenarios)) {
-      Object.defineProperty(opened, tenant, { value: scenarios, enumerable: true, writable: true, configurable: true });
-      continue;
-    }
-    const copies = scenarios.map((scenario: unknown, i) => {
+  const open = (tenant: string, scenarios: unknown[]): unknown[] =>
+    scenarios.map((scenario, i) => {
       const copy = structuredClone(scenario);
       for (const { holder, path } of cardHoldersOf(copy)) {
         if (!('sealedCardNumber' in holder)) continue;
@@ -229,12 +198,17 @@ export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; prob
       }
       return copy;
     });
-    Object.defineProperty(opened, tenant, { value: copies, enumerable: true, writable: true, configurable: true });
-  }
+  // fromEntries defines each tenant as an own property, `__proto__` included.
+  const opened = Object.fromEntries(Object.entries(sets).map(([tenant, scenarios]) => [tenant, Array.isArray(scenarios) ? open(tenant, scenarios) : scenarios]));
   return { data: { ...data, scenarios: opened }, problems };
 }
 
-export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string) => Duration): ParsedState {
+/**
+ * Checks a snapshot whole before anything changes: its shape, that every card number unseals with this
+ * simulator's keys, and that no token id or card identity repeats within a tenant. A token without its own
+ * extension (an older snapshot) takes its tenant's extension in force.
+ */
+export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string) => Duration): { snapshot: StateSnapshot; tokens: Token[] } {
   const { data, problems: sealProblems } = openScenarioSets(raw, siv);
   if (sealProblems.length > 0) throw schemaError(sealProblems, 'The state does not match the schema');
   const snapshot = parseBounded(stateSchema, data, 'state');

@@ -6,7 +6,7 @@
 import { profileDurations, type SimulatorConfig } from '../config/options.js';
 import { DomainError } from '../domain/errors.js';
 import { parseInstant } from '../wire/instant.js';
-import type { LifetimeProfile, Merchants, Profiles } from '../domain/ports.js';
+import type { LifetimeProfile, Merchants } from '../domain/ports.js';
 import { WireError, fieldProblemOf, schemaError, type FieldPath, type FieldProblem } from '../wire/problems.js';
 import type { FixtureToken } from '../config/fixtures.js';
 import type { ScenarioEngine } from './engine.js';
@@ -21,23 +21,6 @@ export interface ActiveSetDeps {
   createToken(token: FixtureToken, username: string): void;
   /** The tenant's virtual now. */
   now(tenant: string): number;
-}
-
-export interface ActiveScenarios extends Profiles {
-  /** The global set, or one tenant's own set. */
-  list(tenant?: string): readonly Scenario[];
-  /**
-   * Replaces the global set, or one tenant's own set; or changes nothing and throws bodyDoesNotMatchSchema
-   * when a preloaded token cannot be created. `paths` locate each scenario in the submitted document (for
-   * the JSONPaths). A tenant's set preloads tokens for that tenant only.
-   */
-  load(scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void;
-  /** Puts the sets' preloaded tokens back (of one tenant, or all) after a reset. */
-  preload(tenant?: string): void;
-  /** Replaces every tenant's own set, preloading nothing (a state import brings the tokens). */
-  restoreTenantSets(sets: Readonly<Record<string, readonly Scenario[]>>): void;
-  /** Replaces the global set, or one tenant's own set, preloading nothing (a shared store's replica brings the tokens). */
-  restoreSet(scenarios: readonly Scenario[], tenant?: string): void;
 }
 
 /** What a refused preloaded token amounts to, as one problem (its path relative to the token); undefined for a bug. */
@@ -103,7 +86,10 @@ function preload(deps: ActiveSetDeps, scenarios: readonly Scenario[], owner: str
   });
 }
 
-export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
+/** The active sets, and the profile in force for each tenant (`Profiles`). */
+export type ActiveScenarios = ReturnType<typeof createActiveScenarios>;
+
+export function createActiveScenarios(deps: ActiveSetDeps) {
   const configured = profileOf(deps.config, [{ name: 'configured', profile: deps.config.profile }], undefined) as LifetimeProfile;
   let global = configured;
   /** Tenants whose own set names a profile. */
@@ -124,9 +110,15 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
   }
 
   return {
-    list: (tenant) => deps.engine.scenarios(tenant),
+    /** The global set, or one tenant's own set. */
+    list: (tenant?: string): readonly Scenario[] => deps.engine.scenarios(tenant),
 
-    load(scenarios, paths = scenarios.map((_, i) => (scenarios.length > 1 ? [i] : [])), tenant) {
+    /**
+     * Replaces the global set, or one tenant's own set; or changes nothing and throws bodyDoesNotMatchSchema
+     * when a preloaded token cannot be created. `paths` locate each scenario in the submitted document (for
+     * the JSONPaths). A tenant's set preloads tokens for that tenant only.
+     */
+    load(scenarios: readonly Scenario[], paths: readonly FieldPath[] = scenarios.map((_, i) => (scenarios.length > 1 ? [i] : [])), tenant?: string): void {
       const problems = problemsOf(deps, scenarios, paths, tenant);
       if (problems.length > 0) {
         throw schemaError(problems, 'The scenario preloads tokens that cannot be created');
@@ -143,9 +135,10 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
       deps.engine.replace(scenarios, tenant);
     },
 
-    current: (tenant) => own.get(tenant) ?? global,
+    current: (tenant: string): LifetimeProfile => own.get(tenant) ?? global,
 
-    restoreTenantSets(sets) {
+    /** Replaces every tenant's own set, preloading nothing (a state import brings the tokens). */
+    restoreTenantSets(sets: Readonly<Record<string, readonly Scenario[]>>): void {
       for (const tenant of deps.engine.tenantSets().keys()) deps.engine.replace([], tenant);
       own.clear();
       for (const [tenant, scenarios] of Object.entries(sets)) {
@@ -154,12 +147,14 @@ export function createActiveScenarios(deps: ActiveSetDeps): ActiveScenarios {
       }
     },
 
-    restoreSet(scenarios, tenant) {
+    /** Replaces the global set, or one tenant's own set, preloading nothing (a shared store's replica brings the tokens). */
+    restoreSet(scenarios: readonly Scenario[], tenant?: string): void {
       applyProfile(scenarios, tenant);
       deps.engine.replace(scenarios, tenant);
     },
 
-    preload(tenant) {
+    /** Puts the sets' preloaded tokens back (of one tenant, or all) after a reset. */
+    preload(tenant?: string): void {
       preload(deps, deps.engine.scenarios(), undefined, tenant);
       for (const [owner, scenarios] of deps.engine.tenantSets()) {
         if (tenant === undefined || owner === tenant) preload(deps, scenarios, owner, owner);

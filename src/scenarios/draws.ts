@@ -7,6 +7,15 @@ import { MAX_DELAY_MS, type DelaySpec } from './schema.js';
 /** Whether a rule of this chance applies, given a draw in [0, 1): 0 never does, 1 always does. */
 export const chanceHolds = (chance: number, draw: number): boolean => draw < chance;
 
+// Acklam's coefficients, highest power first; each denominator ends in its constant term, 1.
+const A = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+const B = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572, 1];
+const C = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+const D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416, 1];
+
+/** The polynomial of these coefficients at x, by Horner's rule. */
+const poly = (coefficients: readonly number[], x: number): number => coefficients.reduce((sum, k) => sum * x + k, 0);
+
 /**
  * The standard normal quantile of p in (0, 1) (Peter Acklam's rational approximation, relative error below
  * 1.2e-9); -Infinity at 0.
@@ -14,23 +23,14 @@ export const chanceHolds = (chance: number, draw: number): boolean => draw < cha
 export function normalQuantile(p: number): number {
   if (p <= 0) return Number.NEGATIVE_INFINITY;
   if (p >= 1) return Number.POSITIVE_INFINITY;
-  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
-  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
-  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
-  const [a0, a1, a2, a3, a4, a5] = a as [number, number, number, number, number, number];
-  const [b0, b1, b2, b3, b4] = b as [number, number, number, number, number];
-  const [c0, c1, c2, c3, c4, c5] = c as [number, number, number, number, number, number];
-  const [d0, d1, d2, d3] = d as [number, number, number, number];
   const low = 0.02425;
   if (p < low || p > 1 - low) {
     const q = Math.sqrt(-2 * Math.log(p < low ? p : 1 - p));
-    const x = (((((c0 * q + c1) * q + c2) * q + c3) * q + c4) * q + c5) / ((((d0 * q + d1) * q + d2) * q + d3) * q + 1);
+    const x = poly(C, q) / poly(D, q);
     return p < low ? x : -x;
   }
   const q = p - 0.5;
-  const r = q * q;
-  return ((((((a0 * r + a1) * r + a2) * r + a3) * r + a4) * r + a5) * q) / (((((b0 * r + b1) * r + b2) * r + b3) * r + b4) * r + 1);
+  return (poly(A, q * q) * q) / poly(B, q * q);
 }
 
 /**

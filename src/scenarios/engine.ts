@@ -53,28 +53,6 @@ export interface TenantCounts {
   own: Record<string, Counts>;
 }
 
-export interface ScenarioEngine {
-  /** The global set, or one tenant's own set. */
-  scenarios(tenant?: string): readonly Scenario[];
-  /** Replaces the global set, or one tenant's own set (an empty list removes it); restarts that set's counts. */
-  replace(scenarios: readonly Scenario[], tenant?: string): void;
-  /** Every tenant's own set, by tenant. */
-  tenantSets(): ReadonlyMap<string, readonly Scenario[]>;
-  /** Whether any rule is loaded at all (the request path skips scenarios entirely when none is). */
-  active(): boolean;
-  /** The rule that applies to this request (the tenant's own set first, then the global set), counting it. */
-  match(tenant: string, facts: RequestFacts, now: number): Application | undefined;
-  /** Zeroes the counts of one tenant (in its own set and the global set), or all counts. */
-  resetCounters(tenant?: string): void;
-  counters(): ScenarioCounters;
-  tenantCounters(): TenantScenarioCounters;
-  restoreCounters(counters: ScenarioCounters, tenantCounters?: TenantScenarioCounters): void;
-  /** One tenant's counts, in the global set's rules and its own set's (a shared store's replica: decision 0039). */
-  countsOf(tenant: string): TenantCounts;
-  /** Puts one tenant's counts back (absent: zero). */
-  restoreCountsOf(tenant: string, counts: TenantCounts): void;
-}
-
 interface CompiledRule extends AppliedRule {
   from: number;
   until: number;
@@ -140,12 +118,12 @@ function countsOf(set: RuleSet, label: string, tenant: string): Counts {
 const setCounts = (set: RuleSet, label: string, tenant: string, c: Counts): void =>
   void Object.assign(countsOf(set, label, tenant), { matches: c.matches, applications: c.applications });
 
-/** A tenant's counts in a set, by rule label: those that counted anything. */
-function tenantCountsIn(set: RuleSet | undefined, tenant: string): Record<string, Counts> {
+/** A tenant's counts in a set, by rule label: those that counted anything (or, with `zeros`, all it has). */
+function tenantCountsIn(set: RuleSet | undefined, tenant: string, zeros = false): Record<string, Counts> {
   const out: Record<string, Counts> = {};
   if (set) for (const [label, byTenant] of set.counts) {
     const c = byTenant.get(tenant);
-    if (c && (c.matches > 0 || c.applications > 0)) out[label] = { matches: c.matches, applications: c.applications };
+    if (c && (zeros || c.matches > 0 || c.applications > 0)) out[label] = { matches: c.matches, applications: c.applications };
   }
   return out;
 }
@@ -179,8 +157,11 @@ function matchIn(set: RuleSet, draws: Draws, tenant: string, facts: RequestFacts
   return undefined;
 }
 
+/** The scenario sets of one simulator, their counts, and the matching of requests against them. */
+export type ScenarioEngine = ReturnType<typeof createScenarioEngine>;
+
 /** `draws`: the simulator's seeded streams; without, streams of a fixed key (tests of the engine alone). */
-export function createScenarioEngine(draws: Draws = createIdSource(createSecretKey(Buffer.alloc(32)))): ScenarioEngine {
+export function createScenarioEngine(draws: Draws = createIdSource(createSecretKey(Buffer.alloc(32)))) {
   let global = compile([]);
   const own = new Map<string, RuleSet>();
   /** Rules loaded in all sets together: zero means no request needs to look at scenarios. */
@@ -190,25 +171,31 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
   };
 
   return {
-    scenarios: (tenant) => (tenant === undefined ? global.scenarios : (own.get(tenant)?.scenarios ?? [])),
+    /** The global set, or one tenant's own set. */
+    scenarios: (tenant?: string): readonly Scenario[] => (tenant === undefined ? global.scenarios : (own.get(tenant)?.scenarios ?? [])),
 
-    replace(scenarios, tenant) {
+    /** Replaces the global set, or one tenant's own set (an empty list removes it); restarts that set's counts. */
+    replace(scenarios: readonly Scenario[], tenant?: string): void {
       if (tenant === undefined) global = compile(scenarios);
       else if (scenarios.length === 0) own.delete(tenant);
       else own.set(tenant, compile(scenarios));
       recount();
     },
 
-    tenantSets: () => new Map([...own].map(([tenant, set]) => [tenant, set.scenarios])),
+    /** Every tenant's own set, by tenant. */
+    tenantSets: (): ReadonlyMap<string, readonly Scenario[]> => new Map([...own].map(([tenant, set]) => [tenant, set.scenarios])),
 
-    active: () => ruleCount > 0,
+    /** Whether any rule is loaded at all (the request path skips scenarios entirely when none is). */
+    active: (): boolean => ruleCount > 0,
 
-    match(tenant, facts, now) {
+    /** The rule that applies to this request (the tenant's own set first, then the global set), counting it. */
+    match(tenant: string, facts: RequestFacts, now: number): Application | undefined {
       const mine = own.get(tenant);
       return (mine && matchIn(mine, draws, tenant, facts, now)) ?? matchIn(global, draws, tenant, facts, now);
     },
 
-    resetCounters(tenant) {
+    /** Zeroes the counts of one tenant (in its own set and the global set), or all counts. */
+    resetCounters(tenant?: string): void {
       if (tenant === undefined) {
         global.counts.clear();
         for (const set of own.values()) set.counts.clear();
@@ -218,33 +205,27 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       own.get(tenant)?.counts.clear();
     },
 
-    counters() {
+    counters(): ScenarioCounters {
       const out: ScenarioCounters = {};
       for (const [label, byTenant] of global.counts) out[label] = Object.fromEntries([...byTenant].map(([t, c]) => [t, { ...c }]));
       return out;
     },
 
-    tenantCounters() {
-      const out: TenantScenarioCounters = {};
-      for (const [tenant, set] of own) {
-        const labels: Record<string, Counts> = {};
-        for (const [label, byTenant] of set.counts) {
-          const c = byTenant.get(tenant);
-          if (c) labels[label] = { ...c };
-        }
-        if (Object.keys(labels).length > 0) out[tenant] = labels;
-      }
-      return out;
+    tenantCounters(): TenantScenarioCounters {
+      const sets = [...own].map(([tenant, set]) => [tenant, tenantCountsIn(set, tenant, true)] as const);
+      return Object.fromEntries(sets.filter(([, labels]) => Object.keys(labels).length > 0));
     },
 
-    countsOf: (tenant) => ({ global: tenantCountsIn(global, tenant), own: tenantCountsIn(own.get(tenant), tenant) }),
+    /** One tenant's counts, in the global set's rules and its own set's (a shared store's replica: decision 0039). */
+    countsOf: (tenant: string): TenantCounts => ({ global: tenantCountsIn(global, tenant), own: tenantCountsIn(own.get(tenant), tenant) }),
 
-    restoreCountsOf(tenant, counts) {
+    /** Puts one tenant's counts back (absent: zero). */
+    restoreCountsOf(tenant: string, counts: TenantCounts): void {
       restoreTenantCountsIn(global, tenant, counts.global);
       restoreTenantCountsIn(own.get(tenant), tenant, counts.own);
     },
 
-    restoreCounters(next, tenantNext = {}) {
+    restoreCounters(next: ScenarioCounters, tenantNext: TenantScenarioCounters = {}): void {
       global.counts.clear();
       for (const [label, byTenant] of Object.entries(next)) {
         for (const [tenant, c] of Object.entries(byTenant)) setCounts(global, label, tenant, c);

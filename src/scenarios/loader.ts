@@ -39,21 +39,19 @@ export function parseScenarioText(text: string, format: ScenarioFormat): unknown
   }
 }
 
+/** Whether a document is a wrapper, `{scenarios: [...]}`, rather than one scenario. */
+const isWrapper = (data: unknown): boolean => typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data);
+
 /** Where each scenario of a document sits: `[i]` in a list, `['scenarios', i]` in a wrapper, `[]` alone. */
 export function scenarioPaths(data: unknown, count: number): FieldPath[] {
   if (Array.isArray(data)) return Array.from({ length: count }, (_, i) => [i]);
-  if (typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data)) {
-    return Array.from({ length: count }, (_, i) => ['scenarios', i]);
-  }
-  return [[]];
+  return isWrapper(data) ? Array.from({ length: count }, (_, i) => ['scenarios', i]) : [[]];
 }
 
 /** One scenario, a list of them, or `{scenarios: [...]}`. */
 export function validateScenarios(data: unknown): Scenario[] {
   if (Array.isArray(data)) return parseBounded(z.array(scenarioSchema), data, 'scenarios');
-  if (typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data)) {
-    return parseBounded(z.strictObject({ scenarios: z.array(scenarioSchema) }), data, 'scenarios').scenarios;
-  }
+  if (isWrapper(data)) return parseBounded(z.strictObject({ scenarios: z.array(scenarioSchema) }), data, 'scenarios').scenarios;
   return [parseBounded(scenarioSchema, data, 'scenario')];
 }
 

@@ -28,31 +28,20 @@ export function checked<T>(check: (value: unknown, issues: Issue[]) => T, json: 
     .optional();
 }
 
-/** A finite number within [min, max] (exclusive of min when `above`), else one issue at `path`. */
-export function numberIn(value: unknown, path: (string | number)[], issues: Issue[], min: number, max: number, above = false): number {
+/**
+ * A number within [min, max] (exclusive of min for `above`), else one issue at `path`: a finite number, or a
+ * whole one (`whole`: a delay in milliseconds, with the integer error names).
+ */
+export function numberIn(value: unknown, path: (string | number)[], issues: Issue[], min: number, max: number, kind: 'above' | 'whole' | 'from' = 'from'): number {
+  const whole = kind === 'whole';
   if (value === null) issues.push({ path, errorName: 'fieldIsNull', message: 'must not be null' });
   else if (value === undefined) issues.push({ path, errorName: 'fieldIsMissing', message: 'is required' });
-  else if (typeof value !== 'number' || !Number.isFinite(value)) issues.push({ path, errorName: 'fieldMustBeNumber', message: 'must be a number' });
-  else if (above ? value <= min : value < min) issues.push({ path, errorName: 'fieldHasInvalidValue', message: above ? `must be more than ${min}` : `must be ${min} or more` });
-  else if (value > max) issues.push({ path, errorName: 'fieldHasInvalidValue', message: `must be at most ${max}` });
+  else if (typeof value !== 'number' || !(whole ? Number.isInteger(value) : Number.isFinite(value))) {
+    issues.push({ path, errorName: whole ? 'fieldMustBeInteger' : 'fieldMustBeNumber', message: whole ? 'must be an integer' : 'must be a number' });
+  } else if (kind === 'above' ? value <= min : value < min) {
+    issues.push({ path, errorName: whole ? 'integerIsTooSmall' : 'fieldHasInvalidValue', message: kind === 'above' ? `must be more than ${min}` : `must be ${min} or more` });
+  } else if (value > max) issues.push({ path, errorName: whole ? 'integerIsTooLarge' : 'fieldHasInvalidValue', message: `must be at most ${max}` });
   return value as number;
-}
-
-/** A whole number of milliseconds within [0, MAX_DELAY_MS], else one issue at `path`. */
-function delayIn(value: unknown, path: (string | number)[], issues: Issue[]): number {
-  if (value === null) issues.push({ path, errorName: 'fieldIsNull', message: 'must not be null' });
-  else if (value === undefined) issues.push({ path, errorName: 'fieldIsMissing', message: 'is required' });
-  else if (typeof value !== 'number' || !Number.isInteger(value)) issues.push({ path, errorName: 'fieldMustBeInteger', message: 'must be an integer' });
-  else if (value < 0) issues.push({ path, errorName: 'integerIsTooSmall', message: 'must be 0 or more' });
-  else if (value > MAX_DELAY_MS) issues.push({ path, errorName: 'integerIsTooLarge', message: `must be at most ${MAX_DELAY_MS}` });
-  return value as number;
-}
-
-/** Keys other than `allowed`, one fieldIsNotAllowed each. */
-function onlyKeys(value: object, allowed: readonly string[], path: (string | number)[], issues: Issue[]): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) issues.push({ path: [...path, key], errorName: 'fieldIsNotAllowed', message: notAllowedMessage(key, allowed).slice(key.length + 1) });
-  }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -63,7 +52,7 @@ export type DelaySpec = number | { uniform: [number, number] } | { lognormal: { 
 const DELAY_SHAPES = `a whole number of milliseconds, {uniform: [min, max]} or {lognormal: {median, sigma}}`;
 
 export function checkDelay(value: unknown, issues: Issue[]): DelaySpec {
-  if (!isObject(value)) return delayIn(value, [], issues);
+  if (!isObject(value)) return numberIn(value, [], issues, 0, MAX_DELAY_MS, 'whole');
   const keys = Object.keys(value);
   if (keys.length !== 1 || (keys[0] !== 'uniform' && keys[0] !== 'lognormal')) {
     issues.push({ path: [], errorName: 'fieldHasInvalidValue', message: `must be ${DELAY_SHAPES}` });
@@ -75,8 +64,8 @@ export function checkDelay(value: unknown, issues: Issue[]): DelaySpec {
       issues.push({ path: ['uniform'], errorName: 'fieldHasInvalidValue', message: 'must be [min, max]: two whole numbers of milliseconds' });
       return 0;
     }
-    const min = delayIn(range[0], ['uniform', 0], issues);
-    const max = delayIn(range[1], ['uniform', 1], issues);
+    const min = numberIn(range[0], ['uniform', 0], issues, 0, MAX_DELAY_MS, 'whole');
+    const max = numberIn(range[1], ['uniform', 1], issues, 0, MAX_DELAY_MS, 'whole');
     if (issues.length === 0 && min > max) issues.push({ path: ['uniform', 1], errorName: 'fieldHasInvalidValue', message: 'must not be below the minimum' });
     return { uniform: [min, max] };
   }
@@ -85,33 +74,24 @@ export function checkDelay(value: unknown, issues: Issue[]): DelaySpec {
     issues.push({ path: ['lognormal'], errorName: params === null ? 'fieldIsNull' : 'fieldMustBeObject', message: params === null ? 'must not be null' : 'must be a JSON object' });
     return 0;
   }
-  onlyKeys(params, ['median', 'sigma'], ['lognormal'], issues);
-  const median = numberIn(params.median, ['lognormal', 'median'], issues, 0, MAX_DELAY_MS, true);
+  for (const key of Object.keys(params)) {
+    if (key !== 'median' && key !== 'sigma') {
+      issues.push({ path: ['lognormal', key], errorName: 'fieldIsNotAllowed', message: notAllowedMessage(key, ['median', 'sigma']).slice(key.length + 1) });
+    }
+  }
+  const median = numberIn(params.median, ['lognormal', 'median'], issues, 0, MAX_DELAY_MS, 'above');
   const sigma = numberIn(params.sigma, ['lognormal', 'sigma'], issues, 0, MAX_SIGMA);
   return { lognormal: { median, sigma } };
 }
 
+const wholeMs = () => ({ type: 'integer', minimum: 0, maximum: MAX_DELAY_MS });
+/** A JSON Schema object of exactly these properties, all required. */
+const exactly = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+
 export const delayJson = {
   anyOf: [
-    { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS },
-    {
-      type: 'object',
-      properties: { uniform: { type: 'array', prefixItems: [{ type: 'integer', minimum: 0, maximum: MAX_DELAY_MS }, { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS }], items: false, minItems: 2, maxItems: 2 } },
-      required: ['uniform'],
-      additionalProperties: false,
-    },
-    {
-      type: 'object',
-      properties: {
-        lognormal: {
-          type: 'object',
-          properties: { median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY_MS }, sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA } },
-          required: ['median', 'sigma'],
-          additionalProperties: false,
-        },
-      },
-      required: ['lognormal'],
-      additionalProperties: false,
-    },
+    wholeMs(),
+    exactly({ uniform: { type: 'array', prefixItems: [wholeMs(), wholeMs()], items: false, minItems: 2, maxItems: 2 } }),
+    exactly({ lognormal: exactly({ median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY_MS }, sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA } }) }),
   ],
 };

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { isPositiveDuration, parseDuration } from '../domain/duration.js';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../domain/payment.js';
 import { oneOf } from '../wire/schemas.js';
+import type { Issue } from './rule-numbers.js';
 
 /** A rule's predicate that only webhook rules take. */
 export interface WebhookWhen {
@@ -65,10 +66,8 @@ interface RuleShape {
   then: Record<string, unknown>;
 }
 
-export interface WebhookRuleIssue {
-  path: (string | number)[];
-  message: string;
-}
+/** An issue of a rule's mix, at its own path: always fieldHasInvalidValue. */
+type WebhookRuleIssue = Omit<Issue, 'errorName'>;
 
 /** What is wrong with a rule's mix of webhook and API predicates and actions, each at its own path. */
 export function webhookRuleIssues(rule: RuleShape): WebhookRuleIssue[] {
