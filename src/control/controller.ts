@@ -6,7 +6,7 @@ import type { FieldPath } from '../wire/problems.js';
 import type { Token } from '../domain/token.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { JournalEntry, JournalFilter, JournalSelection } from './journal.js';
+import type { JournalEntry, JournalFilter } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
@@ -76,11 +76,6 @@ export function createController(deps: ControllerDeps) {
     requests(tenant?: string, filter?: JournalFilter): { requests: JournalEntry[]; count: number } {
       const { selected, count } = journal.select(tenant, filter);
       return { requests: selected.map(toEntry), count };
-    },
-    /** The same selection as kept records, for other presentations of the journal (HAR). */
-    requestRecords(tenant?: string, filter?: JournalFilter): { records: JournalSelection[]; count: number } {
-      const { selected, count } = journal.select(tenant, filter);
-      return { records: selected, count };
     },
     clearRequests: (tenant?: string): void => journal.clear(tenant),
     /** A snapshot (everything, or one tenant's part: decision 0026) in parts, to be written a slice at a time. */

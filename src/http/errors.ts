@@ -140,8 +140,3 @@ export function renderError(err: unknown): RenderedError {
   }
   return render('unexpected', 'An unexpected error occurred in the simulator', [], NO_HEADERS, false);
 }
-
-/** Whether a thrown value is one of token-sim's own answers (not a bug). */
-export function isAnswer(err: unknown): err is HttpError | WireError | DomainError | StoreUnavailableError {
-  return err instanceof HttpError || err instanceof WireError || err instanceof DomainError || err instanceof StoreUnavailableError;
-}

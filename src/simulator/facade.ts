@@ -7,7 +7,7 @@ import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
 import type { Token } from '../domain/token.js';
 import type { Vault } from '../domain/vault.js';
-import { isAnswer, renderError, type ErrorBody } from '../http/errors.js';
+import { renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
 import type { MagicValues } from '../http/admin/magic-values.js';
 import { unknownTenant, type ControlRoutesDeps } from '../http/admin/context.js';
@@ -188,7 +188,7 @@ export function libraryCall<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    throw isAnswer(err) ? new SimulatorError(err) : err;
+    throw renderError(err).expected ? new SimulatorError(err) : err;
   }
 }
 

@@ -84,7 +84,8 @@ export function listRequests(ctx: ControlContext, { tenant, where }: ControlCall
   const since = cursor ?? given.since;
   const filter = { ...given, ...(since !== undefined && { since }), limit: readLimit(query.limit, where) };
   if (format === 'har') {
-    const { records, count } = ctx.controller.requestRecords(tenant, filter);
+    // The same selection as kept records (the journal's own view), for HAR.
+    const { selected: records, count } = ctx.dashboard.journal.select(tenant, filter);
     // One simulator serves one scheme: the journal's requests came the way this one did.
     const har = toHar(records, count, packageVersion(), schemeOf(req));
     sendJson(res, 200, { log: { ...har.log, _next: nextOf(records.length, count, records.at(-1)?.seq) } });
