@@ -1,7 +1,7 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
 import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
-import { allowedHostOf, allowedOriginOf, baseUrlOf, checkEntitiesExist, drainTimeoutMs, parseSize, resolveCredentials, startOf, stateIntervalMs } from './option-values.js';
+import { allowedHostOf, allowedOriginOf, baseUrlOf, drainTimeoutMs, parseSize, resolveCredentials, startOf, stateIntervalMs } from './option-values.js';
 import { resolveStore, resolveStorePrefix } from './store.js';
 import { readPem, resolveTls, resolveWebhookClient, type TlsOptions } from './tls.js';
 
@@ -154,7 +154,6 @@ export function resolveConfig(options: SimulatorOptions = {}) {
       : loadFixturesFile(options.fixtures ?? DEFAULT_FIXTURES_PATH);
   const defaults = PROFILES[profile];
   const credentials = resolveCredentials(fixtures, options.users ?? []);
-  checkEntitiesExist(credentials, fixtures);
   return {
     port,
     host: options.host ?? '127.0.0.1',
