@@ -9,8 +9,20 @@ export type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, W
 export { WEBHOOK_STATES } from './webhook-types.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions } from './webhook-types.js';
 import { Queue } from './queue.js';
-import { DeliveryLog } from './webhook-log.js';
-import { messageOf, positive, type KeyQueue } from './webhook-queue.js';
+import { DeliveryLog, type Entry } from './webhook-log.js';
+
+/** A key's queue: its head is the item in progress. */
+interface KeyQueue {
+  id: string;
+  tenant: string;
+  items: Queue<Entry>;
+  phase: 'ready' | 'sending' | 'waiting';
+  timer?: NodeJS.Timeout | undefined;
+  abort?: AbortController | undefined;
+}
+
+const positive = (value: number | undefined, fallback: number): number =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 
 export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
 
@@ -124,7 +136,7 @@ class Dispatcher implements WebhookDispatcher {
       status = (await this.options.send({ url: item.url, body: item.body, mediaType: item.mediaType, timeoutMs: this.timeoutMs, signal: abort.signal })).status;
       if (!(status >= 200 && status < 300)) error = `answered ${status}`;
     } catch (err) {
-      error = messageOf(err);
+      error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     } finally {
       this.sending--;
       this.aborts.delete(abort);
