@@ -2,6 +2,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { PemPair } from '../infra/certificates.js';
 import { ConfigError } from './fixtures.js';
 
 /** HTTPS: the user's certificate and key files, or a local CA's kept in `dir`. */
@@ -42,10 +43,7 @@ export function readPem(flag: string, path: string, block: string): string {
 }
 
 /** A certificate and its key, PEM texts: what webhook deliveries present to HTTPS receivers (decision 0056). */
-export interface ClientCertificate {
-  cert: string;
-  key: string;
-}
+export type ClientCertificate = PemPair;
 
 /** `--webhook-client-cert` and `--webhook-client-key`: read, and checked to be a pair, at start. */
 export function resolveWebhookClient(options: { webhookClientCert?: string | undefined; webhookClientKey?: string | undefined }): ClientCertificate | undefined {

@@ -8,14 +8,14 @@ import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } f
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** What the server presents: PEM texts. */
-export interface ServerCertificate {
+/** A certificate and its key, PEM texts: what the server presents, or webhook deliveries (decision 0056). */
+export interface PemPair {
   cert: string;
   key: string;
 }
 
 /** A local CA's server certificate, and where its CA certificate is (the file a client trusts). */
-export interface LocalCertificate extends ServerCertificate {
+export interface LocalCertificate extends PemPair {
   caFile: string;
 }
 
@@ -69,20 +69,21 @@ async function issued(
   dir: string,
   now: number,
   [certName, keyName]: [keyof typeof FILES, keyof typeof FILES],
-  fits: (current: ServerCertificate, caPem: string) => boolean,
+  fits: (current: PemPair, caPem: string) => boolean,
   request: Pick<CertificateRequest, 'names' | 'client'>,
 ): Promise<LocalCertificate> {
   const { path, issuer } = await localCa(dir, now);
-  const current = existing(path(certName), path(keyName));
+  const [certFile, keyFile] = [path(certName), path(keyName)];
+  const current = existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
   if (current && fits(current, issuer.cert)) return { ...current, caFile: path('ca') };
   const made = await makeCertificate({ ...request, now, days: SERVER_DAYS, issuer });
-  replace(path(keyName), made.key, 0o600);
-  replace(path(certName), made.cert, 0o644);
+  replace(keyFile, made.key, 0o600);
+  replace(certFile, made.cert, 0o644);
   return { ...made, caFile: path('ca') };
 }
 
 /** The local CA in `dir` (made when missing), and where its files are. */
-async function localCa(dir: string, now: number): Promise<{ path: (name: keyof typeof FILES) => string; issuer: ServerCertificate }> {
+async function localCa(dir: string, now: number): Promise<{ path: (name: keyof typeof FILES) => string; issuer: PemPair }> {
   const home = resolve(dir);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = (name: keyof typeof FILES): string => join(home, FILES[name]);
@@ -95,13 +96,8 @@ async function localCa(dir: string, now: number): Promise<{ path: (name: keyof t
   return { path, issuer: { cert: readFileSync(path('ca'), 'utf8'), key: readFileSync(path('caKey'), 'utf8') } };
 }
 
-/** A certificate and key already in place, or undefined. */
-function existing(certFile: string, keyFile: string): ServerCertificate | undefined {
-  return existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
-}
-
 /** Whether a certificate goes with this key, was signed by this CA, names every one of `names`, has more than a month left (and is for `usage`, when given). */
-function serves(current: ServerCertificate, caPem: string, names: readonly string[], now: number, usage?: string): boolean {
+function serves(current: PemPair, caPem: string, names: readonly string[], now: number, usage?: string): boolean {
   try {
     const cert = new X509Certificate(current.cert);
     const ca = new X509Certificate(caPem);
@@ -158,11 +154,11 @@ interface CertificateRequest {
   now: number;
   days: number;
   /** The CA that signs it; absent, the certificate signs itself (the CA). */
-  issuer?: ServerCertificate;
+  issuer?: PemPair;
 }
 
 /** A new key and its certificate. */
-async function makeCertificate(request: CertificateRequest): Promise<ServerCertificate> {
+async function makeCertificate(request: CertificateRequest): Promise<PemPair> {
   const { default: forge } = await import('node-forge');
   const { pki } = forge;
   const pair = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
