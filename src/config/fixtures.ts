@@ -128,13 +128,17 @@ export function parseFixtures(data: unknown, source: string): Fixtures {
   throw new ConfigError(`invalid fixtures ${source}: ${problems}`);
 }
 
-export function loadFixturesFile(path: string): Fixtures {
-  let text: string;
+/** A file's text; a file that cannot be read is a ConfigError, worded by `refuse` from the reason (its error code). */
+export function readConfigText(path: string, refuse: (why: string) => string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`cannot read fixtures ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ConfigError(refuse((err as NodeJS.ErrnoException).code ?? String(err)));
   }
+}
+
+export function loadFixturesFile(path: string): Fixtures {
+  const text = readConfigText(path, (why) => `cannot read fixtures ${path}: ${why}`);
   let data: unknown;
   try {
     data = JSON.parse(text);
