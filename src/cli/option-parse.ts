@@ -17,24 +17,19 @@ export function parseWorkers(text: string): number | 'auto' | undefined {
 /** A value refused: `problem` follows the name of where it came from (`TOKEN_SIM_PORT must be…`). */
 type Parsed = { value: OptionValue } | { problem: string };
 
-function describeKind(kind: Kind): string {
-  if (Array.isArray(kind)) return `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`;
-  switch (kind) {
-    case 'port':
-      return 'must be a whole number from 0 to 65535';
-    case 'count':
-      return 'must be a whole number';
-    case 'workers':
-      return `must be a whole number from 1 to ${MAX_WORKERS} or auto`;
-    case 'boolean':
-      return 'must be true or false';
-    case 'files':
-    case 'list':
-      return 'must be a string or a list of strings';
-    default:
-      return 'must be a string';
-  }
-}
+/** What a value of each kind must be: the refusal after its source's name. */
+const MUST: Record<Exclude<Kind, readonly string[]>, string> = {
+  port: 'must be a whole number from 0 to 65535',
+  count: 'must be a whole number',
+  workers: `must be a whole number from 1 to ${MAX_WORKERS} or auto`,
+  boolean: 'must be true or false',
+  files: 'must be a string or a list of strings',
+  list: 'must be a string or a list of strings',
+  file: 'must be a string',
+  string: 'must be a string',
+};
+
+const describeKind = (kind: Kind): string => (typeof kind === 'string' ? MUST[kind] : `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`);
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
