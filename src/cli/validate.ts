@@ -3,11 +3,6 @@ import { readFileSync } from 'node:fs';
 import { fixturesProblems } from '../config/fixtures.js';
 import { formatOfPath, parseScenarioText, problemsOf, validateScenarios, type FileProblem } from '../scenarios/loader.js';
 
-/** A fixtures file has credentials or bins at the top; anything else is read as a scenario file. */
-function looksLikeFixtures(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && !Array.isArray(data) && ('credentials' in data || 'bins' in data);
-}
-
 export function problemsOfFile(path: string): FileProblem[] {
   let text: string;
   try {
@@ -17,7 +12,8 @@ export function problemsOfFile(path: string): FileProblem[] {
   }
   try {
     const data = parseScenarioText(text, formatOfPath(path));
-    if (looksLikeFixtures(data)) return fixturesProblems(data);
+    // A fixtures file has credentials or bins at the top; anything else is read as a scenario file.
+    if (typeof data === 'object' && data !== null && !Array.isArray(data) && ('credentials' in data || 'bins' in data)) return fixturesProblems(data);
     validateScenarios(data);
     return [];
   } catch (err) {
