@@ -4,7 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
-import { startSimulator, type StartedSimulator } from '../simulator/server.js';
+import { startSimulator } from '../simulator/server.js';
 import { localWebhookClient, serverCertificate } from '../simulator/tls.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
@@ -192,35 +192,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
   };
   const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
-    let config: SimulatorConfig;
-    let caFile: string | undefined;
-    try {
-      // Checked once here, so that a bad option is one line rather than one per worker; the banner needs it too.
-      config = resolveConfig(options);
-      // The local CA and its certificate are made here, once, before the workers read them.
-      caFile = (await serverCertificate(config))?.caFile;
-      // And the client certificate of webhook deliveries, when it is issued from that CA (decision 0056).
-      await localWebhookClient(config);
-    } catch (err) {
-      io.err(`token-sim: ${describeStartError(err, options)}`);
-      io.exit(USAGE_ERROR);
-      return;
-    }
+    // Checked once here, so that a bad option is one line rather than one per worker; the banner needs it too.
+    const config = resolveConfig(options);
+    // The local CA and its certificate are made here, once, before the workers read them.
+    const caFile = (await serverCertificate(config))?.caFile;
+    // And the client certificate of webhook deliveries, when it is issued from that CA (decision 0056).
+    await localWebhookClient(config);
     runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
   };
-  const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
-    if (workers > 1) {
-      await runWorkers(options, watched, workers);
-      return;
-    }
-    let running: StartedSimulator;
-    try {
-      running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
-    } catch (err) {
-      io.err(`token-sim: ${describeStartError(err, options)}`);
-      io.exit(USAGE_ERROR);
-      return;
-    }
+  const runOne = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
+    const running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
     const stopWatching = watched.length > 0 ? watchScenarioFiles(running, watched, io.err) : () => undefined;
     io.onStopSignal(() => {
       stopWatching();
@@ -228,6 +209,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       void running.close().then(() => io.exit(0));
     });
     banner(running.url, running.config, 1, running.caFile);
+  };
+  const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
+    try {
+      await (workers > 1 ? runWorkers(options, watched, workers) : runOne(options, watched));
+    } catch (err) {
+      io.err(`token-sim: ${describeStartError(err, options)}`);
+      io.exit(USAGE_ERROR);
+    }
   };
   const program = createProgram(io, { run, validate: (files) => validateFiles(files, io.out) });
   try {
