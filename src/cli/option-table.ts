@@ -154,15 +154,11 @@ const TABLE = [
 /** Every option, in `--help` order. */
 export const OPTIONS: readonly OptionSpec[] = TABLE;
 
-/** Option names as commander stores them (the flags in camelCase). */
-export type OptionKey = (typeof TABLE)[number]['key'];
-
 /** An option's value as read: numbers, booleans, lists or text, by its kind. */
 type ValueOf<K> = K extends 'port' | 'count' ? number : K extends 'workers' ? number | 'auto' : K extends 'boolean' ? boolean : K extends 'files' | 'list' ? string[] : K extends readonly (infer C)[] ? C : string;
 
 /** The options as the CLI reads them (flags, variables, a config file), each typed by its kind. */
 export type CliOptions = { -readonly [S in (typeof TABLE)[number] as S['key']]?: ValueOf<S['kind']> } & { config?: string };
-
 
 /** Fixtures that make resolveConfig check one option alone, without reading a file. */
 const CHECK_FIXTURES: Fixtures = {
