@@ -15,7 +15,7 @@ import { Redactor } from './redact.js';
 import type { RecordOptions, Recording } from './types.js';
 
 /** Headers that belong to one connection, not to the request or answer: the proxy sets its own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
 /**
  * Not forwarded either: the answer's links are rewritten and the HAR keeps readable text, so the upstream is
  * asked for an uncompressed answer (decision 0059).
@@ -28,25 +28,14 @@ const pairsOf = (raw: readonly string[]): [string, string][] => {
   return out;
 };
 
-async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
+export async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
-/** The upstream's base (origin and path, no trailing slash), as links and requests are joined to it. */
-function upstreamBase(upstream: string): URL {
-  let url: URL;
-  try {
-    url = new URL(upstream);
-  } catch {
-    throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(upstream)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(upstream)}`);
-  return url;
-}
-
 interface Upstream {
+  /** Origin and path, no trailing slash, as links and requests are joined to it. */
   base: string;
   url: URL;
   send(method: string, path: string, headers: string[], body: Buffer): Promise<{ status: number; headers: [string, string][]; body: Buffer }>;
@@ -54,7 +43,8 @@ interface Upstream {
 }
 
 function connectUpstream(options: RecordOptions): Upstream {
-  const url = upstreamBase(options.upstream);
+  const url = URL.canParse(options.upstream) ? new URL(options.upstream) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(options.upstream)}`);
   const prefix = url.pathname.replace(/\/+$/, '');
   const https = url.protocol === 'https:';
   const ca = options.upstreamCa === undefined ? undefined : [...rootCertificates, typeof options.upstreamCa === 'string' ? options.upstreamCa : Buffer.from(options.upstreamCa).toString('utf8')];
@@ -136,8 +126,7 @@ export async function record(options: RecordOptions, onError: (line: string) => 
     exchanges: har.count,
     async close() {
       server.closeIdleConnections();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await closed;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       upstream.close();
       await har.close();
     },
