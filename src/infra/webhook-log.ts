@@ -25,15 +25,12 @@ export class DeliveryLog {
   private readonly byId = new Map<string, Entry>();
   private seq = 0;
 
-  constructor(
-    private readonly size: number,
-    private readonly iso: () => string,
-  ) {}
+  constructor(private readonly size: number) {}
 
   /** A new entry for the item, in this state (a dropped one is finished as it is logged). */
   add(item: WebhookItem, state: WebhookState): Entry {
     const seq = ++this.seq;
-    const at = this.iso();
+    const at = new Date().toISOString();
     const record: WebhookDelivery = {
       seq,
       id: item.id ?? String(seq),

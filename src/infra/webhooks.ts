@@ -33,7 +33,6 @@ class Dispatcher implements WebhookDispatcher {
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
   private readonly timeoutMs: number;
-  private readonly now: () => number;
   private readonly keys = new Map<string, KeyQueue>();
   private readonly ready = new Queue<KeyQueue>();
   private readonly log: DeliveryLog;
@@ -51,12 +50,7 @@ class Dispatcher implements WebhookDispatcher {
     this.maxAttempts = positive(options.attempts, WEBHOOK_DEFAULTS.attempts);
     this.backoffMs = options.backoffMs !== undefined && options.backoffMs >= 0 ? options.backoffMs : WEBHOOK_DEFAULTS.backoffMs;
     this.timeoutMs = positive(options.timeoutMs, WEBHOOK_DEFAULTS.timeoutMs);
-    this.now = options.now ?? Date.now;
-    this.log = new DeliveryLog(positive(options.logSize, WEBHOOK_DEFAULTS.logSize), () => this.iso());
-  }
-
-  private iso(): string {
-    return new Date(this.now()).toISOString();
+    this.log = new DeliveryLog(positive(options.logSize, WEBHOOK_DEFAULTS.logSize));
   }
 
   private count(tenant: string, by: number): void {
@@ -129,7 +123,7 @@ class Dispatcher implements WebhookDispatcher {
     this.aborts.add(abort);
     this.sending++;
     record.attempts++;
-    record.lastAttemptAt = this.iso();
+    record.lastAttemptAt = new Date().toISOString();
     let status: number | null = null;
     let error: string | null = null;
     try {
@@ -159,7 +153,7 @@ class Dispatcher implements WebhookDispatcher {
     record.lastError = error;
     if (ok || record.attempts >= this.maxAttempts) {
       record.state = ok ? 'delivered' : 'failed';
-      record.finishedAt = this.iso();
+      record.finishedAt = new Date().toISOString();
       const item = key.items.peek()?.item;
       this.advance(key);
       if (item) this.options.onSettled?.(item, record.state);
