@@ -22,11 +22,8 @@ export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection
  */
 const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding']);
 
-const pairsOf = (raw: readonly string[]): [string, string][] => {
-  const out: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
-  return out;
-};
+/** Node's raw headers (name, value, name, value…) as pairs. */
+const pairsOf = (raw: readonly string[]): [string, string][] => raw.flatMap((name, i): [string, string][] => (i % 2 === 0 && i + 1 < raw.length ? [[name, raw[i + 1] as string]] : []));
 
 export async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -65,9 +62,6 @@ function connectUpstream(options: RecordOptions): Upstream {
   };
 }
 
-/** Every occurrence of the upstream's base in a text, as the proxy's. */
-const rewriteLinks = (text: string, from: string, to: string): string => (text.includes(from) ? text.split(from).join(to) : text);
-
 async function handle(req: IncomingMessage, res: ServerResponse, upstream: Upstream, own: () => string, har: HarFile, redact: Redactor): Promise<void> {
   const started = Date.now();
   const method = req.method ?? 'GET';
@@ -76,11 +70,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: Upstr
   const requestHeaders = pairsOf(req.rawHeaders);
   const forwarded = requestHeaders.filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase())).flat();
   const answer = await upstream.send(method, target, forwarded, requestBody);
-  const text = rewriteLinks(answer.body.toString('utf8'), upstream.base, own());
+  // The upstream's links, as the proxy's.
+  const text = answer.body.toString('utf8').replaceAll(upstream.base, own());
   const body = Buffer.from(text);
   const headers = answer.headers
     .filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()))
-    .map(([name, value]): [string, string] => [name, /^(content-)?location$/i.test(name) ? rewriteLinks(value, upstream.base, own()) : value]);
+    .map(([name, value]): [string, string] => [name, /^(content-)?location$/i.test(name) ? value.replaceAll(upstream.base, own()) : value]);
   headers.push(['Content-Length', String(body.length)]);
   res.writeHead(answer.status, headers.flat());
   res.end(body);

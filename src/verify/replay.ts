@@ -65,7 +65,7 @@ class Links {
   /** A recorded text with every learnt href in it replaced, longest first (a per-field href extends its token's). */
   apply(text: string): string {
     let out = text;
-    for (const [from, to] of [...this.#map].sort((a, b) => b[0].length - a[0].length)) if (out.includes(from)) out = out.split(from).join(to);
+    for (const [from, to] of [...this.#map].sort((a, b) => b[0].length - a[0].length)) out = out.replaceAll(from, to);
     return out;
   }
 }
