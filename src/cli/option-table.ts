@@ -167,18 +167,6 @@ const CHECK_FIXTURES: Fixtures = {
   bins: [],
 };
 
-/** The first of these files that cannot be read, as a problem. */
-function unreadable(paths: readonly string[]): string | undefined {
-  for (const path of paths) {
-    try {
-      accessSync(path, constants.R_OK);
-    } catch (err) {
-      return `names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-    }
-  }
-  return undefined;
-}
-
 /**
  * What resolveConfig says about this option alone, worded to follow the name of its source: its messages
  * start with the flag (`--now must be…`), which is dropped. One set of rules for flags, variables and files.
@@ -186,7 +174,16 @@ function unreadable(paths: readonly string[]): string | undefined {
  * the simulator loads them.
  */
 export function checkValue(spec: OptionSpec, value: OptionValue): string | undefined {
-  if (spec.kind === 'file' || spec.kind === 'files') return unreadable(typeof value === 'string' ? [value] : (value as string[]));
+  if (spec.kind === 'file' || spec.kind === 'files') {
+    for (const path of typeof value === 'string' ? [value] : (value as string[])) {
+      try {
+        accessSync(path, constants.R_OK);
+      } catch (err) {
+        return `names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+      }
+    }
+    return undefined;
+  }
   if (!spec.checked) return undefined;
   const options = { [spec.alias ?? spec.key]: value, fixtures: CHECK_FIXTURES } as SimulatorOptions;
   try {
