@@ -20,7 +20,6 @@ const Entry = z.object({
 type Entry = z.infer<typeof Entry>;
 const Har = z.object({ log: z.object({ entries: z.array(Entry) }) });
 
-
 async function readHar(har: VerifyOptions['har']): Promise<Entry[]> {
   const document: unknown = typeof har === 'string' ? JSON.parse(await readFile(har, 'utf8')) : har;
   const parsed = Har.safeParse(document);
