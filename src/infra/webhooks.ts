@@ -54,6 +54,7 @@ class Dispatcher implements WebhookDispatcher {
   }
 
   private count(tenant: string, by: number): void {
+    this.queued += by;
     const n = (this.queuedBy.get(tenant) ?? 0) + by;
     if (n === 0) this.queuedBy.delete(tenant);
     else this.queuedBy.set(tenant, n);
@@ -106,7 +107,6 @@ class Dispatcher implements WebhookDispatcher {
   /** The head of a key is done (delivered or given up): the next item of the key may go. */
   private advance(key: KeyQueue): void {
     key.items.shift();
-    this.queued--;
     this.count(key.tenant, -1);
     if (key.items.length === 0) this.keys.delete(key.id);
     else this.makeReady(key);
@@ -181,17 +181,14 @@ class Dispatcher implements WebhookDispatcher {
       entry.item = item;
       entry.record.state = 'pending';
       const id = `${item.tenant}\u0000${item.orderKey}`;
-      const key = this.keys.get(id);
-      this.queued++;
+      let key = this.keys.get(id);
       this.count(item.tenant, 1);
       if (key === undefined) {
-        const fresh: KeyQueue = { id, tenant: item.tenant, items: new Queue(), phase: 'ready' };
-        fresh.items.push(entry);
-        this.keys.set(id, fresh);
-        this.makeReady(fresh);
-      } else {
-        key.items.push(entry);
+        key = { id, tenant: item.tenant, items: new Queue(), phase: 'ready' };
+        this.keys.set(id, key);
+        this.makeReady(key);
       }
+      key.items.push(entry);
     } catch {
       // Never the caller's problem: a delivery that cannot be queued is simply not sent.
     }
@@ -237,7 +234,6 @@ class Dispatcher implements WebhookDispatcher {
       for (const key of [...this.keys.values()]) {
         if (tenant !== undefined && key.tenant !== tenant) continue;
         this.keys.delete(key.id);
-        this.queued -= key.items.length;
         this.count(key.tenant, -key.items.length);
         if (key.timer) clearTimeout(key.timer);
         // An attempt in flight is cut: its answer would no longer be recorded anyway.
