@@ -52,7 +52,7 @@ export function certificateNames(names: readonly (string | undefined)[]): string
  * processes starting at once agree on one CA: a file is put in place only if none is there yet.
  */
 export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()): Promise<LocalCertificate> {
-  return issued(dir, now, ['cert', 'key'], (current, ca) => serves(current, ca, names, now), { names });
+  return issued(dir, now, ['cert', 'key'], { names });
 }
 
 /**
@@ -61,21 +61,15 @@ export async function localCertificate(dir: string, names: readonly string[], no
  * it does not go with its key, was not signed by the CA, is not for client authentication or expires within a month).
  */
 export async function localClientCertificate(dir: string, now: number = Date.now()): Promise<LocalCertificate> {
-  return issued(dir, now, ['clientCert', 'clientKey'], (current, ca) => serves(current, ca, [], now, CLIENT_AUTH), { names: [WEBHOOK_CLIENT_NAME], client: true });
+  return issued(dir, now, ['clientCert', 'clientKey'], { names: [WEBHOOK_CLIENT_NAME], client: true });
 }
 
-/** A certificate of the local CA in `dir` and its key, in these files: reused when `fits` says so, else issued anew. */
-async function issued(
-  dir: string,
-  now: number,
-  [certName, keyName]: [keyof typeof FILES, keyof typeof FILES],
-  fits: (current: PemPair, caPem: string) => boolean,
-  request: Pick<CertificateRequest, 'names' | 'client'>,
-): Promise<LocalCertificate> {
+/** A certificate of the local CA in `dir` and its key, in these files: reused when it still serves the request, else issued anew. */
+async function issued(dir: string, now: number, [certName, keyName]: [keyof typeof FILES, keyof typeof FILES], request: Pick<CertificateRequest, 'names' | 'client'>): Promise<LocalCertificate> {
   const { path, issuer } = await localCa(dir, now);
   const [certFile, keyFile] = [path(certName), path(keyName)];
   const current = existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
-  if (current && fits(current, issuer.cert)) return { ...current, caFile: path('ca') };
+  if (current && serves(current, issuer.cert, request, now)) return { ...current, caFile: path('ca') };
   const made = await makeCertificate({ ...request, now, days: SERVER_DAYS, issuer });
   replace(keyFile, made.key, 0o600);
   replace(certFile, made.cert, 0o644);
@@ -96,14 +90,17 @@ async function localCa(dir: string, now: number): Promise<{ path: (name: keyof t
   return { path, issuer: { cert: readFileSync(path('ca'), 'utf8'), key: readFileSync(path('caKey'), 'utf8') } };
 }
 
-/** Whether a certificate goes with this key, was signed by this CA, names every one of `names`, has more than a month left (and is for `usage`, when given). */
-function serves(current: PemPair, caPem: string, names: readonly string[], now: number, usage?: string): boolean {
+/**
+ * Whether a certificate goes with this key, was signed by this CA, has more than a month left, and is for client
+ * authentication (a client's) or names every one of the request's names (a server's).
+ */
+function serves(current: PemPair, caPem: string, { names, client }: Pick<CertificateRequest, 'names' | 'client'>, now: number): boolean {
   try {
     const cert = new X509Certificate(current.cert);
     const ca = new X509Certificate(caPem);
     if (!cert.checkPrivateKey(createPrivateKey(current.key))) return false;
     if (!cert.verify(ca.publicKey) || Date.parse(cert.validTo) - now < RENEW_BEFORE_MS) return false;
-    if (usage !== undefined && cert.keyUsage?.includes(usage) !== true) return false;
+    if (client) return cert.keyUsage?.includes(CLIENT_AUTH) === true;
     return names.every((name) => (isAddress(name) ? cert.checkIP(name) !== undefined : cert.checkHost(name) !== undefined));
   } catch {
     return false;
