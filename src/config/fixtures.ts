@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import type { BinEntry } from '../domain/card.js';
 import { strictCreateTokenBody, type CreateTokenBody } from '../wire/schemas.js';
 import { schemaFor } from '../wire/schema-for.js';
 import { toFieldProblems, toJsonPath } from '../wire/validation.js';
@@ -38,13 +39,8 @@ export interface EntityConfig {
   networks: string[];
 }
 
-export interface BinRange {
-  /** Up to 8 leading digits (`4`), or a range of them (`2221-2720`). */
-  prefix: string;
-  network: string;
-  countryCode: string;
-  fundingType: string;
-}
+/** A row of the BIN table: up to 8 leading digits (`4`), or a range of them (`2221-2720`), and what they name. */
+export type BinRange = BinEntry;
 
 /** A fixtures document (`--fixtures`, `fixtures` option): credentials, entities, the BIN table, preloaded tokens. */
 export interface Fixtures {
