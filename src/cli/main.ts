@@ -1,6 +1,6 @@
 /** The command line: `token-sim [options]`. No side effects on import; bin/token-sim.js calls main(). */
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
@@ -16,7 +16,7 @@ import { colorEnabled, colorForced, paint } from './color.js';
 import { readConfigFile } from './config-file.js';
 import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
 import { OPTIONS, type CliOptions, type OptionSpec } from './option-table.js';
-import { MAX_WORKERS, parseWorkers } from './option-parse.js';
+import { MAX_WORKERS, portNumber, wholeNumber, workerCount } from './option-parse.js';
 import { processIo, type CliIo } from './io.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
@@ -24,23 +24,6 @@ import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } 
 
 /** Exit code for bad options and start-up failures. */
 export const USAGE_ERROR = 2;
-
-function wholeNumber(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
-  return Number(value);
-}
-
-function portNumber(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('must be a whole number from 0 to 65535');
-  return port;
-}
-
-function workerCount(value: string): number | 'auto' {
-  const workers = parseWorkers(value);
-  if (workers === undefined) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_WORKERS} or auto`);
-  return workers;
-}
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -158,7 +141,7 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       const code = handlers.validate(files);
       if (code !== 0) io.exit(code);
     });
-  addRecordAndVerify(program, { io, port: portNumber, simulatorOptions: (args) => simulatorOptionsOf(args, io) });
+  addRecordAndVerify(program, { io, simulatorOptions: (args) => simulatorOptionsOf(args, io) });
   return program;
 }
 

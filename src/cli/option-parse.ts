@@ -1,4 +1,5 @@
-/** How an option's text (a `TOKEN_SIM_*` variable) or value (a config file's) is read, by its kind (decision 0048). */
+/** How an option's text (a flag's, a `TOKEN_SIM_*` variable's) or value (a config file's) is read, by its kind (decision 0048). */
+import { InvalidArgumentError } from 'commander';
 
 export type OptionValue = string | number | boolean | string[];
 
@@ -28,6 +29,24 @@ const MUST: Record<Exclude<Kind, readonly string[]>, string> = {
   file: 'must be a string',
   string: 'must be a string',
 };
+
+/** commander's parsers: a flag's text → the value, or the kind's refusal. */
+export function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(MUST.count);
+  return Number(value);
+}
+
+export function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError(MUST.port);
+  return port;
+}
+
+export function workerCount(value: string): number | 'auto' {
+  const workers = parseWorkers(value);
+  if (workers === undefined) throw new InvalidArgumentError(MUST.workers);
+  return workers;
+}
 
 const describeKind = (kind: Kind): string => (typeof kind === 'string' ? MUST[kind] : `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`);
 
