@@ -128,7 +128,7 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the simulated API and the control API')
-    .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
+    .addOption(commanderOption(OPTIONS.find((spec) => spec.key === 'vendor')!))
     .option('--base-url <url>', 'server URL to advertise (default: http://127.0.0.1:8080)')
     .action((o: { vendor: string; baseUrl?: string }) => {
       io.out(JSON.stringify(openApiDocument({ vendor: o.vendor, version: packageVersion(), ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }) }), null, 2));
