@@ -7,6 +7,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { SimulatorOptions } from '../config/options.js';
+import type { CliIo } from './io.js';
 
 /** What the primary hands each worker over IPC (not argv or the environment: the options may hold secrets). */
 export interface WorkerStart {
@@ -26,12 +27,6 @@ export type WorkerMessage =
   /** It could not start (port in use, bad scenario file…): the line to print. */
   | { kind: 'failed'; line: string };
 
-export interface ClusterIo {
-  err: (line: string) => void;
-  exit: (code: number) => void;
-  onStopSignal: (handler: (signal: string) => void) => void;
-}
-
 /** A worker that dies after it started is replaced after this long. */
 const RESTART_DELAY_MS = 1000;
 /** Exit code when a worker cannot start. */
@@ -42,7 +37,7 @@ const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
 const how = (code: number | null, signal: string | null): string => (signal !== null ? `signal ${signal}` : `exit code ${code ?? '?'}`);
 
 /** Starts `count` workers; `onListening` runs once when all of them listen, with the URL they share. */
-export function runCluster(count: number, start: WorkerStart, io: ClusterIo, onListening: (url: string) => void): void {
+export function runCluster(count: number, start: WorkerStart, io: CliIo, onListening: (url: string) => void): void {
   cluster.setupPrimary({ exec: WORKER_SCRIPT, args: [] });
   const live = new Map<number, Worker>();
   const ready = new Set<number>();

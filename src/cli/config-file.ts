@@ -2,9 +2,8 @@
  * The simulator's options from a JSON or YAML file (`--config`): keys are the options in camelCase, checked
  * strictly; relative file paths in it resolve against the file's folder (decision 0017).
  */
-import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { ConfigError } from '../config/fixtures.js';
+import { ConfigError, readConfigText } from '../config/fixtures.js';
 import { toJsonPath } from '../wire/validation.js';
 import { closestField } from '../wire/unknown-fields.js';
 import { OPTIONS, checkValue, type OptionSpec, type OptionValue } from './option-table.js';
@@ -33,13 +32,7 @@ async function parseText(path: string, text: string): Promise<unknown> {
 
 /** Reads and checks a config file; every problem of it on one line, each with its JSONPath. */
 export async function readConfigFile(path: string): Promise<Partial<Record<string, OptionValue>>> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  const data = await parseText(path, text);
+  const data = await parseText(path, readConfigText(path, (why) => `cannot read config file ${path}: ${why}`));
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ConfigError(`config file ${path}: $ must be an object of options (keys in camelCase, such as port or seed)`);
   }

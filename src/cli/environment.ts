@@ -10,7 +10,6 @@ export const CONFIG_VARIABLE = 'TOKEN_SIM_CONFIG';
 /** Set by the test-runner helpers for the tests they start: not an option, and no reason to warn. */
 const NOT_OPTIONS: readonly string[] = [CONFIG_VARIABLE, 'TOKEN_SIM_URL'];
 
-
 export interface EnvironmentOptions {
   values: Partial<Record<string, OptionValue>>;
   /** Refused values, each naming its variable; any of them stops the CLI. */
@@ -29,8 +28,7 @@ export function readEnvironment(env: Env): EnvironmentOptions {
   for (const spec of OPTIONS) {
     const names = [variableOf(spec.key), ...(spec.alias === undefined ? [] : [variableOf(spec.alias)])];
     names.forEach((name) => known.add(name));
-    const set = names.filter((name) => valueOf(env, name) !== undefined);
-    const [name, other] = set;
+    const [name, other] = names.filter((name) => valueOf(env, name) !== undefined);
     if (name === undefined) continue;
     if (other !== undefined) {
       problems.push(`${name} and ${other} are the same option: set one of them`);

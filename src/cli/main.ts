@@ -1,10 +1,10 @@
 /** The command line: `token-sim [options]`. No side effects on import; bin/token-sim.js calls main(). */
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
-import { startSimulator, type StartedSimulator } from '../simulator/server.js';
+import { startSimulator } from '../simulator/server.js';
 import { localWebhookClient, serverCertificate } from '../simulator/tls.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
@@ -16,7 +16,7 @@ import { colorEnabled, colorForced, paint } from './color.js';
 import { readConfigFile } from './config-file.js';
 import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
 import { OPTIONS, type CliOptions, type OptionSpec } from './option-table.js';
-import { MAX_WORKERS, parseWorkers } from './option-parse.js';
+import { MAX_WORKERS, portNumber, wholeNumber, workerCount } from './option-parse.js';
 import { processIo, type CliIo } from './io.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
@@ -24,23 +24,6 @@ import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } 
 
 /** Exit code for bad options and start-up failures. */
 export const USAGE_ERROR = 2;
-
-function wholeNumber(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
-  return Number(value);
-}
-
-function portNumber(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('must be a whole number from 0 to 65535');
-  return port;
-}
-
-function workerCount(value: string): number | 'auto' {
-  const workers = parseWorkers(value);
-  if (workers === undefined) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_WORKERS} or auto`);
-  return workers;
-}
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -145,7 +128,7 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the simulated API and the control API')
-    .addOption(new Option('--vendor <name>', 'media-type vendor').default('service'))
+    .addOption(commanderOption(OPTIONS.find((spec) => spec.key === 'vendor')!))
     .option('--base-url <url>', 'server URL to advertise (default: http://127.0.0.1:8080)')
     .action((o: { vendor: string; baseUrl?: string }) => {
       io.out(JSON.stringify(openApiDocument({ vendor: o.vendor, version: packageVersion(), ...(o.baseUrl !== undefined && { baseUrl: o.baseUrl }) }), null, 2));
@@ -158,7 +141,7 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       const code = handlers.validate(files);
       if (code !== 0) io.exit(code);
     });
-  addRecordAndVerify(program, { io, port: portNumber, simulatorOptions: (args) => simulatorOptionsOf(args, io) });
+  addRecordAndVerify(program, { io, simulatorOptions: (args) => simulatorOptionsOf(args, io) });
   return program;
 }
 
@@ -192,35 +175,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
   };
   const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
-    let config: SimulatorConfig;
-    let caFile: string | undefined;
-    try {
-      // Checked once here, so that a bad option is one line rather than one per worker; the banner needs it too.
-      config = resolveConfig(options);
-      // The local CA and its certificate are made here, once, before the workers read them.
-      caFile = (await serverCertificate(config))?.caFile;
-      // And the client certificate of webhook deliveries, when it is issued from that CA (decision 0056).
-      await localWebhookClient(config);
-    } catch (err) {
-      io.err(`token-sim: ${describeStartError(err, options)}`);
-      io.exit(USAGE_ERROR);
-      return;
-    }
+    // Checked once here, so that a bad option is one line rather than one per worker; the banner needs it too.
+    const config = resolveConfig(options);
+    // The local CA and its certificate are made here, once, before the workers read them.
+    const caFile = (await serverCertificate(config))?.caFile;
+    // And the client certificate of webhook deliveries, when it is issued from that CA (decision 0056).
+    await localWebhookClient(config);
     runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
   };
-  const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
-    if (workers > 1) {
-      await runWorkers(options, watched, workers);
-      return;
-    }
-    let running: StartedSimulator;
-    try {
-      running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
-    } catch (err) {
-      io.err(`token-sim: ${describeStartError(err, options)}`);
-      io.exit(USAGE_ERROR);
-      return;
-    }
+  const runOne = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
+    const running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
     const stopWatching = watched.length > 0 ? watchScenarioFiles(running, watched, io.err) : () => undefined;
     io.onStopSignal(() => {
       stopWatching();
@@ -228,6 +192,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       void running.close().then(() => io.exit(0));
     });
     banner(running.url, running.config, 1, running.caFile);
+  };
+  const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
+    try {
+      await (workers > 1 ? runWorkers(options, watched, workers) : runOne(options, watched));
+    } catch (err) {
+      io.err(`token-sim: ${describeStartError(err, options)}`);
+      io.exit(USAGE_ERROR);
+    }
   };
   const program = createProgram(io, { run, validate: (files) => validateFiles(files, io.out) });
   try {

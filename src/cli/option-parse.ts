@@ -1,4 +1,5 @@
-/** How an option's text (a `TOKEN_SIM_*` variable) or value (a config file's) is read, by its kind (decision 0048). */
+/** How an option's text (a flag's, a `TOKEN_SIM_*` variable's) or value (a config file's) is read, by its kind (decision 0048). */
+import { InvalidArgumentError } from 'commander';
 
 export type OptionValue = string | number | boolean | string[];
 
@@ -17,24 +18,37 @@ export function parseWorkers(text: string): number | 'auto' | undefined {
 /** A value refused: `problem` follows the name of where it came from (`TOKEN_SIM_PORT must be…`). */
 type Parsed = { value: OptionValue } | { problem: string };
 
-function describeKind(kind: Kind): string {
-  if (Array.isArray(kind)) return `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`;
-  switch (kind) {
-    case 'port':
-      return 'must be a whole number from 0 to 65535';
-    case 'count':
-      return 'must be a whole number';
-    case 'workers':
-      return `must be a whole number from 1 to ${MAX_WORKERS} or auto`;
-    case 'boolean':
-      return 'must be true or false';
-    case 'files':
-    case 'list':
-      return 'must be a string or a list of strings';
-    default:
-      return 'must be a string';
-  }
+/** What a value of each kind must be: the refusal after its source's name. */
+const MUST: Record<Exclude<Kind, readonly string[]>, string> = {
+  port: 'must be a whole number from 0 to 65535',
+  count: 'must be a whole number',
+  workers: `must be a whole number from 1 to ${MAX_WORKERS} or auto`,
+  boolean: 'must be true or false',
+  files: 'must be a string or a list of strings',
+  list: 'must be a string or a list of strings',
+  file: 'must be a string',
+  string: 'must be a string',
+};
+
+/** commander's parsers: a flag's text → the value, or the kind's refusal. */
+export function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(MUST.count);
+  return Number(value);
 }
+
+export function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError(MUST.port);
+  return port;
+}
+
+export function workerCount(value: string): number | 'auto' {
+  const workers = parseWorkers(value);
+  if (workers === undefined) throw new InvalidArgumentError(MUST.workers);
+  return workers;
+}
+
+const describeKind = (kind: Kind): string => (typeof kind === 'string' ? MUST[kind] : `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`);
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 

@@ -154,15 +154,11 @@ const TABLE = [
 /** Every option, in `--help` order. */
 export const OPTIONS: readonly OptionSpec[] = TABLE;
 
-/** Option names as commander stores them (the flags in camelCase). */
-export type OptionKey = (typeof TABLE)[number]['key'];
-
 /** An option's value as read: numbers, booleans, lists or text, by its kind. */
 type ValueOf<K> = K extends 'port' | 'count' ? number : K extends 'workers' ? number | 'auto' : K extends 'boolean' ? boolean : K extends 'files' | 'list' ? string[] : K extends readonly (infer C)[] ? C : string;
 
 /** The options as the CLI reads them (flags, variables, a config file), each typed by its kind. */
 export type CliOptions = { -readonly [S in (typeof TABLE)[number] as S['key']]?: ValueOf<S['kind']> } & { config?: string };
-
 
 /** Fixtures that make resolveConfig check one option alone, without reading a file. */
 const CHECK_FIXTURES: Fixtures = {
@@ -171,18 +167,6 @@ const CHECK_FIXTURES: Fixtures = {
   bins: [],
 };
 
-/** The first of these files that cannot be read, as a problem. */
-function unreadable(paths: readonly string[]): string | undefined {
-  for (const path of paths) {
-    try {
-      accessSync(path, constants.R_OK);
-    } catch (err) {
-      return `names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-    }
-  }
-  return undefined;
-}
-
 /**
  * What resolveConfig says about this option alone, worded to follow the name of its source: its messages
  * start with the flag (`--now must be…`), which is dropped. One set of rules for flags, variables and files.
@@ -190,7 +174,16 @@ function unreadable(paths: readonly string[]): string | undefined {
  * the simulator loads them.
  */
 export function checkValue(spec: OptionSpec, value: OptionValue): string | undefined {
-  if (spec.kind === 'file' || spec.kind === 'files') return unreadable(typeof value === 'string' ? [value] : (value as string[]));
+  if (spec.kind === 'file' || spec.kind === 'files') {
+    for (const path of typeof value === 'string' ? [value] : (value as string[])) {
+      try {
+        accessSync(path, constants.R_OK);
+      } catch (err) {
+        return `names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+      }
+    }
+    return undefined;
+  }
   if (!spec.checked) return undefined;
   const options = { [spec.alias ?? spec.key]: value, fixtures: CHECK_FIXTURES } as SimulatorOptions;
   try {

@@ -7,21 +7,20 @@ import { record } from '../verify/recorder.js';
 import { verify } from '../verify/replay.js';
 import { reportLines } from '../verify/report.js';
 import type { CliIo } from './io.js';
+import { portNumber } from './option-parse.js';
 
 export interface RecordVerifyDeps {
   io: CliIo;
   /** The simulator's options from command-line arguments, read as `token-sim [options]` reads them. */
   simulatorOptions: (args: readonly string[]) => Promise<SimulatorOptions | undefined>;
-  /** Parses a port as the simulator's --port does. */
-  port: (value: string) => number;
 }
 
-export function addRecordAndVerify(program: Command, { io, simulatorOptions, port }: RecordVerifyDeps): void {
+export function addRecordAndVerify(program: Command, { io, simulatorOptions }: RecordVerifyDeps): void {
   program
     .command('record')
     .description('a proxy to --upstream that records every exchange to a HAR file, card data and passwords replaced (docs/verify.md)')
     .requiredOption('--upstream <url>', 'the API to record, e.g. https://try.access.worldpay.com')
-    .addOption(new Option('-p, --port <n>', 'port of the proxy; 0 picks a free one').argParser(port).default(8080))
+    .addOption(new Option('-p, --port <n>', 'port of the proxy; 0 picks a free one').argParser(portNumber).default(8080))
     .option('--upstream-ca <file>', 'PEM CA certificate trusted for an https upstream, besides the system store')
     .requiredOption('--out <file.har>', 'the HAR 1.2 file, written after every exchange')
     .action(async (o: { upstream: string; port: number; upstreamCa?: string; out: string }) => {

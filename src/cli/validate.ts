@@ -1,23 +1,12 @@
 /** `token-sim validate <files...>`: every problem of every file with its JSONPath. */
-import { readFileSync } from 'node:fs';
-import { fixturesProblems } from '../config/fixtures.js';
+import { fixturesProblems, readConfigText } from '../config/fixtures.js';
 import { formatOfPath, parseScenarioText, problemsOf, validateScenarios, type FileProblem } from '../scenarios/loader.js';
 
-/** A fixtures file has credentials or bins at the top; anything else is read as a scenario file. */
-function looksLikeFixtures(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && !Array.isArray(data) && ('credentials' in data || 'bins' in data);
-}
-
 export function problemsOfFile(path: string): FileProblem[] {
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    return [{ jsonPath: '$', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})` }];
-  }
-  try {
-    const data = parseScenarioText(text, formatOfPath(path));
-    if (looksLikeFixtures(data)) return fixturesProblems(data);
+    const data = parseScenarioText(readConfigText(path, (why) => `cannot read the file (${why})`), formatOfPath(path));
+    // A fixtures file has credentials or bins at the top; anything else is read as a scenario file.
+    if (typeof data === 'object' && data !== null && !Array.isArray(data) && ('credentials' in data || 'bins' in data)) return fixturesProblems(data);
     validateScenarios(data);
     return [];
   } catch (err) {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import type { BinEntry } from '../domain/card.js';
 import { strictCreateTokenBody, type CreateTokenBody } from '../wire/schemas.js';
 import { schemaFor } from '../wire/schema-for.js';
 import { toFieldProblems, toJsonPath } from '../wire/validation.js';
@@ -38,13 +39,8 @@ export interface EntityConfig {
   networks: string[];
 }
 
-export interface BinRange {
-  /** Up to 8 leading digits (`4`), or a range of them (`2221-2720`). */
-  prefix: string;
-  network: string;
-  countryCode: string;
-  fundingType: string;
-}
+/** A row of the BIN table: up to 8 leading digits (`4`), or a range of them (`2221-2720`), and what they name. */
+export type BinRange = BinEntry;
 
 /** A fixtures document (`--fixtures`, `fixtures` option): credentials, entities, the BIN table, preloaded tokens. */
 export interface Fixtures {
@@ -128,13 +124,17 @@ export function parseFixtures(data: unknown, source: string): Fixtures {
   throw new ConfigError(`invalid fixtures ${source}: ${problems}`);
 }
 
-export function loadFixturesFile(path: string): Fixtures {
-  let text: string;
+/** A file's text; a file that cannot be read is a ConfigError, worded by `refuse` from the reason (its error code). */
+export function readConfigText(path: string, refuse: (why: string) => string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`cannot read fixtures ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ConfigError(refuse((err as NodeJS.ErrnoException).code ?? String(err)));
   }
+}
+
+export function loadFixturesFile(path: string): Fixtures {
+  const text = readConfigText(path, (why) => `cannot read fixtures ${path}: ${why}`);
   let data: unknown;
   try {
     data = JSON.parse(text);

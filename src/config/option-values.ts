@@ -26,17 +26,10 @@ export function parseSize(value: number | string): number | undefined {
   return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
-/** An instant given as ISO 8601 text (see parseInstant), epoch milliseconds or a Date. */
-export function toEpochMs(value: string | number | Date): number | undefined {
-  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  return parseInstant(value);
-}
-
-/** `--now`: an instant inside the clock's range. */
+/** `--now`: an instant (ISO 8601 text as parseInstant reads it, epoch milliseconds or a Date) inside the clock's range. */
 export function startOf(now: string | number | Date): number {
-  const start = toEpochMs(now);
-  if (start === undefined) {
+  const start = typeof now === 'string' ? parseInstant(now) : Number(now);
+  if (start === undefined || !Number.isFinite(start)) {
     // A well-formed date that does not exist (2030-02-31) says why.
     const reading = typeof now === 'string' ? readInstant(now, 'dateOrDateTime') : undefined;
     const why = reading?.ok === false && reading.reason !== undefined ? `: ${reading.reason}` : '';
@@ -71,17 +64,7 @@ export function allowedOriginOf(origin: string): string {
   return parsed.origin;
 }
 
-/** Every entity a credential names must be configured in `entities`. */
-export function checkEntitiesExist(credentials: ReadonlyMap<string, Credential>, fixtures: Fixtures): void {
-  for (const [username, credential] of credentials) {
-    for (const entity of credential.entities) {
-      if (!Object.hasOwn(fixtures.entities, entity)) {
-        throw new ConfigError(`credential '${username}' names the entity '${entity}', which the fixtures' entities do not configure`);
-      }
-    }
-  }
-}
-
+/** The fixtures' credentials and the `--user`s (entity `default`); every entity they name must be configured in the fixtures. */
 export function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
   const credentials = new Map<string, Credential>();
   for (const c of fixtures.credentials) {
@@ -91,6 +74,13 @@ export function resolveCredentials(fixtures: Fixtures, users: readonly string[])
     const colon = user.indexOf(':');
     if (colon < 1) throw new ConfigError(`--user must be name:password, got '${user}'`);
     credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']), detokenize: false, webhookUrl: undefined });
+  }
+  for (const [username, credential] of credentials) {
+    for (const entity of credential.entities) {
+      if (!Object.hasOwn(fixtures.entities, entity)) {
+        throw new ConfigError(`credential '${username}' names the entity '${entity}', which the fixtures' entities do not configure`);
+      }
+    }
   }
   return credentials;
 }

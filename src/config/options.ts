@@ -1,12 +1,11 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
 import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
-import { allowedHostOf, allowedOriginOf, baseUrlOf, checkEntitiesExist, drainTimeoutMs, parseSize, resolveCredentials, startOf, stateIntervalMs } from './option-values.js';
-import { resolveStore, resolveStorePrefix, type StoreConfig } from './store.js';
-import { readPem, resolveTls, resolveWebhookClient, type ClientCertificate, type TlsConfig, type TlsOptions } from './tls.js';
+import { allowedHostOf, allowedOriginOf, baseUrlOf, drainTimeoutMs, parseSize, resolveCredentials, startOf, stateIntervalMs } from './option-values.js';
+import { resolveStore, resolveStorePrefix } from './store.js';
+import { readPem, resolveTls, resolveWebhookClient, type TlsOptions } from './tls.js';
 
-export type { StoreConfig } from './store.js';
-export type { ClientCertificate, TlsConfig } from './tls.js';
+export type { ClientCertificate } from './tls.js';
 
 export type Profile = 'try' | 'live';
 export type LogFormat = 'pretty' | 'json' | 'silent';
@@ -77,54 +76,6 @@ export interface SimulatorOptions extends TlsOptions {
   storePrefix?: string;
 }
 
-export type { Credential } from './option-values.js';
-import type { Credential } from './option-values.js';
-
-export interface SimulatorConfig {
-  port: number;
-  host: string;
-  profile: Profile;
-  lifetime: Duration;
-  extension: Duration;
-  /** How long until a sale settles, and until a scripted refund failure shows. */
-  settlementDelay: Duration;
-  /** True when --token-lifetime / --token-extension set them: a scenario's profile then leaves them alone. */
-  lifetimeFixed: boolean;
-  extensionFixed: boolean;
-  start: number | undefined;
-  frozen: boolean;
-  seed: string | undefined;
-  vendor: string;
-  baseUrl: string | undefined;
-  allowedHosts: readonly string[];
-  allowedOrigins: readonly string[];
-  log: LogFormat;
-  adminToken: string | undefined;
-  journalSize: number;
-  journalTotal: number;
-  /** Bytes. */
-  stateLimit: number;
-  credentials: ReadonlyMap<string, Credential>;
-  fixtures: Fixtures;
-  /** How long a stop lets requests in flight finish before cutting them. */
-  drainTimeoutMs: number;
-  stateFile: string | undefined;
-  /** How often a changed state is saved to stateFile. */
-  stateIntervalMs: number;
-  stateKey: string | undefined;
-  /** The global webhook receiver (--webhook-url). */
-  webhookUrl: string | undefined;
-  /** The PEM text of --webhook-ca. */
-  webhookCa: string | undefined;
-  /** The certificate and key of --webhook-client-cert and --webhook-client-key (PEM texts), checked to be a pair. */
-  webhookClient: ClientCertificate | undefined;
-  /** HTTPS (--tls, --tls-cert and --tls-key), or undefined: HTTP. */
-  tls: TlsConfig | undefined;
-  /** Memory, or the Redis the state lives in (`url` may hold a password: print describeStore(store)). */
-  store: StoreConfig;
-  storePrefix: string;
-}
-
 /** Where a tenant's payment events go: its credential's own URL, else the global one, else nowhere. */
 export function webhookUrlFor(config: Pick<SimulatorConfig, 'credentials' | 'webhookUrl'>, tenant: string): string | undefined {
   return config.credentials.get(tenant)?.webhookUrl ?? config.webhookUrl;
@@ -160,7 +111,11 @@ function durationOption(name: string, text: string): Duration {
 const DEFAULT_STATE_LIMIT = 256 * 1024 * 1024;
 /** Past about 512 MiB a snapshot's text no longer fits in one JavaScript string. */
 const MAX_STATE_LIMIT = 512 * 1024 * 1024;
-export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
+
+/** The checked configuration, as resolveConfig makes it. */
+export type SimulatorConfig = ReturnType<typeof resolveConfig>;
+
+export function resolveConfig(options: SimulatorOptions = {}) {
   const profile = options.profile ?? 'try';
   if (!(profile in PROFILES)) throw new ConfigError(`--profile must be try or live, got '${String(profile)}'`);
   const port = options.port ?? 8080;
@@ -199,13 +154,13 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
       : loadFixturesFile(options.fixtures ?? DEFAULT_FIXTURES_PATH);
   const defaults = PROFILES[profile];
   const credentials = resolveCredentials(fixtures, options.users ?? []);
-  checkEntitiesExist(credentials, fixtures);
   return {
     port,
     host: options.host ?? '127.0.0.1',
     profile,
     lifetime: durationOption('--token-lifetime', options.tokenLifetime ?? defaults.lifetime),
     extension: durationOption('--token-extension', options.tokenExtension ?? defaults.extension),
+    // Set by --token-lifetime / --token-extension: a scenario's profile then leaves them alone.
     lifetimeFixed: options.tokenLifetime !== undefined,
     extensionFixed: options.tokenExtension !== undefined,
     settlementDelay: durationOption('--settlement-delay', options.settlementDelay ?? 'P1D'),
@@ -231,6 +186,7 @@ export function resolveConfig(options: SimulatorOptions = {}): SimulatorConfig {
     webhookCa: options.webhookCa === undefined ? undefined : readPem('--webhook-ca', options.webhookCa, 'CERTIFICATE'),
     webhookClient: resolveWebhookClient(options),
     tls: resolveTls(options),
+    // `url` may hold a password: print describeStore(store).
     store,
     storePrefix,
   };

@@ -28,9 +28,8 @@ export function resolveStore(text: string | undefined): StoreConfig {
   if (text === undefined || text === 'memory') return { kind: 'memory' };
   const got = `, got '${maskStoreUrl(text)}'`;
   const scheme = /^(rediss?):\/\//i.exec(text);
-  if (!scheme) throw new ConfigError(SHAPE + got);
   // Whitespace, control characters, a query or a fragment: not a URL this option takes.
-  if (/[\s\p{Cc}?#]/u.test(text)) throw new ConfigError(SHAPE + got);
+  if (!scheme || /[\s\p{Cc}?#]/u.test(text)) throw new ConfigError(SHAPE + got);
   const authority = /^rediss?:\/\/(?:[^/]*@)?(\[[^\]/]*\]|[^:/]*)(?::([^/]*))?(?:\/(.*))?$/i.exec(text);
   const [, host = '', port, db] = authority ?? [];
   if (host === '' || host === '[]') throw new ConfigError(`--store must name a host: redis://host:port[/db]${got}`);

@@ -1,8 +1,8 @@
 /** `--tls`, `--tls-cert`, `--tls-key`, `--tls-dir` and `--webhook-ca` (contract 4.3, decision 0053); `--webhook-client-cert` and `--webhook-client-key` (contract 4.4, decision 0056). */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from './fixtures.js';
+import type { PemPair } from '../infra/certificates.js';
+import { ConfigError, readConfigText } from './fixtures.js';
 
 /** HTTPS: the user's certificate and key files, or a local CA's kept in `dir`. */
 export type TlsConfig = { kind: 'given'; certFile: string; keyFile: string } | { kind: 'local'; dir: string };
@@ -31,21 +31,13 @@ export function resolveTls(options: TlsOptions): TlsConfig | undefined {
 
 /** A PEM file's text, which must hold this kind of block (`CERTIFICATE`, `PRIVATE KEY`). */
 export function readPem(flag: string, path: string, block: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`${flag} names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
+  const text = readConfigText(path, (why) => `${flag} names a file that cannot be read: ${path} (${why})`);
   if (!new RegExp(`-----BEGIN [A-Z ]*${block}-----`).test(text)) throw new ConfigError(`${flag} must be a PEM file with a ${block} block: ${path}`);
   return text;
 }
 
 /** A certificate and its key, PEM texts: what webhook deliveries present to HTTPS receivers (decision 0056). */
-export interface ClientCertificate {
-  cert: string;
-  key: string;
-}
+export type ClientCertificate = PemPair;
 
 /** `--webhook-client-cert` and `--webhook-client-key`: read, and checked to be a pair, at start. */
 export function resolveWebhookClient(options: { webhookClientCert?: string | undefined; webhookClientKey?: string | undefined }): ClientCertificate | undefined {

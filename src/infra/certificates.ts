@@ -8,14 +8,14 @@ import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } f
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** What the server presents: PEM texts. */
-export interface ServerCertificate {
+/** A certificate and its key, PEM texts: what the server presents, or webhook deliveries (decision 0056). */
+export interface PemPair {
   cert: string;
   key: string;
 }
 
 /** A local CA's server certificate, and where its CA certificate is (the file a client trusts). */
-export interface LocalCertificate extends ServerCertificate {
+export interface LocalCertificate extends PemPair {
   caFile: string;
 }
 
@@ -52,7 +52,7 @@ export function certificateNames(names: readonly (string | undefined)[]): string
  * processes starting at once agree on one CA: a file is put in place only if none is there yet.
  */
 export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()): Promise<LocalCertificate> {
-  return issued(dir, now, ['cert', 'key'], (current, ca) => serves(current, ca, names, now), { names });
+  return issued(dir, now, ['cert', 'key'], { names });
 }
 
 /**
@@ -61,28 +61,23 @@ export async function localCertificate(dir: string, names: readonly string[], no
  * it does not go with its key, was not signed by the CA, is not for client authentication or expires within a month).
  */
 export async function localClientCertificate(dir: string, now: number = Date.now()): Promise<LocalCertificate> {
-  return issued(dir, now, ['clientCert', 'clientKey'], (current, ca) => serves(current, ca, [], now, CLIENT_AUTH), { names: [WEBHOOK_CLIENT_NAME], client: true });
+  return issued(dir, now, ['clientCert', 'clientKey'], { names: [WEBHOOK_CLIENT_NAME], client: true });
 }
 
-/** A certificate of the local CA in `dir` and its key, in these files: reused when `fits` says so, else issued anew. */
-async function issued(
-  dir: string,
-  now: number,
-  [certName, keyName]: [keyof typeof FILES, keyof typeof FILES],
-  fits: (current: ServerCertificate, caPem: string) => boolean,
-  request: Pick<CertificateRequest, 'names' | 'client'>,
-): Promise<LocalCertificate> {
+/** A certificate of the local CA in `dir` and its key, in these files: reused when it still serves the request, else issued anew. */
+async function issued(dir: string, now: number, [certName, keyName]: [keyof typeof FILES, keyof typeof FILES], request: Pick<CertificateRequest, 'names' | 'client'>): Promise<LocalCertificate> {
   const { path, issuer } = await localCa(dir, now);
-  const current = existing(path(certName), path(keyName));
-  if (current && fits(current, issuer.cert)) return { ...current, caFile: path('ca') };
+  const [certFile, keyFile] = [path(certName), path(keyName)];
+  const current = existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
+  if (current && serves(current, issuer.cert, request, now)) return { ...current, caFile: path('ca') };
   const made = await makeCertificate({ ...request, now, days: SERVER_DAYS, issuer });
-  replace(path(keyName), made.key, 0o600);
-  replace(path(certName), made.cert, 0o644);
+  replace(keyFile, made.key, 0o600);
+  replace(certFile, made.cert, 0o644);
   return { ...made, caFile: path('ca') };
 }
 
 /** The local CA in `dir` (made when missing), and where its files are. */
-async function localCa(dir: string, now: number): Promise<{ path: (name: keyof typeof FILES) => string; issuer: ServerCertificate }> {
+async function localCa(dir: string, now: number): Promise<{ path: (name: keyof typeof FILES) => string; issuer: PemPair }> {
   const home = resolve(dir);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = (name: keyof typeof FILES): string => join(home, FILES[name]);
@@ -95,19 +90,17 @@ async function localCa(dir: string, now: number): Promise<{ path: (name: keyof t
   return { path, issuer: { cert: readFileSync(path('ca'), 'utf8'), key: readFileSync(path('caKey'), 'utf8') } };
 }
 
-/** A certificate and key already in place, or undefined. */
-function existing(certFile: string, keyFile: string): ServerCertificate | undefined {
-  return existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
-}
-
-/** Whether a certificate goes with this key, was signed by this CA, names every one of `names`, has more than a month left (and is for `usage`, when given). */
-function serves(current: ServerCertificate, caPem: string, names: readonly string[], now: number, usage?: string): boolean {
+/**
+ * Whether a certificate goes with this key, was signed by this CA, has more than a month left, and is for client
+ * authentication (a client's) or names every one of the request's names (a server's).
+ */
+function serves(current: PemPair, caPem: string, { names, client }: Pick<CertificateRequest, 'names' | 'client'>, now: number): boolean {
   try {
     const cert = new X509Certificate(current.cert);
     const ca = new X509Certificate(caPem);
     if (!cert.checkPrivateKey(createPrivateKey(current.key))) return false;
     if (!cert.verify(ca.publicKey) || Date.parse(cert.validTo) - now < RENEW_BEFORE_MS) return false;
-    if (usage !== undefined && cert.keyUsage?.includes(usage) !== true) return false;
+    if (client) return cert.keyUsage?.includes(CLIENT_AUTH) === true;
     return names.every((name) => (isAddress(name) ? cert.checkIP(name) !== undefined : cert.checkHost(name) !== undefined));
   } catch {
     return false;
@@ -158,11 +151,11 @@ interface CertificateRequest {
   now: number;
   days: number;
   /** The CA that signs it; absent, the certificate signs itself (the CA). */
-  issuer?: ServerCertificate;
+  issuer?: PemPair;
 }
 
 /** A new key and its certificate. */
-async function makeCertificate(request: CertificateRequest): Promise<ServerCertificate> {
+async function makeCertificate(request: CertificateRequest): Promise<PemPair> {
   const { default: forge } = await import('node-forge');
   const { pki } = forge;
   const pair = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });

@@ -63,11 +63,10 @@ export function createVirtualClock(options: ClockOptions = {}): VirtualClock {
     },
     state: () => ({ frozen, value: frozen ? pinned : offset }),
     restore(setting) {
-      frozen = setting.frozen;
-      if (frozen) {
-        pinned = clampToRange(setting.value);
-        offset = pinned - realNow();
+      if (setting.frozen) {
+        pin(setting.value, true);
       } else {
+        frozen = false;
         offset = setting.value;
         pinned = clampToRange(realNow() + offset);
       }
@@ -85,8 +84,6 @@ export interface TenantClocks extends Clock {
   of(tenant: string | undefined): VirtualClock;
   /** The tenant's fork, created from the shared clock when it has none yet. */
   fork(tenant: string): VirtualClock;
-  /** Every clock: the shared one first, then the forks. */
-  all(): VirtualClock[];
   forks(): ReadonlyMap<string, VirtualClock>;
   dropForks(): void;
   /** Drops one tenant's fork: it follows the shared clock again. */
@@ -107,7 +104,6 @@ export function createTenantClocks(shared: VirtualClock, realNow: () => number =
       }
       return clock;
     },
-    all: () => [shared, ...forks.values()],
     forks: () => forks,
     dropForks: () => forks.clear(),
     dropFork: (tenant) => void forks.delete(tenant),

@@ -93,7 +93,7 @@ export const createRefCodec = <P extends string = RefPurpose>(secrets: Secrets, 
 class Codec<P extends string> implements RefCodec<P> {
   private readonly purposes: readonly P[];
   private readonly maskByte: number;
-  private readonly encKey: Buffer;
+  private readonly encKey: KeyObject;
   private readonly macKey: KeyObject;
   // ECB carries no state from block to block, so one cipher and one decipher serve every call as long
   // as only whole blocks go in (and final() is never called).
@@ -118,9 +118,9 @@ class Codec<P extends string> implements RefCodec<P> {
     if (this.purposes.length > 8) throw new RangeError('a ref codec takes at most 8 purposes');
     this.maskByte = IV_BYTES + this.purposes.length * TAG_BYTES;
     const label = options.keyLabel ?? 'refs';
-    this.encKey = secrets.key(`${label}-encryption`);
+    this.encKey = secrets.keyObject(`${label}-encryption`);
     const macKey = (this.macKey = secrets.keyObject(`${label}-tag`));
-    const blockKey = secrets.key(`${label}-block`);
+    const blockKey = secrets.keyObject(`${label}-block`);
     this.blockCipher = createCipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
     this.blockDecipher = createDecipheriv('aes-256-ecb', blockKey, null).setAutoPadding(false);
     this.tagOfTenant =
@@ -172,7 +172,7 @@ class Codec<P extends string> implements RefCodec<P> {
     return createHmac('sha512', this.macKey).update(plain).digest();
   }
 
-  private refsOf(tokenId: string, tenant: string): string[] {
+  encodeAll(tenant: string, tokenId: string): readonly string[] {
     const key = `${tokenId}:${tenant}`;
     // Compact refs cost one AES call: computing them again is cheaper than keeping them (a cache of every
     // new token's refs only feeds the garbage collector). One answer asks for the same token's refs a few
@@ -241,11 +241,7 @@ class Codec<P extends string> implements RefCodec<P> {
   }
 
   encode({ purpose, tenant, tokenId }: TokenRef<P>): string {
-    return this.refsOf(tokenId, tenant)[this.purposes.indexOf(purpose)] ?? '';
-  }
-
-  encodeAll(tenant: string, tokenId: string): readonly string[] {
-    return this.refsOf(tokenId, tenant);
+    return this.encodeAll(tenant, tokenId)[this.purposes.indexOf(purpose)] ?? '';
   }
 
   decode(text: string): TokenRef<P> | undefined {

@@ -10,9 +10,7 @@ export type RefKeyLabel = 'refs' | 'payment-refs';
 export type KeyPurpose = 'ids' | `${RefKeyLabel}-${'encryption' | 'tag' | 'block'}` | 'state-encryption' | 'state-iv';
 
 export interface Secrets {
-  readonly seeded: boolean;
-  key(purpose: KeyPurpose): Buffer;
-  /** The same key as a KeyObject: HMACs and ciphers made from it skip importing the key each time. */
+  /** The key for this purpose, as a KeyObject: HMACs and ciphers made from it skip importing the key each time. */
   keyObject(purpose: KeyPurpose): KeyObject;
 }
 
@@ -26,25 +24,14 @@ export function createSecrets(seed?: string, stateKey?: string): Secrets {
       : stateMaster !== undefined
         ? Buffer.from(hkdfSync('sha256', stateMaster, 'token-sim', 'master', 32))
         : randomBytes(32);
-  const cache = new Map<KeyPurpose, Buffer>();
-  const objects = new Map<KeyPurpose, KeyObject>();
-  const key = (purpose: KeyPurpose): Buffer => {
-    let k = cache.get(purpose);
-    if (!k) {
-      const from = stateMaster !== undefined && STATE_PURPOSES.has(purpose) ? stateMaster : master;
-      k = Buffer.from(hkdfSync('sha256', from, 'token-sim', purpose, 32));
-      cache.set(purpose, k);
-    }
-    return k;
-  };
+  const keys = new Map<KeyPurpose, KeyObject>();
   return {
-    seeded: seed !== undefined,
-    key,
     keyObject(purpose) {
-      let k = objects.get(purpose);
+      let k = keys.get(purpose);
       if (!k) {
-        k = createSecretKey(key(purpose));
-        objects.set(purpose, k);
+        const from = stateMaster !== undefined && STATE_PURPOSES.has(purpose) ? stateMaster : master;
+        k = createSecretKey(Buffer.from(hkdfSync('sha256', from, 'token-sim', purpose, 32)));
+        keys.set(purpose, k);
       }
       return k;
     },

@@ -4,22 +4,33 @@
  * Each entry keeps the item it delivers (its body included), which the log never shows.
  */
 import type { WebhookDelivery, WebhookFilter, WebhookItem, WebhookState } from './webhook-types.js';
-import { shownUrl, type Entry } from './webhook-queue.js';
+
+/** A log entry: the delivery as shown, and the item it sends (a held one's is replaced by its release). */
+export interface Entry {
+  item: WebhookItem;
+  record: WebhookDelivery;
+}
+
+/** A URL as the log shows it: a password in it is replaced by `***` (the request still sends it). */
+function shownUrl(url: string): string {
+  if (!url.includes('@') || !URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.password === '') return url;
+  parsed.password = '***';
+  return parsed.href;
+}
 
 export class DeliveryLog {
   private readonly bySeq = new Map<number, Entry>();
   private readonly byId = new Map<string, Entry>();
   private seq = 0;
 
-  constructor(
-    private readonly size: number,
-    private readonly iso: () => string,
-  ) {}
+  constructor(private readonly size: number) {}
 
   /** A new entry for the item, in this state (a dropped one is finished as it is logged). */
   add(item: WebhookItem, state: WebhookState): Entry {
     const seq = ++this.seq;
-    const at = this.iso();
+    const at = new Date().toISOString();
     const record: WebhookDelivery = {
       seq,
       id: item.id ?? String(seq),

@@ -86,8 +86,6 @@ export interface WebhookOptions {
   timeoutMs?: number;
   /** Log entries kept, newest last (default 10,000). */
   logSize?: number;
-  /** Real time, for the log's times (injectable for tests). */
-  now?: () => number;
   /** Called after send's own release of resources at close (the sender's sockets). */
   onClose?: () => void;
   /** Told when an item is done: delivered, or given up after its last attempt. */

@@ -9,8 +9,20 @@ export type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, W
 export { WEBHOOK_STATES } from './webhook-types.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions } from './webhook-types.js';
 import { Queue } from './queue.js';
-import { DeliveryLog } from './webhook-log.js';
-import { messageOf, positive, type KeyQueue } from './webhook-queue.js';
+import { DeliveryLog, type Entry } from './webhook-log.js';
+
+/** A key's queue: its head is the item in progress. */
+interface KeyQueue {
+  id: string;
+  tenant: string;
+  items: Queue<Entry>;
+  phase: 'ready' | 'sending' | 'waiting';
+  timer?: NodeJS.Timeout | undefined;
+  abort?: AbortController | undefined;
+}
+
+const positive = (value: number | undefined, fallback: number): number =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 
 export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
 
@@ -21,7 +33,6 @@ class Dispatcher implements WebhookDispatcher {
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
   private readonly timeoutMs: number;
-  private readonly now: () => number;
   private readonly keys = new Map<string, KeyQueue>();
   private readonly ready = new Queue<KeyQueue>();
   private readonly log: DeliveryLog;
@@ -39,15 +50,11 @@ class Dispatcher implements WebhookDispatcher {
     this.maxAttempts = positive(options.attempts, WEBHOOK_DEFAULTS.attempts);
     this.backoffMs = options.backoffMs !== undefined && options.backoffMs >= 0 ? options.backoffMs : WEBHOOK_DEFAULTS.backoffMs;
     this.timeoutMs = positive(options.timeoutMs, WEBHOOK_DEFAULTS.timeoutMs);
-    this.now = options.now ?? Date.now;
-    this.log = new DeliveryLog(positive(options.logSize, WEBHOOK_DEFAULTS.logSize), () => this.iso());
-  }
-
-  private iso(): string {
-    return new Date(this.now()).toISOString();
+    this.log = new DeliveryLog(positive(options.logSize, WEBHOOK_DEFAULTS.logSize));
   }
 
   private count(tenant: string, by: number): void {
+    this.queued += by;
     const n = (this.queuedBy.get(tenant) ?? 0) + by;
     if (n === 0) this.queuedBy.delete(tenant);
     else this.queuedBy.set(tenant, n);
@@ -100,7 +107,6 @@ class Dispatcher implements WebhookDispatcher {
   /** The head of a key is done (delivered or given up): the next item of the key may go. */
   private advance(key: KeyQueue): void {
     key.items.shift();
-    this.queued--;
     this.count(key.tenant, -1);
     if (key.items.length === 0) this.keys.delete(key.id);
     else this.makeReady(key);
@@ -117,14 +123,14 @@ class Dispatcher implements WebhookDispatcher {
     this.aborts.add(abort);
     this.sending++;
     record.attempts++;
-    record.lastAttemptAt = this.iso();
+    record.lastAttemptAt = new Date().toISOString();
     let status: number | null = null;
     let error: string | null = null;
     try {
       status = (await this.options.send({ url: item.url, body: item.body, mediaType: item.mediaType, timeoutMs: this.timeoutMs, signal: abort.signal })).status;
       if (!(status >= 200 && status < 300)) error = `answered ${status}`;
     } catch (err) {
-      error = messageOf(err);
+      error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     } finally {
       this.sending--;
       this.aborts.delete(abort);
@@ -147,7 +153,7 @@ class Dispatcher implements WebhookDispatcher {
     record.lastError = error;
     if (ok || record.attempts >= this.maxAttempts) {
       record.state = ok ? 'delivered' : 'failed';
-      record.finishedAt = this.iso();
+      record.finishedAt = new Date().toISOString();
       const item = key.items.peek()?.item;
       this.advance(key);
       if (item) this.options.onSettled?.(item, record.state);
@@ -175,17 +181,14 @@ class Dispatcher implements WebhookDispatcher {
       entry.item = item;
       entry.record.state = 'pending';
       const id = `${item.tenant}\u0000${item.orderKey}`;
-      const key = this.keys.get(id);
-      this.queued++;
+      let key = this.keys.get(id);
       this.count(item.tenant, 1);
       if (key === undefined) {
-        const fresh: KeyQueue = { id, tenant: item.tenant, items: new Queue(), phase: 'ready' };
-        fresh.items.push(entry);
-        this.keys.set(id, fresh);
-        this.makeReady(fresh);
-      } else {
-        key.items.push(entry);
+        key = { id, tenant: item.tenant, items: new Queue(), phase: 'ready' };
+        this.keys.set(id, key);
+        this.makeReady(key);
       }
+      key.items.push(entry);
     } catch {
       // Never the caller's problem: a delivery that cannot be queued is simply not sent.
     }
@@ -231,7 +234,6 @@ class Dispatcher implements WebhookDispatcher {
       for (const key of [...this.keys.values()]) {
         if (tenant !== undefined && key.tenant !== tenant) continue;
         this.keys.delete(key.id);
-        this.queued -= key.items.length;
         this.count(key.tenant, -key.items.length);
         if (key.timer) clearTimeout(key.timer);
         // An attempt in flight is cut: its answer would no longer be recorded anyway.

@@ -45,20 +45,18 @@ function shapeOf(value: unknown): { fields: Map<string, Set<string>>; links: Map
 
 const typesText = (types: ReadonlySet<string>): string => [...types].sort().join('|');
 
-function compareSets(kindMissing: DifferenceKind, kindExtra: DifferenceKind, recorded: ReadonlySet<string>, simulator: ReadonlySet<string>, label: (item: string) => Found['at'], text: (item: string) => string): Found[] {
+/** The items (of a set, or a map's keys) one side has and the other has not. */
+function compareSets(kindMissing: DifferenceKind, kindExtra: DifferenceKind, recorded: ReadonlyMap<string, unknown> | ReadonlySet<string>, simulator: ReadonlyMap<string, unknown> | ReadonlySet<string>, label: (item: string) => Found['at'], text: (item: string) => string): Found[] {
   const out: Found[] = [];
-  for (const item of recorded) if (!simulator.has(item)) out.push({ kind: kindMissing, at: label(item), recorded: text(item) });
-  for (const item of simulator) if (!recorded.has(item)) out.push({ kind: kindExtra, at: label(item), simulator: text(item) });
+  for (const item of recorded.keys()) if (!simulator.has(item)) out.push({ kind: kindMissing, at: label(item), recorded: text(item) });
+  for (const item of simulator.keys()) if (!recorded.has(item)) out.push({ kind: kindExtra, at: label(item), simulator: text(item) });
   return out;
 }
 
 function compareBodies(recorded: unknown, simulator: unknown): Found[] {
   const r = shapeOf(recorded);
   const s = shapeOf(simulator);
-  const out: Found[] = [];
-  const rFields = new Set(r.fields.keys());
-  const sFields = new Set(s.fields.keys());
-  out.push(...compareSets('field missing', 'field extra', rFields, sFields, (p) => p, (p) => typesText((r.fields.get(p) ?? s.fields.get(p)) as Set<string>)));
+  const out = compareSets('field missing', 'field extra', r.fields, s.fields, (p) => p, (p) => typesText((r.fields.get(p) ?? s.fields.get(p)) as Set<string>));
   for (const [path, types] of r.fields) {
     const other = s.fields.get(path);
     if (other !== undefined && typesText(other) !== typesText(types)) out.push({ kind: 'type', at: path, recorded: typesText(types), simulator: typesText(other) });

@@ -15,38 +15,24 @@ import { Redactor } from './redact.js';
 import type { RecordOptions, Recording } from './types.js';
 
 /** Headers that belong to one connection, not to the request or answer: the proxy sets its own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
 /**
  * Not forwarded either: the answer's links are rewritten and the HAR keeps readable text, so the upstream is
  * asked for an uncompressed answer (decision 0059).
  */
 const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding']);
 
-const pairsOf = (raw: readonly string[]): [string, string][] => {
-  const out: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
-  return out;
-};
+/** Node's raw headers (name, value, name, value…) as pairs. */
+const pairsOf = (raw: readonly string[]): [string, string][] => raw.flatMap((name, i): [string, string][] => (i % 2 === 0 && i + 1 < raw.length ? [[name, raw[i + 1] as string]] : []));
 
-async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
+export async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
-/** The upstream's base (origin and path, no trailing slash), as links and requests are joined to it. */
-function upstreamBase(upstream: string): URL {
-  let url: URL;
-  try {
-    url = new URL(upstream);
-  } catch {
-    throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(upstream)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(upstream)}`);
-  return url;
-}
-
 interface Upstream {
+  /** Origin and path, no trailing slash, as links and requests are joined to it. */
   base: string;
   url: URL;
   send(method: string, path: string, headers: string[], body: Buffer): Promise<{ status: number; headers: [string, string][]; body: Buffer }>;
@@ -54,7 +40,8 @@ interface Upstream {
 }
 
 function connectUpstream(options: RecordOptions): Upstream {
-  const url = upstreamBase(options.upstream);
+  const url = URL.canParse(options.upstream) ? new URL(options.upstream) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(options.upstream)}`);
   const prefix = url.pathname.replace(/\/+$/, '');
   const https = url.protocol === 'https:';
   const ca = options.upstreamCa === undefined ? undefined : [...rootCertificates, typeof options.upstreamCa === 'string' ? options.upstreamCa : Buffer.from(options.upstreamCa).toString('utf8')];
@@ -75,9 +62,6 @@ function connectUpstream(options: RecordOptions): Upstream {
   };
 }
 
-/** Every occurrence of the upstream's base in a text, as the proxy's. */
-const rewriteLinks = (text: string, from: string, to: string): string => (text.includes(from) ? text.split(from).join(to) : text);
-
 async function handle(req: IncomingMessage, res: ServerResponse, upstream: Upstream, own: () => string, har: HarFile, redact: Redactor): Promise<void> {
   const started = Date.now();
   const method = req.method ?? 'GET';
@@ -86,11 +70,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: Upstr
   const requestHeaders = pairsOf(req.rawHeaders);
   const forwarded = requestHeaders.filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase())).flat();
   const answer = await upstream.send(method, target, forwarded, requestBody);
-  const text = rewriteLinks(answer.body.toString('utf8'), upstream.base, own());
+  // The upstream's links, as the proxy's.
+  const text = answer.body.toString('utf8').replaceAll(upstream.base, own());
   const body = Buffer.from(text);
   const headers = answer.headers
     .filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()))
-    .map(([name, value]): [string, string] => [name, /^(content-)?location$/i.test(name) ? rewriteLinks(value, upstream.base, own()) : value]);
+    .map(([name, value]): [string, string] => [name, /^(content-)?location$/i.test(name) ? value.replaceAll(upstream.base, own()) : value]);
   headers.push(['Content-Length', String(body.length)]);
   res.writeHead(answer.status, headers.flat());
   res.end(body);
@@ -136,8 +121,7 @@ export async function record(options: RecordOptions, onError: (line: string) => 
     exchanges: har.count,
     async close() {
       server.closeIdleConnections();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await closed;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       upstream.close();
       await har.close();
     },

@@ -82,10 +82,8 @@ export class Redactor implements CardRewrite {
   /** A path and query: card numbers in the path, card data in each query value by its name. */
   target(pathAndQuery: string): string {
     const at = pathAndQuery.indexOf('?');
-    const path = at === -1 ? pathAndQuery : pathAndQuery.slice(0, at);
-    const redactedPath = maskCardNumbersIn(path, this);
-    if (at === -1) return redactedPath;
-    return `${redactedPath}?${new URLSearchParams(this.query(pathAndQuery.slice(at + 1))).toString()}`;
+    if (at === -1) return maskCardNumbersIn(pathAndQuery, this);
+    return `${maskCardNumbersIn(pathAndQuery.slice(0, at), this)}?${new URLSearchParams(this.query(pathAndQuery.slice(at + 1))).toString()}`;
   }
 
   /** A query string's pairs, redacted by name. */

@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { startSimulator } from '../simulator/server.js';
 import { compareAnswers, type Answer } from './compare.js';
+import { bodyOf, HOP_BY_HOP } from './recorder.js';
 import { usernameOf } from './redact.js';
 import { DIFFERENCE_KINDS, type Difference, type VerifyOptions, type VerifyReport } from './types.js';
 
@@ -18,9 +19,6 @@ const Entry = z.object({
 });
 type Entry = z.infer<typeof Entry>;
 const Har = z.object({ log: z.object({ entries: z.array(Entry) }) });
-
-/** Not replayed as recorded: the connection's own headers; Host and Content-Length are the replay's. */
-const NOT_REPLAYED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
 
 async function readHar(har: VerifyOptions['har']): Promise<Entry[]> {
   const document: unknown = typeof har === 'string' ? JSON.parse(await readFile(har, 'utf8')) : har;
@@ -66,7 +64,7 @@ class Links {
   /** A recorded text with every learnt href in it replaced, longest first (a per-field href extends its token's). */
   apply(text: string): string {
     let out = text;
-    for (const [from, to] of [...this.#map].sort((a, b) => b[0].length - a[0].length)) if (out.includes(from)) out = out.split(from).join(to);
+    for (const [from, to] of [...this.#map].sort((a, b) => b[0].length - a[0].length)) out = out.replaceAll(from, to);
     return out;
   }
 }
@@ -82,24 +80,24 @@ function send(base: string, method: string, path: string, headers: [string, stri
     const payload = body === undefined ? undefined : Buffer.from(body);
     const raw = [...headers.flat(), 'Host', new URL(base).host, ...(payload === undefined ? [] : ['Content-Length', String(payload.length)])];
     const req = request(`${base}${path}`, { method, headers: raw }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
+      bodyOf(res).then((body) => {
         const h = new Map<string, string>();
         for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') h.set(name, value);
-        resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', reject);
+        resolve({ status: res.statusCode ?? 0, headers: h, text: body.toString('utf8') });
+      }, reject);
     });
     req.on('error', reject);
     req.end(payload);
   });
 }
 
-/** The recorded request's headers as the replay sends them: a reduced credential given the simulator's password. */
+/**
+ * The recorded request's headers as the replay sends them: not the connection's own (Host and Content-Length are
+ * the replay's); a reduced credential given the simulator's password.
+ */
 function replayHeaders(entry: Entry, passwords: ReadonlyMap<string, string>, links: Links): [string, string][] {
   return entry.request.headers
-    .filter(({ name }) => !NOT_REPLAYED.has(name.toLowerCase()))
+    .filter(({ name }) => !HOP_BY_HOP.has(name.toLowerCase()))
     .map(({ name, value }): [string, string] => {
       if (name.toLowerCase() !== 'authorization') return [name, links.apply(value)];
       const user = usernameOf(value);
