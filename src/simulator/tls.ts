@@ -1,10 +1,10 @@
 /** The certificate an HTTPS simulator presents (contract 4.3, decision 0053), and the one its webhook deliveries present (contract 4.4, decision 0056). */
 import type { ClientCertificate, SimulatorConfig } from '../config/options.js';
 import { readPem } from '../config/tls.js';
-import { certificateNames, localCertificate, localClientCertificate, type ServerCertificate } from '../infra/certificates.js';
+import { certificateNames, localCertificate, localClientCertificate, type PemPair } from '../infra/certificates.js';
 
 /** With the local CA's certificate file; undefined for the user's own certificate. */
-type PresentedCertificate = ServerCertificate & { caFile: string | undefined };
+type PresentedCertificate = PemPair & { caFile: string | undefined };
 
 /**
  * The user's certificate and key (--tls-cert, --tls-key), or the local CA's certificate naming localhost,
