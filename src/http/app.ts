@@ -104,11 +104,14 @@ function endWithError(res: Response, rendered: RenderedError, end: (body?: strin
     end();
     return;
   }
-  res.removeHeader('Content-Length');
+  const body = JSON.stringify(rendered.body);
   for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
   res.statusCode = rendered.status;
   res.setHeader('Content-Type', 'application/json');
-  end(JSON.stringify(rendered.body));
+  // Its own length over any set before the error (removing that header would send the body chunked); none set:
+  // node adds it, after the others.
+  if (res.hasHeader('Content-Length')) res.setHeader('Content-Length', Buffer.byteLength(body));
+  end(body);
 }
 
 export function buildApp(deps: AppDeps): Express {

@@ -132,6 +132,8 @@ describe('the dashboard says it is loading until the data arrives', () => {
     await expect(d.page.getByText('No tenant to show.').count()).resolves.toBe(0);
     release();
     await ui.waitForReady(d.page);
+    // Every section's own load follows the tenants' (on a loaded machine, some still run here): each ends.
+    await ui.loading(d.page, '').first().waitFor({ state: 'detached', timeout: 10_000 });
     await expect(ui.loading(d.page, '').count()).resolves.toBe(0);
     expect(d.errors).toEqual([]);
   });

@@ -338,3 +338,20 @@ describe('fixtures', () => {
     expect(() => testSimulator({ fixtures: f })).toThrow(/\$\.tokens\[1\]/);
   });
 });
+
+describe('a /_sim error on the wire', () => {
+  it('carries its own Content-Length, not a chunked body (an unknown tenant, a wrong admin token, a body too large)', async () => {
+    const sim = testSimulator({ adminToken: 'adm1n' });
+    const answers = [
+      await control(sim).get('/_sim/tokens?tenant=nobody').set('Authorization', 'Bearer adm1n'),
+      await control(sim).get('/_sim/clock').set('Authorization', 'Bearer wrong'),
+      await control(sim).put('/_sim/scenarios').set('Authorization', 'Bearer adm1n').set('Content-Type', 'application/json').send(`{"name":"x","rules":[],"pad":"${'x'.repeat(1100 * 1024)}"}`),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([400, 401, 413]);
+    for (const res of answers) {
+      expect(res.headers['transfer-encoding']).toBeUndefined();
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+      expect(res.headers['content-type']).toBe('application/json');
+    }
+  });
+});
