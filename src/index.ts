@@ -6,7 +6,8 @@
 import type { ConfigError } from './config/fixtures.js';
 import type { SimulatorOptions } from './config/options.js';
 import type { ScenarioFileError } from './scenarios/loader.js';
-import { createSimulator as composeSimulator, type SimulatorIo } from './simulator/compose.js';
+import { createSimulator as composeSimulator } from './simulator/compose.js';
+import type { SimulatorIo } from './simulator/core.js';
 import { LIBRARY_METHODS, type HttpHandler, type RunningSimulator, type Simulator, type SimulatorError } from './simulator/facade.js';
 import { connectSimulator as connectRemote, type ConnectOptions, type RemoteSimulator } from './simulator/remote.js';
 import { startSimulator as startServer } from './simulator/server.js';
@@ -23,7 +24,7 @@ export type { ErrorBody } from './http/errors.js';
 export type { WebhookDelivery, WebhookFlush, WebhookResend, WebhookState } from './infra/webhook-types.js';
 export { ScenarioFileError, type FileProblem } from './scenarios/loader.js';
 export type { RiskFactor, Rule, RuleThen, RuleWhen, Scenario, ScenarioOperation } from './scenarios/schema.js';
-export type { SimulatorIo } from './simulator/compose.js';
+export type { SimulatorIo } from './simulator/core.js';
 export {
   SimulatorError,
   type ControlPayment,

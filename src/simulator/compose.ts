@@ -17,7 +17,6 @@ import { baseUrlOf, createCore, stderrIo, type Addresses, type Core, type Simula
 import { createControlApp, createEdges, createSimulatedApi } from './surfaces.js';
 import { SimulatorError, controlFacade, type ComposedSimulator, type ControlToken, type Simulator } from './facade.js';
 
-export type { SimulatorIo } from './core.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
 function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {

@@ -9,6 +9,7 @@ import request from 'supertest';
 import type { Simulator } from '../../src/index.js';
 import { plainCard, sale, saleBody } from '../support/sale.js';
 import { HOST, START, client, createBody, handlerOf, scenarioFile, testSimulator } from '../support/sim.js';
+import { problemsOf, responseSchema, schemaValidator, type OpenApiDoc } from '../support/openapi-validator.js';
 
 const withRules = (rules: unknown[]): Simulator => {
   const sim = testSimulator({ now: START, frozen: true });
@@ -116,5 +117,34 @@ describe('the shipped scenarios', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 8; i += 1) statuses.push((await api.get('http://x/tokens/none')).status);
     expect(statuses).toEqual([400, 400, 400, 429, 400, 400, 400, 429]);
+  });
+});
+
+describe('the journal against the OpenAPI document', () => {
+  it('lists entries the served document describes: a lost answer, a JSON body, a text body, an unauthenticated and an unknown request', async () => {
+    const sim = withRules([{ id: 'lose-it', when: { operation: 'sale', nth: 1 }, then: { lostAnswer: 'internalError' } }]);
+    expect((await sale(sim, saleBody(plainCard(), { transactionReference: 'lost-doc' }))).status).toBe(500);
+    await client(sim).create(createBody());
+    await request(handlerOf(sim)).post('/tokens').set('Host', HOST).set('Authorization', `Basic ${Buffer.from('merchant:secret').toString('base64')}`).set('Content-Type', 'application/vnd.service.tokens-v1.hal+json').set('Accept', 'application/vnd.service.tokens-v1.hal+json').send('not json');
+    await request(handlerOf(sim)).get('/tokens').set('Host', HOST);
+    await request(handlerOf(sim)).get('/nowhere?x=1').set('Host', HOST);
+    const answer = await request(handlerOf(sim)).get('/_sim/requests').set('Host', HOST);
+    const entries = answer.body.requests as Record<string, unknown>[];
+    expect(entries.map((e) => [e.operation, e.status])).toEqual([
+      ['sale', 500],
+      ['createToken', 201],
+      ['createToken', 400],
+      ['queryTokens', 401],
+      ['unknown', 404],
+    ]);
+    expect(entries[0]?.lostAnswer).toMatchObject({ as: 'internalError', status: 201 });
+    expect(entries[2]?.requestText).toBe('not json');
+    expect(entries[3]?.tenant).toBeNull();
+    const doc = (await request(handlerOf(sim)).get('/_sim/openapi.json').set('Host', HOST)).body as OpenApiDoc;
+    const schema = responseSchema(doc, '/_sim/requests', 'get', 200);
+    expect(problemsOf(schemaValidator(doc), schema, answer.body)).toEqual([]);
+    // The document is precise: an entry with a field it does not name, or a status it does not allow, is a problem.
+    expect(problemsOf(schemaValidator(doc), schema, { ...answer.body, requests: [{ ...entries[1], extra: 1 }] })).not.toEqual([]);
+    expect(problemsOf(schemaValidator(doc), schema, { ...answer.body, requests: [{ ...entries[1], operation: 'teleport' }] })).not.toEqual([]);
   });
 });

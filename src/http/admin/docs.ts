@@ -4,7 +4,7 @@
  * unknown tenant, unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a
  * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
  */
-import { OPERATIONS } from '../../control/journal.js';
+import { OPERATIONS, type JournalEntry } from '../../control/journal.js';
 import * as z from 'zod';
 import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../../infra/webhook-types.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
@@ -91,6 +91,36 @@ const delivery = schemaFor<WebhookDelivery>()(
   }),
 );
 
+const headers = z.record(z.string(), z.string());
+/** An entry of the journal as /_sim lists it, checked against JournalEntry by the compiler. */
+const journalEntry = schemaFor<JournalEntry>()(
+  z.strictObject({
+    seq: z.int().min(1),
+    tenant: z.string().nullable(),
+    operation: z.enum(OPERATIONS),
+    method: z.string(),
+    path: z.string(),
+    query: z.string().optional(),
+    status: z.int().min(0).max(599).meta({ description: '0: unanswered' }),
+    errorName: z.string().optional(),
+    correlationId: z.string(),
+    durationMs: z.number().min(0),
+    rule: z.string().nullable(),
+    virtualTime: instant,
+    realTime: instant,
+    requestHeaders: headers,
+    requestBody: z.unknown().optional().meta({ description: 'JSON, masked; a note when too large to keep' }),
+    requestText: z.string().optional(),
+    responseHeaders: headers,
+    responseBody: z.unknown().optional(),
+    responseText: z.string().optional(),
+    lostAnswer: z
+      .strictObject({ as: z.enum(['connectionReset', 'noResponse', 'internalError']), status: z.int(), body: z.unknown().optional(), text: z.string().optional() })
+      .optional()
+      .meta({ description: 'With a lostAnswer rule: the answer of the work done, which the client never got' }),
+  }),
+);
+
 export const DOCS = {
   health: (): OperationDoc => ({
     operationId: 'health',
@@ -118,7 +148,7 @@ export const DOCS = {
     responses: {
       200: {
         description: 'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
-        ...json({ type: 'object', properties: { requests: { type: 'array', items: { type: 'object' } }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } }),
+        ...json({ type: 'object', properties: { requests: { type: 'array', items: jsonSchema(journalEntry, 'output') }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } }),
       },
       ...errors([400, 'urlContainsInvalidValue']),
     },
