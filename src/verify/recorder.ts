@@ -8,6 +8,7 @@ import { createServer, request as httpRequest, Agent as HttpAgent, type Incoming
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { rootCertificates } from 'node:tls';
+import { brotliCompressSync, brotliDecompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { packageVersion } from '../config/version.js';
 import { harExchange } from '../http/har.js';
 import { createHarFile, type HarFile } from './har-file.js';
@@ -24,6 +25,30 @@ const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding']);
 
 /** Node's raw headers (name, value, name, value…) as pairs. */
 const pairsOf = (raw: readonly string[]): [string, string][] => raw.flatMap((name, i): [string, string][] => (i % 2 === 0 && i + 1 < raw.length ? [[name, raw[i + 1] as string]] : []));
+
+/** The request body encodings the simulator decodes (http/body.ts), each as the recording decodes and the replay encodes it. */
+const CODINGS: ReadonlyMap<string, { decode: (b: Buffer, o: { maxOutputLength: number }) => Buffer; encode: (b: Buffer) => Buffer }> = new Map([
+  ['gzip', { decode: gunzipSync, encode: gzipSync }],
+  ['deflate', { decode: inflateSync, encode: deflateSync }],
+  ['br', { decode: brotliDecompressSync, encode: brotliCompressSync }],
+]);
+
+/** A body as the HAR keeps it: decoded when it was sent compressed (so it can be redacted and replayed), else as sent. */
+function decodedBody(body: Buffer, contentEncoding: string | undefined): Buffer {
+  const coding = CODINGS.get((contentEncoding ?? '').trim().toLowerCase());
+  if (!coding) return body;
+  try {
+    return coding.decode(body, { maxOutputLength: 64 * 1024 * 1024 });
+  } catch {
+    return body;
+  }
+}
+
+/** The body a replay sends: encoded again as the recorded Content-Encoding says. */
+export function encodedBody(text: string, contentEncoding: string | undefined): Buffer {
+  const coding = CODINGS.get((contentEncoding ?? '').trim().toLowerCase());
+  return coding ? coding.encode(Buffer.from(text)) : Buffer.from(text);
+}
 
 export async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -88,7 +113,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: Upstr
       url: own() + redact.target(target),
       requestHeaders: requestHeaders.map(([n, v]) => [n, redact.header(n, v)]),
       queryPairs: redact.query(search),
-      requestBody: requestBody.length === 0 ? undefined : { text: redact.body(requestBody.toString('utf8')) },
+      requestBody: requestBody.length === 0 ? undefined : { text: redact.body(decodedBody(requestBody, req.headers['content-encoding']).toString('utf8')) },
       requestBodySize: requestBody.length,
       status: answer.status,
       responseHeaders: headers.map(([n, v]) => [n, redact.header(n, v)]),

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { startSimulator } from '../simulator/server.js';
 import { compareAnswers, type Answer } from './compare.js';
-import { bodyOf, HOP_BY_HOP } from './recorder.js';
+import { bodyOf, encodedBody, HOP_BY_HOP } from './recorder.js';
 import { usernameOf } from './redact.js';
 import { DIFFERENCE_KINDS, type Difference, type VerifyOptions, type VerifyReport } from './types.js';
 
@@ -77,7 +77,8 @@ interface Sent {
 
 function send(base: string, method: string, path: string, headers: [string, string][], body: string | undefined): Promise<Sent> {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(body);
+    const encoding = headers.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
+    const payload = body === undefined ? undefined : encodedBody(body, encoding);
     const raw = [...headers.flat(), 'Host', new URL(base).host, ...(payload === undefined ? [] : ['Content-Length', String(payload.length)])];
     const req = request(`${base}${path}`, { method, headers: raw }, (res) => {
       bodyOf(res).then((body) => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { startSimulator } from '../../src/simulator/server.js';
 import { record } from '../../src/verify/recorder.js';
 import { verify } from '../../src/verify/replay.js';
@@ -106,6 +107,39 @@ describe('record', () => {
     expect([...authorizations]).toEqual(['Basic bWVyY2hhbnQ6']);
     expect(text).not.toContain(Buffer.from('merchant:secret').toString('base64'));
     expect(text).not.toContain('4444333322221111');
+  });
+
+  it('records a compressed request body decoded and redacted, and replays it compressed again (gzip, deflate, br)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'token-sim-record-')), 'compressed.har');
+    const upstream = await startSimulator({ port: 0, ...storeOptions('compressed') }, { writeErr: () => undefined });
+    const recording = await record({ upstream: upstream.url, out });
+    const type = 'application/vnd.service.tokens-v1.hal+json';
+    const codings: [string, (b: Buffer) => Buffer][] = [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]];
+    const cards = ['4444333322221111', '5555555555554444', '4917610000000000'];
+    try {
+      for (const [i, [coding, encode]] of codings.entries()) {
+        const body = JSON.stringify({
+          paymentInstrument: { type: 'card/front', cardHolderName: 'Sherlock Holmes', cardNumber: cards[i], cardExpiryDate: { month: 5, year: 2035 } },
+          merchant: { entity: 'default' },
+        });
+        const answer = await fetch(`${recording.url}/tokens`, {
+          method: 'POST',
+          headers: { Authorization: `Basic ${Buffer.from('merchant:secret').toString('base64')}`, 'Content-Type': type, Accept: type, 'Content-Encoding': coding },
+          body: encode(Buffer.from(body)),
+        });
+        expect([coding, answer.status]).toEqual([coding, 201]);
+        await answer.text();
+      }
+    } finally {
+      await recording.close();
+      await upstream.close();
+    }
+    const entries = (JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: { request: { postData?: { text: string } } }[] } }).log.entries;
+    const numbers = entries.map((e) => (JSON.parse(e.request.postData?.text ?? '{}') as { paymentInstrument: { cardNumber: string } }).paymentInstrument.cardNumber);
+    // Readable, redacted stand-ins: the same length and BIN, never the number sent.
+    expect(numbers.map((n, i) => [n.length, n.slice(0, 6), n === cards[i]])).toEqual(cards.map((c) => [16, c.slice(0, 6), false]));
+    expect(readFileSync(out, 'utf8')).not.toContain('4444333322221111');
+    expect(await verify({ har: out, options: storeOptions('compressed-verify') })).toEqual({ requests: 3, differences: [], counts: {} });
   });
 
   it('leaves a valid HAR after every exchange', async () => {
