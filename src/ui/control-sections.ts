@@ -215,9 +215,19 @@ export function StateSection({ tenant, refresh, say }: SectionProps) {
   </section>`;
 }
 
-export function WebhooksSection({ tenant, version }: SectionProps) {
+export function WebhooksSection({ tenant, version, refresh, say }: SectionProps) {
   const { data, error, loading } = useLoad(() => getJson<{ webhooks: Delivery[]; count: number }>('/webhooks', { tenant, limit: 200 }), [tenant, version], tenant);
   const list = newestFirst(data?.webhooks ?? []);
+  // The same event and eventId again, as a new delivery (POST /_sim/webhooks/{id}/resend, decision 0056).
+  const resend = async (d: Delivery) => {
+    try {
+      const sent = (await (await call('POST', `/webhooks/${encodeURIComponent(d.id)}/resend`, { tenant: d.tenant })).json()) as { id: string };
+      say(`Delivery ${d.id} sent again as ${sent.id}`);
+      refresh();
+    } catch (e) {
+      say(describe(e), 'error');
+    }
+  };
   return html`<section aria-labelledby="webhooks-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="webhooks-h">Webhook deliveries <span class="count">${data ? data.count : ''}</span></h2>
     <${Problem} error=${error} />
@@ -228,10 +238,11 @@ export function WebhooksSection({ tenant, version }: SectionProps) {
       : list.length === 0
       ? html`<p class="empty">No deliveries.</p>`
       : html`<div class="scroll" tabindex="0" role="region" aria-label="Webhook delivery table"><table>
-      <thead><tr><th scope="col">#</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last result</th><th scope="col">Queued (real time)</th></tr></thead>
+      <thead><tr><th scope="col">#</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last result</th><th scope="col">Queued (real time)</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${list.map(
         (d) => html`<tr key=${d.seq}><td>${d.seq}</td><td>${d.type}</td><td><code>${d.url}</code></td><td>${d.state}</td><td class="num">${d.attempts}</td>
-          <td>${d.lastError ?? (d.lastStatus === null ? '—' : d.lastStatus)}</td><td>${time(d.enqueuedAt)}</td></tr>`,
+          <td>${d.lastError ?? (d.lastStatus === null ? '—' : d.lastStatus)}</td><td>${time(d.enqueuedAt)}</td>
+          <td><button type="button" aria-label=${`Resend delivery ${d.id}`} onClick=${() => resend(d)}>Resend</button></td></tr>`,
       )}</tbody></table></div>`}
   </section>`;
 }

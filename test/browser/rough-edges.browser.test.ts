@@ -252,6 +252,38 @@ describe('the order of the lists', () => {
     expect(shown).toEqual([...seqs].reverse());
   });
 
+  it('sends a delivery again from its row: the same eventId, a new delivery of its own', async () => {
+    const events: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        events.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receivers.push(server);
+    const sim = await start({ webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` });
+    expect((await makeSale(sim.url, 'alice', 'pa', 'order-1', 250)).status).toBe(201);
+    await fetch(`${sim.url}/_sim/webhooks/flush`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const [first] = (await control<{ webhooks: { id: string; eventId: string }[] }>(sim.url, '/webhooks?tenant=alice')).webhooks;
+    expect(first).toBeDefined();
+    const d = await openDashboard(session.browser, `${sim.url}/_sim/ui`, DESKTOP);
+    session.open.push(d);
+    await ui.waitForReady(d.page);
+    await ui.pickTenant(d.page, 'alice');
+    await ui.webhooks(d.page).getByRole('button', { name: `Resend delivery ${first!.id}` }).click();
+    await ui.dataRows(d.page, 'Webhook deliveries').nth(1).waitFor({ timeout: 10_000 });
+    const listed = (await control<{ webhooks: { id: string; eventId: string }[] }>(sim.url, '/webhooks?tenant=alice')).webhooks;
+    expect(listed.map((w) => w.eventId)).toEqual([first!.eventId, first!.eventId]);
+    expect(listed[1]!.id).not.toBe(first!.id);
+    await fetch(`${sim.url}/_sim/webhooks/flush`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(events).toHaveLength(2);
+    expect(events[1]).toBe(events[0]);
+    expect(d.errors).toEqual([]);
+  });
+
   it('lists what was made at one frozen instant by id, the same on every refresh', async () => {
     const sim = await start();
     await tokens(sim, 'alice', 'pa', 4);
