@@ -1,5 +1,4 @@
 /** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
-import type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery } from '../../dist/index.js';
 
 export const TOKEN_KEY = 'token-sim.adminToken';
 
@@ -69,6 +68,20 @@ export async function getJson<T>(path: string, query: Record<string, string | nu
 
 export const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/**
+ * Runs an action, then says what it did (the text `run` answers) and refreshes the page; or says why it failed,
+ * handing a refusal's detail to `failed`.
+ */
+export async function perform({ say, refresh }: Pick<SectionProps, 'say' | 'refresh'>, run: () => Promise<string>, failed?: (detail: ApiError) => void): Promise<void> {
+  try {
+    say(await run());
+    refresh();
+  } catch (e) {
+    if (e instanceof CallFailed) failed?.(e.detail);
+    say(describe(e), 'error');
+  }
+}
+
 // ------------------------------------------------------------------------------------------ formatting
 
 export function formatAmount(value: number | undefined, currency: string | undefined): string {
@@ -96,20 +109,6 @@ export function formatSpan(ms: number): string {
 export const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 export const time = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.000Z$|Z$/, ' UTC') : '—');
-
-// -------------------------------------------------------------------------------------------- shapes
-
-// The shapes /_sim answers, as the package publishes them (dist/index.d.ts, rolled up from the server's own
-// declarations): the dashboard is one more client of the control API, and declares none of them again.
-
-export type { JournalEntry };
-export type Clock = ClockState;
-export type PaymentItem = ControlPayment;
-export type Delivery = WebhookDelivery;
-
-export type Tenant = ControlTenant;
-
-export type TokenItem = ControlToken;
 
 export type Say = (text: string, kind?: 'ok' | 'error') => void;
 

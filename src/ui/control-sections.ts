@@ -1,8 +1,9 @@
 /** The dashboard's live and control sections: the journal stream, scenarios, state and webhook deliveries. */
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, CallFailed, currentAdminToken, describe, getJson, time, url, type ApiError, type Delivery, type JournalEntry, type SectionProps } from './api.js';
-import { Loading, newestFirst, Problem, useLoad } from './sections.js';
+import type { JournalEntry, WebhookDelivery } from '../../dist/index.js';
+import { call, currentAdminToken, describe, getJson, perform, time, url, type ApiError, type SectionProps } from './api.js';
+import { listOf, Loading, newestFirst, Problem, useLoad } from './sections.js';
 
 declare const __SHIPPED_SCENARIOS__: { file: string; text: string }[];
 
@@ -87,35 +88,31 @@ export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]
 export function ScenariosSection({ tenant, version, refresh, say }: SectionProps) {
   const [scope, setScope] = useState<'global' | 'tenant'>('tenant');
   const query = { tenant: scope === 'tenant' ? tenant : undefined };
-  const { data, error, loading } = useLoad(() => getJson<{ scenarios: { name?: string; description?: string; rules?: { id?: string }[] }[] }>('/scenarios', query), [tenant, scope, version], `${scope}:${tenant}`);
+  const load = useLoad(() => getJson<{ scenarios: { name?: string; description?: string; rules?: { id?: string }[] }[] }>('/scenarios', query), [tenant, scope, version], `${scope}:${tenant}`);
   const [text, setText] = useState('');
   const [problems, setProblems] = useState<ApiError | undefined>(undefined);
   const where = scope === 'tenant' ? `${tenant}'s set` : 'the global set';
-  const apply = async (yaml: string, what: string) => {
+  const apply = (yaml: string, what: string) => {
     setProblems(undefined);
-    try {
-      await call('PUT', '/scenarios', query, { type: 'application/yaml', text: yaml });
-      say(`${what} loaded into ${where}`);
-      refresh();
-    } catch (e) {
-      if (e instanceof CallFailed) setProblems(e.detail);
-      say(describe(e), 'error');
-    }
+    return perform(
+      { say, refresh },
+      async () => {
+        await call('PUT', '/scenarios', query, { type: 'application/yaml', text: yaml });
+        return `${what} loaded into ${where}`;
+      },
+      setProblems,
+    );
   };
-  const clear = async () => {
-    try {
+  const clear = () =>
+    perform({ say, refresh }, async () => {
       await call('DELETE', '/scenarios', query);
-      say(`Cleared ${where}`);
-      refresh();
-    } catch (e) {
-      say(describe(e), 'error');
-    }
-  };
+      return `Cleared ${where}`;
+    });
   const upload = async (e: Event) => {
     const file = (e.target as HTMLInputElement).files?.[0];
     if (file) setText(await file.text());
   };
-  const loaded = data?.scenarios ?? [];
+  const loaded = load.data?.scenarios ?? [];
   return html`<section aria-labelledby="scenarios-h" class="card wide">
     <h2 id="scenarios-h">Scenarios</h2>
     <div class="row">
@@ -126,18 +123,12 @@ export function ScenariosSection({ tenant, version, refresh, say }: SectionProps
       </select>
       <button type="button" class="danger" onClick=${clear}>Clear scenarios</button>
     </div>
-    <${Problem} error=${error} />
+    <${Problem} error=${load.error} />
     <h3>Active in ${where}</h3>
-    ${loading
-      ? html`<${Loading} />`
-      : data === undefined
-      ? null
-      : loaded.length === 0
-      ? html`<p class="empty">None.</p>`
-      : html`<ul class="scenarios">${loaded.map(
+    ${listOf(load, loaded, 'None.', () => html`<ul class="scenarios">${loaded.map(
           (s, i) => html`<li key=${i}><strong>${s.name ?? `scenario ${i + 1}`}</strong>${s.description ? ` — ${s.description}` : ''}
             ${s.rules?.length ? html` <span class="muted">(rules: ${s.rules.map((r) => r.id ?? '?').join(', ')})</span>` : ''}</li>`,
-        )}</ul>`}
+        )}</ul>`)}
     <h3>Shipped scenarios</h3>
     <ul class="shipped" aria-label="Shipped scenarios">${__SHIPPED_SCENARIOS__.map(
       (s) => html`<li key=${s.file}><button type="button" aria-label=${`Load scenario ${s.file.replace(/\.yaml$/, '')}`} onClick=${() => apply(s.text, s.file)}>${s.file.replace(/\.yaml$/, '')}</button></li>`,
@@ -184,14 +175,14 @@ export function StateSection({ tenant, refresh, say }: SectionProps) {
     e.preventDefault();
     if (!file) return say('Choose a state file first', 'error');
     setProblems(undefined);
-    try {
-      await call('PUT', '/state', query, { type: 'application/json', text: await file.text() });
-      say('State imported');
-      refresh();
-    } catch (err) {
-      if (err instanceof CallFailed) setProblems(err.detail);
-      say(describe(err), 'error');
-    }
+    await perform(
+      { say, refresh },
+      async () => {
+        await call('PUT', '/state', query, { type: 'application/json', text: await file.text() });
+        return 'State imported';
+      },
+      setProblems,
+    );
   };
   return html`<section aria-labelledby="state-h" class="card">
     <h2 id="state-h">State</h2>
@@ -216,34 +207,25 @@ export function StateSection({ tenant, refresh, say }: SectionProps) {
 }
 
 export function WebhooksSection({ tenant, version, refresh, say }: SectionProps) {
-  const { data, error, loading } = useLoad(() => getJson<{ webhooks: Delivery[]; count: number }>('/webhooks', { tenant, limit: 200 }), [tenant, version], tenant);
+  const load = useLoad(() => getJson<{ webhooks: WebhookDelivery[]; count: number }>('/webhooks', { tenant, limit: 200 }), [tenant, version], tenant);
+  const { data, error, loading } = load;
   const list = newestFirst(data?.webhooks ?? []);
   // The same event and eventId again, as a new delivery (POST /_sim/webhooks/{id}/resend, decision 0056).
-  const resend = async (d: Delivery) => {
-    try {
+  const resend = (d: WebhookDelivery) =>
+    perform({ say, refresh }, async () => {
       const sent = (await (await call('POST', `/webhooks/${encodeURIComponent(d.id)}/resend`, { tenant: d.tenant })).json()) as { id: string };
-      say(`Delivery ${d.id} sent again as ${sent.id}`);
-      refresh();
-    } catch (e) {
-      say(describe(e), 'error');
-    }
-  };
+      return `Delivery ${d.id} sent again as ${sent.id}`;
+    });
   return html`<section aria-labelledby="webhooks-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="webhooks-h">Webhook deliveries <span class="count">${data ? data.count : ''}</span></h2>
     <${Problem} error=${error} />
-    ${loading
-      ? html`<${Loading} />`
-      : data === undefined
-      ? null
-      : list.length === 0
-      ? html`<p class="empty">No deliveries.</p>`
-      : html`<div class="scroll" tabindex="0" role="region" aria-label="Webhook delivery table"><table>
+    ${listOf(load, list, 'No deliveries.', () => html`<div class="scroll" tabindex="0" role="region" aria-label="Webhook delivery table"><table>
       <thead><tr><th scope="col">#</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last result</th><th scope="col">Queued (real time)</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${list.map(
         (d) => html`<tr key=${d.seq}><td>${d.seq}</td><td>${d.type}</td><td><code>${d.url}</code></td><td>${d.state}</td><td class="num">${d.attempts}</td>
           <td>${d.lastError ?? (d.lastStatus === null ? '—' : d.lastStatus)}</td><td>${time(d.enqueuedAt)}</td>
           <td><button type="button" aria-label=${`Resend delivery ${d.id}`} onClick=${() => resend(d)}>Resend</button></td></tr>`,
-      )}</tbody></table></div>`}
+      )}</tbody></table></div>`)}
   </section>`;
 }
 

@@ -4,10 +4,11 @@
  * any other host. With `--admin-token`, a 401 asks for the token once; it is kept in sessionStorage and sent
  * as `Authorization: Bearer` (as `?access_token=` on the journal's event stream, which cannot set headers).
  */
+import type { ControlTenant } from '../../dist/index.js';
 import { render } from 'preact';
 import { html } from 'htm/preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { currentAdminToken, describe, getJson, plural, setAdminToken, whenUnauthorized, type Say, type SectionProps, type Tenant } from './api.js';
+import { currentAdminToken, describe, getJson, plural, setAdminToken, whenUnauthorized, type Say, type SectionProps } from './api.js';
 import { ClockSection, Loading, PaymentsSection, Problem, TokensSection } from './sections.js';
 import { JournalSection, ScenariosSection, StateSection, WebhooksSection } from './control-sections.js';
 
@@ -32,7 +33,7 @@ function TokenForm({ onDone }: { onDone: () => void }) {
 }
 
 interface TopBarProps {
-  tenants: Tenant[];
+  tenants: ControlTenant[];
   tenant: string;
   setTenant: (name: string) => void;
   onForget: () => void;
@@ -61,7 +62,7 @@ function TopBar({ tenants, tenant, setTenant, onForget }: TopBarProps) {
 function App() {
   const [needToken, setNeedToken] = useState(false);
   // undefined until GET /_sim/tenants first answers: the page says it is loading, not "No tenant to show.".
-  const [tenantList, setTenants] = useState<Tenant[] | undefined>(undefined);
+  const [tenantList, setTenants] = useState<ControlTenant[] | undefined>(undefined);
   const tenants = tenantList ?? [];
   const [tenant, setTenant] = useState<string>(() => sessionStorage.getItem('token-sim.tenant') ?? '');
   const [version, setVersion] = useState(0);
@@ -86,7 +87,7 @@ function App() {
 
   useEffect(() => {
     if (needToken) return;
-    getJson<{ tenants: Tenant[] }>('/tenants').then(
+    getJson<{ tenants: ControlTenant[] }>('/tenants').then(
       (d) => {
         setTenants(d.tenants);
         setProblem(undefined);

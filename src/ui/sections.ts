@@ -1,7 +1,8 @@
 /** The dashboard's data sections: the clock, tokens and payments of one tenant. */
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, describe, formatAmount, formatSpan, getJson, time, type Clock, type PaymentItem, type SectionProps, type TokenItem } from './api.js';
+import type { ClockState, ControlPayment, ControlToken } from '../../dist/index.js';
+import { call, describe, formatAmount, formatSpan, getJson, perform, time, type SectionProps } from './api.js';
 
 /**
  * Data loaded again whenever `deps` change. What was loaded is shown only for the `scope` it was loaded for
@@ -43,29 +44,35 @@ export function Loading() {
  */
 export const newestFirst = <T>(list: readonly T[]): T[] => [...list].reverse();
 
+/**
+ * A section's list as loaded by useLoad: loading, nothing (a failed first load, whose problem says why), its
+ * "nothing here" line, or the list itself.
+ */
+export function listOf<T>({ data, loading }: { data: unknown; loading: boolean }, list: readonly T[], empty: string, shown: () => unknown) {
+  if (loading) return html`<${Loading} />`;
+  if (data === undefined) return null;
+  return list.length === 0 ? html`<p class="empty">${empty}</p>` : shown();
+}
+
 /** `code 51: LIMIT EXCEEDED`, the refusal of a refused payment, from its `refused` event. */
-export function refusalOf(p: PaymentItem): string | undefined {
+export function refusalOf(p: ControlPayment): string | undefined {
   const refusal = p.events.find((e) => e.type === 'refused')?.refusal;
   return refusal ? `code ${refusal.code}: ${refusal.description}` : undefined;
 }
 
 export function ClockSection({ tenant, version, refresh, say }: SectionProps) {
-  const { data: clock, error } = useLoad(() => getJson<Clock>('/clock', { tenant }), [tenant, version]);
+  const { data: clock, error } = useLoad(() => getJson<ClockState>('/clock', { tenant }), [tenant, version]);
   const [by, setBy] = useState('PT30M');
   const [at, setAt] = useState('');
-  const act = async (what: string, run: () => Promise<unknown>) => {
-    try {
-      await run();
-      say(what);
-      refresh();
-    } catch (e) {
-      say(describe(e), 'error');
-    }
-  };
-  const advance = (duration: string) => act(`Clock advanced by ${duration}`, () => call('POST', '/clock/advance', { tenant }, { type: 'application/json', text: JSON.stringify({ by: duration }) }));
-  const put = (body: { now: string; frozen?: boolean }, what: string) => act(what, () => call('PUT', '/clock', { tenant }, { type: 'application/json', text: JSON.stringify(body) }));
+  const send = (method: string, path: string, body: object, what: string) =>
+    perform({ say, refresh }, async () => {
+      await call(method, path, { tenant }, { type: 'application/json', text: JSON.stringify(body) });
+      return what;
+    });
+  const advance = (duration: string) => send('POST', '/clock/advance', { by: duration }, `Clock advanced by ${duration}`);
+  const put = (body: { now: string; frozen?: boolean }, what: string) => send('PUT', '/clock', body, what);
   const toggleFreeze = async () => {
-    const current = await getJson<Clock>('/clock', { tenant }).catch(() => clock);
+    const current = await getJson<ClockState>('/clock', { tenant }).catch(() => clock);
     if (current) await put({ now: current.now, frozen: !current.frozen }, current.frozen ? 'Clock unfrozen' : 'Clock frozen');
   };
   return html`<section aria-labelledby="clock-h" class="card">
@@ -95,28 +102,19 @@ export function ClockSection({ tenant, version, refresh, say }: SectionProps) {
 }
 
 export function TokensSection({ tenant, version, refresh, say, now }: SectionProps & { now: string | undefined }) {
-  const { data, error, loading } = useLoad(() => getJson<{ tokens: TokenItem[]; next: string | null }>('/tokens', { tenant, limit: 500 }), [tenant, version], tenant);
+  const load = useLoad(() => getJson<{ tokens: ControlToken[]; next: string | null }>('/tokens', { tenant, limit: 500 }), [tenant, version], tenant);
+  const { data, error, loading } = load;
   const nowMs = now ? Date.parse(now) : NaN;
-  const remove = async (t: TokenItem) => {
-    try {
+  const remove = (t: ControlToken) =>
+    perform({ say, refresh }, async () => {
       await call('DELETE', `/tokens/${encodeURIComponent(t.tokenId)}`, { tenant: t.tenant });
-      say(`Token ${t.tokenId} deleted`);
-      refresh();
-    } catch (e) {
-      say(describe(e), 'error');
-    }
-  };
+      return `Token ${t.tokenId} deleted`;
+    });
   const tokens = newestFirst(data?.tokens ?? []);
   return html`<section aria-labelledby="tokens-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="tokens-h">Tokens <span class="count">${data ? `${tokens.length}${data.next ? '+' : ''}` : ''}</span></h2>
     <${Problem} error=${error} />
-    ${loading
-      ? html`<${Loading} />`
-      : data === undefined
-      ? null
-      : tokens.length === 0
-      ? html`<p class="empty">No tokens.</p>`
-      : html`<div class="scroll" tabindex="0" role="region" aria-label="Token table"><table>
+    ${listOf(load, tokens, 'No tokens.', () => html`<div class="scroll" tabindex="0" role="region" aria-label="Token table"><table>
       <caption class="sr-only">Tokens of ${tenant}</caption>
       <thead><tr><th scope="col">Token id</th><th scope="col">Card</th><th scope="col">Holder</th><th scope="col">Namespace</th><th scope="col">Expires (virtual)</th><th scope="col">Time left</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${tokens.map((t) => {
@@ -132,7 +130,7 @@ export function TokensSection({ tenant, version, refresh, say, now }: SectionPro
           <td>${left}</td>
           <td><button type="button" class="danger" aria-label=${`Delete token ${t.tokenId}`} onClick=${() => remove(t)}>Delete</button></td>
         </tr>`;
-      })}</tbody></table></div>`}
+      })}</tbody></table></div>`)}
   </section>`;
 }
 
@@ -140,20 +138,17 @@ export function PaymentsSection({ tenant, version, refresh, say }: SectionProps)
   // A search by transactionReference: the control API's filter on /_sim/payments (decision 0057).
   const [draft, setDraft] = useState('');
   const [reference, setReference] = useState('');
-  const { data, error, loading } = useLoad(
-    () => getJson<{ payments: PaymentItem[]; next: string | null }>('/payments', { tenant, limit: 500, transactionReference: reference }),
+  const load = useLoad(
+    () => getJson<{ payments: ControlPayment[]; next: string | null }>('/payments', { tenant, limit: 500, transactionReference: reference }),
     [tenant, version, reference],
     `${tenant}\n${reference}`,
   );
-  const act = async (p: PaymentItem, action: 'refund' | 'reversal') => {
-    try {
+  const { data, error, loading } = load;
+  const act = (p: ControlPayment, action: 'refund' | 'reversal') =>
+    perform({ say, refresh }, async () => {
       await call('POST', `/payments/${encodeURIComponent(p.paymentId)}/${action}`, { tenant: p.tenant });
-      say(`${action === 'refund' ? 'Refund' : 'Reversal'} of ${p.transactionReference} requested`);
-      refresh();
-    } catch (e) {
-      say(describe(e), 'error');
-    }
-  };
+      return `${action === 'refund' ? 'Refund' : 'Reversal'} of ${p.transactionReference} requested`;
+    });
   const payments = newestFirst(data?.payments ?? []);
   return html`<section aria-labelledby="payments-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="payments-h">Payments <span class="count">${data ? `${payments.length}${data.next ? '+' : ''}` : ''}</span></h2>
@@ -164,13 +159,7 @@ export function PaymentsSection({ tenant, version, refresh, say }: SectionProps)
       ${reference ? html`<button type="button" onClick=${() => (setDraft(''), setReference(''))}>Show all payments</button>` : ''}
     </form>
     <${Problem} error=${error} />
-    ${loading
-      ? html`<${Loading} />`
-      : data === undefined
-      ? null
-      : payments.length === 0
-      ? html`<p class="empty">${reference ? `No payments with transaction reference ${reference}.` : 'No payments.'}</p>`
-      : html`<div class="scroll" tabindex="0" role="region" aria-label="Payment table"><table>
+    ${listOf(load, payments, reference ? `No payments with transaction reference ${reference}.` : 'No payments.', () => html`<div class="scroll" tabindex="0" role="region" aria-label="Payment table"><table>
       <caption class="sr-only">Payments of ${tenant}</caption>
       <thead><tr><th scope="col">Reference</th><th scope="col">Outcome</th><th scope="col">Last event</th><th scope="col">Amount</th><th scope="col">Refunded</th><th scope="col">Created (virtual)</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${payments.map(
@@ -186,7 +175,7 @@ export function PaymentsSection({ tenant, version, refresh, say }: SectionProps)
             <button type="button" aria-label=${`Reverse payment ${p.transactionReference}`} disabled=${!p.allowedActions.includes('reversal')} onClick=${() => act(p, 'reversal')}>Reverse</button>
           </td>
         </tr>`,
-      )}</tbody></table></div>`}
+      )}</tbody></table></div>`)}
   </section>`;
 }
 
