@@ -1,9 +1,9 @@
 /**
  * zod schema of the card-on-file sale request (payments v5), with the contract's two instrument kinds. An
- * optional field sent as `null` is absent (absentOrNull, decision 0032).
+ * optional field sent as `null` is absent (`.nullish()`, decision 0032).
  */
 import * as z from 'zod';
-import { absentOrNull, billingAddress, cardHolderName, cardNumber, createCardExpiryDate, oneOf } from './schemas.js';
+import { billingAddress, cardHolderName, cardNumber, createCardExpiryDate, oneOf } from './schemas.js';
 
 const cvc = z.string().regex(/^[0-9]{3,4}$/, 'must be 3 or 4 digits');
 
@@ -12,14 +12,14 @@ const plainCard = z.object({
   cardNumber,
   cardHolderName,
   cardExpiryDate: createCardExpiryDate,
-  billingAddress: absentOrNull(billingAddress),
-  cvc: absentOrNull(cvc),
+  billingAddress: billingAddress.nullish(),
+  cvc: cvc.nullish(),
 });
 
 const tokenCard = z.object({
   type: z.literal('card/token'),
   href: z.string().min(1, 'must not be empty'),
-  cvc: absentOrNull(cvc),
+  cvc: cvc.nullish(),
 });
 
 export const saleBody = z.object({
@@ -28,43 +28,39 @@ export const saleBody = z.object({
       amount: z.int().min(0, 'must be 0 or more'),
       currency: z.string().regex(/^[A-Z]{3}$/, 'must be 3 upper-case letters (ISO 4217)'),
     }),
-    narrative: z.object({ line1: z.string(), line2: absentOrNull(z.string()) }),
+    narrative: z.object({ line1: z.string(), line2: z.string().nullish() }),
     paymentInstrument: z.discriminatedUnion('type', [plainCard, tokenCard], { error: "must be 'card/plain' or 'card/token'" }),
-    debtRepayment: absentOrNull(z.boolean()),
+    debtRepayment: z.boolean().nullish(),
   }),
   merchant: z.object({
     entity: z.string().min(1, 'must not be empty'),
-    mcc: absentOrNull(z.string()),
-    paymentFacilitator: absentOrNull(
-      z.object({
-        pfId: z.string(),
-        subMerchant: z.object({
-          city: z.string(),
-          name: z.string(),
-          postalCode: z.string(),
-          merchantId: z.string(),
-          countryCode: z.string(),
-          street: z.string(),
-          state: absentOrNull(z.string()),
-          taxId: absentOrNull(z.string()),
-        }),
-        isoId: absentOrNull(z.string()),
+    mcc: z.string().nullish(),
+    paymentFacilitator: z.object({
+      pfId: z.string(),
+      subMerchant: z.object({
+        city: z.string(),
+        name: z.string(),
+        postalCode: z.string(),
+        merchantId: z.string(),
+        countryCode: z.string(),
+        street: z.string(),
+        state: z.string().nullish(),
+        taxId: z.string().nullish(),
       }),
-    ),
+      isoId: z.string().nullish(),
+    }).nullish(),
   }),
   transactionReference: z.string(),
-  channel: absentOrNull(oneOf(['moto'])),
-  customer: absentOrNull(
-    z.object({
-      authentication: z.object({
-        eci: z.string(),
-        type: z.string(),
-        authenticationValue: absentOrNull(z.string()),
-        version: absentOrNull(z.string()),
-        transactionId: absentOrNull(z.string()),
-      }),
+  channel: oneOf(['moto']).nullish(),
+  customer: z.object({
+    authentication: z.object({
+      eci: z.string(),
+      type: z.string(),
+      authenticationValue: z.string().nullish(),
+      version: z.string().nullish(),
+      transactionId: z.string().nullish(),
     }),
-  ),
+  }).nullish(),
 });
 
 export type SaleBody = z.output<typeof saleBody>;

@@ -85,27 +85,23 @@ export const cardNumber = text(10, 19)
   .refine(passesLuhn, { error: 'must pass the Luhn check', params: { errorName: 'panFailedLuhnCheck' } });
 
 /**
- * An optional field of an API body: absent, or `null`, which means absent (contract 3.3; the vendor's own
- * plugins send `"address2": null`). zod hands any other value straight to `schema`, so a body without nulls
- * parses as fast as before and a wrong value is reported as before; the `to…` functions drop the nulls.
- * Files (fixtures, scenarios, snapshots) keep `.optional()`: a null there is fieldIsNull (decision 0032).
+ * An optional field of an API body is `.nullish()`: absent, or `null`, which means absent (contract 3.3; the
+ * vendor's own plugins send `"address2": null`). zod hands any other value straight to the field's schema, so a
+ * body without nulls parses as fast as before and a wrong value is reported as before; the `to…` functions drop
+ * the nulls (`given`). Files (fixtures, scenarios, snapshots) keep `.optional()`: a null there is fieldIsNull
+ * (decision 0032).
  */
-export function absentOrNull<T extends z.ZodType>(schema: T): z.ZodOptional<z.ZodNullable<T>> {
-  return schema.nullish();
-}
-
-/** A value of an optional field when it was given: absent and `null` alike are undefined. */
 const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
 const addressLine = textUpTo(80);
 const addressState = text(1, 30);
 const billingAddressFields = {
   address1: text(1, 80),
-  address2: absentOrNull(addressLine),
-  address3: absentOrNull(addressLine),
+  address2: addressLine.nullish(),
+  address3: addressLine.nullish(),
   postalCode: text(1, 15),
   city: text(1, 50),
-  state: absentOrNull(addressState),
+  state: addressState.nullish(),
   countryCode,
 };
 
@@ -163,13 +159,12 @@ export function isoInstant(form: InstantForm, formatMessage: string): z.ZodStrin
     .meta(INSTANT_FORMATS[form]);
 }
 
-
 const paymentInstrumentFields = {
   type: oneOf(['card/front']),
   cardHolderName,
   cardNumber,
   cardExpiryDate: createCardExpiryDate,
-  billingAddress: absentOrNull(billingAddress),
+  billingAddress: billingAddress.nullish(),
 };
 const merchantFields = { entity: z.string().min(1, 'must not be empty') };
 const tokenExpiryDateTime = isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone');
@@ -177,10 +172,10 @@ const tokenExpiryDateTime = isoInstant('dateTime', 'must be an ISO 8601 date-tim
 export const createTokenBody = z.object({
   paymentInstrument: z.object(paymentInstrumentFields),
   merchant: z.object(merchantFields),
-  description: absentOrNull(description),
-  tokenExpiryDateTime: absentOrNull(tokenExpiryDateTime),
-  namespace: absentOrNull(namespace),
-  schemeTransactionReference: absentOrNull(schemeTransactionReference),
+  description: description.nullish(),
+  tokenExpiryDateTime: tokenExpiryDateTime.nullish(),
+  namespace: namespace.nullish(),
+  schemeTransactionReference: schemeTransactionReference.nullish(),
 });
 
 /** A create body in a file (a fixtures or scenario token): the same fields, no others at any depth, and no nulls. */
@@ -216,7 +211,6 @@ export function toCreateInput(body: z.output<typeof createTokenBody>): CreateTok
     },
   };
 }
-
 
 /** PUT bodies per field link: bare values, except the two objects. */
 export const updateBodies = {

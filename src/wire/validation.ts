@@ -28,12 +28,14 @@ const TYPE_ERRORS: Record<string, FieldErrorName> = {
   array: 'fieldMustBeArray',
 };
 
-const TYPE_WORDS: Partial<Record<FieldErrorName, string>> = {
-  fieldMustBeString: 'a string',
-  fieldMustBeInteger: 'an integer',
-  fieldMustBeBoolean: 'a boolean',
-  fieldMustBeObject: 'a JSON object',
-  fieldMustBeArray: 'an array',
+/** The message of each problem that says the same of any field (after its name); a string has its own. */
+const FIXED_MESSAGES: Partial<Record<FieldErrorName, string>> = {
+  fieldIsMissing: 'is required',
+  fieldIsNull: 'must not be null',
+  fieldMustBeInteger: 'must be an integer',
+  fieldMustBeBoolean: 'must be a boolean',
+  fieldMustBeObject: 'must be a JSON object',
+  fieldMustBeArray: 'must be an array',
 };
 
 /** The value at a path of the parsed body; undefined when absent. */
@@ -96,22 +98,9 @@ function allowedValuesOf(issue: z.core.$ZodIssue): readonly string[] {
 }
 
 function messageOf(errorName: FieldErrorName, issue: z.core.$ZodIssue, label: string, value: unknown, path: FieldPath): string {
-  switch (errorName) {
-    case 'fieldIsMissing':
-      return `${label} is required`;
-    case 'fieldIsNull':
-      return `${label} must not be null`;
-    case 'fieldMustBeString':
-      return mustBeStringMessage(label, value, path);
-    case 'fieldMustBeInteger':
-    case 'fieldMustBeBoolean':
-    case 'fieldMustBeObject':
-    case 'fieldMustBeArray':
-      return `${label} must be ${TYPE_WORDS[errorName]}`;
-    default:
-      // A misspelt value of a field that takes one of a few: `; did you mean 'sale'?`.
-      return `${label} ${issue.message}${meantValueHint(value, allowedValuesOf(issue))}`;
-  }
+  if (errorName === 'fieldMustBeString') return mustBeStringMessage(label, value, path);
+  // Else a rule's own message; for a misspelt value of a field that takes one of a few: `; did you mean 'sale'?`.
+  return `${label} ${FIXED_MESSAGES[errorName] ?? issue.message + meantValueHint(value, allowedValuesOf(issue))}`;
 }
 
 /**
