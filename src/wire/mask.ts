@@ -140,14 +140,17 @@ function maskNumber(value: number, kind: Kind, rewrite: CardRewrite): unknown {
   return masked === text ? value : masked;
 }
 
+/** A text under a key of this kind: card data rewritten whole, a link's authority masked, else `other`. */
+function maskString(value: string, key: string | undefined, kind: Kind, rewrite: CardRewrite, other: (text: string, rewrite: CardRewrite) => string): string {
+  if (kind === 'cvc') return rewrite.cvc(value);
+  if (kind === 'pan') return rewrite.pan(value);
+  return key === 'href' ? maskHref(value, rewrite) : other(value, rewrite);
+}
+
 function maskValue(value: unknown, key: string | undefined, inherited: Kind, depth: number, rewrite: CardRewrite): unknown {
   if (key !== undefined && OWN_IDS.has(key)) return value;
   const kind = key === undefined ? inherited : (kindOfKey(key) ?? inherited);
-  if (typeof value === 'string') {
-    if (kind === 'cvc') return rewrite.cvc(value);
-    if (kind === 'pan') return rewrite.pan(value);
-    return key === 'href' ? maskHref(value, rewrite) : maskCardNumbersIn(value, rewrite);
-  }
+  if (typeof value === 'string') return maskString(value, key, kind, rewrite, maskCardNumbersIn);
   if (typeof value === 'number') return maskNumber(value, kind, rewrite);
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return '[nested too deep]';
@@ -175,11 +178,7 @@ export function maskCardData(value: unknown, key?: string, depth = 0, rewrite: C
  * starred, a card number masked whatever its digits, the simulator's own ids kept, anything else as text.
  */
 export function maskField(name: string, value: string, rewrite: CardRewrite = MASK): string {
-  if (OWN_IDS.has(name)) return value;
-  const kind = kindOfKey(name);
-  if (kind === 'cvc') return rewrite.cvc(value);
-  if (kind === 'pan') return rewrite.pan(value);
-  return name === 'href' ? maskHref(value, rewrite) : maskCardText(value, rewrite);
+  return OWN_IDS.has(name) ? value : maskString(value, name, kindOfKey(name), rewrite, maskCardText);
 }
 
 /** A JSON number literal (as JSON writes it). */

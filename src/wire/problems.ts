@@ -83,15 +83,15 @@ export function fieldError(errorName: FieldErrorName, path: FieldPath, message: 
  * The domain refusals that are about one field of the document that asked for them, and where that field
  * sits in a create-token or sale body (fixtures and scenarios prefix the path of the token they preload).
  */
-const FIELDS_OF_DOMAIN_CODES: Partial<Record<DomainCode, { errorName: FieldErrorName; path: FieldPath }>> = {
-  expiryNotInFuture: { errorName: 'fieldHasInvalidValue', path: ['tokenExpiryDateTime'] },
-  tokenIdTaken: { errorName: 'fieldHasInvalidValue', path: ['tokenId'] },
-  saleTokenNotLive: { errorName: 'fieldHasInvalidValue', path: ['instruction', 'paymentInstrument', 'href'] },
-  refundCurrencyMismatch: { errorName: 'fieldHasInvalidValue', path: ['value', 'currency'] },
+const FIELDS_OF_DOMAIN_CODES: Partial<Record<DomainCode, FieldPath>> = {
+  expiryNotInFuture: ['tokenExpiryDateTime'],
+  tokenIdTaken: ['tokenId'],
+  saleTokenNotLive: ['instruction', 'paymentInstrument', 'href'],
+  refundCurrencyMismatch: ['value', 'currency'],
 };
 
-/** The field problem a domain refusal amounts to, when it is about one field; undefined otherwise. */
+/** The field problem (fieldHasInvalidValue) a domain refusal amounts to, when it is about one field; undefined otherwise. */
 export function fieldProblemOf(code: DomainCode, message: string): FieldProblem | undefined {
-  const field = FIELDS_OF_DOMAIN_CODES[code];
-  return field && { errorName: field.errorName, message, path: field.path };
+  const path = FIELDS_OF_DOMAIN_CODES[code];
+  return path && { errorName: 'fieldHasInvalidValue', message, path };
 }
