@@ -46,12 +46,8 @@ export async function call(method: string, path: string, query: Record<string, s
   const res = await fetch(url(path, query), { method, headers, ...(body ? { body: body.text } : {}), cache: 'no-store' });
   if (res.status === 401) onUnauthorized();
   if (!res.ok) {
-    let parsed: Partial<ApiError> = {};
-    try {
-      parsed = (await res.json()) as Partial<ApiError>;
-    } catch {
-      // not JSON: keep the status only
-    }
+    // A body that is not JSON leaves the status only.
+    const parsed = (await res.json().catch(() => ({}))) as Partial<ApiError>;
     throw new CallFailed({
       status: res.status,
       errorName: parsed.errorName ?? `HTTP ${res.status}`,
