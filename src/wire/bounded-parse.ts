@@ -28,9 +28,6 @@ function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** How many problems an issue makes (an unknown-keys issue: one per key). */
-const weightOf = (issue: Issue): number => (issue.code === 'unrecognized_keys' ? issue.keys.length : 1);
-
 /**
  * The issues of the long lists in `data`, at any depth under objects and lists, each item examined on its own
  * (its own long lists first): adds them to `found` with their whole path, and stops once `found` weighs more
@@ -56,7 +53,8 @@ function examine(schema: z.core.$ZodType, data: unknown, path: PropertyKey[], fo
     if (result.success) continue;
     for (const issue of result.error.issues) {
       found.push({ ...issue, path: [...path, i, ...issue.path] });
-      weight += weightOf(issue);
+      // An unknown-keys issue makes one problem per key.
+      weight += issue.code === 'unrecognized_keys' ? issue.keys.length : 1;
     }
   }
   return weight;

@@ -40,15 +40,10 @@ export interface CreateTokenBody {
   schemeTransactionReference?: string | undefined;
 }
 
-const between = (min: number, max: number): string => `must be between ${min} and ${max} characters`;
-
 /** A string of min..max characters (messages name both bounds, as the spec's limits do). */
 function text(min: number, max: number): z.ZodString {
-  return z.string().min(min, between(min, max)).max(max, between(min, max));
-}
-
-function textUpTo(max: number): z.ZodString {
-  return z.string().max(max, `must be at most ${max} characters`);
+  const between = `must be between ${min} and ${max} characters`;
+  return z.string().min(min, between).max(max, between);
 }
 
 /** An integer within bounds. Every numeric field of the API is an integer. */
@@ -93,7 +88,7 @@ export const cardNumber = text(10, 19)
  */
 const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
-const addressLine = textUpTo(80);
+const addressLine = z.string().max(80, 'must be at most 80 characters');
 const addressState = text(1, 30);
 const billingAddressFields = {
   address1: text(1, 80),
