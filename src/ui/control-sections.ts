@@ -1,8 +1,7 @@
 /** The dashboard's live and control sections: the journal stream, scenarios, state and webhook deliveries. */
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { JournalEntry, WebhookDelivery } from '../../dist/index.js';
-import { call, currentAdminToken, describe, getJson, perform, time, url, type ApiError, type SectionProps } from './api.js';
+import { call, currentAdminToken, describe, getJson, perform, time, url, type ApiError, type JournalEntry, type SectionProps, type WebhookDelivery } from './api.js';
 import { listOf, Loading, newestFirst, Problem, useLoad } from './sections.js';
 
 declare const __SHIPPED_SCENARIOS__: { file: string; text: string }[];

@@ -4,11 +4,10 @@
  * any other host. With `--admin-token`, a 401 asks for the token once; it is kept in sessionStorage and sent
  * as `Authorization: Bearer` (as `?access_token=` on the journal's event stream, which cannot set headers).
  */
-import type { ControlTenant } from '../../dist/index.js';
 import { render } from 'preact';
 import { html } from 'htm/preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { currentAdminToken, describe, getJson, plural, setAdminToken, whenUnauthorized, type Say, type SectionProps } from './api.js';
+import { currentAdminToken, describe, getJson, plural, setAdminToken, whenUnauthorized, type ControlTenant, type Say, type SectionProps } from './api.js';
 import { ClockSection, Loading, PaymentsSection, Problem, TokensSection } from './sections.js';
 import { JournalSection, ScenariosSection, StateSection, WebhooksSection } from './control-sections.js';
 

@@ -1,8 +1,7 @@
 /** The dashboard's data sections: the clock, tokens and payments of one tenant. */
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { ClockState, ControlPayment, ControlToken } from '../../dist/index.js';
-import { call, describe, formatAmount, formatSpan, getJson, perform, time, type SectionProps } from './api.js';
+import { call, describe, formatAmount, formatSpan, getJson, perform, time, type ClockState, type ControlPayment, type ControlToken, type SectionProps } from './api.js';
 
 /**
  * Data loaded again whenever `deps` change. What was loaded is shown only for the `scope` it was loaded for
