@@ -34,11 +34,12 @@ export class StoreUnavailableError extends Error {
 /** A record change: a value, or '' to delete the field. */
 export type Writes = Map<string, string>;
 
-export type CommitReply = { kind: 'ok' | 'stale' | 'busy' | 'epoch'; version: number; globalVersion: number };
+/** A tenant's version and the shared records' version. */
+export type Versions = { version: number; globalVersion: number };
 
-export interface PullReply {
-  version: number;
-  globalVersion: number;
+export type CommitReply = Versions & { kind: 'ok' | 'stale' | 'busy' | 'epoch' };
+
+export interface PullReply extends Versions {
   /** The shared records, when their version differs from the one known. */
   global: Map<string, string> | undefined;
   /** Changed or asked-for fields with their values (null: deleted). */
@@ -54,42 +55,6 @@ export interface RedisLinkOptions {
   commandTimeoutMs?: number;
   /** How long a command waits for a connection being made (default 1200 ms). */
   connectWaitMs?: number;
-}
-
-export interface RedisLink {
-  readonly prefix: string;
-  /** `epoch`: the state the writes belong to ('' for any); a store seeded since answers kind 'epoch'. */
-  commit(
-    tenant: string,
-    expected: { version: number; globalVersion: number } | '*',
-    lockToken: string,
-    epoch: string,
-    tenantWrites: Writes,
-    globalWrites?: Writes,
-  ): Promise<CommitReply>;
-  pull(tenant: string, known: { version: number; globalVersion: number }, extraFields: Iterable<string>): Promise<PullReply>;
-  globalRecords(): Promise<Map<string, string>>;
-  lock(token: string, ttlMs: number): Promise<boolean>;
-  unlock(token: string): Promise<void>;
-  /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
-  seed(epoch: string): Promise<boolean>;
-  /** Appends journal entries of a tenant (null: unauthenticated) to its capped stream, fire and forget. */
-  appendJournal(tenant: string | null, origin: string, entries: readonly string[], cap: number): void;
-  /** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
-  journalSince(tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]>;
-  dropJournal(tenant: string | null): void;
-  /**
-   * Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`.
-   */
-  beat(name: string, windowMs: number): Promise<boolean>;
-  /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
-  lease(eventId: string, holder: string, ms: number): Promise<boolean>;
-  /** Asks every process to write its journal entries to Redis for a while. */
-  wantJournal(): Promise<void>;
-  /** How many other processes said they were alive within `withinMs`. */
-  otherProcesses(name: string, withinMs: number): Promise<number>;
-  ping(): Promise<boolean>;
-  close(): Promise<void>;
 }
 
 type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
@@ -185,9 +150,8 @@ function pairs(list: string[]): Map<string, string> {
   return out;
 }
 
-type Commit = Parameters<RedisLink['commit']>;
-
-async function commit(conn: Conn, ...[tenant, expected, lockToken, epoch, tenantWrites, globalWrites]: Commit): Promise<CommitReply> {
+/** `epoch`: the state the writes belong to ('' for any); a store seeded since answers kind 'epoch'. */
+async function commit(conn: Conn, tenant: string, expected: Versions | '*', lockToken: string, epoch: string, tenantWrites: Writes, globalWrites?: Writes): Promise<CommitReply> {
   const key = keys(conn.prefix);
   if (expected !== '*' && lockToken === '' && epoch !== '' && tenantWrites.size === 0 && !globalWrites) {
     // A read-only batch: its versions, the shared stamp and the lock in one MGET (decision 0040). A
@@ -214,7 +178,7 @@ async function commit(conn: Conn, ...[tenant, expected, lockToken, epoch, tenant
   return { kind: r[0] as CommitReply['kind'], version: Number(r[1]), globalVersion: Number(r[2]) };
 }
 
-async function pull(conn: Conn, ...[tenant, known, extraFields]: Parameters<RedisLink['pull']>): Promise<PullReply> {
+async function pull(conn: Conn, tenant: string, known: Versions, extraFields: Iterable<string>): Promise<PullReply> {
   const key = keys(conn.prefix);
   const t = key.tenant(tenant);
   type Reply = [number, number, string[], string[], (string | null)[], string];
@@ -230,12 +194,14 @@ async function pull(conn: Conn, ...[tenant, known, extraFields]: Parameters<Redi
   };
 }
 
+/** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
 async function journalSince(conn: Conn, tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]> {
   const key = keys(conn.prefix).journal(tenant);
   const raw = after === undefined ? (await conn.client.xrevrange(key, '+', '-', 'COUNT', cap)).reverse() : await conn.client.xrange(key, `(${after}`, '+', 'COUNT', cap);
   return raw.map(([id, fields]) => ({ id, origin: fields[1] ?? '', entry: fields[3] ?? '' }));
 }
 
+/** How many other processes said they were alive within `withinMs`. */
 async function otherProcesses(conn: Conn, name: string, withinMs: number): Promise<number> {
   const procs = `${conn.prefix}procs`;
   const all = Object.entries(await conn.client.hgetall(procs));
@@ -252,37 +218,46 @@ async function close(conn: Conn): Promise<void> {
   else await conn.client.quit().catch(() => conn.client.disconnect());
 }
 
-export function createRedisLink(options: RedisLinkOptions): RedisLink {
+export function createRedisLink(options: RedisLinkOptions) {
   const { prefix } = options;
   const conn = connect(options);
   const { client, scripts } = conn;
   const key = keys(prefix);
+  const via =
+    <A extends unknown[], R>(fn: (conn: Conn, ...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      call(conn, () => fn(conn, ...args));
   return {
     prefix,
-    commit: (...args) => call(conn, () => commit(conn, ...args)),
-    pull: (...args) => call(conn, () => pull(conn, ...args)),
+    commit: via(commit),
+    pull: via(pull),
     globalRecords: () => call(conn, async () => new Map(Object.entries(await client.hgetall(key.global)))),
-    lock: (token, ttlMs) => call(conn, async () => (await scripts.lock(1, key.lock, token, ttlMs)) === 1),
-    unlock: (token) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
-    seed: (epoch) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
-    appendJournal(tenant, origin, entries, cap) {
+    lock: (token: string, ttlMs: number) => call(conn, async () => (await scripts.lock(1, key.lock, token, ttlMs)) === 1),
+    unlock: (token: string) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
+    /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
+    seed: (epoch: string) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
+    /** Appends journal entries of a tenant (null: unauthenticated) to its capped stream, fire and forget. */
+    appendJournal(tenant: string | null, origin: string, entries: readonly string[], cap: number): void {
       if (client.status !== 'ready' || entries.length === 0) return;
       scripts.append(1, key.journal(tenant), origin, cap, ...entries).catch(() => undefined);
     },
-    journalSince: (tenant, after, cap) => call(conn, () => journalSince(conn, tenant, after, cap)),
-    dropJournal(tenant) {
+    journalSince: via(journalSince),
+    dropJournal(tenant: string | null): void {
       client.del(key.journal(tenant)).catch(() => undefined);
     },
-    beat: (name, windowMs) =>
+    /** Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`. */
+    beat: (name: string, windowMs: number) =>
       call(conn, async () => {
         const now = Date.now();
         const [, wanted] = await Promise.all([client.hset(`${prefix}procs`, name, String(now)), client.get(`${prefix}jwant`)]);
         return wanted !== null && Number(wanted) > now - windowMs;
       }),
-    lease: (eventId, holder, ms) => call(conn, async () => (await client.set(`${prefix}wl:${eventId}`, holder, 'PX', ms, 'NX')) === 'OK'),
+    /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
+    lease: (eventId: string, holder: string, ms: number) => call(conn, async () => (await client.set(`${prefix}wl:${eventId}`, holder, 'PX', ms, 'NX')) === 'OK'),
+    /** Asks every process to write its journal entries to Redis for a while. */
     wantJournal: () => call(conn, async () => void (await client.set(`${prefix}jwant`, String(Date.now())))),
-    otherProcesses: (name, withinMs) => call(conn, () => otherProcesses(conn, name, withinMs)),
-    async ping() {
+    otherProcesses: via(otherProcesses),
+    async ping(): Promise<boolean> {
       try {
         await whenReady(conn);
         return (await client.ping()) === 'PONG';
@@ -293,3 +268,5 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     close: () => close(conn),
   };
 }
+
+export type RedisLink = ReturnType<typeof createRedisLink>;

@@ -13,7 +13,7 @@
  *   on its next use, so nothing half-written stays in memory.
  */
 import { randomUUID } from 'node:crypto';
-import { StoreUnavailableError, type CommitReply, type Writes } from './link.js';
+import { StoreUnavailableError, type CommitReply, type Versions, type Writes } from './link.js';
 import {
   EpochChanged,
   collect,
@@ -107,7 +107,7 @@ async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
 }
 
 /** Sends a batch's commit (a read-only batch's: its check); Redis unreachable: the tenant's memory is distrusted. */
-async function send(s: ReplicaState, tenant: string, lane: Lane, expected: { version: number; globalVersion: number }, change: { writes: Writes; global: Writes | undefined; writing: boolean }): Promise<CommitReply> {
+async function send(s: ReplicaState, tenant: string, lane: Lane, expected: Versions, change: { writes: Writes; global: Writes | undefined; writing: boolean }): Promise<CommitReply> {
   try {
     return await s.deps.link.commit(tenant, expected, '', s.epoch ?? '', change.writes, change.global);
   } catch (err) {

@@ -4,7 +4,7 @@
  * pulls, collects, seeds or adopts the store, and starts over when Redis lost its state (decision 0041).
  */
 import { randomUUID } from 'node:crypto';
-import { StoreUnavailableError, type RedisLink, type Writes } from './link.js';
+import { StoreUnavailableError, type RedisLink, type Versions, type Writes } from './link.js';
 import type { Records } from './records.js';
 
 export interface ReplicaDeps {
@@ -107,7 +107,7 @@ export function collect(s: ReplicaState, tenant: string): { writes: Writes; glob
 }
 
 /** Notes what a commit wrote as what Redis holds. */
-export function remember(s: ReplicaState, tenant: string, writes: Writes, global: Writes | undefined, reply?: { version: number; globalVersion: number }): void {
+export function remember(s: ReplicaState, tenant: string, writes: Writes, global: Writes | undefined, reply?: Versions): void {
   const last = knownOf(s, tenant);
   for (const field of ['s', 'c', 'm']) if (writes.has(field)) last.set(field, writes.get(field) as string);
   if (global) for (const [field, value] of global) s.knownGlobal.set(field, value);
