@@ -21,53 +21,39 @@ export interface ReplicaDeps {
   onClose?: () => void;
 }
 
-/** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
-export interface ReplicaState {
-  readonly deps: ReplicaDeps;
-  epoch: string | undefined;
-  starting: Promise<void> | undefined;
-  /** Tenant versions this memory holds; absent: not loaded. */
-  readonly versions: Map<string, number>;
-  globalVersion: number;
-  /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
-  readonly known: Map<string, Map<string, string>>;
-  readonly knownGlobal: Map<string, string>;
-  /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
-  readonly dirty: Map<string, Set<string>>;
-  /** Redis's values are being put into memory: the stores' reports of them are not changes to commit. */
-  applying: boolean;
-  /** Side effects of the unit running now, run once it is committed. */
-  effects: (() => void)[] | undefined;
-  /** Batches whose commit is in flight. */
-  inflight: number;
-  /** While a control call runs here, lanes wait for it. */
-  controlling: Promise<void> | undefined;
-  idle: (() => void) | undefined;
-}
-
 const LOCK_TTL_MS = 5000;
 /** A control call that cannot take the lock in this time answers 503 (the outage budget is 2 s). */
 const LOCK_WAIT_MS = 1800;
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createState(deps: ReplicaDeps): ReplicaState {
+/** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
+export function createState(deps: ReplicaDeps) {
   return {
     deps,
-    epoch: undefined,
-    starting: undefined,
-    versions: new Map(),
+    epoch: undefined as string | undefined,
+    starting: undefined as Promise<void> | undefined,
+    /** Tenant versions this memory holds; absent: not loaded. */
+    versions: new Map<string, number>(),
     globalVersion: -1,
-    known: new Map(),
-    knownGlobal: new Map(),
-    dirty: new Map(),
+    /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
+    known: new Map<string, Map<string, string>>(),
+    knownGlobal: new Map<string, string>(),
+    /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
+    dirty: new Map<string, Set<string>>(),
+    /** Redis's values are being put into memory: the stores' reports of them are not changes to commit. */
     applying: false,
-    effects: undefined,
+    /** Side effects of the unit running now, run once it is committed. */
+    effects: undefined as (() => void)[] | undefined,
+    /** Batches whose commit is in flight. */
     inflight: 0,
-    controlling: undefined,
-    idle: undefined,
+    /** While a control call runs here, lanes wait for it. */
+    controlling: undefined as Promise<void> | undefined,
+    idle: undefined as (() => void) | undefined,
   };
 }
+
+export type ReplicaState = ReturnType<typeof createState>;
 
 /** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
 export function markChanged(s: ReplicaState, tenant: string, field: string): void {
