@@ -59,16 +59,6 @@ export interface RedisLinkOptions {
 
 type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
 
-/** One connection and what is needed to use it: its scripts, its keys, and how long a command may wait for it. */
-interface Conn {
-  client: RedisClient;
-  url: string;
-  prefix: string;
-  waitMs: number;
-  closed: boolean;
-  scripts: { commit: Script; pull: Script; lock: Script; unlock: Script; seed: Script; append: Script };
-}
-
 /** The keys, all under the prefix P (see the top of this file). */
 const keys = (prefix: string) => ({
   tenant: (tenant: string): string => `${prefix}t:${tenant}`,
@@ -81,7 +71,8 @@ const keys = (prefix: string) => ({
   journal: (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`),
 });
 
-function connect(options: RedisLinkOptions): Conn {
+/** One connection and what is needed to use it: its scripts, its keys, and how long a command may wait for it. */
+function connect(options: RedisLinkOptions) {
   const Redis = loadRedis();
   const client = new Redis(options.url, {
     // A request must not wait for a server that is not there (decision 0039): fail now, reconnect behind.
@@ -113,6 +104,8 @@ function connect(options: RedisLinkOptions): Conn {
   };
   return { client, url: options.url, prefix: options.prefix, waitMs: options.connectWaitMs ?? 1200, closed: false, scripts };
 }
+
+type Conn = ReturnType<typeof connect>;
 
 /** Waits for the connection (at start, or while it reconnects) for a little while, not for ever. */
 function whenReady(conn: Conn): Promise<void> {

@@ -33,22 +33,6 @@ import {
 /** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-export interface Replica {
-  /** Runs an API unit for a tenant and commits what it changed. */
-  run<T>(tenant: string, work: () => T): Promise<Outcome<T>>;
-  /** Runs a control call under the store's lock, every tenant pulled first and written after. */
-  control<T>(work: () => Promise<T>): Promise<T>;
-  /** Pulls every tenant (before a control read). */
-  read(): Promise<void>;
-  /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
-  start(): Promise<void>;
-  /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
-  afterCommit(effect: () => void): void;
-  /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
-  touch(tenant: string, field: string): void;
-  close(): Promise<void>;
-}
-
 interface Job {
   work: () => unknown;
   resolve: (outcome: Outcome<unknown>) => void;
@@ -249,20 +233,26 @@ async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createReplica(deps: ReplicaDeps): Replica {
+export function createReplica(deps: ReplicaDeps) {
   const s = createState(deps);
   const lanes = new Map<string, Lane>();
   return {
-    touch: (tenant, field) => markChanged(s, tenant, field),
-    run: (tenant, work) => run(s, lanes, tenant, work),
-    control: (work) => control(s, work),
+    /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
+    touch: (tenant: string, field: string): void => markChanged(s, tenant, field),
+    /** Runs an API unit for a tenant and commits what it changed. */
+    run: <T>(tenant: string, work: () => T): Promise<Outcome<T>> => run(s, lanes, tenant, work),
+    /** Runs a control call under the store's lock, every tenant pulled first and written after. */
+    control: <T>(work: () => Promise<T>): Promise<T> => control(s, work),
+    /** Pulls every tenant (before a control read). */
     read: () =>
       guarded(s, async () => {
         await pullAll(s);
         await deps.onRead?.();
       }),
+    /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
     start: () => guarded(s, () => pullAll(s)),
-    afterCommit(effect) {
+    /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
+    afterCommit(effect: () => void): void {
       if (s.effects) s.effects.push(effect);
       else effect();
     },
@@ -272,3 +262,5 @@ export function createReplica(deps: ReplicaDeps): Replica {
     },
   };
 }
+
+export type Replica = ReturnType<typeof createReplica>;
