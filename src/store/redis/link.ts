@@ -12,7 +12,7 @@
  *   unauthenticated requests): the journal, a capped stream of entries each tagged with the process that wrote it.
  */
 import { createRequire } from 'node:module';
-import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { maskStoreUrl } from '../../config/store.js';
 import { APPEND, COMMIT, LOCK, PULL, SEED, UNLOCK } from './lua.js';
 
@@ -20,8 +20,7 @@ import { APPEND, COMMIT, LOCK, PULL, SEED, UNLOCK } from './lua.js';
  * ioredis is loaded when a Redis store is made, not when the simulator is: the memory store's start does not
  * pay for it (about 25 ms of the CLI's first answer).
  */
-const loadRedis = (): new (url: string, options: RedisOptions) => RedisClient =>
-  (createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => RedisClient }).Redis;
+const loadRedis = (): typeof Redis => (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
 
 /** A store operation that could not reach Redis (down, or slower than the command timeout). */
 export class StoreUnavailableError extends Error {
@@ -48,14 +47,10 @@ export interface PullReply extends Versions {
   epoch: string;
 }
 
-export interface RedisLinkOptions {
-  url: string;
-  prefix: string;
-  /** How long one command may take before the store counts as unavailable (default 700 ms). */
-  commandTimeoutMs?: number;
-  /** How long a command waits for a connection being made (default 1200 ms). */
-  connectWaitMs?: number;
-}
+/** How long one command may take before the store counts as unavailable. */
+const COMMAND_TIMEOUT_MS = 700;
+/** How long a command waits for a connection being made. */
+const CONNECT_WAIT_MS = 1200;
 
 type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
 
@@ -72,13 +67,12 @@ const keys = (prefix: string) => ({
 });
 
 /** One connection and what is needed to use it: its scripts, its keys, and how long a command may wait for it. */
-function connect(options: RedisLinkOptions) {
-  const Redis = loadRedis();
-  const client = new Redis(options.url, {
+function connect(url: string, prefix: string) {
+  const client = new (loadRedis())(url, {
     // A request must not wait for a server that is not there (decision 0039): fail now, reconnect behind.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 700,
+    commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: 1500,
     retryStrategy: (times) => Math.min(50 * times, 500),
     // Off: a commit is one command per batch, and auto-pipelining wraps every command in a pipeline of its own
@@ -102,7 +96,7 @@ function connect(options: RedisLinkOptions) {
     seed: define('tokenSimSeed', SEED),
     append: define('tokenSimAppend', APPEND),
   };
-  return { client, url: options.url, prefix: options.prefix, waitMs: options.connectWaitMs ?? 1200, closed: false, scripts };
+  return { client, url, prefix, closed: false, scripts };
 }
 
 type Conn = ReturnType<typeof connect>;
@@ -121,8 +115,8 @@ function whenReady(conn: Conn): Promise<void> {
     };
     const timer = setTimeout(() => {
       client.off('ready', done);
-      reject(new Error(`no connection to ${maskStoreUrl(conn.url)} within ${conn.waitMs} ms`));
-    }, conn.waitMs);
+      reject(new Error(`no connection to ${maskStoreUrl(conn.url)} within ${CONNECT_WAIT_MS} ms`));
+    }, CONNECT_WAIT_MS);
     client.on('ready', done);
   });
 }
@@ -211,9 +205,8 @@ async function close(conn: Conn): Promise<void> {
   else await conn.client.quit().catch(() => conn.client.disconnect());
 }
 
-export function createRedisLink(options: RedisLinkOptions) {
-  const { prefix } = options;
-  const conn = connect(options);
+export function createRedisLink(url: string, prefix: string) {
+  const conn = connect(url, prefix);
   const { client, scripts } = conn;
   const key = keys(prefix);
   const via =

@@ -26,7 +26,7 @@ export function openRedisStores(config: SimulatorConfig, url: string, ownJournal
   const tenants = [...config.credentials.keys()];
   // This process's name keeps its correlation ids and journal entries apart from the other processes'.
   const processName = randomUUID();
-  const link = createRedisLink({ url, prefix: config.storePrefix });
+  const link = createRedisLink(url, config.storePrefix);
   /** Made by bind(), once the parts its records read exist; the stores tell it what changed from then on. */
   let replica: Replica | undefined;
   /** When this process found that Redis had lost its state, until a whole reset (decision 0041). */
