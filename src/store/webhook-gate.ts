@@ -20,6 +20,9 @@ export interface HeldDeliveries {
 
 const unheld = ({ hold: _hold, ...item }: WebhookItem): WebhookItem => item;
 
+/** A held delivery's name among its tenant's: the delivery's id (the event id for a delivery without one). */
+export const idOf = (item: WebhookItem): string => item.id ?? item.eventId;
+
 /** Delivers an item, then whatever was held to follow it, depth first: each right after the one it follows. */
 function release(store: HeldDeliveries, item: WebhookItem): void {
   store.deliver(unheld(item));
@@ -60,7 +63,6 @@ export function releaseDue(store: HeldDeliveries, tenant: string, now: number): 
 /** The memory store's held deliveries: per tenant, by id, in the order they were held. */
 export function memoryHeldDeliveries(dispatcher: WebhookDispatcher): HeldDeliveries & { clear(tenant?: string): void } {
   const byTenant = new Map<string, Map<string, WebhookItem>>();
-  const idOf = (item: WebhookItem): string => item.id ?? item.eventId;
   return {
     held: (tenant) => [...(byTenant.get(tenant)?.values() ?? [])],
     keep(item) {

@@ -9,7 +9,7 @@
  * process that makes the payment's next event, or moves the clock past it, releases it (store/webhook-gate.ts).
  */
 import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
-import type { HeldDeliveries } from '../webhook-gate.js';
+import { idOf, type HeldDeliveries } from '../webhook-gate.js';
 
 export interface OutboxJob {
   item: WebhookItem;
@@ -50,9 +50,6 @@ function jobsOf(o: OutboxState, tenant: string): Map<string, OutboxJob> {
   if (!map) o.jobs.set(tenant, (map = new Map<string, OutboxJob>()));
   return map;
 }
-
-/** A record's name: the delivery's id (the event id for a delivery without one). */
-const idOf = (item: WebhookItem): string => item.id ?? item.eventId;
 
 function deliver(o: OutboxState, job: OutboxJob): void {
   o.mine.add(idOf(job.item));
