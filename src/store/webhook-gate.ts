@@ -8,7 +8,6 @@ import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
 
 /** Where the held deliveries are kept, and how one is handed on: a store's records, in memory or in Redis. */
 export interface HeldDeliveries {
-  /** The tenant's held deliveries. */
   held(tenant: string): WebhookItem[];
   /** Records a delivery as held, or its new hold. */
   keep(item: WebhookItem): void;

@@ -40,9 +40,7 @@ interface Meta {
 const TOKEN = 'k:';
 const PAYMENT = 'p:';
 
-/** The field a token's record is written to. */
 export const tokenField = (id: string): string => `${TOKEN}${id}`;
-/** The field a payment's record is written to. */
 export const paymentField = (id: string): string => `${PAYMENT}${id}`;
 
 /** Scenario sets as record values: sealed as in a snapshot, each kept by identity (a set is replaced whole). */

@@ -247,7 +247,7 @@ export function createReplica(deps: ReplicaDeps) {
     read: () =>
       guarded(s, async () => {
         await pullAll(s);
-        await deps.onRead?.();
+        await deps.onRead();
       }),
     /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
     start: () => guarded(s, () => pullAll(s)),
@@ -257,7 +257,7 @@ export function createReplica(deps: ReplicaDeps) {
       else effect();
     },
     close() {
-      deps.onClose?.();
+      deps.onClose();
       return deps.link.close();
     },
   };

@@ -15,10 +15,10 @@ export interface ReplicaDeps {
   /** Puts this process's memory back to the configured start (fixtures, scenarios' tokens). */
   restart(): void;
   /** Says that Redis lost the state this memory came from: called once per loss, right after `restart` (decision 0041). */
-  lost?(): void;
+  lost(): void;
   /** Pulls what else a control read shows (the other processes' journal entries). */
-  onRead?: () => Promise<void>;
-  onClose?: () => void;
+  onRead(): Promise<void>;
+  onClose(): void;
 }
 
 const LOCK_TTL_MS = 5000;
@@ -220,7 +220,7 @@ function startOver(s: ReplicaState): void {
   } finally {
     s.applying = false;
   }
-  s.deps.lost?.();
+  s.deps.lost();
 }
 
 /** Runs `body`, starting over from a fresh start when Redis turns out to have lost its state. */
