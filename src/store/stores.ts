@@ -12,7 +12,7 @@ import { createMemoryStore } from './memory-store.js';
 import { openRedisStores } from './redis/shared-store.js';
 import { memoryHeldDeliveries, releaseDue, sendEvent } from './webhook-gate.js';
 
-export type { StoreHealth, StoreParts, StoreSet } from './store-set.js';
+export type { StoreHealth, StoreSet } from './store-set.js';
 import type { StoreSet } from './store-set.js';
 
 /** Memory, or Redis: the one place a simulator's store is chosen. */

@@ -38,15 +38,6 @@ export type Versions = { version: number; globalVersion: number };
 
 export type CommitReply = Versions & { kind: 'ok' | 'stale' | 'busy' | 'epoch' };
 
-export interface PullReply extends Versions {
-  /** The shared records, when their version differs from the one known. */
-  global: Map<string, string> | undefined;
-  /** Changed or asked-for fields with their values (null: deleted). */
-  fields: Map<string, string | null>;
-  /** The store's epoch ('' when it holds no state). */
-  epoch: string;
-}
-
 /** How long one command may take before the store counts as unavailable. */
 const COMMAND_TIMEOUT_MS = 700;
 /** How long a command waits for a connection being made. */
@@ -165,7 +156,7 @@ async function commit(conn: Conn, tenant: string, expected: Versions | '*', lock
   return { kind: r[0] as CommitReply['kind'], version: Number(r[1]), globalVersion: Number(r[2]) };
 }
 
-async function pull(conn: Conn, tenant: string, known: Versions, extraFields: Iterable<string>): Promise<PullReply> {
+async function pull(conn: Conn, tenant: string, known: Versions, extraFields: Iterable<string>) {
   const key = keys(conn.prefix);
   const t = key.tenant(tenant);
   type Reply = [number, number, string[], string[], (string | null)[], string];
@@ -175,8 +166,11 @@ async function pull(conn: Conn, tenant: string, known: Versions, extraFields: It
   return {
     version: Number(r[0]),
     globalVersion: Number(r[1]),
+    /** The shared records, when their version differs from the one known. */
     global: Number(r[1]) !== known.globalVersion ? pairs(r[2]) : undefined,
+    /** Changed or asked-for fields with their values (null: deleted). */
     fields,
+    /** The store's epoch ('' when it holds no state). */
     epoch: r[5],
   };
 }
