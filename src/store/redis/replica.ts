@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { StoreUnavailableError, type CommitReply, type Versions, type Writes } from './link.js';
 import {
+  COMPARED,
   EpochChanged,
   collect,
   createState,
@@ -134,7 +135,7 @@ async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[
     if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
     // Redis's values back over what this attempt changed, the others' changes in, and again.
     if (global) for (const field of global.keys()) s.knownGlobal.delete(field);
-    const extra = [...writes.keys()].filter((f) => f !== 's' && f !== 'c' && f !== 'm').concat(['s', 'c', 'm']);
+    const extra = [...writes.keys()].filter((f) => !COMPARED.includes(f)).concat(COMPARED);
     await holding(lane, () => pull(s, tenant, extra));
     return false;
   } finally {

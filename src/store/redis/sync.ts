@@ -55,6 +55,9 @@ export function createState(deps: ReplicaDeps) {
 
 export type ReplicaState = ReturnType<typeof createState>;
 
+/** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
+export const COMPARED: readonly string[] = ['s', 'c', 'm'];
+
 /** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
 export function markChanged(s: ReplicaState, tenant: string, field: string): void {
   if (s.applying) return;
@@ -93,14 +96,12 @@ export function collect(s: ReplicaState, tenant: string): { writes: Writes; glob
 }
 
 /** Notes what a commit wrote as what Redis holds. */
-export function remember(s: ReplicaState, tenant: string, writes: Writes, global: Writes | undefined, reply?: Versions): void {
+export function remember(s: ReplicaState, tenant: string, writes: Writes, global: Writes | undefined, reply: Versions): void {
   const last = knownOf(s, tenant);
-  for (const field of ['s', 'c', 'm']) if (writes.has(field)) last.set(field, writes.get(field) as string);
+  for (const field of COMPARED) if (writes.has(field)) last.set(field, writes.get(field) as string);
   if (global) for (const [field, value] of global) s.knownGlobal.set(field, value);
-  if (reply) {
-    s.versions.set(tenant, reply.version);
-    s.globalVersion = reply.globalVersion;
-  }
+  s.versions.set(tenant, reply.version);
+  s.globalVersion = reply.globalVersion;
 }
 
 function applyGlobal(s: ReplicaState, map: Map<string, string>): void {
@@ -122,7 +123,7 @@ function applyFields(s: ReplicaState, tenant: string, fields: Map<string, string
     if (field === '_v') continue;
     const value = fields.get(field) ?? null;
     s.deps.records.apply(tenant, field, value);
-    if (field === 's' || field === 'c' || field === 'm') last.set(field, value ?? '');
+    if (COMPARED.includes(field)) last.set(field, value ?? '');
   }
 }
 
