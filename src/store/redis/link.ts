@@ -193,12 +193,6 @@ async function otherProcesses(conn: Conn, name: string, withinMs: number): Promi
   return all.filter(([other, at]) => other !== name && Number(at) > since).length;
 }
 
-async function close(conn: Conn): Promise<void> {
-  conn.closed = true;
-  if (conn.client.status === 'wait') conn.client.disconnect();
-  else await conn.client.quit().catch(() => conn.client.disconnect());
-}
-
 export function createRedisLink(url: string, prefix: string) {
   const conn = connect(url, prefix);
   const { client, scripts } = conn;
@@ -245,7 +239,11 @@ export function createRedisLink(url: string, prefix: string) {
         return false;
       }
     },
-    close: () => close(conn),
+    async close(): Promise<void> {
+      conn.closed = true;
+      if (client.status === 'wait') client.disconnect();
+      else await client.quit().catch(() => client.disconnect());
+    },
   };
 }
 
