@@ -8,7 +8,7 @@ import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantTokens {
   byId: Map<string, Token>;
-  /** Card identity: per (entity, namespace) group, by card number (the token's own string: no key to keep). */
+  /** Card identity: per namespaceKey group (no namespace: ''), by card number (the token's own string: no key to keep). */
   byCard: Map<string, Map<string, Token>>;
   byNamespace: Map<string, Set<string>>;
   /** By namespace alone, across entities (token queries, decision 0031), in the order stored. */
@@ -23,8 +23,6 @@ interface TenantTokens {
 
 /** Stale heap entries allowed beyond twice the live count before a rebuild (keeps small tenants from churning). */
 const HEAP_SLACK = 64;
-
-const groupOf = (entity: string, namespace: string | undefined): string => `${entity}\u0000${namespace ?? ''}`;
 
 /** Told of every token a store adds, changes or removes (a shared store's replica writes those: decision 0039). */
 export interface RecordObserver {
@@ -45,7 +43,7 @@ export function createMemoryStore(observer?: RecordObserver): Store {
 
   const store: Store = {
     get: (tenant, tokenId) => tenants.get(tenant)?.byId.get(tokenId),
-    findByCard: (tenant, entity, namespace, cardNumber) => tenants.get(tenant)?.byCard.get(groupOf(entity, namespace))?.get(cardNumber),
+    findByCard: (tenant, entity, namespace, cardNumber) => tenants.get(tenant)?.byCard.get(namespaceKey(entity, namespace ?? ''))?.get(cardNumber),
     namespaceMembers: (tenant, key) => [...(tenants.get(tenant)?.byNamespace.get(key) ?? [])],
     namespaceTokens: (tenant, namespace) => [...(tenants.get(tenant)?.byNamespaceName.get(namespace) ?? [])],
 
@@ -115,14 +113,13 @@ export function createMemoryStore(observer?: RecordObserver): Store {
 /** Adds a token (its id free) to every index of its tenant. */
 function index(p: TenantTokens, token: Token): void {
   p.byId.set(token.tokenId, token);
-  const group = groupOf(token.entity, token.namespace);
+  const group = namespaceKey(token.entity, token.namespace ?? '');
   let cards = p.byCard.get(group);
   if (!cards) p.byCard.set(group, (cards = new Map<string, Token>()));
   cards.set(token.card.number, token);
   if (token.namespace !== undefined) {
-    const key = namespaceKey(token.entity, token.namespace);
-    let members = p.byNamespace.get(key);
-    if (!members) p.byNamespace.set(key, (members = new Set()));
+    let members = p.byNamespace.get(group);
+    if (!members) p.byNamespace.set(group, (members = new Set()));
     members.add(token.tokenId);
     let named = p.byNamespaceName.get(token.namespace);
     if (!named) p.byNamespaceName.set(token.namespace, (named = new Set()));
@@ -137,13 +134,13 @@ function unindex(p: TenantTokens, tokenId: string): boolean {
   const token = p.byId.get(tokenId);
   if (!token) return false;
   p.byId.delete(tokenId);
-  const cards = p.byCard.get(groupOf(token.entity, token.namespace));
+  const group = namespaceKey(token.entity, token.namespace ?? '');
+  const cards = p.byCard.get(group);
   if (cards?.get(token.card.number) === token) cards.delete(token.card.number);
   if (token.namespace !== undefined) {
-    const key = namespaceKey(token.entity, token.namespace);
-    const members = p.byNamespace.get(key);
+    const members = p.byNamespace.get(group);
     members?.delete(tokenId);
-    if (members?.size === 0) p.byNamespace.delete(key);
+    if (members?.size === 0) p.byNamespace.delete(group);
     const named = p.byNamespaceName.get(token.namespace);
     named?.delete(token);
     if (named?.size === 0) p.byNamespaceName.delete(token.namespace);

@@ -12,7 +12,7 @@ import { createMemoryStore } from './memory-store.js';
 import { openRedisStores } from './redis/shared-store.js';
 import { memoryHeldDeliveries, releaseDue, sendEvent } from './webhook-gate.js';
 
-export type { StoreHealth, StoreParts, StoreSet } from './store-set.js';
+export type { StoreHealth, StoreSet } from './store-set.js';
 import type { StoreSet } from './store-set.js';
 
 /** Memory, or Redis: the one place a simulator's store is chosen. */
@@ -22,15 +22,7 @@ export function openStores(config: SimulatorConfig, dispatcher: WebhookDispatche
   if (config.stateFile !== undefined) {
     throw new ConfigError('--state-file keeps a memory store\'s state: with --store redis the state lives in Redis');
   }
-  return openRedisStores({
-    url: config.store.url,
-    prefix: config.storePrefix,
-    seed: config.seed,
-    tenants: [...config.credentials.keys()],
-    journal,
-    journalCap: config.journalSize,
-    dispatcher,
-  });
+  return openRedisStores(config, config.store.url, journal, dispatcher);
 }
 
 function memoryStores(config: SimulatorConfig, journal: Journal, dispatcher: WebhookDispatcher): StoreSet {

@@ -8,7 +8,6 @@ import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
 
 /** Where the held deliveries are kept, and how one is handed on: a store's records, in memory or in Redis. */
 export interface HeldDeliveries {
-  /** The tenant's held deliveries. */
   held(tenant: string): WebhookItem[];
   /** Records a delivery as held, or its new hold. */
   keep(item: WebhookItem): void;
@@ -19,6 +18,9 @@ export interface HeldDeliveries {
 }
 
 const unheld = ({ hold: _hold, ...item }: WebhookItem): WebhookItem => item;
+
+/** A held delivery's name among its tenant's: the delivery's id (the event id for a delivery without one). */
+export const idOf = (item: WebhookItem): string => item.id ?? item.eventId;
 
 /** Delivers an item, then whatever was held to follow it, depth first: each right after the one it follows. */
 function release(store: HeldDeliveries, item: WebhookItem): void {
@@ -60,7 +62,6 @@ export function releaseDue(store: HeldDeliveries, tenant: string, now: number): 
 /** The memory store's held deliveries: per tenant, by id, in the order they were held. */
 export function memoryHeldDeliveries(dispatcher: WebhookDispatcher): HeldDeliveries & { clear(tenant?: string): void } {
   const byTenant = new Map<string, Map<string, WebhookItem>>();
-  const idOf = (item: WebhookItem): string => item.id ?? item.eventId;
   return {
     held: (tenant) => [...(byTenant.get(tenant)?.values() ?? [])],
     keep(item) {

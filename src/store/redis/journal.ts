@@ -34,25 +34,31 @@ const READ_WAIT_MS = BEAT_MS + FLUSH_MS + 80;
 /** A process not heard of for this long is gone. */
 const ALIVE_MS = 2_000;
 
-interface JournalShare {
-  local: Journal;
-  link: RedisLink;
-  origin: string;
-  cap: number;
-  /** Every tenant's stream key, and null for unauthenticated requests. */
-  keys: (string | null)[];
-  /** The last entry pulled from each stream. */
-  after: Map<string | null, string>;
-  generations: Map<string, number>;
-  /** Own entries not yet written, per tenant (only the newest `cap` are kept while nobody wants them). */
-  waiting: Map<string | null, JournalRecord[]>;
-  wanted: boolean;
-  pulling: Promise<void> | undefined;
-  flushTimer: NodeJS.Timeout | undefined;
-  beat: NodeJS.Timeout | undefined;
-  /** Open live streams here. */
-  streams: number;
+type ShareOptions = { origin: string; tenants: readonly string[]; cap: number };
+
+function share(local: Journal, link: RedisLink, { origin, tenants, cap }: ShareOptions) {
+  return {
+    local,
+    link,
+    origin,
+    cap,
+    /** Every tenant's stream key, and null for unauthenticated requests. */
+    keys: [...tenants, null],
+    /** The last entry pulled from each stream. */
+    after: new Map<string | null, string>(),
+    generations: new Map<string, number>(),
+    /** Own entries not yet written, per tenant (only the newest `cap` are kept while nobody wants them). */
+    waiting: new Map<string | null, JournalRecord[]>(),
+    wanted: false,
+    pulling: undefined as Promise<void> | undefined,
+    flushTimer: undefined as NodeJS.Timeout | undefined,
+    beat: undefined as NodeJS.Timeout | undefined,
+    /** Open live streams here. */
+    streams: 0,
+  };
 }
+
+type JournalShare = ReturnType<typeof share>;
 
 const stored = (record: JournalRecord): string =>
   JSON.stringify({
@@ -126,22 +132,8 @@ function clear(j: JournalShare, tenant: string | undefined): void {
   }
 }
 
-export function createSharedJournal(local: Journal, link: RedisLink, options: { origin: string; tenants: readonly string[]; cap: number }): SharedJournal {
-  const j: JournalShare = {
-    local,
-    link,
-    origin: options.origin,
-    cap: options.cap,
-    keys: [...options.tenants, null],
-    after: new Map(),
-    generations: new Map(),
-    waiting: new Map(),
-    wanted: false,
-    pulling: undefined,
-    flushTimer: undefined,
-    beat: undefined,
-    streams: 0,
-  };
+export function createSharedJournal(local: Journal, link: RedisLink, options: ShareOptions): SharedJournal {
+  const j = share(local, link, options);
   return {
     ...local,
     record: (entry) => record(j, entry),

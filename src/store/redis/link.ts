@@ -12,7 +12,7 @@
  *   unauthenticated requests): the journal, a capped stream of entries each tagged with the process that wrote it.
  */
 import { createRequire } from 'node:module';
-import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { maskStoreUrl } from '../../config/store.js';
 import { APPEND, COMMIT, LOCK, PULL, SEED, UNLOCK } from './lua.js';
 
@@ -20,8 +20,7 @@ import { APPEND, COMMIT, LOCK, PULL, SEED, UNLOCK } from './lua.js';
  * ioredis is loaded when a Redis store is made, not when the simulator is: the memory store's start does not
  * pay for it (about 25 ms of the CLI's first answer).
  */
-const loadRedis = (): new (url: string, options: RedisOptions) => RedisClient =>
-  (createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => RedisClient }).Redis;
+const loadRedis = (): typeof Redis => (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
 
 /** A store operation that could not reach Redis (down, or slower than the command timeout). */
 export class StoreUnavailableError extends Error {
@@ -34,75 +33,17 @@ export class StoreUnavailableError extends Error {
 /** A record change: a value, or '' to delete the field. */
 export type Writes = Map<string, string>;
 
-export type CommitReply = { kind: 'ok' | 'stale' | 'busy' | 'epoch'; version: number; globalVersion: number };
+/** A tenant's version and the shared records' version. */
+export type Versions = { version: number; globalVersion: number };
 
-export interface PullReply {
-  version: number;
-  globalVersion: number;
-  /** The shared records, when their version differs from the one known. */
-  global: Map<string, string> | undefined;
-  /** Changed or asked-for fields with their values (null: deleted). */
-  fields: Map<string, string | null>;
-  /** The store's epoch ('' when it holds no state). */
-  epoch: string;
-}
+export type CommitReply = Versions & { kind: 'ok' | 'stale' | 'busy' | 'epoch' };
 
-export interface RedisLinkOptions {
-  url: string;
-  prefix: string;
-  /** How long one command may take before the store counts as unavailable (default 700 ms). */
-  commandTimeoutMs?: number;
-  /** How long a command waits for a connection being made (default 1200 ms). */
-  connectWaitMs?: number;
-}
-
-export interface RedisLink {
-  readonly prefix: string;
-  /** `epoch`: the state the writes belong to ('' for any); a store seeded since answers kind 'epoch'. */
-  commit(
-    tenant: string,
-    expected: { version: number; globalVersion: number } | '*',
-    lockToken: string,
-    epoch: string,
-    tenantWrites: Writes,
-    globalWrites?: Writes,
-  ): Promise<CommitReply>;
-  pull(tenant: string, known: { version: number; globalVersion: number }, extraFields: Iterable<string>): Promise<PullReply>;
-  globalRecords(): Promise<Map<string, string>>;
-  lock(token: string, ttlMs: number): Promise<boolean>;
-  unlock(token: string): Promise<void>;
-  /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
-  seed(epoch: string): Promise<boolean>;
-  /** Appends journal entries of a tenant (null: unauthenticated) to its capped stream, fire and forget. */
-  appendJournal(tenant: string | null, origin: string, entries: readonly string[], cap: number): void;
-  /** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
-  journalSince(tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]>;
-  dropJournal(tenant: string | null): void;
-  /**
-   * Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`.
-   */
-  beat(name: string, windowMs: number): Promise<boolean>;
-  /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
-  lease(eventId: string, holder: string, ms: number): Promise<boolean>;
-  /** Asks every process to write its journal entries to Redis for a while. */
-  wantJournal(): Promise<void>;
-  /** How many other processes said they were alive within `withinMs`. */
-  otherProcesses(name: string, withinMs: number): Promise<number>;
-  ping(): Promise<boolean>;
-  close(): Promise<void>;
-}
+/** How long one command may take before the store counts as unavailable. */
+const COMMAND_TIMEOUT_MS = 700;
+/** How long a command waits for a connection being made. */
+const CONNECT_WAIT_MS = 1200;
 
 type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
-
-/** One connection and what is needed to use it: its scripts, its keys, and how long a command may wait for it. */
-interface Conn {
-  client: RedisClient;
-  url: string;
-  prefix: string;
-  waitMs: number;
-  closed: boolean;
-  scripts: { commit: Script; pull: Script; lock: Script; unlock: Script; seed: Script; append: Script };
-}
 
 /** The keys, all under the prefix P (see the top of this file). */
 const keys = (prefix: string) => ({
@@ -116,13 +57,13 @@ const keys = (prefix: string) => ({
   journal: (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`),
 });
 
-function connect(options: RedisLinkOptions): Conn {
-  const Redis = loadRedis();
-  const client = new Redis(options.url, {
+/** One connection and what is needed to use it: its scripts, its keys, and how long a command may wait for it. */
+function connect(url: string, prefix: string) {
+  const client = new (loadRedis())(url, {
     // A request must not wait for a server that is not there (decision 0039): fail now, reconnect behind.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 700,
+    commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: 1500,
     retryStrategy: (times) => Math.min(50 * times, 500),
     // Off: a commit is one command per batch, and auto-pipelining wraps every command in a pipeline of its own
@@ -146,8 +87,10 @@ function connect(options: RedisLinkOptions): Conn {
     seed: define('tokenSimSeed', SEED),
     append: define('tokenSimAppend', APPEND),
   };
-  return { client, url: options.url, prefix: options.prefix, waitMs: options.connectWaitMs ?? 1200, closed: false, scripts };
+  return { client, url, prefix, closed: false, scripts };
 }
+
+type Conn = ReturnType<typeof connect>;
 
 /** Waits for the connection (at start, or while it reconnects) for a little while, not for ever. */
 function whenReady(conn: Conn): Promise<void> {
@@ -163,8 +106,8 @@ function whenReady(conn: Conn): Promise<void> {
     };
     const timer = setTimeout(() => {
       client.off('ready', done);
-      reject(new Error(`no connection to ${maskStoreUrl(conn.url)} within ${conn.waitMs} ms`));
-    }, conn.waitMs);
+      reject(new Error(`no connection to ${maskStoreUrl(conn.url)} within ${CONNECT_WAIT_MS} ms`));
+    }, CONNECT_WAIT_MS);
     client.on('ready', done);
   });
 }
@@ -185,9 +128,8 @@ function pairs(list: string[]): Map<string, string> {
   return out;
 }
 
-type Commit = Parameters<RedisLink['commit']>;
-
-async function commit(conn: Conn, ...[tenant, expected, lockToken, epoch, tenantWrites, globalWrites]: Commit): Promise<CommitReply> {
+/** `epoch`: the state the writes belong to ('' for any); a store seeded since answers kind 'epoch'. */
+async function commit(conn: Conn, tenant: string, expected: Versions | '*', lockToken: string, epoch: string, tenantWrites: Writes, globalWrites?: Writes): Promise<CommitReply> {
   const key = keys(conn.prefix);
   if (expected !== '*' && lockToken === '' && epoch !== '' && tenantWrites.size === 0 && !globalWrites) {
     // A read-only batch: its versions, the shared stamp and the lock in one MGET (decision 0040). A
@@ -214,7 +156,7 @@ async function commit(conn: Conn, ...[tenant, expected, lockToken, epoch, tenant
   return { kind: r[0] as CommitReply['kind'], version: Number(r[1]), globalVersion: Number(r[2]) };
 }
 
-async function pull(conn: Conn, ...[tenant, known, extraFields]: Parameters<RedisLink['pull']>): Promise<PullReply> {
+async function pull(conn: Conn, tenant: string, known: Versions, extraFields: Iterable<string>) {
   const key = keys(conn.prefix);
   const t = key.tenant(tenant);
   type Reply = [number, number, string[], string[], (string | null)[], string];
@@ -224,18 +166,23 @@ async function pull(conn: Conn, ...[tenant, known, extraFields]: Parameters<Redi
   return {
     version: Number(r[0]),
     globalVersion: Number(r[1]),
+    /** The shared records, when their version differs from the one known. */
     global: Number(r[1]) !== known.globalVersion ? pairs(r[2]) : undefined,
+    /** Changed or asked-for fields with their values (null: deleted). */
     fields,
+    /** The store's epoch ('' when it holds no state). */
     epoch: r[5],
   };
 }
 
+/** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
 async function journalSince(conn: Conn, tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]> {
   const key = keys(conn.prefix).journal(tenant);
   const raw = after === undefined ? (await conn.client.xrevrange(key, '+', '-', 'COUNT', cap)).reverse() : await conn.client.xrange(key, `(${after}`, '+', 'COUNT', cap);
   return raw.map(([id, fields]) => ({ id, origin: fields[1] ?? '', entry: fields[3] ?? '' }));
 }
 
+/** How many other processes said they were alive within `withinMs`. */
 async function otherProcesses(conn: Conn, name: string, withinMs: number): Promise<number> {
   const procs = `${conn.prefix}procs`;
   const all = Object.entries(await conn.client.hgetall(procs));
@@ -246,43 +193,45 @@ async function otherProcesses(conn: Conn, name: string, withinMs: number): Promi
   return all.filter(([other, at]) => other !== name && Number(at) > since).length;
 }
 
-async function close(conn: Conn): Promise<void> {
-  conn.closed = true;
-  if (conn.client.status === 'wait') conn.client.disconnect();
-  else await conn.client.quit().catch(() => conn.client.disconnect());
-}
-
-export function createRedisLink(options: RedisLinkOptions): RedisLink {
-  const { prefix } = options;
-  const conn = connect(options);
+export function createRedisLink(url: string, prefix: string) {
+  const conn = connect(url, prefix);
   const { client, scripts } = conn;
   const key = keys(prefix);
+  const via =
+    <A extends unknown[], R>(fn: (conn: Conn, ...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      call(conn, () => fn(conn, ...args));
   return {
     prefix,
-    commit: (...args) => call(conn, () => commit(conn, ...args)),
-    pull: (...args) => call(conn, () => pull(conn, ...args)),
+    commit: via(commit),
+    pull: via(pull),
     globalRecords: () => call(conn, async () => new Map(Object.entries(await client.hgetall(key.global)))),
-    lock: (token, ttlMs) => call(conn, async () => (await scripts.lock(1, key.lock, token, ttlMs)) === 1),
-    unlock: (token) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
-    seed: (epoch) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
-    appendJournal(tenant, origin, entries, cap) {
+    lock: (token: string, ttlMs: number) => call(conn, async () => (await scripts.lock(1, key.lock, token, ttlMs)) === 1),
+    unlock: (token: string) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
+    /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
+    seed: (epoch: string) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
+    /** Appends journal entries of a tenant (null: unauthenticated) to its capped stream, fire and forget. */
+    appendJournal(tenant: string | null, origin: string, entries: readonly string[], cap: number): void {
       if (client.status !== 'ready' || entries.length === 0) return;
       scripts.append(1, key.journal(tenant), origin, cap, ...entries).catch(() => undefined);
     },
-    journalSince: (tenant, after, cap) => call(conn, () => journalSince(conn, tenant, after, cap)),
-    dropJournal(tenant) {
+    journalSince: via(journalSince),
+    dropJournal(tenant: string | null): void {
       client.del(key.journal(tenant)).catch(() => undefined);
     },
-    beat: (name, windowMs) =>
+    /** Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`. */
+    beat: (name: string, windowMs: number) =>
       call(conn, async () => {
         const now = Date.now();
         const [, wanted] = await Promise.all([client.hset(`${prefix}procs`, name, String(now)), client.get(`${prefix}jwant`)]);
         return wanted !== null && Number(wanted) > now - windowMs;
       }),
-    lease: (eventId, holder, ms) => call(conn, async () => (await client.set(`${prefix}wl:${eventId}`, holder, 'PX', ms, 'NX')) === 'OK'),
+    /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
+    lease: (eventId: string, holder: string, ms: number) => call(conn, async () => (await client.set(`${prefix}wl:${eventId}`, holder, 'PX', ms, 'NX')) === 'OK'),
+    /** Asks every process to write its journal entries to Redis for a while. */
     wantJournal: () => call(conn, async () => void (await client.set(`${prefix}jwant`, String(Date.now())))),
-    otherProcesses: (name, withinMs) => call(conn, () => otherProcesses(conn, name, withinMs)),
-    async ping() {
+    otherProcesses: via(otherProcesses),
+    async ping(): Promise<boolean> {
       try {
         await whenReady(conn);
         return (await client.ping()) === 'PONG';
@@ -290,6 +239,12 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
         return false;
       }
     },
-    close: () => close(conn),
+    async close(): Promise<void> {
+      conn.closed = true;
+      if (client.status === 'wait') client.disconnect();
+      else await client.quit().catch(() => client.disconnect());
+    },
   };
 }
+
+export type RedisLink = ReturnType<typeof createRedisLink>;

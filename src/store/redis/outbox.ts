@@ -9,7 +9,7 @@
  * process that makes the payment's next event, or moves the clock past it, releases it (store/webhook-gate.ts).
  */
 import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
-import type { HeldDeliveries } from '../webhook-gate.js';
+import { idOf, type HeldDeliveries } from '../webhook-gate.js';
 
 export interface OutboxJob {
   item: WebhookItem;
@@ -51,9 +51,6 @@ function jobsOf(o: OutboxState, tenant: string): Map<string, OutboxJob> {
   return map;
 }
 
-/** A record's name: the delivery's id (the event id for a delivery without one). */
-const idOf = (item: WebhookItem): string => item.id ?? item.eventId;
-
 function deliver(o: OutboxState, job: OutboxJob): void {
   o.mine.add(idOf(job.item));
   o.deps.dispatcher.enqueue(job.item);
@@ -92,11 +89,12 @@ function record(o: OutboxState, item: WebhookItem): OutboxJob {
   return job;
 }
 
-/** The outbox as the gate's held deliveries: a delivery is sent once recorded and committed; a dropped one is only logged. */
-function heldDeliveries(o: OutboxState): HeldDeliveries {
-  const { deps } = o;
-  return {
-    held: (tenant) => [...(o.jobs.get(tenant)?.values() ?? [])].filter((job) => job.item.hold !== undefined).map((job) => job.item),
+export function createOutbox(deps: OutboxDeps) {
+  const o: OutboxState = { deps, jobs: new Map(), mine: new Set(), sweep: undefined };
+  const { jobs, mine } = o;
+  /** The outbox as the gate's held deliveries: a delivery is sent once recorded and committed; a dropped one is only logged. */
+  const gate: HeldDeliveries = {
+    held: (tenant) => [...(jobs.get(tenant)?.values() ?? [])].filter((job) => job.item.hold !== undefined).map((job) => job.item),
     keep: (item) => void record(o, item),
     deliver(item) {
       if (item.drop === true) {
@@ -108,12 +106,6 @@ function heldDeliveries(o: OutboxState): HeldDeliveries {
     },
     show: (item) => deps.afterCommit(() => deps.dispatcher.hold(item)),
   };
-}
-
-export function createOutbox(deps: OutboxDeps) {
-  const o: OutboxState = { deps, jobs: new Map(), mine: new Set(), sweep: undefined };
-  const { jobs, mine } = o;
-  const gate = heldDeliveries(o);
   return {
     ...gate,
     /** A new delivery: recorded with the change that caused it, sent once that is committed. */

@@ -9,30 +9,25 @@ import type { Duration } from '../../domain/duration.js';
 import type { Payment } from '../../domain/payment.js';
 import type { PaymentStore, Store } from '../../domain/ports.js';
 import type { Token } from '../../domain/token.js';
-import type { IdSource } from '../../infra/ids.js';
-import type { ClockSetting, TenantClocks } from '../../infra/clock.js';
+import type { ClockSetting } from '../../infra/clock.js';
 import type { Siv } from '../../infra/siv.js';
-import type { ActiveScenarios } from '../../scenarios/active-set.js';
-import type { ScenarioEngine, TenantCounts } from '../../scenarios/engine.js';
+import type { TenantCounts } from '../../scenarios/engine.js';
 import type { Scenario } from '../../scenarios/schema.js';
+import type { StoreParts } from '../store-set.js';
+import type { SharedJournal } from './journal.js';
 import { OUTBOX_PREFIX, type Outbox } from './outbox.js';
 import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
 import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from '../../control/state.js';
 
-export interface ReplicaParts {
+export interface ReplicaParts extends Pick<StoreParts, 'clocks' | 'ids' | 'engine' | 'scenarios' | 'siv'> {
   store: Store;
   payments: PaymentStore;
-  clocks: TenantClocks;
-  ids: IdSource;
-  engine: ScenarioEngine;
-  scenarios: ActiveScenarios;
-  siv: Siv;
   /** The extension in force for a tenant (a token record always carries its own). */
   extensionOf(tenant: string): Duration;
   /** The webhook outbox (store/redis/outbox.ts): its `w:<eventId>` records. */
-  outbox?: Pick<Outbox, 'value' | 'apply' | 'entries' | 'forget'>;
-  /** The shared journal's clears (store/redis/journal.ts). */
-  journal?: { generation(tenant: string): number; cleared(tenant: string, generation: number): void };
+  outbox: Outbox;
+  /** The shared journal: its clears (store/redis/journal.ts). */
+  journal: SharedJournal;
 }
 
 interface Meta {
@@ -45,9 +40,7 @@ interface Meta {
 const TOKEN = 'k:';
 const PAYMENT = 'p:';
 
-/** The field a token's record is written to. */
 export const tokenField = (id: string): string => `${TOKEN}${id}`;
-/** The field a payment's record is written to. */
 export const paymentField = (id: string): string => `${PAYMENT}${id}`;
 
 /** Scenario sets as record values: sealed as in a snapshot, each kept by identity (a set is replaced whole). */
@@ -88,14 +81,14 @@ function applyField(parts: ReplicaParts, sets: SetCodec, tenant: string, field: 
     const meta: Meta = text === '' ? { ids: {}, counts: { global: {}, own: {} } } : (JSON.parse(text) as Meta);
     parts.ids.restoreTenantCounters(tenant, meta.ids);
     parts.engine.restoreCountsOf(tenant, meta.counts);
-    parts.journal?.cleared(tenant, meta.journal ?? 0);
+    parts.journal.cleared(tenant, meta.journal ?? 0);
   } else if (field === 'c') {
     if (text === '') parts.clocks.dropFork(tenant);
     else parts.clocks.fork(tenant).restore(JSON.parse(text) as ClockSetting);
   } else if (field === 's') {
     parts.scenarios.restoreSet(sets.open(text, tenant), tenant);
   } else if (field.startsWith(OUTBOX_PREFIX)) {
-    parts.outbox?.apply(tenant, field.slice(OUTBOX_PREFIX.length), value);
+    parts.outbox.apply(tenant, field.slice(OUTBOX_PREFIX.length), value);
   }
 }
 
@@ -107,7 +100,7 @@ export function createRecords(parts: ReplicaParts) {
 
   const records = {
     meta(tenant: string): string {
-      const meta: Meta = { ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal?.generation(tenant) ?? 0 };
+      const meta: Meta = { ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal.generation(tenant) };
       return JSON.stringify(meta);
     },
     clock(tenant: string): string {
@@ -121,12 +114,12 @@ export function createRecords(parts: ReplicaParts) {
     /** Every field of a tenant as this process holds it. */
     all(tenant: string): Map<string, string> {
       const out = new Map<string, string>();
-      for (const token of store.list(tenant)) out.set(`${TOKEN}${token.tokenId}`, tokenText(token));
-      for (const payment of payments.list(tenant)) out.set(`${PAYMENT}${payment.paymentId}`, paymentText(payment));
+      for (const token of store.list(tenant)) out.set(tokenField(token.tokenId), tokenText(token));
+      for (const payment of payments.list(tenant)) out.set(paymentField(payment.paymentId), paymentText(payment));
       out.set('m', records.meta(tenant));
       out.set('c', records.clock(tenant));
       out.set('s', records.scenarioSet(tenant));
-      for (const [field, value] of parts.outbox?.entries(tenant) ?? []) out.set(field, value);
+      for (const [field, value] of parts.outbox.entries(tenant)) out.set(field, value);
       return out;
     },
 
@@ -140,7 +133,7 @@ export function createRecords(parts: ReplicaParts) {
         const payment = payments.get(tenant, field.slice(PAYMENT.length));
         return payment === undefined ? '' : paymentText(payment);
       }
-      return field.startsWith(OUTBOX_PREFIX) ? (parts.outbox?.value(tenant, field.slice(OUTBOX_PREFIX.length)) ?? '') : '';
+      return field.startsWith(OUTBOX_PREFIX) ? parts.outbox.value(tenant, field.slice(OUTBOX_PREFIX.length)) : '';
     },
 
     apply: (tenant: string, field: string, value: string | null): void => applyField(parts, sets, tenant, field, value),
@@ -157,7 +150,7 @@ export function createRecords(parts: ReplicaParts) {
       clocks.dropFork(tenant);
       ids.restoreTenantCounters(tenant, {});
       engine.restoreCountsOf(tenant, { global: {}, own: {} });
-      parts.outbox?.forget(tenant);
+      parts.outbox.forget(tenant);
     },
   };
   return records;

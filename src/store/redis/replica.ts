@@ -13,8 +13,9 @@
  *   on its next use, so nothing half-written stays in memory.
  */
 import { randomUUID } from 'node:crypto';
-import { StoreUnavailableError, type CommitReply, type Writes } from './link.js';
+import { StoreUnavailableError, type CommitReply, type Versions, type Writes } from './link.js';
 import {
+  COMPARED,
   EpochChanged,
   collect,
   createState,
@@ -32,22 +33,6 @@ import {
 
 /** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-export interface Replica {
-  /** Runs an API unit for a tenant and commits what it changed. */
-  run<T>(tenant: string, work: () => T): Promise<Outcome<T>>;
-  /** Runs a control call under the store's lock, every tenant pulled first and written after. */
-  control<T>(work: () => Promise<T>): Promise<T>;
-  /** Pulls every tenant (before a control read). */
-  read(): Promise<void>;
-  /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
-  start(): Promise<void>;
-  /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
-  afterCommit(effect: () => void): void;
-  /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
-  touch(tenant: string, field: string): void;
-  close(): Promise<void>;
-}
 
 interface Job {
   work: () => unknown;
@@ -107,7 +92,7 @@ async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
 }
 
 /** Sends a batch's commit (a read-only batch's: its check); Redis unreachable: the tenant's memory is distrusted. */
-async function send(s: ReplicaState, tenant: string, lane: Lane, expected: { version: number; globalVersion: number }, change: { writes: Writes; global: Writes | undefined; writing: boolean }): Promise<CommitReply> {
+async function send(s: ReplicaState, tenant: string, lane: Lane, expected: Versions, change: { writes: Writes; global: Writes | undefined; writing: boolean }): Promise<CommitReply> {
   try {
     return await s.deps.link.commit(tenant, expected, '', s.epoch ?? '', change.writes, change.global);
   } catch (err) {
@@ -150,7 +135,7 @@ async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[
     if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
     // Redis's values back over what this attempt changed, the others' changes in, and again.
     if (global) for (const field of global.keys()) s.knownGlobal.delete(field);
-    const extra = [...writes.keys()].filter((f) => f !== 's' && f !== 'c' && f !== 'm').concat(['s', 'c', 'm']);
+    const extra = [...writes.keys()].filter((f) => !COMPARED.includes(f)).concat(COMPARED);
     await holding(lane, () => pull(s, tenant, extra));
     return false;
   } finally {
@@ -249,26 +234,34 @@ async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createReplica(deps: ReplicaDeps): Replica {
+export function createReplica(deps: ReplicaDeps) {
   const s = createState(deps);
   const lanes = new Map<string, Lane>();
   return {
-    touch: (tenant, field) => markChanged(s, tenant, field),
-    run: (tenant, work) => run(s, lanes, tenant, work),
-    control: (work) => control(s, work),
+    /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
+    touch: (tenant: string, field: string): void => markChanged(s, tenant, field),
+    /** Runs an API unit for a tenant and commits what it changed. */
+    run: <T>(tenant: string, work: () => T): Promise<Outcome<T>> => run(s, lanes, tenant, work),
+    /** Runs a control call under the store's lock, every tenant pulled first and written after. */
+    control: <T>(work: () => Promise<T>): Promise<T> => control(s, work),
+    /** Pulls every tenant (before a control read). */
     read: () =>
       guarded(s, async () => {
         await pullAll(s);
-        await deps.onRead?.();
+        await deps.onRead();
       }),
+    /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
     start: () => guarded(s, () => pullAll(s)),
-    afterCommit(effect) {
+    /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
+    afterCommit(effect: () => void): void {
       if (s.effects) s.effects.push(effect);
       else effect();
     },
     close() {
-      deps.onClose?.();
+      deps.onClose();
       return deps.link.close();
     },
   };
 }
+
+export type Replica = ReturnType<typeof createReplica>;

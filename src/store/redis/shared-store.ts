@@ -4,6 +4,7 @@
  * on demand and webhooks go through an outbox committed with the change that made them.
  */
 import { randomUUID } from 'node:crypto';
+import type { SimulatorConfig } from '../../config/options.js';
 import type { Journal } from '../../control/journal.js';
 import type { WebhookDispatcher } from '../../infra/webhooks.js';
 import { createMemoryPaymentStore } from '../memory-payments.js';
@@ -16,26 +17,16 @@ import { createRecords, paymentField, tokenField } from './records.js';
 import { createReplica, type Replica } from './replica.js';
 import { releaseDue, sendEvent } from '../webhook-gate.js';
 
-export interface RedisStoreOptions {
-  url: string;
-  prefix: string;
-  seed: string | undefined;
-  tenants: readonly string[];
-  /** This process's own journal, which the shared one records into. */
-  journal: Journal;
-  journalCap: number;
-  dispatcher: WebhookDispatcher;
-}
-
 const LOST_LINE =
   'token-sim: the Redis store lost its state (Redis restarted empty or was flushed): the simulator started over ' +
   'from its configuration (fixtures, scenarios, --now); tokens and payments made before are gone';
 
-export function openRedisStores(options: RedisStoreOptions): StoreSet {
-  const { dispatcher, tenants } = options;
+/** The Redis store set at `url`; `ownJournal` is this process's journal, which the shared one records into. */
+export function openRedisStores(config: SimulatorConfig, url: string, ownJournal: Journal, dispatcher: WebhookDispatcher): StoreSet {
+  const tenants = [...config.credentials.keys()];
   // This process's name keeps its correlation ids and journal entries apart from the other processes'.
   const processName = randomUUID();
-  const link = createRedisLink({ url: options.url, prefix: options.prefix });
+  const link = createRedisLink(url, config.storePrefix);
   /** Made by bind(), once the parts its records read exist; the stores tell it what changed from then on. */
   let replica: Replica | undefined;
   /** When this process found that Redis had lost its state, until a whole reset (decision 0041). */
@@ -44,7 +35,7 @@ export function openRedisStores(options: RedisStoreOptions): StoreSet {
   const tokens = createMemoryStore({ changed: (tenant, id) => replica?.touch(tenant, tokenField(id)) });
   const payments = createMemoryPaymentStore(undefined, { changed: (tenant, id) => replica?.touch(tenant, paymentField(id)) });
   // Every process lists every process's requests.
-  const journal = createSharedJournal(options.journal, link, { origin: processName, tenants, cap: options.journalCap });
+  const journal = createSharedJournal(ownJournal, link, { origin: processName, tenants, cap: config.journalSize });
   // The queue is an outbox of records, committed with the change that made each event.
   const outbox = createOutbox({
     dispatcher,
@@ -88,7 +79,7 @@ export function openRedisStores(options: RedisStoreOptions): StoreSet {
     payments,
     journal,
     // Processes sharing a Redis share their keys (refs, sealed card numbers): without --seed, the prefix seeds them.
-    seed: options.seed ?? `token-sim store ${options.prefix}`,
+    seed: config.seed ?? `token-sim store ${config.storePrefix}`,
     processName,
     send: (job) => outbox.enqueue(job),
     sendEvent: (jobs) => sendEvent(outbox, jobs),

@@ -4,7 +4,7 @@
  * pulls, collects, seeds or adopts the store, and starts over when Redis lost its state (decision 0041).
  */
 import { randomUUID } from 'node:crypto';
-import { StoreUnavailableError, type RedisLink, type Writes } from './link.js';
+import { StoreUnavailableError, type RedisLink, type Versions, type Writes } from './link.js';
 import type { Records } from './records.js';
 
 export interface ReplicaDeps {
@@ -15,34 +15,10 @@ export interface ReplicaDeps {
   /** Puts this process's memory back to the configured start (fixtures, scenarios' tokens). */
   restart(): void;
   /** Says that Redis lost the state this memory came from: called once per loss, right after `restart` (decision 0041). */
-  lost?(): void;
+  lost(): void;
   /** Pulls what else a control read shows (the other processes' journal entries). */
-  onRead?: () => Promise<void>;
-  onClose?: () => void;
-}
-
-/** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
-export interface ReplicaState {
-  readonly deps: ReplicaDeps;
-  epoch: string | undefined;
-  starting: Promise<void> | undefined;
-  /** Tenant versions this memory holds; absent: not loaded. */
-  readonly versions: Map<string, number>;
-  globalVersion: number;
-  /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
-  readonly known: Map<string, Map<string, string>>;
-  readonly knownGlobal: Map<string, string>;
-  /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
-  readonly dirty: Map<string, Set<string>>;
-  /** Redis's values are being put into memory: the stores' reports of them are not changes to commit. */
-  applying: boolean;
-  /** Side effects of the unit running now, run once it is committed. */
-  effects: (() => void)[] | undefined;
-  /** Batches whose commit is in flight. */
-  inflight: number;
-  /** While a control call runs here, lanes wait for it. */
-  controlling: Promise<void> | undefined;
-  idle: (() => void) | undefined;
+  onRead(): Promise<void>;
+  onClose(): void;
 }
 
 const LOCK_TTL_MS = 5000;
@@ -51,23 +27,36 @@ const LOCK_WAIT_MS = 1800;
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createState(deps: ReplicaDeps): ReplicaState {
+/** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
+export function createState(deps: ReplicaDeps) {
   return {
     deps,
-    epoch: undefined,
-    starting: undefined,
-    versions: new Map(),
+    epoch: undefined as string | undefined,
+    starting: undefined as Promise<void> | undefined,
+    /** Tenant versions this memory holds; absent: not loaded. */
+    versions: new Map<string, number>(),
     globalVersion: -1,
-    known: new Map(),
-    knownGlobal: new Map(),
-    dirty: new Map(),
+    /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
+    known: new Map<string, Map<string, string>>(),
+    knownGlobal: new Map<string, string>(),
+    /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
+    dirty: new Map<string, Set<string>>(),
+    /** Redis's values are being put into memory: the stores' reports of them are not changes to commit. */
     applying: false,
-    effects: undefined,
+    /** Side effects of the unit running now, run once it is committed. */
+    effects: undefined as (() => void)[] | undefined,
+    /** Batches whose commit is in flight. */
     inflight: 0,
-    controlling: undefined,
-    idle: undefined,
+    /** While a control call runs here, lanes wait for it. */
+    controlling: undefined as Promise<void> | undefined,
+    idle: undefined as (() => void) | undefined,
   };
 }
+
+export type ReplicaState = ReturnType<typeof createState>;
+
+/** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
+export const COMPARED: readonly string[] = ['s', 'c', 'm'];
 
 /** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
 export function markChanged(s: ReplicaState, tenant: string, field: string): void {
@@ -107,14 +96,12 @@ export function collect(s: ReplicaState, tenant: string): { writes: Writes; glob
 }
 
 /** Notes what a commit wrote as what Redis holds. */
-export function remember(s: ReplicaState, tenant: string, writes: Writes, global: Writes | undefined, reply?: { version: number; globalVersion: number }): void {
+export function remember(s: ReplicaState, tenant: string, writes: Writes, global: Writes | undefined, reply: Versions): void {
   const last = knownOf(s, tenant);
-  for (const field of ['s', 'c', 'm']) if (writes.has(field)) last.set(field, writes.get(field) as string);
+  for (const field of COMPARED) if (writes.has(field)) last.set(field, writes.get(field) as string);
   if (global) for (const [field, value] of global) s.knownGlobal.set(field, value);
-  if (reply) {
-    s.versions.set(tenant, reply.version);
-    s.globalVersion = reply.globalVersion;
-  }
+  s.versions.set(tenant, reply.version);
+  s.globalVersion = reply.globalVersion;
 }
 
 function applyGlobal(s: ReplicaState, map: Map<string, string>): void {
@@ -136,7 +123,7 @@ function applyFields(s: ReplicaState, tenant: string, fields: Map<string, string
     if (field === '_v') continue;
     const value = fields.get(field) ?? null;
     s.deps.records.apply(tenant, field, value);
-    if (field === 's' || field === 'c' || field === 'm') last.set(field, value ?? '');
+    if (COMPARED.includes(field)) last.set(field, value ?? '');
   }
 }
 
@@ -234,7 +221,7 @@ function startOver(s: ReplicaState): void {
   } finally {
     s.applying = false;
   }
-  s.deps.lost?.();
+  s.deps.lost();
 }
 
 /** Runs `body`, starting over from a fresh start when Redis turns out to have lost its state. */
