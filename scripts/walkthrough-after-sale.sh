@@ -9,11 +9,7 @@ cd "$(dirname "$0")/.."
 # $WORK, the clean-up on exit, step, await_line and the receiver ($HOOKS): shared by the walkthroughs.
 source scripts/walkthrough-receiver.sh
 
-node bin/token-sim.js --port "${SIM_PORT:-0}" --log silent --seed walkthrough \
-  --now 2030-01-01T09:00:00Z --frozen --webhook-url "$HOOKS" >"$WORK/sim.out" &
-SIM_PID=$!
-SIM_LINE=$(await_line "$WORK/sim.out" 'listening on')
-BASE=${SIM_LINE##* on }
+start_simulator
 step '0. A receiver and the simulator'
 echo "$HOOK_LINE"
 echo "$SIM_LINE"

@@ -17,11 +17,7 @@ rules:
     when: { operation: sale, nth: 1 }
     then: { lostAnswer: noResponse }
 YAML
-node bin/token-sim.js --port "${SIM_PORT:-0}" --log silent --seed walkthrough --now 2030-01-01T09:00:00Z --frozen \
-  --webhook-url "$HOOKS" --scenario "$WORK/lost.yaml" --scenario scenarios/unruly-webhooks.yaml >"$WORK/sim.out" &
-SIM_PID=$!
-SIM_LINE=$(await_line "$WORK/sim.out" 'listening on')
-BASE=${SIM_LINE##* on }
+start_simulator --scenario "$WORK/lost.yaml" --scenario scenarios/unruly-webhooks.yaml
 step '0. A receiver and the simulator'
 echo "$HOOK_LINE"
 echo "$SIM_LINE"

@@ -1,7 +1,7 @@
 # What both walkthrough scripts (walkthrough-after-sale.sh, walkthrough-did-it-happen.sh) start with, sourced
 # by them: a temporary folder $WORK, the clean-up on exit (both processes stopped, $WORK removed), `step` and
-# `await_line`, and the webhook receiver on HOOK_PORT (default: a free port), its address in $HOOKS. The
-# script then starts the simulator in $SIM_PID.
+# `await_line`, the webhook receiver on HOOK_PORT (default: a free port), its address in $HOOKS, and
+# `start_simulator`, which the script calls with its own options.
 set -euo pipefail
 WORK=$(mktemp -d)
 SIM_PID='' HOOK_PID=''
@@ -34,3 +34,13 @@ http.createServer((req, res) => {
 HOOK_PID=$!
 HOOK_LINE=$(await_line "$WORK/hook.out" 'listening on')
 HOOKS=${HOOK_LINE##* on }
+
+# token-sim on SIM_PORT (default: a free port), seed walkthrough, frozen at 2030-01-01T09:00Z, its webhooks to
+# $HOOKS, with the script's own options ("$@"): $SIM_PID, its listening line in $SIM_LINE and its address in $BASE.
+start_simulator() {
+  node bin/token-sim.js --port "${SIM_PORT:-0}" --log silent --seed walkthrough \
+    --now 2030-01-01T09:00:00Z --frozen --webhook-url "$HOOKS" "$@" >"$WORK/sim.out" &
+  SIM_PID=$!
+  SIM_LINE=$(await_line "$WORK/sim.out" 'listening on')
+  BASE=${SIM_LINE##* on }
+}

@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingTools, pageSections, root, runWalkthrough, scriptSteps } from '../support/walkthrough.js';
 
-const script = readFileSync(join(root, 'scripts', 'walkthrough-after-sale.sh'), 'utf8');
+// The script and what it sources (the receiver and start_simulator, shared with the other walkthrough).
+const script = ['walkthrough-after-sale.sh', 'walkthrough-receiver.sh'].map((name) => readFileSync(join(root, 'scripts', name), 'utf8')).join('\n');
 const tools = missingTools();
 // Without the script's tools the suite is skipped, saying why; CI (CI=true) never skips it.
 const skip = tools.length > 0 && process.env.CI !== 'true';
