@@ -9,9 +9,9 @@ export const LAYERS = [
   { folder: 'scenarios', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
   { folder: 'control', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
   { folder: 'store', packages: ['express', 'express-*', 'commander', 'pino', 'node:http', 'node:net'] },
+  { folder: 'verify', packages: ['commander', 'express', 'express-*'] },
   { folder: 'http', packages: ['commander'] },
   { folder: 'simulator', packages: ['commander'] },
-  { folder: 'verify', packages: ['commander', 'express', 'express-*'] },
   { folder: 'cli', packages: [] },
 ];
 

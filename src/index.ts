@@ -12,7 +12,7 @@ import { LIBRARY_METHODS, type HttpHandler, type RunningSimulator, type Simulato
 import { connectSimulator as connectRemote, type ConnectOptions, type RemoteSimulator } from './simulator/remote.js';
 import { startSimulator as startServer } from './simulator/server.js';
 import { record as startRecording } from './verify/recorder.js';
-import { verify as replay } from './verify/replay.js';
+import { verify as replay } from './simulator/replay.js';
 import type { RecordOptions, Recording, VerifyOptions, VerifyReport } from './verify/types.js';
 
 export { ConfigError, type BinRange, type EntityConfig, type FixtureCredential, type Fixtures, type FixtureToken } from './config/fixtures.js';

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import type { SimulatorOptions } from '../config/options.js';
 import { record } from '../verify/recorder.js';
-import { verify } from '../verify/replay.js';
+import { verify } from '../simulator/replay.js';
 import { reportLines } from '../verify/report.js';
 import type { CliIo } from './io.js';
 import { portNumber } from './option-parse.js';

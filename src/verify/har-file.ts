@@ -4,7 +4,7 @@
  * grows by the entry and costs nothing in proportion to what it already holds. Writes are queued in order.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { HarExchange } from '../http/har.js';
+import type { HarExchange } from './har.js';
 
 const TAIL = ']}}\n';
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { brotliCompressSync, brotliDecompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { packageVersion } from '../config/version.js';
-import { harExchange } from '../http/har.js';
+import { harExchange } from './har.js';
 import { createHarFile, type HarFile } from './har-file.js';
 import { Redactor } from './redact.js';
 import type { RecordOptions, Recording } from './types.js';

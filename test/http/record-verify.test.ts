@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { startSimulator } from '../../src/simulator/server.js';
 import { record } from '../../src/verify/recorder.js';
-import { verify } from '../../src/verify/replay.js';
+import { verify } from '../../src/simulator/replay.js';
 import { reportLines } from '../../src/verify/report.js';
 import { record as libraryRecord, startSimulator as libraryStart, verify as libraryVerify } from '../../src/index.js';
 import { recordSession, runSession, storeOptions } from '../support/recorded-session.js';

@@ -38,6 +38,8 @@ describe('the layer zones', () => {
     ['src/store/redis/x.ts', "import { x } from '../../http/errors.js';"],
     ['src/http/operations/x.ts', "import { x } from '../../simulator/compose.js';"],
     ['src/simulator/x.ts', "import { x } from '../cli/main.js';"],
+    ['src/verify/x.ts', "import { x } from '../simulator/server.js';"],
+    ['src/verify/x.ts', "import { x } from '../http/api.js';"],
     ['src/infra/x.ts', "import { x } from '../wire/json.js';"],
     ['src/cli/x.ts', "import { x } from '../index.js';"],
     ['src/simulator/x.ts', "import type { x } from '../test-runner.js';"],

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { passesLuhn } from '../../src/domain/card.js';
-import { verify } from '../../src/verify/replay.js';
+import { verify } from '../../src/simulator/replay.js';
 import { recordSession, runSession, storeOptions, type SessionCard } from '../support/recorded-session.js';
 
 /** The digit that makes `body` + digit pass Luhn. */

@@ -16,7 +16,7 @@ import { WireError } from '../../wire/problems.js';
 import { readBody } from '../body.js';
 import { HttpError } from '../errors.js';
 import { isYamlType, schemeOf } from '../guard.js';
-import { toHar } from '../har.js';
+import { toHar } from '../../verify/har.js';
 import { checkQueryParams, parseJournalQuery } from '../journal-query.js';
 import { essence } from '../media.js';
 import { readJournalCursor, readLimit, readTokenCursor, tokenCursor } from '../paging.js';

@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { z } from 'zod';
-import { startSimulator } from '../simulator/server.js';
-import { compareAnswers, type Answer } from './compare.js';
-import { bodyOf, encodedBody, HOP_BY_HOP } from './recorder.js';
-import { usernameOf } from './redact.js';
-import { DIFFERENCE_KINDS, type Difference, type VerifyOptions, type VerifyReport } from './types.js';
+import { startSimulator } from './server.js';
+import { compareAnswers, type Answer } from '../verify/compare.js';
+import { bodyOf, encodedBody, HOP_BY_HOP } from '../verify/recorder.js';
+import { usernameOf } from '../verify/redact.js';
+import { DIFFERENCE_KINDS, type Difference, type VerifyOptions, type VerifyReport } from '../verify/types.js';
 
 const Pair = z.object({ name: z.string(), value: z.string() });
 const Entry = z.object({
