@@ -15,8 +15,8 @@ export const LAYERS = [
   { folder: 'cli', packages: [] },
 ];
 
-/** The entry points (src/index.ts, the test-runner helpers) sit above every folder (decision 0019). */
-const ENTRY = ['**/index.js', '../index.js', '**/test-runner.js', '**/jest.js', '**/jest-global-*.js', '**/vitest.js'];
+/** The entry points (src/index.ts, the test-runner helpers of src/runners/) sit above every folder (decisions 0019, 0067). */
+const ENTRY = ['**/index.js', '../index.js', '**/runners/*'];
 
 /** src/ui: the dashboard's browser code, bundled on its own (scripts/build-ui.mjs); outside the layers both ways. */
 const UI = ['**/ui/*', '**/ui/**'];
@@ -53,7 +53,7 @@ export function layerZones() {
               ...(above.length > 0
                 ? [{ group: above.flatMap((f) => [`**/${f}/*`, `**/${f}/**`]), message: `src/${folder} is below ${above.join(', ')}: imports point down only (docs/architecture.md)` }]
                 : []),
-              { group: ENTRY, message: 'src/index.ts and the files beside it are the entry points: nothing inside src imports them' },
+              { group: ENTRY, message: 'src/index.ts and src/runners/ are the entry points: nothing inside the layers imports them' },
               { group: UI, message: 'src/ui is the dashboard, browser code: the server serves its built files (dist/ui), never imports it (decision 0035)' },
               ...(packages.length > 0 ? [{ group: packages, message: `src/${folder} does not use ${packages.join(', ')} (docs/architecture.md)` }] : []),
             ],

@@ -1,11 +1,11 @@
 // The published declarations (decision 0047), built after `tsc -p tsconfig.build.json` has written every
 // module's declarations to dist/ and scripts/build-cjs.mjs the CommonJS bundles:
-// - rollup with rollup-plugin-dts rolls each entry point's declarations (index, jest, jest-global-setup,
-//   jest-global-teardown, vitest) up into one file of its own, with only the types that entry reaches;
+// - rollup with rollup-plugin-dts rolls each entry point's declarations (scripts/entries.mjs: dist/<source>.d.ts)
+//   up into one file of its own, with only the types that entry reaches;
 // - each file must import nothing (no package, not even node:*, no other file, no triple-slash reference) and
 //   compile alone with `strict`, `skipLibCheck: false`, the es2022 library and no @types: a consumer's
 //   `tsc` reads every line of it (decision 0019);
-// - it is written to dist/<entry>.d.ts for `import` and dist/cjs/<entry>.d.ts for `require` (the same text,
+// - it is written to dist/<name>.d.ts for `import` and dist/cjs/<name>.d.ts for `require` (the same text,
 //   read as CommonJS there), and tsc's declarations of the modules behind the entry points are removed.
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -13,14 +13,14 @@ import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import ts from 'typescript';
+import { ENTRIES } from './entries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `node scripts/build-types.mjs [dist]`: another output directory (tsc's --outDir) for trial builds.
 const dist = resolve(process.argv[2] ?? join(root, 'dist'));
-const ENTRIES = ['index', 'jest', 'jest-global-setup', 'jest-global-teardown', 'vitest'];
 
-for (const entry of ENTRIES) {
-  if (!existsSync(join(dist, `${entry}.d.ts`))) throw new Error(`dist/${entry}.d.ts is missing: run tsc -p tsconfig.build.json first`);
+for (const { source } of ENTRIES) {
+  if (!existsSync(join(dist, `${source}.d.ts`))) throw new Error(`dist/${source}.d.ts is missing: run tsc -p tsconfig.build.json first`);
 }
 if (!existsSync(join(dist, 'cjs'))) throw new Error('dist/cjs is missing: run scripts/build-cjs.mjs first');
 
@@ -65,9 +65,9 @@ function withoutDetachedComments(text) {
  * One entry point's declarations as one file: packages stay imports (refused below), every file of dist/ is
  * inlined, even when dist/ sits in a node_modules folder (a trial build; respectExternal).
  */
-async function rollUp(entry) {
+async function rollUp({ name: entry, source }) {
   const bundle = await rollup({
-    input: join(dist, `${entry}.d.ts`),
+    input: join(dist, `${source}.d.ts`),
     plugins: [dts({ respectExternal: true, tsconfig: join(root, 'tsconfig.build.json') })],
     external: (id) => !id.startsWith('.') && !isAbsolute(id),
     onwarn: (warning) => process.stderr.write(`build-types: ${entry}.d.ts: ${warning.message}\n`),
@@ -92,8 +92,8 @@ const declarationsIn = (dir) =>
     .map((d) => join(d.parentPath ?? d.path, d.name));
 for (const file of declarationsIn(dist)) rmSync(file);
 const written = [];
-ENTRIES.forEach((entry, i) => {
-  for (const file of [join(dist, `${entry}.d.ts`), join(dist, 'cjs', `${entry}.d.ts`)]) {
+ENTRIES.forEach(({ name }, i) => {
+  for (const file of [join(dist, `${name}.d.ts`), join(dist, 'cjs', `${name}.d.ts`)]) {
     writeFileSync(file, bundles[i]);
     written.push(file);
   }

@@ -42,8 +42,8 @@ describe('the layer zones', () => {
     ['src/verify/x.ts', "import { x } from '../http/api.js';"],
     ['src/infra/x.ts', "import { x } from '../wire/json.js';"],
     ['src/cli/x.ts', "import { x } from '../index.js';"],
-    ['src/simulator/x.ts', "import type { x } from '../test-runner.js';"],
-    ['src/http/x.ts', "import { x } from '../jest.js';"],
+    ['src/simulator/x.ts', "import type { x } from '../runners/test-runner.js';"],
+    ['src/http/x.ts', "import { x } from '../runners/jest.js';"],
   ])('refuse %s importing upwards: %s', async (path, line) => {
     const found = await problems(`${line}\nexport const y = x;\n`, path);
     expect(found).toHaveLength(1);

@@ -180,7 +180,9 @@ describe('the declarations', () => {
   it('are refused by the build when one imports a package', async () => {
     const dist = join(work, 'bad-dist');
     mkdirSync(join(dist, 'cjs'), { recursive: true });
-    for (const entry of ['index', 'jest', 'jest-global-setup', 'jest-global-teardown', 'vitest']) {
+    mkdirSync(join(dist, 'runners'), { recursive: true });
+    // As tsc writes them: the test-runner helpers' modules under runners/.
+    for (const entry of ['index', 'runners/jest', 'runners/jest-global-setup', 'runners/jest-global-teardown', 'runners/vitest']) {
       writeFileSync(join(dist, `${entry}.d.ts`), entry === 'index' ? "import type { Express } from 'express';\nexport type App = Express;\n" : 'export {};\n');
     }
     const failure = await run(process.execPath, [buildTypes, dist]).then(

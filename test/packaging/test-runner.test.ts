@@ -5,10 +5,10 @@ import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import readyJestSetup from '../../src/jest-global-setup.js';
-import readyJestTeardown from '../../src/jest-global-teardown.js';
-import * as jestHelpers from '../../src/jest.js';
-import * as vitestHelpers from '../../src/vitest.js';
+import readyJestSetup from '../../src/runners/jest-global-setup.js';
+import readyJestTeardown from '../../src/runners/jest-global-teardown.js';
+import * as jestHelpers from '../../src/runners/jest.js';
+import * as vitestHelpers from '../../src/runners/vitest.js';
 
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
 const basic = (user: string, password = 'secret'): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

@@ -2,10 +2,10 @@
  * What the Jest and Vitest helpers share: one simulator for a test run, started in the runner's main process
  * (port 0) and published as TOKEN_SIM_URL, which the workers started after it inherit (decision 0020).
  */
-import { startSimulator } from './index.js';
-import type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';
+import { startSimulator } from '../index.js';
+import type { TestRunnerOptions, WorkerTenant } from '../test-runner-types.js';
 
-export type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';
+export type { TestRunnerOptions, WorkerTenant } from '../test-runner-types.js';
 
 export const URL_VARIABLE = 'TOKEN_SIM_URL';
 /** With `tls`: the local CA's certificate file, also given to NODE_EXTRA_CA_CERTS (when unset) so that workers' fetch trusts it. */
