@@ -4,19 +4,16 @@ import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorOptions } from '../config/options.js';
 import { createController } from '../control/controller.js';
 import { createMetrics } from '../control/metrics.js';
-import { paymentList } from '../http/admin/dashboard.js';
 import { magicValuesOf } from '../http/admin/magic-values.js';
 import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { createListener } from '../http/lane.js';
-import { controlTokenList } from '../http/present.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Replica } from '../store/redis/replica.js';
 import { createStateSaver, restoreStateFile, type StateSaver } from './state-file.js';
 import { baseUrlOf, createCore, stderrIo, type Addresses, type Core, type SimulatorIo } from './core.js';
 import { createControlApp, createEdges, createSimulatedApi } from './surfaces.js';
-import { SimulatorError, controlFacade, type ComposedSimulator, type ControlToken, type Simulator } from './facade.js';
-
+import { SimulatorError, controlFacade, type ComposedSimulator, type SharedControl, type Simulator } from './facade.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
 function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {
@@ -89,15 +86,25 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   });
   const edges = createEdges(config, io, core.ids);
   const api = createSimulatedApi(core, edges, metrics, heldSockets);
-  // The calls /_sim and the library share: one catalogue of magic values for both (decision 0057).
-  const control = {
+  // The parts /_sim and the library run their calls on: one catalogue of magic values for both (decision 0057).
+  const control: SharedControl = {
     controller,
+    refs: core.refs,
     webhooks: core.webhooks,
     isTenant: (name: string) => config.credentials.has(name),
     resendWebhook: core.resendWebhook,
     magicValues: (tenant: string | undefined) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
+    dashboard: {
+      tenants: () => [...config.credentials.keys()],
+      clocks: core.clocks,
+      payments: core.payments,
+      paymentStore: stores.payments,
+      vault: core.vault,
+      journal: stores.journal,
+      streams: journalStreams,
+    },
   };
-  const controlApp = createControlApp(core, edges, control, metrics, journalStreams);
+  const controlApp = createControlApp(core, edges, control, metrics);
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
   const listener = createListener(api, edges.guard, controlApp);
   const sim: ComposedSimulator = {
@@ -105,11 +112,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     listener,
     config,
     vault: core.vault,
-    ...controlFacade({
-      ...control,
-      tokenList: (tokens) => controlTokenList(tokens, { baseUrl: baseUrlOf(config, addresses), refs: core.refs }) as ControlToken[],
-      payments: (tenant) => paymentList(core.payments, stores.payments, tenant),
-    }),
+    ...controlFacade({ ...control, baseUrl: () => baseUrlOf(config, addresses) }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),
     storedTokens: () => stores.tokens.size(),

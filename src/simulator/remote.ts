@@ -13,6 +13,7 @@ import { documentedPath, routeOf, type ControlOperation, type LibraryName } from
 import {
   LIBRARY_METHODS,
   ReceivedError,
+  readInput,
   libraryCall,
   SimulatorError,
   TENANT_METHODS,
@@ -142,15 +143,16 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
   const link: Link = { base, auth, agent };
   /** A method's call: its arguments read here by the same rules as in process (a bad value is refused alike, and never sent), then its row's call, its pages followed up to the limit read. */
   async function run(name: MethodName, args: unknown[], handle?: string): Promise<unknown> {
-    const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
-    const { input, query, body } = libraryCall(() => {
-      const read = { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
-      return { input: read, query: method.query?.(read) ?? { tenant: read.tenant }, body: method.body && json(method.body(read)) };
+    const method = LIBRARY_METHODS[name] as LibraryMethod<(...args: unknown[]) => unknown>;
+    const { input, body } = libraryCall(() => {
+      const read = readInput(name, args, handle);
+      return { input: read, body: method.body && json(read.args?.()) };
     });
     // loadScenarios: its files and objects as one PUT body (read here), or none: DELETE, the set cleared.
     const items = name === 'loadScenarios' ? (input.items ?? []) : undefined;
     const op = items === undefined ? routeOf(name) : routeOf(name, items.length === 0 ? 'DELETE' : 'PUT');
-    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(link, op, query, items?.length ? scenarioBody(items) : body, method.params?.(input));
+    const query = { tenant: input.tenant, ...input.query };
+    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(link, op, query, items?.length ? scenarioBody(items) : body, input.params);
     return method.answer ? method.answer(answer as never) : answer;
   }
   /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `since` positions the first page only. */

@@ -6,7 +6,6 @@ import type { Metrics } from '../control/metrics.js';
 import { createApi } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
-import type { JournalStreams } from '../http/journal-stream.js';
 import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
 import { createGuard } from '../http/guard.js';
 import { mediaTypesFor } from '../http/media.js';
@@ -79,11 +78,10 @@ export function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, h
 }
 
 /** The control app, with the calls the library shares (`control`, compose.ts). */
-export function createControlApp(core: Core, edges: Edges, control: SharedControl, metrics: Metrics, journalStreams: JournalStreams) {
+export function createControlApp(core: Core, edges: Edges, control: SharedControl, metrics: Metrics) {
   const { config, stores } = core;
   return buildApp({
     ...control,
-    refs: core.refs,
     correlation: edges.correlation,
     log: edges.log,
     baseUrl: config.baseUrl,
@@ -93,15 +91,6 @@ export function createControlApp(core: Core, edges: Edges, control: SharedContro
     authenticate: edges.authenticate,
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     metrics,
-    dashboard: {
-      tenants: () => [...config.credentials.keys()],
-      clocks: core.clocks,
-      payments: core.payments,
-      paymentStore: stores.payments,
-      vault: core.vault,
-      journal: stores.journal,
-      streams: journalStreams,
-    },
     reportUnexpected: edges.reportUnexpected,
     storeHealth: () => stores.health(),
     ...(stores.replica && { shared: stores.replica }),
