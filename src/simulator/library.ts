@@ -6,8 +6,7 @@
 import { JOURNAL_FILTER_KEYS, type JournalFilter } from '../control/journal.js';
 import { unknownTenant } from '../http/admin/context.js';
 import { HttpError } from '../http/errors.js';
-import { checkQueryParams, parseJournalQuery } from '../http/journal-query.js';
-import { FLUSH_MAX_MS, readFlushTimeout, readWebhookQuery } from '../http/webhook-query.js';
+import { FLUSH_MAX_MS, checkQueryParams, parseJournalQuery, readFlushTimeout, readWebhookQuery } from '../http/control-query.js';
 import type { WebhookState } from '../infra/webhooks.js';
 
 /** The journal filter with the tenant to read (every tenant's entries when absent). */

@@ -7,7 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { ErrorBody } from '../http/errors.js';
-import { PAGE_MAX } from '../http/paging.js';
+import { PAGE_MAX } from '../http/control-query.js';
 import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
 import { documentedPath, routeOf, type ControlOperation, type LibraryName } from '../http/admin/table.js';
 import {

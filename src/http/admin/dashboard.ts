@@ -10,8 +10,7 @@ import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentE
 import type { PaymentStore } from '../../domain/ports.js';
 import { formatInstant } from '../../wire/instant.js';
 import { maskCardData } from '../../wire/mask.js';
-import { checkQueryParams, parseJournalQuery } from '../journal-query.js';
-import { readLimit, readTokenCursor, refuse, tokenCursor } from '../paging.js';
+import { checkQueryParams, parseJournalQuery, readLimit, readTokenCursor, refuse, tokenCursor } from '../control-query.js';
 import type { ControlCall, ControlContext, RowCall } from './context.js';
 
 /** Oldest first: creation time, tenant, id. */

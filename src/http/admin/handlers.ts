@@ -19,11 +19,9 @@ import { readBody } from '../body.js';
 import { HttpError } from '../errors.js';
 import { isYamlType, schemeOf } from '../guard.js';
 import { toHar } from '../har.js';
-import { parseJournalQuery, type JournalFormat } from '../journal-query.js';
+import { parseJournalQuery, readFlushTimeout, readJournalCursor, readLimit, readTokenCursor, readWebhookQuery, tokenCursor, type JournalFormat } from '../control-query.js';
 import { essence } from '../media.js';
-import { readJournalCursor, readLimit, readTokenCursor, tokenCursor } from '../paging.js';
 import { controlTokenList } from '../present.js';
-import { readFlushTimeout, readWebhookQuery } from '../webhook-query.js';
 import { sendJson, type ControlCall, type ControlContext, type RowCall } from './context.js';
 
 const bodyText = async (req: Request, limit?: number): Promise<string> => (await readBody(req, limit)).toString('utf8');
@@ -76,7 +74,7 @@ export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
 /** The cursor of the page after one that showed `shown` of `count` entries, the last being `lastSeq`. */
 const nextOf = (shown: number, count: number, lastSeq: number | undefined): string | null => (lastSeq !== undefined && count > shown ? String(lastSeq) : null);
 
-/** Filters, a count, and JSON or HAR 1.2 (journal-query.ts, har.ts; decision 0018); over HTTP one page of at most `limit` (default 1000). */
+/** Filters, a count, and JSON or HAR 1.2 (control-query.ts, har.ts; decision 0018); over HTTP one page of at most `limit` (default 1000). */
 export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalFormat; scheme?: 'http' | 'https' }> = {
   read(req, _ctx, where) {
     const { cursor: cursorParam, ...query } = req.query;

@@ -10,7 +10,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { Authenticate } from '../auth.js';
 import { HttpError } from '../errors.js';
 import { createStreamHub, STREAM_LIMITS, type StreamLimits } from '../journal-stream.js';
-import { checkQueryParams } from '../journal-query.js';
+import { checkQueryParams } from '../control-query.js';
 import { outsideScope, serve, tenantOf, type ControlContext, type ControlRoutesDeps, type RowCall } from './context.js';
 import { CONTROL_TABLE, documentedPath, type ControlOperation } from './table.js';
 
