@@ -3,7 +3,9 @@
  * health, metrics and the OpenAPI document. Each reads its query and body with the readers the library
  * uses too, so a bad value is the same refusal over HTTP, in process and remotely.
  */
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setImmediate } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { readAdvance, readSetClock } from '../../control/clock-input.js';
 import type { JournalFilter } from '../../control/journal.js';
@@ -118,23 +120,21 @@ export async function exportState(ctx: ControlContext, { tenant }: ControlCall, 
   const { head, tokens, toState } = ctx.controller.exportStateParts(tenant);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');
-  const gone = new Promise<void>((resolve) => res.once('close', resolve));
-  let open = true;
-  void gone.then(() => (open = false));
-  // Wait for a slow reader; then always yield to the poll phase: when the socket takes each write at once,
-  // 'drain' comes on the next tick, which would let the whole export run before any other request.
-  const pause = async (full: boolean): Promise<void> => {
-    if (full) await Promise.race([gone, once(res, 'drain')]);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  };
   const headJson = JSON.stringify(maskCardData(head));
-  res.write(`${headJson.slice(0, -1)},"tokens":[`);
-  for (let i = 0; i < tokens.length && open; i += STATE_SLICE) {
-    const slice = tokens.slice(i, i + STATE_SLICE).map((t) => JSON.stringify(maskTokenState(toState(t))));
-    const full = !res.write(`${i === 0 ? '' : ','}${slice.join(',')}`);
-    await pause(full);
+  async function* parts(): AsyncGenerator<string> {
+    yield `${headJson.slice(0, -1)},"tokens":[`;
+    for (let i = 0; i < tokens.length; i += STATE_SLICE) {
+      yield `${i === 0 ? '' : ','}${tokens.slice(i, i + STATE_SLICE).map((t) => JSON.stringify(maskTokenState(toState(t)))).join(',')}`;
+      // Always yield to the poll phase: when the socket takes each write at once, 'drain' comes on the next
+      // tick, which would let the whole export run before any other request.
+      await setImmediate();
+    }
+    yield ']}';
   }
-  if (open) res.end(']}');
+  // The pipeline waits for a slow reader and stops when the client is gone (who is then answered nothing more).
+  await pipeline(Readable.from(parts()), res).catch((err: unknown) => {
+    if ((err as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
+  });
 }
 
 export const importState: RowCall<unknown> = {
