@@ -193,11 +193,6 @@ export function libraryCall<T>(fn: () => T): T {
 /** The parts that the /_sim calls run on too (compose.ts makes them once): the same calls in process and over HTTP. */
 export type SharedControl = CallParts & Pick<ControlRoutesDeps, 'isTenant'>;
 
-export interface FacadeDeps extends SharedControl {
-  /** The base of the links in the library's answers (core.ts baseUrlOf). */
-  baseUrl(): string;
-}
-
 type Fn = (...args: never[]) => unknown;
 
 /**
@@ -252,8 +247,8 @@ export function readInput(name: MethodName, args: unknown[], handle: string | un
   return { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
 }
 
-/** The control surface of a simulator in this process: the calls of its /_sim rows (http/admin/table.ts), read by the same readers. */
-export function controlFacade(deps: FacadeDeps): SimulatorControl {
+/** The control surface of a simulator in this process: the calls of its /_sim rows (http/admin/table.ts), read by the same readers, their links on `baseUrl`. */
+export function controlFacade(deps: SharedControl & { baseUrl: () => string }): SimulatorControl {
   /** A method's call: its arguments read, the tenant (the handle's, else the one read) checked, then its row's call; only flushWebhooks answers a promise. */
   const run = (name: MethodName, args: unknown[], handle?: string): unknown => {
     const method = LIBRARY_METHODS[name] as LibraryMethod<Fn>;

@@ -32,9 +32,7 @@ export interface FlushOptions {
 
 /** Library arguments as query text (numbers as the parameters' text), read by the rules of the HTTP call. */
 function asParams(query: object | undefined): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params[key] = typeof value === 'number' ? String(value) : value;
-  return params;
+  return Object.fromEntries(Object.entries(query ?? {}).flatMap(([key, value]: [string, unknown]) => (value === undefined ? [] : [[key, typeof value === 'number' ? String(value) : value]])));
 }
 
 /** A tenant given in a library query: text, or the refusal an unknown tenant gets. */
