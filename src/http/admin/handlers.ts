@@ -1,7 +1,7 @@
 /**
  * The /_sim calls of the control table (table.ts): clock, reset, tokens, journal, state, scenarios, webhooks,
- * health, metrics and the OpenAPI document. Each reads its query and body with the readers the library
- * uses too, so a bad value is the same refusal over HTTP, in process and remotely.
+ * health, metrics and the OpenAPI document. Each row's call (context.ts RowCall) is run over HTTP and by the
+ * library alike (decision 0062), so a bad value is the same refusal over HTTP, in process and remotely.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
