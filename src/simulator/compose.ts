@@ -1,22 +1,34 @@
-/** The composition root: the only place that picks implementations and wires one simulator's parts. */
+/**
+ * The composition root: the only place that picks implementations and wires one simulator's parts, its two HTTP
+ * surfaces (the simulated API and the control app) among them.
+ */
 import type { Socket } from 'node:net';
 import { ConfigError } from '../config/fixtures.js';
-import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
+import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
-import { createMetrics } from '../control/metrics.js';
-import { paymentList } from '../http/admin/dashboard.js';
+import { createMetrics, type Metrics } from '../control/metrics.js';
 import { magicValuesOf } from '../http/admin/magic-values.js';
+import { createApi } from '../http/api.js';
+import { buildApp } from '../http/app.js';
+import { createAuthenticator } from '../http/auth.js';
+import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
+import { createGuard } from '../http/guard.js';
 import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { createListener } from '../http/lane.js';
-import { controlTokenList } from '../http/present.js';
+import { mediaTypesFor } from '../http/media.js';
+import { openApiDocument } from '../http/openapi.js';
+import { createSaleOperation } from '../http/operations/sale.js';
+import { createReadCache } from '../http/present.js';
+import { createRequestLogger } from '../http/request-log.js';
+import type { IdSource } from '../infra/ids.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Replica } from '../store/redis/replica.js';
+import { maskCardText } from '../wire/mask.js';
 import { createStateSaver, restoreStateFile, type StateSaver } from './state-file.js';
 import { baseUrlOf, createCore, stderrIo, type Addresses, type Core, type SimulatorIo } from './core.js';
-import { createControlApp, createEdges, createSimulatedApi } from './surfaces.js';
-import { SimulatorError, controlFacade, type ComposedSimulator, type ControlToken, type Simulator } from './facade.js';
-
+import { SimulatorError, controlFacade, type ComposedSimulator, type SharedControl, type Simulator } from './facade.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
 function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {
@@ -67,6 +79,86 @@ function createControl(core: Core) {
   });
 }
 
+/** The request log, the unexpected-error report, authentication and the Host guard, shared by both apps. */
+function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
+  // One correlation header per simulator, named after the vendor (decision 0033).
+  const correlation = createCorrelation(correlationHeaderFor(config.vendor), ids);
+  const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
+  // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
+  const reportUnexpected = (err: unknown): void =>
+    io.writeErr(maskCardText(`token-sim: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  const passwords = new Map([...config.credentials].map(([name, credential]) => [name, credential.password]));
+  // One Basic check for the API and a tenant's own control plane (/_sim, decision 0026).
+  const authenticate = createAuthenticator(passwords);
+  const fallbackHost = `${config.host}:${config.port}`;
+  const guard = createGuard({ host: config.host, baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins });
+  return { correlation, log, reportUnexpected, authenticate, fallbackHost, guard };
+}
+
+type Edges = ReturnType<typeof createEdges>;
+
+function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSockets: Set<Socket>) {
+  const { config, vault, refs, payments, paymentRefs, stores } = core;
+  const media = mediaTypesFor(config.vendor);
+  return createApi({
+    operations: {
+      tokens: {
+        vault,
+        refs,
+        tokenMediaType: media.token,
+        reads: createReadCache(),
+        existing: createReadCache(),
+        mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
+      },
+      sale: createSaleOperation({ sales: core.sales, refs, media, payments, paymentRefs }),
+      payments: { payments, refs: paymentRefs, media },
+    },
+    media,
+    authenticate: edges.authenticate,
+    baseUrl: config.baseUrl,
+    fallbackHost: edges.fallbackHost,
+    scenario: {
+      engine: core.engine,
+      clock: core.clocks,
+      vault,
+      refs,
+      paymentOf(tenant, text) {
+        const ref = paymentRefs.decode(text);
+        return ref && ref.tenant === tenant ? stores.payments.get(tenant, ref.tokenId) : undefined;
+      },
+    },
+    journal: stores.journal,
+    metrics,
+    clock: core.clocks,
+    correlation: edges.correlation,
+    log: edges.log,
+    heldSockets,
+    reportUnexpected: edges.reportUnexpected,
+    ...(stores.replica && { gate: stores.replica }),
+  });
+}
+
+/** The control app, with the calls the library shares (`control`, compose.ts). */
+function createControlApp(core: Core, edges: Edges, control: SharedControl, metrics: Metrics) {
+  const { config, stores } = core;
+  return buildApp({
+    ...control,
+    correlation: edges.correlation,
+    log: edges.log,
+    baseUrl: config.baseUrl,
+    fallbackHost: edges.fallbackHost,
+    adminToken: config.adminToken,
+    stateLimit: config.stateLimit,
+    authenticate: edges.authenticate,
+    openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
+    metrics,
+    reportUnexpected: edges.reportUnexpected,
+    storeHealth: () => stores.health(),
+    ...(stores.replica && { shared: stores.replica }),
+    guard: edges.guard,
+  });
+}
+
 export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): ComposedSimulator {
   const config = resolveConfig(options);
   const addresses: Addresses = { listeningUrl: undefined };
@@ -89,15 +181,25 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   });
   const edges = createEdges(config, io, core.ids);
   const api = createSimulatedApi(core, edges, metrics, heldSockets);
-  // The calls /_sim and the library share: one catalogue of magic values for both (decision 0057).
-  const control = {
+  // The parts /_sim and the library run their calls on: one catalogue of magic values for both (decision 0057).
+  const control: SharedControl = {
     controller,
+    refs: core.refs,
     webhooks: core.webhooks,
     isTenant: (name: string) => config.credentials.has(name),
     resendWebhook: core.resendWebhook,
     magicValues: (tenant: string | undefined) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
+    dashboard: {
+      tenants: () => [...config.credentials.keys()],
+      clocks: core.clocks,
+      payments: core.payments,
+      paymentStore: stores.payments,
+      vault: core.vault,
+      journal: stores.journal,
+      streams: journalStreams,
+    },
   };
-  const controlApp = createControlApp(core, edges, control, metrics, journalStreams);
+  const controlApp = createControlApp(core, edges, control, metrics);
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
   const listener = createListener(api, edges.guard, controlApp);
   const sim: ComposedSimulator = {
@@ -105,11 +207,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     listener,
     config,
     vault: core.vault,
-    ...controlFacade({
-      ...control,
-      tokenList: (tokens) => controlTokenList(tokens, { baseUrl: baseUrlOf(config, addresses), refs: core.refs }) as ControlToken[],
-      payments: (tenant) => paymentList(core.payments, stores.payments, tenant),
-    }),
+    ...controlFacade({ ...control, baseUrl: () => baseUrlOf(config, addresses) }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),
     storedTokens: () => stores.tokens.size(),

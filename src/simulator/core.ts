@@ -1,4 +1,4 @@
-/** The parts of one simulator below its HTTP surfaces (compose.ts wires them; surfaces.ts serves them). */
+/** The parts of one simulator below its HTTP surfaces (compose.ts wires them and serves them). */
 import type { FixtureToken } from '../config/fixtures.js';
 import { createMerchants } from '../config/merchants.js';
 import { webhookUrlFor, type SimulatorConfig } from '../config/options.js';

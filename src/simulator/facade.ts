@@ -2,21 +2,19 @@
 import type { Socket } from 'node:net';
 import type { ControlToken } from '../http/openapi-schemas.js';
 import type { SimulatorConfig } from '../config/options.js';
-import { instantText, readSetClock } from '../control/clock-input.js';
+import { instantText } from '../control/clock-input.js';
 import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
-import type { Token } from '../domain/token.js';
 import type { Vault } from '../domain/vault.js';
 import { renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
 import type { MagicValues } from '../http/admin/magic-values.js';
-import { unknownTenant, type ControlRoutesDeps } from '../http/admin/context.js';
-import { advance } from '../http/admin/handlers.js';
+import { unknownTenant, type CallParts, type ControlRoutesDeps, type RowCall } from '../http/admin/context.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { LibraryName } from '../http/admin/table.js';
-import { readFlushArgs, readRequestQuery, readWebhookArgs, readWebhookId, surfaceOf, type CallInput } from './library.js';
+import { routeOf, type LibraryName } from '../http/admin/table.js';
+import { readFlushArgs, readRequestQuery, readResendArgs, readWebhookArgs, surfaceOf, type CallInput } from './library.js';
 
 /** The virtual clock: shared, or a tenant's own when `tenant` is given. Answers ISO 8601 strings. */
 export interface SimulatorClock {
@@ -192,35 +190,23 @@ export function libraryCall<T>(fn: () => T): T {
   }
 }
 
-/** The parts that the /_sim handlers are given too (compose.ts makes them once): the same calls in process and over HTTP. */
-export type SharedControl = Pick<ControlRoutesDeps, 'controller' | 'webhooks' | 'isTenant' | 'resendWebhook' | 'magicValues'>;
+/** The parts that the /_sim calls run on too (compose.ts makes them once): the same calls in process and over HTTP. */
+export type SharedControl = CallParts & Pick<ControlRoutesDeps, 'isTenant'>;
 
-export interface FacadeDeps extends SharedControl {
-  /** Tokens as `/_sim/tokens` lists them. */
-  tokenList(tokens: readonly Token[]): ControlToken[];
-  /** Payments as `/_sim/payments` lists them (one tenant's, or every tenant's). */
-  payments(tenant: string | undefined): ControlPayment[];
-}
-
-type Query = Record<string, string | number | undefined>;
 type Fn = (...args: never[]) => unknown;
 
 /**
  * A library method as its /_sim row (http/admin/table.ts, by the row's library name) serves it: `read` takes
  * its arguments by the row's rules (in process before the tenant check, remotely before anything is sent);
- * `local` is its core call in process; remotely the row's call takes `query` (the tenant alone by default) and
- * `body`, its pages are followed when its answer lists `pages` (up to `input.limit`; `since` positions the
- * first page only), and `answer` picks the result (the answer itself by default).
+ * in process the row's call runs on them. Remotely a `body` row sends them as its JSON body; paged rows have
+ * their pages followed (`pages` names the list, up to `input.limit`; `since` positions the first page only,
+ * and in process the call answers the whole list). `answer` picks the result (the answer itself by default).
  */
 export interface LibraryMethod<F extends Fn> {
   read: (...args: Parameters<F>) => CallInput;
-  local: (deps: FacadeDeps, input: CallInput) => ReturnType<F>;
-  query?: (input: CallInput) => Query;
-  body?: (input: CallInput) => unknown;
+  body?: true;
   pages?: string;
   answer?: (answer: never) => Awaited<ReturnType<F>>;
-  /** The row's path parameters (`:id`), from the arguments read. */
-  params?: (input: CallInput) => Record<string, string>;
 }
 
 /** The library name's method: `clock.now` SimulatorClock's `now`. */
@@ -232,54 +218,45 @@ const now = (answer: { now: string }): string => answer.now;
 
 /** Every library method of SimulatorControl, as its row serves it. */
 export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<MethodOf<K>> } = {
-  'clock.now': { read: byTenant, local: ({ controller }, { tenant }) => controller.clock(tenant).now, answer: now },
-  'clock.advance': { read: (by, tenant) => ({ by, tenant }), local: ({ controller }, { by, tenant }) => advance(controller, { by }, tenant).now, body: ({ by }) => ({ by }), answer: now },
-  'clock.set': {
-    read: (at, frozen, tenant) => ({ now: at, ...(frozen !== undefined && { frozen }), tenant }),
-    local({ controller }, input) {
-      const read = readSetClock(clockBody(input));
-      return controller.setClock(read.epochMs, read.frozen, input.tenant).now;
-    },
-    body: clockBody,
-    answer: now,
-  },
-  requests: { read: readRequestQuery, local: ({ controller }, { tenant, filter }) => controller.requests(tenant, filter).requests, query: ({ tenant, filter }) => ({ tenant, ...filter }), pages: 'requests' },
-  clearRequests: { read: byTenant, local: ({ controller }, { tenant }) => controller.clearRequests(tenant) },
-  reset: { read: byTenant, local: ({ controller }, { tenant }) => controller.reset(tenant) },
-  tokens: { read: byTenant, local: (deps, { tenant }) => deps.tokenList(deps.controller.tokens(tenant)), pages: 'tokens' },
-  payments: { read: byTenant, local: (deps, { tenant }) => deps.payments(tenant), pages: 'payments' },
-  exportState: { read: () => ({}), local: ({ controller }) => controller.exportState() },
-  importState: { read: (snapshot) => ({ snapshot }), local: ({ controller }, { snapshot }) => controller.importState(snapshot), body: ({ snapshot }) => snapshot },
-  loadScenarios: { read: (...items) => ({ items }), local: ({ controller }, { items, tenant }) => controller.loadScenarios(resolveScenarios(items ?? []), undefined, tenant), answer: () => undefined },
-  scenarios: { read: () => ({}), local: ({ controller }, { tenant }) => controller.scenarios(tenant), answer: (answer: { scenarios: Scenario[] }) => answer.scenarios },
-  webhooks: {
-    read: readWebhookArgs,
-    local: (deps, { tenant, state, limit }) => deps.webhooks.deliveries({ ...(tenant !== undefined && { tenant }), ...(state !== undefined && { state }), ...(limit !== undefined && { limit }) }).deliveries,
-    query: ({ tenant, state }) => ({ tenant, state }),
-    pages: 'webhooks',
-  },
-  magicValues: { read: byTenant, local: (deps, { tenant }) => deps.magicValues(tenant) },
-  flushWebhooks: { read: readFlushArgs, local: async (deps, { tenant, timeoutMs }) => deps.webhooks.flush({ ...(tenant !== undefined && { tenant }), ...(timeoutMs !== undefined && { timeoutMs }) }), query: ({ tenant, timeoutMs }) => ({ tenant, timeout: timeoutMs }) },
-  resendWebhook: { read: (id, tenant) => ({ id: readWebhookId(id), tenant }), local: (deps, { id, tenant }) => deps.resendWebhook(id ?? '', tenant), params: ({ id }) => ({ id: id ?? '' }) },
+  'clock.now': { read: byTenant, answer: now },
+  'clock.advance': { read: (by, tenant) => ({ tenant, args: () => ({ by }) }), body: true, answer: now },
+  // The time as text by the clock's rules, as `PUT /_sim/clock`'s body.
+  'clock.set': { read: (at, frozen, tenant) => ({ tenant, args: () => ({ now: instantText(at), ...(frozen !== undefined && { frozen }) }) }), body: true, answer: now },
+  requests: { read: readRequestQuery, pages: 'requests' },
+  clearRequests: { read: byTenant },
+  reset: { read: byTenant },
+  tokens: { read: byTenant, pages: 'tokens' },
+  payments: { read: byTenant, pages: 'payments' },
+  exportState: { read: () => ({}) },
+  importState: { read: (snapshot) => ({ args: () => snapshot }), body: true },
+  // Remotely the files and objects go as they are (remote.ts); in process they are read here.
+  loadScenarios: { read: (...items) => ({ items, args: () => ({ scenarios: resolveScenarios(items) }) }), answer: () => undefined },
+  scenarios: { read: () => ({}), answer: (answer: { scenarios: Scenario[] }) => answer.scenarios },
+  webhooks: { read: readWebhookArgs, pages: 'webhooks' },
+  magicValues: { read: byTenant },
+  flushWebhooks: { read: readFlushArgs },
+  resendWebhook: { read: readResendArgs },
 };
-
-/** `PUT /_sim/clock`'s body from `set(now, frozen)`: the time as text by the clock's rules. */
-function clockBody({ now, frozen }: CallInput): { now: unknown; frozen?: boolean } {
-  return { now: instantText(now as string | number | Date), ...(frozen !== undefined && { frozen }) };
-}
 
 /** The methods of a tenant's handle (SimulatorTenant): the control surface's but the whole state's. */
 export const TENANT_METHODS: readonly MethodName[] = (Object.keys(LIBRARY_METHODS) as MethodName[]).filter((name) => name !== 'exportState' && name !== 'importState');
 
-/** The control surface of a simulator in this process: the calls of its /_sim rows (http/admin/table.ts), read by the same readers. */
-export function controlFacade(deps: FacadeDeps): SimulatorControl {
-  /** A method's call: its arguments read, the tenant (the handle's, else the one read) checked, then the core call; only flushWebhooks answers a promise. */
+/** A method's arguments read by its row's rules, the tenant being the handle's when it has one. */
+export function readInput(name: MethodName, args: unknown[], handle: string | undefined): CallInput {
+  const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
+  return { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
+}
+
+/** The control surface of a simulator in this process: the calls of its /_sim rows (http/admin/table.ts), read by the same readers, their links on `baseUrl`. */
+export function controlFacade(deps: SharedControl & { baseUrl: () => string }): SimulatorControl {
+  /** A method's call: its arguments read, the tenant (the handle's, else the one read) checked, then its row's call; only flushWebhooks answers a promise. */
   const run = (name: MethodName, args: unknown[], handle?: string): unknown => {
-    const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
+    const method = LIBRARY_METHODS[name] as LibraryMethod<Fn>;
     const call = (): unknown => {
-      const input = { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
+      const input = readInput(name, args, handle);
       if (input.tenant !== undefined && !deps.isTenant(input.tenant)) throw unknownTenant();
-      return method.local(deps, input);
+      const answer = (routeOf(name).call as RowCall).run(deps, { tenant: input.tenant, baseUrl: deps.baseUrl() }, input.args?.() as never);
+      return method.pages ? (answer as Record<string, unknown>)[method.pages] : method.answer ? method.answer(answer as never) : answer;
     };
     return name === 'flushWebhooks' ? new Promise((resolve) => resolve(libraryCall(call))) : libraryCall(call);
   };

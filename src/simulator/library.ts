@@ -6,8 +6,7 @@
 import { JOURNAL_FILTER_KEYS, type JournalFilter } from '../control/journal.js';
 import { unknownTenant } from '../http/admin/context.js';
 import { HttpError } from '../http/errors.js';
-import { checkQueryParams, parseJournalQuery } from '../http/journal-query.js';
-import { FLUSH_MAX_MS, readFlushTimeout, readWebhookQuery } from '../http/webhook-query.js';
+import { FLUSH_MAX_MS, checkQueryParams, parseJournalQuery, readFlushTimeout, readWebhookQuery } from '../http/control-query.js';
 import type { WebhookState } from '../infra/webhooks.js';
 
 /** The journal filter with the tenant to read (every tenant's entries when absent). */
@@ -33,9 +32,7 @@ export interface FlushOptions {
 
 /** Library arguments as query text (numbers as the parameters' text), read by the rules of the HTTP call. */
 function asParams(query: object | undefined): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params[key] = typeof value === 'number' ? String(value) : value;
-  return params;
+  return Object.fromEntries(Object.entries(query ?? {}).flatMap(([key, value]: [string, unknown]) => (value === undefined ? [] : [[key, typeof value === 'number' ? String(value) : value]])));
 }
 
 /** A tenant given in a library query: text, or the refusal an unknown tenant gets. */
@@ -49,55 +46,55 @@ function tenantParam(tenant: unknown): string | undefined {
  * a bad filter is the same `urlContainsInvalidValue` refusal in process, remotely and over HTTP. Throws
  * the HTTP error; callers turn it into a SimulatorError.
  */
-export function readRequestQuery(query: RequestQuery | string | undefined): { tenant: string | undefined; filter: JournalFilter; limit?: number | undefined } {
-  if (typeof query === 'string') return { tenant: query, filter: {} };
+export function readRequestQuery(query: RequestQuery | string | undefined): CallInput {
+  if (typeof query === 'string') return { tenant: query, args: () => ({ filter: {} }) };
   const { tenant, ...rest } = asParams(query);
   // `format` is the HTTP call's, not a filter: the library answers entries.
   checkQueryParams(rest, JOURNAL_FILTER_KEYS, 'requests()');
   const checked = tenantParam(tenant);
   const { filter } = parseJournalQuery(rest, 'requests()');
-  return { tenant: checked, filter, limit: filter.limit };
+  return { tenant: checked, args: () => ({ filter }), query: { ...filter }, limit: filter.limit };
 }
 
 /** A library webhook query read by the rules of `GET /_sim/webhooks`; throws the HTTP error. */
-export function readWebhookArgs(query: WebhookQuery | string | undefined): { tenant: string | undefined; state?: WebhookState; limit?: number } {
+export function readWebhookArgs(query: WebhookQuery | string | undefined): CallInput {
   if (typeof query === 'string') return { tenant: query };
   const { tenant, ...rest } = asParams(query);
   const checked = tenantParam(tenant);
-  const read = readWebhookQuery(rest, 'webhooks()');
-  return { tenant: checked, ...(read.state !== undefined && { state: read.state }), ...(rest.limit !== undefined && { limit: read.limit }) };
+  const { state, limit } = readWebhookQuery(rest, 'webhooks()');
+  const given = rest.limit === undefined ? undefined : limit;
+  return { tenant: checked, args: () => ({ ...(state !== undefined && { state }), ...(given !== undefined && { limit: given }) }), query: { state }, limit: given };
 }
 
 /** A library flush's options read by the rules of `POST /_sim/webhooks/flush`; throws the HTTP error. */
-export function readFlushArgs(options: (FlushOptions & { tenant?: string }) | undefined): { tenant: string | undefined; timeoutMs: number } {
+export function readFlushArgs(options: (FlushOptions & { tenant?: string }) | undefined): CallInput {
   const { tenant, timeoutMs } = options ?? {};
   const checked = tenantParam(tenant);
-  const read = readFlushTimeout(asParams(timeoutMs === undefined ? {} : { timeout: timeoutMs }), 'flushWebhooks()');
-  return { tenant: checked, timeoutMs: Math.min(read, FLUSH_MAX_MS) };
+  const read = Math.min(readFlushTimeout(asParams(timeoutMs === undefined ? {} : { timeout: timeoutMs }), 'flushWebhooks()'), FLUSH_MAX_MS);
+  return { tenant: checked, args: () => read, query: { timeout: read } };
 }
 
 /** A delivery's id as `resendWebhook(id)` takes it: text that is not empty, as the path segment would be. */
-export function readWebhookId(id: unknown): string {
-  if (typeof id === 'string' && id !== '') return id;
+export function readResendArgs(id: unknown, tenant?: string): CallInput {
+  if (typeof id === 'string' && id !== '') return { tenant, args: () => id, params: { id } };
   throw new HttpError('urlInvalid', 'resendWebhook() takes the id of a delivery, as webhooks() lists it', {
     problems: [{ errorName: 'fieldHasInvalidValue', message: 'id must be a delivery\u2019s id: a string that is not empty' }],
   });
 }
 
-/** A library call's arguments as its /_sim row reads them (facade.ts): the tenant it acts on, and what it passes. */
+/**
+ * A library call's arguments as its /_sim row reads them (facade.ts): the tenant it acts on; what its row's call
+ * takes, made once the tenant is checked (in process `run`'s arguments, remotely a body row's body); and
+ * remotely its query besides the tenant, path parameters, how many of a paged list, and the
+ * scenario files and objects loadScenarios sends as they are.
+ */
 export interface CallInput {
   tenant?: string | undefined;
-  by?: string | number | undefined;
-  now?: string | number | Date | undefined;
-  frozen?: boolean | undefined;
-  filter?: JournalFilter | undefined;
-  state?: WebhookState | undefined;
+  args?: () => unknown;
+  query?: Record<string, string | number | undefined>;
+  params?: Record<string, string>;
   limit?: number | undefined;
-  timeoutMs?: number | undefined;
-  snapshot?: unknown;
-  items?: (string | object)[] | undefined;
-  /** A webhook delivery's id (resendWebhook). */
-  id?: string | undefined;
+  items?: (string | object)[];
 }
 
 /** A surface's methods, each made from its library name: `clock.now` goes under `clock` (SimulatorControl, SimulatorTenant, the remote ones). */

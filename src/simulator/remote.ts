@@ -2,17 +2,20 @@
  * The control surface of a simulator running elsewhere (the CLI, a container, a CI service), over its
  * /_sim API: the same calls as a simulator in this process, each answering a promise.
  */
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { text } from 'node:stream/consumers';
 import tls from 'node:tls';
 import type { ErrorBody } from '../http/errors.js';
-import { PAGE_MAX } from '../http/paging.js';
+import { PAGE_MAX } from '../http/control-query.js';
 import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
 import { documentedPath, routeOf, type ControlOperation, type LibraryName } from '../http/admin/table.js';
 import {
   LIBRARY_METHODS,
   ReceivedError,
+  readInput,
   libraryCall,
   SimulatorError,
   TENANT_METHODS,
@@ -90,43 +93,31 @@ interface Link {
   agent: https.Agent | undefined;
 }
 
-/** One HTTP exchange with node:http(s): the status and the whole answer as text. */
-function exchange(link: Link, target: URL, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const transport = target.protocol === 'https:' ? https : http;
-    const req = transport.request(target, { method, headers, ...(link.agent && target.protocol === 'https:' && { agent: link.agent }) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** One /_sim call: a row of the control table, its query, body and path parameters; a refusal is rethrown as a SimulatorError with the body as it came. */
 async function send<T>(link: Link, op: ControlOperation, query: Query = {}, body?: Body, params: Record<string, string> = {}): Promise<T> {
   const path = documentedPath(op).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   const target = new URL(path.slice(1), link.base);
   for (const [key, value] of Object.entries(query)) if (value !== undefined) target.searchParams.set(key, String(value));
   const headers = { Accept: 'application/json', ...link.auth, ...(body && { 'Content-Type': body.type, 'Content-Length': String(Buffer.byteLength(body.text)) }) };
-  const res = await exchange(link, target, op.method, headers, body?.text);
-  const { text } = res;
-  if (res.status < 200 || res.status > 299) {
+  const secure = target.protocol === 'https:';
+  const req = (secure ? https : http).request(target, { method: op.method, headers, ...(link.agent && secure && { agent: link.agent }) });
+  req.end(body?.text);
+  const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+  const answer = await text(res);
+  if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(answer);
     } catch {
       parsed = undefined;
     }
     const errorBody: ErrorBody =
       typeof parsed === 'object' && parsed !== null && typeof (parsed as ErrorBody).errorName === 'string'
         ? (parsed as ErrorBody)
-        : { errorName: 'internalErrorOccurred', message: `${op.method} ${target.pathname} answered ${res.status}` };
+        : { errorName: 'internalErrorOccurred', message: `${op.method} ${target.pathname} answered ${res.statusCode ?? 0}` };
     throw new SimulatorError(new ReceivedError(errorBody));
   }
-  return (text === '' ? undefined : JSON.parse(text)) as T;
+  return (answer === '' ? undefined : JSON.parse(answer)) as T;
 }
 
 /** Connects to a simulator's control API at `url` (e.g. `process.env.TOKEN_SIM_URL`). Nothing is sent until a call. */
@@ -142,15 +133,16 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
   const link: Link = { base, auth, agent };
   /** A method's call: its arguments read here by the same rules as in process (a bad value is refused alike, and never sent), then its row's call, its pages followed up to the limit read. */
   async function run(name: MethodName, args: unknown[], handle?: string): Promise<unknown> {
-    const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
-    const { input, query, body } = libraryCall(() => {
-      const read = { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
-      return { input: read, query: method.query?.(read) ?? { tenant: read.tenant }, body: method.body && json(method.body(read)) };
+    const method = LIBRARY_METHODS[name] as LibraryMethod<(...args: unknown[]) => unknown>;
+    const { input, body } = libraryCall(() => {
+      const read = readInput(name, args, handle);
+      return { input: read, body: method.body && json(read.args?.()) };
     });
     // loadScenarios: its files and objects as one PUT body (read here), or none: DELETE, the set cleared.
     const items = name === 'loadScenarios' ? (input.items ?? []) : undefined;
     const op = items === undefined ? routeOf(name) : routeOf(name, items.length === 0 ? 'DELETE' : 'PUT');
-    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(link, op, query, items?.length ? scenarioBody(items) : body, method.params?.(input));
+    const query = { tenant: input.tenant, ...input.query };
+    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(link, op, query, items?.length ? scenarioBody(items) : body, input.params);
     return method.answer ? method.answer(answer as never) : answer;
   }
   /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `since` positions the first page only. */

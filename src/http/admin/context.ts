@@ -71,6 +71,34 @@ export interface ControlCall {
   where: string;
 }
 
+/** What a row's call runs on: one simulator's parts, the same over HTTP and in process (the library, facade.ts). */
+export type CallParts = Pick<ControlRoutesDeps, 'controller' | 'refs' | 'webhooks' | 'resendWebhook' | 'dashboard' | 'magicValues'>;
+
+/**
+ * A row's one call (decision 0062): `read` takes its arguments from the request (once the tenant and the row's
+ * query parameters are checked), `run` makes it on the tenant's part with the links' base URL; over HTTP its
+ * answer goes as JSON (`present`ed, with `status`), none as 204. The library's methods (facade.ts) run the same
+ * `run` on their own arguments, read by the same rules (library.ts).
+ */
+export interface RowCall<A = never, R = unknown> {
+  read?: (req: Request, ctx: ControlContext, where: string) => unknown;
+  run: (parts: CallParts, call: { tenant: string | undefined; baseUrl: string }, args: A) => R;
+  status?: number;
+  present?: (answer: never) => unknown;
+}
+
+/** A row's call as its HTTP handler. */
+export function serve(call: RowCall): (ctx: ControlContext, given: ControlCall, req: Request, res: Response) => Promise<void> {
+  return async (ctx, { tenant, where }, req, res) => {
+    const args = (await call.read?.(req, ctx, where)) as never;
+    const answer = await call.run(ctx, { tenant, baseUrl: ctx.baseUrlOf(req) }, args);
+    // A client gone while the answer was awaited (a flush) is answered nothing.
+    if (res.closed) return;
+    if (answer === undefined) noContent(res);
+    else sendJson(res, call.status ?? 200, call.present ? call.present(answer as never) : answer);
+  };
+}
+
 /** Writes a JSON body with exactly the given media type (Express would append `; charset=utf-8`). */
 export function sendJson(res: Response, status: number, body: unknown): void {
   res.statusCode = status;
@@ -103,10 +131,4 @@ export function tenantOf(ctx: ControlContext, req: Request): string | undefined 
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !ctx.isTenant(value)) throw unknownTenant();
   return value;
-}
-
-/** The tenant of a call that acts on one payment or token: it must be named. */
-export function requireTenant({ tenant, where }: ControlCall): string {
-  if (tenant !== undefined) return tenant;
-  throw new HttpError('urlInvalid', `${where} needs ?tenant=`, { problems: [{ errorName: 'fieldIsMissing', message: 'tenant is required: the configured username the payment or token belongs to' }] });
 }

@@ -5,13 +5,13 @@
  */
 import type { Request, Response } from 'express';
 import type { ClockState } from '../../control/snapshot-types.js';
+import type { TokenPosition } from '../../control/token-pages.js';
 import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEventType, type Payments } from '../../domain/payment.js';
 import type { PaymentStore } from '../../domain/ports.js';
 import { formatInstant } from '../../wire/instant.js';
 import { maskCardData } from '../../wire/mask.js';
-import { checkQueryParams, parseJournalQuery } from '../journal-query.js';
-import { readLimit, readTokenCursor, refuse, tokenCursor } from '../paging.js';
-import { noContent, requireTenant, sendJson, type ControlCall, type ControlContext } from './context.js';
+import { checkQueryParams, parseJournalQuery, readLimit, readTokenCursor, refuse, tokenCursor } from '../control-query.js';
+import type { ControlCall, ControlContext, RowCall } from './context.js';
 
 /** Oldest first: creation time, tenant, id. */
 const comparePayments = (a: Payment, b: Payment): number =>
@@ -60,9 +60,6 @@ function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | un
   return all.sort(comparePayments);
 }
 
-/** The same as the control plane lists them. */
-export const paymentList = (payments: Payments, store: PaymentStore, tenant: string | undefined): ControlPayment[] => paymentsOf(payments, store, tenant).map(paymentItem);
-
 /** A payment as the dashboard shows it: its events by the tenant's virtual now, card data masked. */
 function paymentItem(p: Payment): ControlPayment {
   return maskCardData({
@@ -86,51 +83,50 @@ function paymentItem(p: Payment): ControlPayment {
   }) as ControlPayment;
 }
 
-export function listTenants(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  checkQueryParams(req.query, ['tenant'], where);
-  const { clocks, payments, paymentStore } = ctx.dashboard;
-  const forks = clocks.forks();
-  const names = tenant === undefined ? ctx.dashboard.tenants() : [tenant];
-  const tenants = names.map((name): ControlTenant => {
-    payments.catchUp(name);
-    return { name, clock: ctx.controller.clock(name), ownClock: forks.has(name), tokens: ctx.controller.tokens(name).length, payments: paymentStore.list(name).length };
-  });
-  sendJson(res, 200, { tenants });
-}
+export const listTenants: RowCall = {
+  run({ controller, dashboard }, { tenant }) {
+    const forks = dashboard.clocks.forks();
+    const names = tenant === undefined ? dashboard.tenants() : [tenant];
+    const tenants = names.map((name): ControlTenant => {
+      dashboard.payments.catchUp(name);
+      return { name, clock: controller.clock(name), ownClock: forks.has(name), tokens: controller.tokens(name).length, payments: dashboard.paymentStore.list(name).length };
+    });
+    return { tenants };
+  },
+};
 
-/** Paged like /_sim/tokens: oldest first (creation time, tenant, id), `next` continues; `transactionReference` filters. */
-export function listPayments(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  checkQueryParams(req.query, ['tenant', 'limit', 'cursor', 'transactionReference'], where);
-  const limit = readLimit(req.query.limit, where);
-  const after = readTokenCursor(req.query.cursor, where);
-  const reference: unknown = req.query.transactionReference;
-  if (reference !== undefined && (typeof reference !== 'string' || reference === '')) throw refuse(where, 'transactionReference must not be empty, and given once');
-  const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
-  const all = paymentsOf(ctx.dashboard.payments, ctx.dashboard.paymentStore, tenant, reference).filter((p) => position === undefined || comparePayments(p, position) > 0);
-  const page = all.slice(0, limit);
-  const last = page.at(-1);
-  const next = all.length > limit && last ? tokenCursor({ createdAt: last.createdAt, tenant: last.tenant, tokenId: last.paymentId }) : null;
-  sendJson(res, 200, { payments: page.map(paymentItem), next });
-}
+/** Paged like /_sim/tokens: oldest first (creation time, tenant, id), `next` continues; `transactionReference` filters. Without a `limit` (the library), every payment. */
+export const listPayments: RowCall<{ limit?: number; after?: TokenPosition | undefined; reference?: string }> = {
+  read(req, _ctx, where) {
+    const limit = readLimit(req.query.limit, where);
+    const after = readTokenCursor(req.query.cursor, where);
+    const reference: unknown = req.query.transactionReference;
+    if (reference !== undefined && (typeof reference !== 'string' || reference === '')) throw refuse(where, 'transactionReference must not be empty, and given once');
+    return { limit, after, reference };
+  },
+  run({ dashboard }, { tenant }, { limit = Number.POSITIVE_INFINITY, after, reference } = {}) {
+    const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
+    const all = paymentsOf(dashboard.payments, dashboard.paymentStore, tenant, reference).filter((p) => position === undefined || comparePayments(p, position) > 0);
+    const page = all.slice(0, limit);
+    const last = page.at(-1);
+    const next = all.length > limit && last ? tokenCursor({ createdAt: last.createdAt, tenant: last.tenant, tokenId: last.paymentId }) : null;
+    return { payments: page.map(paymentItem), next };
+  },
+};
 
-/** The same domain calls as the API's refund and reversal: the same rules, events and webhooks. */
-const paymentAction =
-  (action: 'refund' | 'reversal') =>
-  (ctx: ControlContext, call: ControlCall, req: Request, res: Response): void => {
-    const tenant = requireTenant(call);
-    checkQueryParams(req.query, ['tenant'], call.where);
-    sendJson(res, 200, paymentItem(ctx.dashboard.payments[action](tenant, String(req.params.paymentId))));
-  };
+/** The same domain calls as the API's refund and reversal: the same rules, events and webhooks (the row names its tenant). */
+const paymentAction = (action: 'refund' | 'reversal'): RowCall<string> => ({
+  read: (req) => String(req.params.paymentId),
+  run: ({ dashboard }, { tenant }, paymentId) => paymentItem(dashboard.payments[action](tenant as string, paymentId)),
+});
 export const refundPayment = paymentAction('refund');
 export const reversePayment = paymentAction('reversal');
 
 /** The vault's delete: 404 for a token that does not exist, has expired or was deleted. */
-export function deleteToken(ctx: ControlContext, call: ControlCall, req: Request, res: Response): void {
-  const tenant = requireTenant(call);
-  checkQueryParams(req.query, ['tenant'], call.where);
-  ctx.dashboard.vault.delete(tenant, String(req.params.tokenId));
-  noContent(res);
-}
+export const deleteToken: RowCall<string> = {
+  read: (req) => String(req.params.tokenId),
+  run: ({ dashboard }, { tenant }, tokenId) => dashboard.vault.delete(tenant as string, tokenId),
+};
 
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;
 

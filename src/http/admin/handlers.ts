@@ -1,31 +1,35 @@
 /**
  * The /_sim calls of the control table (table.ts): clock, reset, tokens, journal, state, scenarios, webhooks,
- * health, metrics and the OpenAPI document. Each reads its query and body with the readers the library
- * uses too, so a bad value is the same refusal over HTTP, in process and remotely.
+ * health, metrics and the OpenAPI document. Each row's call (context.ts RowCall) is run over HTTP and by the
+ * library alike (decision 0062), so a bad value is the same refusal over HTTP, in process and remotely.
  */
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setImmediate } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { readAdvance, readSetClock } from '../../control/clock-input.js';
-import type { Controller } from '../../control/controller.js';
-import { positionOf } from '../../control/token-pages.js';
+import type { JournalFilter } from '../../control/journal.js';
+import { positionOf, type TokenPosition } from '../../control/token-pages.js';
 import { packageVersion } from '../../config/version.js';
+import type { WebhookFilter } from '../../infra/webhooks.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../../scenarios/loader.js';
+import type { Scenario } from '../../scenarios/schema.js';
 import { parseJsonText } from '../../wire/json.js';
 import { maskCardData } from '../../wire/mask.js';
-import { WireError } from '../../wire/problems.js';
+import { WireError, type FieldPath } from '../../wire/problems.js';
 import { readBody } from '../body.js';
 import { HttpError } from '../errors.js';
 import { isYamlType, schemeOf } from '../guard.js';
 import { toHar } from '../../verify/har.js';
-import { checkQueryParams, parseJournalQuery } from '../journal-query.js';
+import { parseJournalQuery, readFlushTimeout, readJournalCursor, readLimit, readTokenCursor, readWebhookQuery, tokenCursor, type JournalFormat } from '../control-query.js';
 import { essence } from '../media.js';
-import { readJournalCursor, readLimit, readTokenCursor, tokenCursor } from '../paging.js';
 import { controlTokenList } from '../present.js';
-import { readFlushTimeout, readWebhookQuery } from '../webhook-query.js';
-import { noContent, sendJson, type ControlCall, type ControlContext } from './context.js';
+import { sendJson, type ControlCall, type ControlContext, type RowCall } from './context.js';
 
 const bodyText = async (req: Request, limit?: number): Promise<string> => (await readBody(req, limit)).toString('utf8');
 const jsonOf = async (req: Request, limit?: number): Promise<unknown> => parseJsonText(await bodyText(req, limit));
+/** A body row's arguments: its JSON body, which `run` reads (the library passes the same body, remote.ts sends it). */
+const jsonBody = (req: Request): Promise<unknown> => jsonOf(req);
 
 /** Health stays open: it says where the state lives; with Redis unreachable it answers 503 (contract 3.5). */
 export async function health(ctx: ControlContext, _call: ControlCall, _req: Request, res: Response): Promise<void> {
@@ -34,72 +38,68 @@ export async function health(ctx: ControlContext, _call: ControlCall, _req: Requ
   sendJson(res, up ? 200 : 503, { status: up ? 'ok' : 'unavailable', store });
 }
 
-export async function metrics(ctx: ControlContext, { where }: ControlCall, req: Request, res: Response): Promise<void> {
-  checkQueryParams(req.query, [], where);
+export async function metrics(ctx: ControlContext, _call: ControlCall, _req: Request, res: Response): Promise<void> {
   const text = await ctx.metrics.scrape();
   res.statusCode = 200;
   res.setHeader('Content-Type', ctx.metrics.contentType);
   res.end(text);
 }
 
-export const getClock = (ctx: ControlContext, { tenant }: ControlCall, _req: Request, res: Response): void => sendJson(res, 200, ctx.controller.clock(tenant));
+export const getClock: RowCall = { run: ({ controller }, { tenant }) => controller.clock(tenant) };
 
-export async function setClock(ctx: ControlContext, { tenant }: ControlCall, req: Request, res: Response): Promise<void> {
-  const { epochMs, frozen } = readSetClock(await jsonOf(req));
-  sendJson(res, 200, ctx.controller.setClock(epochMs, frozen, tenant));
-}
+export const setClock: RowCall<unknown> = {
+  read: jsonBody,
+  run({ controller }, { tenant }, body) {
+    const { epochMs, frozen } = readSetClock(body);
+    return controller.setClock(epochMs, frozen, tenant);
+  },
+};
 
-/** `{by}` read by the clock's rules against the clock it moves: the library's advance reads alike. */
-export function advance(controller: Controller, body: unknown, tenant: string | undefined): ReturnType<Controller['advanceClock']> {
-  return controller.advanceClock(readAdvance(body, Date.parse(controller.clock(tenant).now)), tenant);
-}
+/** `{by}` read by the clock's rules against the clock it moves. */
+export const advanceClock: RowCall<unknown> = {
+  read: jsonBody,
+  run: ({ controller }, { tenant }, body) => controller.advanceClock(readAdvance(body, Date.parse(controller.clock(tenant).now)), tenant),
+};
 
-export async function advanceClock(ctx: ControlContext, { tenant }: ControlCall, req: Request, res: Response): Promise<void> {
-  sendJson(res, 200, advance(ctx.controller, await jsonOf(req), tenant));
-}
+export const reset: RowCall = { run: ({ controller }, { tenant }) => controller.reset(tenant) };
 
-export function reset(ctx: ControlContext, { tenant }: ControlCall, _req: Request, res: Response): void {
-  ctx.controller.reset(tenant);
-  noContent(res);
-}
-
-export function listTokens(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  checkQueryParams(req.query, ['tenant', 'limit', 'cursor'], where);
-  const limit = readLimit(req.query.limit, where);
-  const page = ctx.controller.tokenPage(tenant, readTokenCursor(req.query.cursor, where), limit);
-  const last = page.tokens.at(-1);
-  const tokens = controlTokenList(page.tokens, { baseUrl: ctx.baseUrlOf(req), refs: ctx.refs });
-  sendJson(res, 200, { tokens, next: page.more && last ? tokenCursor(positionOf(last)) : null });
-}
+/** Without a `limit` (the library), every token. */
+export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
+  read: (req, _ctx, where) => ({ limit: readLimit(req.query.limit, where), after: readTokenCursor(req.query.cursor, where) }),
+  run({ controller, refs }, { tenant, baseUrl }, { limit = Number.MAX_SAFE_INTEGER - 1, after } = {}) {
+    const page = controller.tokenPage(tenant, after, limit);
+    const last = page.tokens.at(-1);
+    return { tokens: controlTokenList(page.tokens, { baseUrl, refs }), next: page.more && last ? tokenCursor(positionOf(last)) : null };
+  },
+};
 
 /** The cursor of the page after one that showed `shown` of `count` entries, the last being `lastSeq`. */
 const nextOf = (shown: number, count: number, lastSeq: number | undefined): string | null => (lastSeq !== undefined && count > shown ? String(lastSeq) : null);
 
-/** Filters, a count, and JSON or HAR 1.2 (journal-query.ts, har.ts; decision 0018); one page of at most `limit` (default 1000). */
-export function listRequests(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  const { cursor: cursorParam, ...query } = req.query;
-  const { filter: given, format } = parseJournalQuery(query, where);
-  const cursor = readJournalCursor(cursorParam, where);
-  if (cursor !== undefined && given.since !== undefined) throw new HttpError('urlInvalid', 'Give since or cursor, not both', { problems: [{ errorName: 'fieldHasInvalidValue', message: 'since and cursor cannot be combined' }] });
-  const since = cursor ?? given.since;
-  const filter = { ...given, ...(since !== undefined && { since }), limit: readLimit(query.limit, where) };
-  if (format === 'har') {
-    // The same selection as kept records (the journal's own view), for HAR.
-    const { selected: records, count } = ctx.dashboard.journal.select(tenant, filter);
+/** Filters, a count, and JSON or HAR 1.2 (control-query.ts, har.ts; decision 0018); over HTTP one page of at most `limit` (default 1000). */
+export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalFormat; scheme?: 'http' | 'https' }> = {
+  read(req, _ctx, where) {
+    const { cursor: cursorParam, ...query } = req.query;
+    const { filter: given, format } = parseJournalQuery(query, where);
+    const cursor = readJournalCursor(cursorParam, where);
+    if (cursor !== undefined && given.since !== undefined) throw new HttpError('urlInvalid', 'Give since or cursor, not both', { problems: [{ errorName: 'fieldHasInvalidValue', message: 'since and cursor cannot be combined' }] });
+    const since = cursor ?? given.since;
     // One simulator serves one scheme: the journal's requests came the way this one did.
-    const har = toHar(records, count, packageVersion(), schemeOf(req));
-    sendJson(res, 200, { log: { ...har.log, _next: nextOf(records.length, count, records.at(-1)?.seq) } });
-  } else {
-    const { requests, count } = ctx.controller.requests(tenant, filter);
-    sendJson(res, 200, { requests, count, next: nextOf(requests.length, count, requests.at(-1)?.seq) });
-  }
-}
+    return { filter: { ...given, ...(since !== undefined && { since }), limit: readLimit(query.limit, where) }, format, scheme: schemeOf(req) };
+  },
+  run({ controller, dashboard }, { tenant }, { filter, format, scheme = 'http' }) {
+    if (format !== 'har') {
+      const { requests, count } = controller.requests(tenant, filter);
+      return { requests, count, next: nextOf(requests.length, count, requests.at(-1)?.seq) };
+    }
+    // The same selection as kept records (the journal's own view), for HAR.
+    const { selected: records, count } = dashboard.journal.select(tenant, filter);
+    const har = toHar(records, count, packageVersion(), scheme);
+    return { log: { ...har.log, _next: nextOf(records.length, count, records.at(-1)?.seq) } };
+  },
+};
 
-export function clearRequests(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  checkQueryParams(req.query, ['tenant'], where);
-  ctx.controller.clearRequests(tenant);
-  noContent(res);
-}
+export const clearRequests: RowCall = { run: ({ controller }, { tenant }) => controller.clearRequests(tenant) };
 
 /**
  * A snapshot token with card data masked, except its lifetime: a number the simulator computes itself, which
@@ -120,33 +120,33 @@ export async function exportState(ctx: ControlContext, { tenant }: ControlCall, 
   const { head, tokens, toState } = ctx.controller.exportStateParts(tenant);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');
-  const gone = new Promise<void>((resolve) => res.once('close', resolve));
-  let open = true;
-  void gone.then(() => (open = false));
-  // Wait for a slow reader; then always yield to the poll phase: when the socket takes each write at once,
-  // 'drain' comes on the next tick, which would let the whole export run before any other request.
-  const pause = async (full: boolean): Promise<void> => {
-    if (full) await Promise.race([gone, once(res, 'drain')]);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  };
   const headJson = JSON.stringify(maskCardData(head));
-  res.write(`${headJson.slice(0, -1)},"tokens":[`);
-  for (let i = 0; i < tokens.length && open; i += STATE_SLICE) {
-    const slice = tokens.slice(i, i + STATE_SLICE).map((t) => JSON.stringify(maskTokenState(toState(t))));
-    const full = !res.write(`${i === 0 ? '' : ','}${slice.join(',')}`);
-    await pause(full);
+  async function* parts(): AsyncGenerator<string> {
+    yield `${headJson.slice(0, -1)},"tokens":[`;
+    for (let i = 0; i < tokens.length; i += STATE_SLICE) {
+      yield `${i === 0 ? '' : ','}${tokens.slice(i, i + STATE_SLICE).map((t) => JSON.stringify(maskTokenState(toState(t)))).join(',')}`;
+      // Always yield to the poll phase: when the socket takes each write at once, 'drain' comes on the next
+      // tick, which would let the whole export run before any other request.
+      await setImmediate();
+    }
+    yield ']}';
   }
-  if (open) res.end(']}');
+  // The pipeline waits for a slow reader and stops when the client is gone (who is then answered nothing more).
+  await pipeline(Readable.from(parts()), res).catch((err: unknown) => {
+    if ((err as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
+  });
 }
 
-export async function importState(ctx: ControlContext, { tenant }: ControlCall, req: Request, res: Response): Promise<void> {
-  ctx.controller.importState(await jsonOf(req, ctx.stateLimit), tenant);
-  noContent(res);
-}
+export const importState: RowCall<unknown> = {
+  read: (req, ctx) => jsonOf(req, ctx.stateLimit),
+  run: ({ controller }, { tenant }, snapshot) => controller.importState(snapshot, tenant),
+};
 
 /** `?tenant=` names a tenant's own set; without it, the global set. Scenarios may name card numbers: masked like all /_sim output. */
-export const listScenarios = (ctx: ControlContext, { tenant }: ControlCall, _req: Request, res: Response): void =>
-  sendJson(res, 200, { scenarios: maskCardData(ctx.controller.scenarios(tenant)) });
+export const listScenarios = {
+  run: ({ controller }, { tenant }) => ({ scenarios: controller.scenarios(tenant) }),
+  present: ({ scenarios }: { scenarios: readonly Scenario[] }) => ({ scenarios: maskCardData(scenarios) }),
+} satisfies RowCall;
 
 /** A scenario body as its Content-Type says; JSON that does not parse is told that YAML goes as YAML (contract 4.1). */
 function parseScenarioBody(text: string, yaml: boolean): unknown {
@@ -158,45 +158,41 @@ function parseScenarioBody(text: string, yaml: boolean): unknown {
   }
 }
 
-export async function loadScenarios(ctx: ControlContext, call: ControlCall, req: Request, res: Response): Promise<void> {
-  const yaml = isYamlType(essence(req.headers['content-type']));
-  const data = parseScenarioBody(await bodyText(req), yaml);
-  const scenarios = validateScenarios(data);
-  ctx.controller.loadScenarios(scenarios, scenarioPaths(data, scenarios.length), call.tenant);
-  listScenarios(ctx, call, req, res);
-}
+/** Answers the set loaded, as listScenarios. */
+export const loadScenarios: RowCall<{ scenarios: Scenario[]; paths?: FieldPath[] }> = {
+  async read(req) {
+    const data = parseScenarioBody(await bodyText(req), isYamlType(essence(req.headers['content-type'])));
+    const scenarios = validateScenarios(data);
+    return { scenarios, paths: scenarioPaths(data, scenarios.length) };
+  },
+  run(parts, call, { scenarios, paths }) {
+    parts.controller.loadScenarios(scenarios, paths, call.tenant);
+    return listScenarios.run(parts, call);
+  },
+  present: listScenarios.present,
+};
 
-export function clearScenarios(ctx: ControlContext, { tenant }: ControlCall, _req: Request, res: Response): void {
-  ctx.controller.loadScenarios([], undefined, tenant);
-  noContent(res);
-}
+export const clearScenarios: RowCall = { run: ({ controller }, { tenant }) => controller.loadScenarios([], undefined, tenant) };
 
 /** The delivery log, paged like the journal: the oldest `limit` after `cursor`, `next` continues (decision 0030). */
-export function listWebhooks(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  const filter = readWebhookQuery(req.query, where);
-  const { deliveries, count } = ctx.webhooks.deliveries({ ...filter, ...(tenant !== undefined && { tenant }) });
-  sendJson(res, 200, { webhooks: deliveries, count, next: nextOf(deliveries.length, count, deliveries.at(-1)?.seq) });
-}
+export const listWebhooks: RowCall<WebhookFilter> = {
+  read: (req, _ctx, where) => readWebhookQuery(req.query, where),
+  run({ webhooks }, { tenant }, filter) {
+    const { deliveries, count } = webhooks.deliveries({ ...filter, ...(tenant !== undefined && { tenant }) });
+    return { webhooks: deliveries, count, next: nextOf(deliveries.length, count, deliveries.at(-1)?.seq) };
+  },
+};
 
 /** Answers once nothing (of the tenant) is queued, in flight or waiting to retry, or after `timeout` ms. */
-export async function flushWebhooks(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): Promise<void> {
-  const timeoutMs = readFlushTimeout(req.query, where);
-  const gone = new AbortController();
-  res.once('close', () => gone.abort());
-  const result = await ctx.webhooks.flush({ ...(tenant !== undefined && { tenant }), timeoutMs });
-  if (!gone.signal.aborted) sendJson(res, 200, result);
-}
+export const flushWebhooks: RowCall<number> = {
+  read: (req, _ctx, where) => readFlushTimeout(req.query, where),
+  run: ({ webhooks }, { tenant }, timeoutMs) => webhooks.flush({ ...(tenant !== undefined && { tenant }), timeoutMs }),
+};
 
 /** Sends a logged delivery again, same eventId, as a new delivery (decision 0056): 202 with its id; 404 for an id the log does not show (of the tenant). */
-export function resendWebhook(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  checkQueryParams(req.query, ['tenant'], where);
-  sendJson(res, 202, ctx.resendWebhook(String(req.params.id), tenant));
-}
+export const resendWebhook: RowCall<string> = { read: (req) => String(req.params.id), run: (parts, { tenant }, id) => parts.resendWebhook(id, tenant), status: 202 };
 
 export const openApi = (ctx: ControlContext, _call: ControlCall, req: Request, res: Response): void => sendJson(res, 200, ctx.openApi(req));
 
 /** `GET /_sim/magic-values`: `?tenant=` adds the amounts of that tenant's own scenario set. */
-export function listMagicValues(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
-  checkQueryParams(req.query, ['tenant'], where);
-  sendJson(res, 200, ctx.magicValues(tenant));
-}
+export const listMagicValues: RowCall = { run: (parts, { tenant }) => parts.magicValues(tenant) };

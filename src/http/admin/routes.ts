@@ -10,7 +10,8 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { Authenticate } from '../auth.js';
 import { HttpError } from '../errors.js';
 import { createStreamHub, STREAM_LIMITS, type StreamLimits } from '../journal-stream.js';
-import { outsideScope, tenantOf, type ControlContext, type ControlRoutesDeps } from './context.js';
+import { checkQueryParams } from '../control-query.js';
+import { outsideScope, serve, tenantOf, type ControlContext, type ControlRoutesDeps, type RowCall } from './context.js';
 import { CONTROL_TABLE, documentedPath, type ControlOperation } from './table.js';
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
@@ -81,9 +82,15 @@ function addRows(router: Router, ctx: ControlContext, ops: readonly ControlOpera
     for (const op of rows) {
       const where = `${op.method} ${documentedPath(op)}`;
       const guard = op.access === 'admin' && ctx.adminToken !== undefined ? [requireAdminToken(ctx.adminToken)] : [];
-      route[op.method.toLowerCase() as 'get' | 'put' | 'post' | 'delete'](...guard, (req, res) =>
-        op.handle(ctx, { tenant: op.tenant ? tenantOf(ctx, req) : undefined, where }, req, res),
-      );
+      const handle = op.handle ?? serve(op.call as RowCall);
+      route[op.method.toLowerCase() as 'get' | 'put' | 'post' | 'delete'](...guard, (req, res) => {
+        const tenant = op.tenant ? tenantOf(ctx, req) : undefined;
+        if (op.tenant === 'required' && tenant === undefined) {
+          throw new HttpError('urlInvalid', `${where} needs ?tenant=`, { problems: [{ errorName: 'fieldIsMissing', message: 'tenant is required: the configured username the payment or token belongs to' }] });
+        }
+        if (op.query) checkQueryParams(req.query, op.query, where);
+        return handle(ctx, { tenant, where }, req, res);
+      });
     }
     const allow = rows.map((op) => op.method).join(', ');
     route.all((req) => {

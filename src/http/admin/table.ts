@@ -1,12 +1,13 @@
 /**
  * The control plane, declared once: every /_sim call as one row — method, path, who may call it, whether it
- * takes `?tenant=`, its handler (which reads its query and body with the readers the library shares), the
- * library method that makes it, and its OpenAPI description. From this table come the /_sim routes (routes.ts:
- * the access checks, 405 with Allow, endpointNotFound), the OpenAPI paths (openapi-paths.ts), and the routes
- * that the library's in-process and remote methods take (simulator/facade.ts, simulator/remote.ts).
+ * takes `?tenant=`, the query parameters it takes, its one call (read from the request, run over HTTP and by
+ * the library alike; a streamed or odd answer's own handler), the library method that makes it, and its
+ * OpenAPI description. From this table come the /_sim routes (routes.ts: the access checks, 405 with Allow,
+ * endpointNotFound), the OpenAPI paths (openapi-paths.ts), and the library's in-process and remote methods
+ * (simulator/facade.ts, simulator/remote.ts).
  */
 import type { Request, Response } from 'express';
-import type { ControlCall, ControlContext } from './context.js';
+import type { ControlCall, ControlContext, RowCall } from './context.js';
 import { DASHBOARD_DOCS } from './dashboard-docs.js';
 import { deleteToken, listPayments, listTenants, refundPayment, reversePayment, streamRequests } from './dashboard.js';
 import { DOCS, type OperationDoc } from './docs.js';
@@ -28,44 +29,51 @@ export interface ControlOperation {
   /** Under /_sim, as Express matches it (case-insensitive, a trailing slash allowed; `:name` a path parameter). */
   path: string;
   access: Access;
-  /** Takes `?tenant=` (or a tenant's own credentials): the tenant the call acts on, read before anything else. */
-  tenant: boolean;
-  handle: ControlHandler;
+  /** Takes `?tenant=` (or a tenant's own credentials): the tenant the call acts on, read before anything else; `required`: it must be named. */
+  tenant: boolean | 'required';
+  /** The query parameters it takes, any other refused (with a hint) next; absent: the call reads its query itself, or none. */
+  query?: readonly string[];
+  /** Its one call (context.ts): the HTTP handler unless `handle` is the row's own, and the library method's core. */
+  call?: RowCall;
+  handle?: ControlHandler;
   /** The library method that makes the call (SimulatorControl's; `clock.*` SimulatorClock's). */
   library?: string;
   doc: () => OperationDoc;
 }
 
+const TENANT = ['tenant'];
+
 /** In the order of the OpenAPI document; a path's rows in the order of its `Allow`. */
 const ROWS = [
   { method: 'GET', path: '/health', access: 'open', tenant: false, handle: call.health, library: 'ready', doc: DOCS.health },
-  { method: 'GET', path: '/clock', access: 'tenant', tenant: true, handle: call.getClock, library: 'clock.now', doc: DOCS.getClock },
-  { method: 'PUT', path: '/clock', access: 'tenant', tenant: true, handle: call.setClock, library: 'clock.set', doc: DOCS.setClock },
-  { method: 'POST', path: '/clock/advance', access: 'tenant', tenant: true, handle: call.advanceClock, library: 'clock.advance', doc: DOCS.advanceClock },
-  { method: 'POST', path: '/reset', access: 'tenant', tenant: true, handle: call.reset, library: 'reset', doc: DOCS.reset },
-  { method: 'GET', path: '/tokens', access: 'tenant', tenant: true, handle: call.listTokens, library: 'tokens', doc: DOCS.listTokens },
-  { method: 'GET', path: '/requests', access: 'tenant', tenant: true, handle: call.listRequests, library: 'requests', doc: DOCS.listRequests },
-  { method: 'DELETE', path: '/requests', access: 'tenant', tenant: true, handle: call.clearRequests, library: 'clearRequests', doc: DOCS.clearRequests },
-  { method: 'GET', path: '/state', access: 'tenant', tenant: true, handle: call.exportState, library: 'exportState', doc: DOCS.exportState },
-  { method: 'PUT', path: '/state', access: 'tenant', tenant: true, handle: call.importState, library: 'importState', doc: DOCS.importState },
-  { method: 'GET', path: '/scenarios', access: 'tenant', tenant: true, handle: call.listScenarios, library: 'scenarios', doc: DOCS.listScenarios },
-  { method: 'PUT', path: '/scenarios', access: 'tenant', tenant: true, handle: call.loadScenarios, library: 'loadScenarios', doc: DOCS.loadScenarios },
+  { method: 'GET', path: '/clock', access: 'tenant', tenant: true, call: call.getClock, library: 'clock.now', doc: DOCS.getClock },
+  { method: 'PUT', path: '/clock', access: 'tenant', tenant: true, call: call.setClock, library: 'clock.set', doc: DOCS.setClock },
+  { method: 'POST', path: '/clock/advance', access: 'tenant', tenant: true, call: call.advanceClock, library: 'clock.advance', doc: DOCS.advanceClock },
+  { method: 'POST', path: '/reset', access: 'tenant', tenant: true, call: call.reset, library: 'reset', doc: DOCS.reset },
+  { method: 'GET', path: '/tokens', access: 'tenant', tenant: true, query: ['tenant', 'limit', 'cursor'], call: call.listTokens, library: 'tokens', doc: DOCS.listTokens },
+  { method: 'GET', path: '/requests', access: 'tenant', tenant: true, call: call.listRequests, library: 'requests', doc: DOCS.listRequests },
+  { method: 'DELETE', path: '/requests', access: 'tenant', tenant: true, query: TENANT, call: call.clearRequests, library: 'clearRequests', doc: DOCS.clearRequests },
+  // Streamed over HTTP; the library's snapshot is one object.
+  { method: 'GET', path: '/state', access: 'tenant', tenant: true, handle: call.exportState, call: { run: ({ controller }) => controller.exportState() }, library: 'exportState', doc: DOCS.exportState },
+  { method: 'PUT', path: '/state', access: 'tenant', tenant: true, call: call.importState, library: 'importState', doc: DOCS.importState },
+  { method: 'GET', path: '/scenarios', access: 'tenant', tenant: true, call: call.listScenarios, library: 'scenarios', doc: DOCS.listScenarios },
+  { method: 'PUT', path: '/scenarios', access: 'tenant', tenant: true, call: call.loadScenarios, library: 'loadScenarios', doc: DOCS.loadScenarios },
   // loadScenarios() with no scenario: the set cleared.
-  { method: 'DELETE', path: '/scenarios', access: 'tenant', tenant: true, handle: call.clearScenarios, library: 'loadScenarios', doc: DOCS.clearScenarios },
-  { method: 'GET', path: '/webhooks', access: 'tenant', tenant: true, handle: call.listWebhooks, library: 'webhooks', doc: DOCS.listWebhooks },
-  { method: 'POST', path: '/webhooks/flush', access: 'tenant', tenant: true, handle: call.flushWebhooks, library: 'flushWebhooks', doc: DOCS.flushWebhooks },
+  { method: 'DELETE', path: '/scenarios', access: 'tenant', tenant: true, call: call.clearScenarios, library: 'loadScenarios', doc: DOCS.clearScenarios },
+  { method: 'GET', path: '/webhooks', access: 'tenant', tenant: true, call: call.listWebhooks, library: 'webhooks', doc: DOCS.listWebhooks },
+  { method: 'POST', path: '/webhooks/flush', access: 'tenant', tenant: true, call: call.flushWebhooks, library: 'flushWebhooks', doc: DOCS.flushWebhooks },
   // Webhooks as the vendor sends them (contract 4.4, decision 0056): a logged delivery sent again.
-  { method: 'POST', path: '/webhooks/:id/resend', access: 'tenant', tenant: true, handle: call.resendWebhook, library: 'resendWebhook', doc: DOCS.resendWebhook },
-  { method: 'GET', path: '/metrics', access: 'admin', tenant: false, handle: call.metrics, doc: DOCS.metrics },
-  { method: 'GET', path: '/tenants', access: 'tenant', tenant: true, handle: listTenants, doc: DASHBOARD_DOCS.listTenants },
-  { method: 'GET', path: '/payments', access: 'tenant', tenant: true, handle: listPayments, library: 'payments', doc: DASHBOARD_DOCS.listPayments },
-  { method: 'POST', path: '/payments/:paymentId/refund', access: 'tenant', tenant: true, handle: refundPayment, doc: DASHBOARD_DOCS.refundPayment },
-  { method: 'POST', path: '/payments/:paymentId/reversal', access: 'tenant', tenant: true, handle: reversePayment, doc: DASHBOARD_DOCS.reversePayment },
-  { method: 'DELETE', path: '/tokens/:tokenId', access: 'tenant', tenant: true, handle: deleteToken, doc: DASHBOARD_DOCS.deleteToken },
+  { method: 'POST', path: '/webhooks/:id/resend', access: 'tenant', tenant: true, query: TENANT, call: call.resendWebhook, library: 'resendWebhook', doc: DOCS.resendWebhook },
+  { method: 'GET', path: '/metrics', access: 'admin', tenant: false, query: [], handle: call.metrics, doc: DOCS.metrics },
+  { method: 'GET', path: '/tenants', access: 'tenant', tenant: true, query: TENANT, call: listTenants, doc: DASHBOARD_DOCS.listTenants },
+  { method: 'GET', path: '/payments', access: 'tenant', tenant: true, query: ['tenant', 'limit', 'cursor', 'transactionReference'], call: listPayments, library: 'payments', doc: DASHBOARD_DOCS.listPayments },
+  { method: 'POST', path: '/payments/:paymentId/refund', access: 'tenant', tenant: 'required', query: TENANT, call: refundPayment, doc: DASHBOARD_DOCS.refundPayment },
+  { method: 'POST', path: '/payments/:paymentId/reversal', access: 'tenant', tenant: 'required', query: TENANT, call: reversePayment, doc: DASHBOARD_DOCS.reversePayment },
+  { method: 'DELETE', path: '/tokens/:tokenId', access: 'tenant', tenant: 'required', query: TENANT, call: deleteToken, doc: DASHBOARD_DOCS.deleteToken },
   { method: 'GET', path: '/requests/stream', access: 'stream', tenant: true, handle: streamRequests, doc: DASHBOARD_DOCS.streamRequests },
   { method: 'GET', path: '/openapi.json', access: 'tenant', tenant: false, handle: call.openApi, doc: DOCS.openApi },
   // Every value that changes an outcome (contract 4.4, decision 0057).
-  { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, handle: call.listMagicValues, library: 'magicValues', doc: magicValuesDoc },
+  { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, query: TENANT, call: call.listMagicValues, library: 'magicValues', doc: magicValuesDoc },
 ] as const satisfies readonly ControlOperation[];
 export const CONTROL_TABLE: readonly ControlOperation[] = ROWS;
 
