@@ -7,7 +7,7 @@ import { schemaError, type FieldPath, type FieldProblem } from '../wire/problems
 import type { Token } from '../domain/token.js';
 import type { VirtualClock } from '../infra/clock.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { ControllerDeps } from './controller-deps.js';
+import type { ControllerDeps } from './controller.js';
 import { paymentFromState, paymentToState } from './payment-state.js';
 import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
 
@@ -29,24 +29,18 @@ export function* liveTokens(deps: ControllerDeps, tenant: string | undefined): G
 }
 
 /**
- * The payment events that the clock a call moved has made due, caught up (and their webhooks queued) before
- * the call answers: the tenant's, or every tenant's that follows the shared clock.
+ * Deletes the tokens that have expired and catches up the payment events that are due (their webhooks queued),
+ * each tenant by its own clock: one tenant's; without one, those of every tenant that follows the shared clock
+ * (a move of it), or with `forksToo` every tenant's (a periodic sweep). Clock calls sweep before and after the
+ * move: setting a clock back never brings an expired token back, and moving it on frees what expires
+ * (decision 0023). The store's expiry heap makes it cheap. Returns how many tokens were deleted.
  */
-export function catchUpPayments(deps: ControllerDeps, tenant: string | undefined): void {
-  const payments = deps.payments;
-  if (!payments) return;
-  const forked = deps.clocks.forks();
-  for (const t of tenant === undefined ? payments.store.tenants().filter((t) => !forked.has(t)) : [tenant]) {
-    payments.catchUp(t);
-    deps.releaseWebhooks?.(t);
-  }
-}
-
-/** Every tenant's expired tokens deleted, each by its own clock, and every tenant's due payment events caught up. */
-export function sweepAll(deps: ControllerDeps): number {
+export function sweep(deps: ControllerDeps, tenant: string | undefined, forksToo = false): number {
+  const forked = forksToo ? undefined : deps.clocks.forks();
+  const which = (tenants: readonly string[]): readonly string[] => (tenant !== undefined ? [tenant] : tenants.filter((t) => !forked?.has(t)));
   let removed = 0;
-  for (const t of deps.store.tenants()) removed += deps.store.sweepExpired(t, deps.clocks.now(t));
-  for (const t of deps.payments?.store.tenants() ?? []) {
+  for (const t of which(deps.store.tenants())) removed += deps.store.sweepExpired(t, deps.clocks.now(t));
+  for (const t of which(deps.payments?.store.tenants() ?? [])) {
     deps.payments?.catchUp(t);
     deps.releaseWebhooks?.(t);
   }
@@ -122,7 +116,7 @@ export function importState(deps: ControllerDeps, data: unknown): void {
   deps.engine.restoreCounters(snapshot.counters.scenarios ?? {}, snapshot.counters.tenantScenarios ?? {});
   deps.store.replaceAll(tokens);
   deps.payments?.store.replaceAll((snapshot.payments ?? []).map(paymentFromState));
-  sweepAll(deps);
+  sweep(deps, undefined, true);
 }
 
 /** What a tenant-scoped snapshot names of any other tenant: its tokens, clocks, counters, scenario sets. */
@@ -167,7 +161,6 @@ export function importTenantState(deps: ControllerDeps, data: unknown, tenant: s
   engine.restoreCounters(counts, ownNext ? { ...ownCounts, [tenant]: ownNext } : ownCounts);
   store.clear(tenant);
   for (const token of tokens) store.insert(token);
-  store.sweepExpired(tenant, clocks.now(tenant));
   deps.payments?.store.replaceAll((snapshot.payments ?? []).map(paymentFromState), tenant);
-  catchUpPayments(deps, tenant);
+  sweep(deps, tenant);
 }

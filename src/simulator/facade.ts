@@ -2,7 +2,7 @@
 import type { Socket } from 'node:net';
 import type { ControlToken } from '../http/openapi-schemas.js';
 import type { SimulatorConfig } from '../config/options.js';
-import { instantText, readSetClock } from '../control/clock-input.js';
+import { instantText } from '../control/controller.js';
 import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
 import type { Token } from '../domain/token.js';
@@ -11,7 +11,6 @@ import { renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
 import type { MagicValues } from '../http/admin/magic-values.js';
 import { unknownTenant, type ControlRoutesDeps } from '../http/admin/context.js';
-import { advance } from '../http/admin/handlers.js';
 import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
@@ -233,13 +232,10 @@ const now = (answer: { now: string }): string => answer.now;
 /** Every library method of SimulatorControl, as its row serves it. */
 export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<MethodOf<K>> } = {
   'clock.now': { read: byTenant, local: ({ controller }, { tenant }) => controller.clock(tenant).now, answer: now },
-  'clock.advance': { read: (by, tenant) => ({ by, tenant }), local: ({ controller }, { by, tenant }) => advance(controller, { by }, tenant).now, body: ({ by }) => ({ by }), answer: now },
+  'clock.advance': { read: (by, tenant) => ({ by, tenant }), local: ({ controller }, { by, tenant }) => controller.advanceClock({ by }, tenant).now, body: ({ by }) => ({ by }), answer: now },
   'clock.set': {
     read: (at, frozen, tenant) => ({ now: at, ...(frozen !== undefined && { frozen }), tenant }),
-    local({ controller }, input) {
-      const read = readSetClock(clockBody(input));
-      return controller.setClock(read.epochMs, read.frozen, input.tenant).now;
-    },
+    local: ({ controller }, input) => controller.setClock(clockBody(input), input.tenant).now,
     body: clockBody,
     answer: now,
   },

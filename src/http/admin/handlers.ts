@@ -5,8 +5,6 @@
  */
 import { once } from 'node:events';
 import type { Request, Response } from 'express';
-import { readAdvance, readSetClock } from '../../control/clock-input.js';
-import type { Controller } from '../../control/controller.js';
 import { positionOf } from '../../control/token-pages.js';
 import { packageVersion } from '../../config/version.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../../scenarios/loader.js';
@@ -45,17 +43,11 @@ export async function metrics(ctx: ControlContext, { where }: ControlCall, req: 
 export const getClock = (ctx: ControlContext, { tenant }: ControlCall, _req: Request, res: Response): void => sendJson(res, 200, ctx.controller.clock(tenant));
 
 export async function setClock(ctx: ControlContext, { tenant }: ControlCall, req: Request, res: Response): Promise<void> {
-  const { epochMs, frozen } = readSetClock(await jsonOf(req));
-  sendJson(res, 200, ctx.controller.setClock(epochMs, frozen, tenant));
-}
-
-/** `{by}` read by the clock's rules against the clock it moves: the library's advance reads alike. */
-export function advance(controller: Controller, body: unknown, tenant: string | undefined): ReturnType<Controller['advanceClock']> {
-  return controller.advanceClock(readAdvance(body, Date.parse(controller.clock(tenant).now)), tenant);
+  sendJson(res, 200, ctx.controller.setClock(await jsonOf(req), tenant));
 }
 
 export async function advanceClock(ctx: ControlContext, { tenant }: ControlCall, req: Request, res: Response): Promise<void> {
-  sendJson(res, 200, advance(ctx.controller, await jsonOf(req), tenant));
+  sendJson(res, 200, ctx.controller.advanceClock(await jsonOf(req), tenant));
 }
 
 export function reset(ctx: ControlContext, { tenant }: ControlCall, _req: Request, res: Response): void {
