@@ -2,13 +2,13 @@
  * The controller's state snapshots (decision 0026, 0027): everything, or one tenant's part, exported in parts
  * to be written a slice at a time, and imported whole (checked first, so nothing changes on a refusal).
  */
-import { formatInstant, parseInstant } from '../wire/instant.js';
+import { formatInstant } from '../wire/instant.js';
 import { schemaError, type FieldPath, type FieldProblem } from '../wire/problems.js';
 import type { Token } from '../domain/token.js';
 import type { VirtualClock } from '../infra/clock.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { ControllerDeps } from './controller.js';
-import { paymentFromState, paymentToState } from './payment-state.js';
+import { instantMs, paymentFromState, paymentToState } from './payment-state.js';
 import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
 
 /** A snapshot in parts: everything but the tokens, the live tokens as they are now, and the conversion of one token to its snapshot form. */
@@ -107,10 +107,9 @@ export function importState(deps: ControllerDeps, data: unknown): void {
   ];
   if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
   // Everything is checked; from here on nothing can fail half-way.
-  const at = (iso: string): number => parseInstant(iso) ?? Number.NaN;
   clocks.dropForks();
-  clocks.shared.set(at(snapshot.clock.now), snapshot.clock.frozen);
-  for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(at(c.now), c.frozen);
+  clocks.shared.set(instantMs(snapshot.clock.now), snapshot.clock.frozen);
+  for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(instantMs(c.now), c.frozen);
   deps.ids.restoreCounters(snapshot.counters.ids);
   deps.scenarios.restoreTenantSets(snapshot.scenarios ?? {});
   deps.engine.restoreCounters(snapshot.counters.scenarios ?? {}, snapshot.counters.tenantScenarios ?? {});
@@ -143,7 +142,7 @@ export function importTenantState(deps: ControllerDeps, data: unknown, tenant: s
   if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
   // Everything is checked; from here on nothing can fail half-way. Other tenants' parts are kept as they are.
   const own = snapshot.tenantClocks[tenant];
-  if (own) clocks.fork(tenant).set(parseInstant(own.now) ?? Number.NaN, own.frozen);
+  if (own) clocks.fork(tenant).set(instantMs(own.now), own.frozen);
   deps.ids.restoreCounters({ ...only(deps.ids.counters(), (key) => tenantOfCounter(key) !== tenant), ...snapshot.counters.ids });
   const sets: Record<string, readonly Scenario[]> = Object.fromEntries([...engine.tenantSets()].filter(([owner]) => owner !== tenant));
   const mine = snapshot.scenarios?.[tenant];
