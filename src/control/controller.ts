@@ -1,36 +1,104 @@
 /**
  * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
- * the journal, and state snapshots. Without a tenant, a call acts on every tenant.
+ * the journal, and state snapshots. Without a tenant, a call acts on every tenant. Clock calls take the body
+ * as both doors give it (a /_sim body, or a library call as that body), read by one set of rules, so the
+ * HTTP and library answers to a bad duration or date are the same error.
  */
-import type { FieldPath } from '../wire/problems.js';
+import { advanceMs } from '../domain/duration.js';
+import type { PaymentStore, Profiles, Store } from '../domain/ports.js';
+import { LATEST_INSTANT, isInRange } from '../domain/time-range.js';
 import type { Token } from '../domain/token.js';
-import type { TenantClocks, VirtualClock } from '../infra/clock.js';
+import type { TenantClocks } from '../infra/clock.js';
+import type { IdSource } from '../infra/ids.js';
+import type { Siv } from '../infra/siv.js';
+import type { ActiveScenarios } from '../scenarios/active-set.js';
+import type { ScenarioEngine } from '../scenarios/engine.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { JournalEntry, JournalFilter } from './journal.js';
+import { formatInstant, parseInstant } from '../wire/instant.js';
+import { fieldError, type FieldPath } from '../wire/problems.js';
+import { clockAdvanceBody, clockSetBody } from '../wire/schemas.js';
+import { parseBody } from '../wire/validation.js';
+import type { Journal, JournalEntry, JournalFilter } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
-import { catchUpPayments, importState, importTenantState, liveTokens, stateParts, sweepAll, view, type StateParts } from './snapshots.js';
+import { importState, importTenantState, liveTokens, stateParts, sweep, view, type StateParts } from './snapshots.js';
 
-import type { ControllerDeps } from './controller-deps.js';
+/** What the controller and its snapshots (snapshots.ts) work with. */
+export interface ControllerDeps {
+  clocks: TenantClocks;
+  store: Store;
+  journal: Journal;
+  ids: IdSource;
+  /** Seals card numbers in snapshots. */
+  siv: Siv;
+  /** Puts configured tokens (fixtures, scenarios) back after a reset. */
+  preload(tenant?: string): void;
+  engine: ScenarioEngine;
+  scenarios: ActiveScenarios;
+  /** The profile in force: imported tokens without an extension of their own take its extension. */
+  profiles: Profiles;
+  /** Whether a name is a configured credential (a tenant). */
+  isTenant(name: string): boolean;
+  /** Drops the webhook queue and delivery log (of one tenant, or all) at a reset (decision 0030). */
+  clearWebhooks?(tenant?: string): void;
+  /** Payments: their store, and the catch-up of a tenant's events that are due by its clock (a clock move). */
+  payments?: { store: PaymentStore; catchUp(tenant: string): number };
+  /** Hands on the tenant's webhook deliveries a rule delayed until its clock's now (decision 0056), after a catch-up. */
+  releaseWebhooks?(tenant: string): void;
+  /** Told after each reset (of one tenant, or all, `undefined`): a whole reset clears health's store report (decision 0041). */
+  afterReset?(tenant: string | undefined): void;
+}
+
+const RANGE = 'the clock runs from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
+
+/** now outside the clock's range: bodyDoesNotMatchSchema, fieldHasInvalidValue at `$.now`. */
+const outOfRange = () => fieldError('fieldHasInvalidValue', ['now'], `now must be inside the clock's range: ${RANGE}`);
+
+/**
+ * `{by}` → milliseconds forward from `nowMs`; bodyDoesNotMatchSchema at `$.by` when it is not a non-negative
+ * duration, or when it would move the clock past the end of its range.
+ */
+function readAdvance(body: unknown, nowMs: number): number {
+  const { by } = parseBody(clockAdvanceBody, body);
+  const ms = advanceMs(by, nowMs);
+  if (ms === undefined) {
+    throw fieldError('fieldHasInvalidValue', ['by'], 'by must be a non-negative ISO 8601 duration (P8D) or number of milliseconds');
+  }
+  if (ms > LATEST_INSTANT - nowMs) {
+    throw fieldError('fieldHasInvalidValue', ['by'], `by would move the clock past its range: ${RANGE}`);
+  }
+  return ms;
+}
+
+/**
+ * `{now, frozen?}` → the instant and the frozen flag; bodyDoesNotMatchSchema at `$.now` for a bad date or one
+ * outside the clock's range.
+ */
+function readSetClock(body: unknown): { epochMs: number; frozen: boolean | undefined } {
+  const parsed = parseBody(clockSetBody, body);
+  const epochMs = parseInstant(parsed.now) ?? Number.NaN;
+  if (!isInRange(epochMs)) throw outOfRange();
+  return { epochMs, frozen: parsed.frozen };
+}
+
+/**
+ * A library argument as the /_sim body would carry it: numbers and Dates become ISO strings. A number or
+ * Date outside the clock's range throws the refusal the body would get (it has no four-digit-year text).
+ */
+export function instantText(now: string | number | Date): unknown {
+  if (typeof now === 'string') return now;
+  const ms = now instanceof Date ? now.getTime() : now;
+  if (!Number.isFinite(ms)) return String(now);
+  if (!isInRange(ms)) throw outOfRange();
+  return formatInstant(ms);
+}
 
 /**
  * The clock a call moves: the tenant's own (forked on first use), or the shared one — which every tenant
  * without a fork follows. A fork moves only by calls naming its tenant.
  */
-const target = (clocks: TenantClocks, tenant: string | undefined): VirtualClock => (tenant === undefined ? clocks.shared : clocks.fork(tenant));
-
-/**
- * Deletes the tokens that have expired by the clock a call moves (the tenant's own, or the shared one for
- * every tenant following it), before and after the move: setting a clock back never brings an expired token
- * back, and moving it on frees what expires (decision 0023). The store's expiry heap makes it cheap.
- */
-function sweepExpired(deps: ControllerDeps, tenant: string | undefined): void {
-  const { clocks, store } = deps;
-  const forked = clocks.forks();
-  for (const t of tenant === undefined ? store.tenants().filter((t) => !forked.has(t)) : [tenant]) store.sweepExpired(t, clocks.now(t));
-  catchUpPayments(deps, tenant);
-}
+const target = (clocks: TenantClocks, tenant: string | undefined) => (tenant === undefined ? clocks.shared : clocks.fork(tenant));
 
 /** The control plane of one simulator; without a tenant, a call acts on every tenant. */
 export type Controller = ReturnType<typeof createController>;
@@ -39,16 +107,22 @@ export function createController(deps: ControllerDeps) {
   const { journal } = deps;
   return {
     clock: (tenant?: string): ClockState => view(deps.clocks.of(tenant)),
-    /** `ms` as readAdvance read it: non-negative, and within the clock's range. */
-    advanceClock(ms: number, tenant?: string): ClockState {
+    /**
+     * `{by}` read against the clock it moves; the clock's expired tokens are swept after the move, and its due
+     * payment events caught up (decision 0023).
+     */
+    advanceClock(body: unknown, tenant?: string): ClockState {
+      const ms = readAdvance(body, deps.clocks.of(tenant).now());
       target(deps.clocks, tenant).advance(ms);
-      sweepExpired(deps, tenant);
+      sweep(deps, tenant);
       return view(deps.clocks.of(tenant));
     },
-    setClock(epochMs: number, frozen: boolean | undefined, tenant?: string): ClockState {
-      sweepExpired(deps, tenant);
+    /** `{now, frozen?}`; swept before and after the move: setting a clock back never brings an expired token back. */
+    setClock(body: unknown, tenant?: string): ClockState {
+      const { epochMs, frozen } = readSetClock(body);
+      sweep(deps, tenant);
       target(deps.clocks, tenant).set(epochMs, frozen);
-      sweepExpired(deps, tenant);
+      sweep(deps, tenant);
       return view(deps.clocks.of(tenant));
     },
     reset(tenant?: string): void {
@@ -87,6 +161,6 @@ export function createController(deps: ControllerDeps) {
     /** Replaces the whole state, or with a tenant that tenant's part only; changes nothing and throws when the snapshot is not valid. */
     importState: (data: unknown, tenant?: string): void => (tenant === undefined ? importState(deps, data) : importTenantState(deps, data, tenant)),
     /** Deletes every tenant's expired tokens, each by its tenant's clock; returns how many (a periodic sweep). */
-    sweepExpired: (): number => sweepAll(deps),
+    sweepExpired: (): number => sweep(deps, undefined, true),
   };
 }

@@ -126,11 +126,11 @@ export function bodyView(body: string | Buffer | undefined, omittedBytes: number
 
 export const omittedNote = (bytes: number): string => `[a body of ${bytes} bytes, not kept]`;
 
-/** The body fields of an entry, under `body` (JSON or a note) or `text`. */
-function bodyFields(view: BodyView | undefined, body: 'requestBody' | 'responseBody', text: 'requestText' | 'responseText'): Partial<JournalEntry> {
+/** The body fields of an entry (or of its lost answer), under `body` (JSON or a note) or `text`. */
+function bodyFields<B extends string, T extends string>(view: BodyView | undefined, body: B, text: T): Partial<Record<B, unknown> & Record<T, string>> {
   if (view === undefined) return {};
-  if (view.kind === 'omitted') return { [body]: omittedNote(view.bytes) };
-  return view.kind === 'json' ? { [body]: view.value } : { [text]: view.text };
+  const fields = view.kind === 'omitted' ? { [body]: omittedNote(view.bytes) } : view.kind === 'json' ? { [body]: view.value } : { [text]: view.text };
+  return fields as Partial<Record<B, unknown> & Record<T, string>>;
 }
 
 /** The query's parameters, decoded, each masked by its name (`cvc`, `cardNumber`…) and its content. */
@@ -185,14 +185,9 @@ export function toEntry({ seq, record: r }: { seq: number; record: JournalRecord
     ...bodyFields(bodyView(r.body, r.omittedBodyBytes), 'requestBody', 'requestText'),
     responseHeaders: Object.fromEntries(maskedResponseHeaders(r)),
     ...bodyFields(bodyView(r.responseBody, r.omittedResponseBytes), 'responseBody', 'responseText'),
-    ...(r.lostAnswer && { lostAnswer: lostAnswerOf(r.lostAnswer) }),
+    // A lost answer's body is never omitted: one too large was dropped when recorded.
+    ...(r.lostAnswer && {
+      lostAnswer: { as: r.lostAnswer.as as NonNullable<JournalEntry['lostAnswer']>['as'], status: r.lostAnswer.status, ...bodyFields(bodyView(r.lostAnswer.body, undefined), 'body', 'text') },
+    }),
   };
-}
-
-/** The lost answer of a record as an entry shows it: its body masked (never omitted: one too large was dropped when recorded). */
-function lostAnswerOf(lost: NonNullable<JournalRecord['lostAnswer']>): NonNullable<JournalEntry['lostAnswer']> {
-  const view = bodyView(lost.body, undefined);
-  const answer = { as: lost.as as NonNullable<JournalEntry['lostAnswer']>['as'], status: lost.status };
-  if (view === undefined) return answer;
-  return view.kind === 'json' ? { ...answer, body: view.value } : { ...answer, text: view.kind === 'text' ? view.text : '' };
 }

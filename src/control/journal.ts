@@ -10,7 +10,7 @@ import { mustBeStringMessage } from '../wire/validation.js';
 import { Queue } from '../infra/queue.js';
 import { OPERATIONS, toEntry, type JournalEntry, type JournalRecord, type Operation } from './journal-entry.js';
 
-export { KEPT_REQUEST_HEADERS, OPERATIONS, type JournalEntry, type JournalFields, type JournalRecord, type Operation } from './journal-entry.js';
+export { OPERATIONS, type JournalEntry, type JournalRecord, type Operation } from './journal-entry.js';
 
 /**
  * Bodies over this size are not kept, whole: the journal is bounded by entries, so entries must stay small,

@@ -13,6 +13,8 @@ export const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-ti
   error: "must be inside the clock's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z",
   params: { errorName: 'fieldHasInvalidValue' },
 });
+/** A snapshot's instant (checked by `instant`) in epoch milliseconds. */
+export const instantMs = (text: string): number => parseInstant(text) ?? Number.NaN;
 const amount = z.int().min(0);
 /** The pending settlement among a payment's scheduled events. */
 const isSettlement = (e: Pick<PaymentEvent, 'seq' | 'type'>): boolean => e.seq === SETTLEMENT_SEQ && (e.type === 'settled' || e.type === 'settlementFailed');
@@ -61,7 +63,7 @@ const withAt = <At>(e: PaymentEvent | PaymentEventState, at: At) => ({
   ...(e.refusal && { refusal: { ...e.refusal } }),
 });
 const eventToState = (e: PaymentEvent): PaymentEventState => withAt(e, formatInstant(e.at));
-const eventFromState = (e: PaymentEventState): PaymentEvent => withAt(e, parseInstant(e.at) ?? Number.NaN);
+const eventFromState = (e: PaymentEventState): PaymentEvent => withAt(e, instantMs(e.at));
 
 const copyScript = (script: PaymentScript | PaymentState['script']): PaymentScript => ({
   ...(script.settlementFails !== undefined && { settlementFails: script.settlementFails }),
@@ -101,7 +103,7 @@ export function paymentFromState(s: PaymentState): Payment {
     entity: s.entity,
     currency: s.currency,
     amount: s.amount,
-    createdAt: parseInstant(s.createdAt) ?? Number.NaN,
+    createdAt: instantMs(s.createdAt),
     origin: s.origin,
     settlement: s.settlement,
     refunded: s.refunded,

@@ -2,13 +2,13 @@
  * The controller's state snapshots (decision 0026, 0027): everything, or one tenant's part, exported in parts
  * to be written a slice at a time, and imported whole (checked first, so nothing changes on a refusal).
  */
-import { formatInstant, parseInstant } from '../wire/instant.js';
+import { formatInstant } from '../wire/instant.js';
 import { schemaError, type FieldPath, type FieldProblem } from '../wire/problems.js';
 import type { Token } from '../domain/token.js';
 import type { VirtualClock } from '../infra/clock.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { ControllerDeps } from './controller-deps.js';
-import { paymentFromState, paymentToState } from './payment-state.js';
+import type { ControllerDeps } from './controller.js';
+import { instantMs, paymentFromState, paymentToState } from './payment-state.js';
 import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
 
 /** A snapshot in parts: everything but the tokens, the live tokens as they are now, and the conversion of one token to its snapshot form. */
@@ -29,24 +29,18 @@ export function* liveTokens(deps: ControllerDeps, tenant: string | undefined): G
 }
 
 /**
- * The payment events that the clock a call moved has made due, caught up (and their webhooks queued) before
- * the call answers: the tenant's, or every tenant's that follows the shared clock.
+ * Deletes the tokens that have expired and catches up the payment events that are due (their webhooks queued),
+ * each tenant by its own clock: one tenant's; without one, those of every tenant that follows the shared clock
+ * (a move of it), or with `forksToo` every tenant's (a periodic sweep). Clock calls sweep before and after the
+ * move: setting a clock back never brings an expired token back, and moving it on frees what expires
+ * (decision 0023). The store's expiry heap makes it cheap. Returns how many tokens were deleted.
  */
-export function catchUpPayments(deps: ControllerDeps, tenant: string | undefined): void {
-  const payments = deps.payments;
-  if (!payments) return;
-  const forked = deps.clocks.forks();
-  for (const t of tenant === undefined ? payments.store.tenants().filter((t) => !forked.has(t)) : [tenant]) {
-    payments.catchUp(t);
-    deps.releaseWebhooks?.(t);
-  }
-}
-
-/** Every tenant's expired tokens deleted, each by its own clock, and every tenant's due payment events caught up. */
-export function sweepAll(deps: ControllerDeps): number {
+export function sweep(deps: ControllerDeps, tenant: string | undefined, forksToo = false): number {
+  const forked = forksToo ? undefined : deps.clocks.forks();
+  const which = (tenants: readonly string[]): readonly string[] => (tenant !== undefined ? [tenant] : tenants.filter((t) => !forked?.has(t)));
   let removed = 0;
-  for (const t of deps.store.tenants()) removed += deps.store.sweepExpired(t, deps.clocks.now(t));
-  for (const t of deps.payments?.store.tenants() ?? []) {
+  for (const t of which(deps.store.tenants())) removed += deps.store.sweepExpired(t, deps.clocks.now(t));
+  for (const t of which(deps.payments?.store.tenants() ?? [])) {
     deps.payments?.catchUp(t);
     deps.releaseWebhooks?.(t);
   }
@@ -113,16 +107,15 @@ export function importState(deps: ControllerDeps, data: unknown): void {
   ];
   if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
   // Everything is checked; from here on nothing can fail half-way.
-  const at = (iso: string): number => parseInstant(iso) ?? Number.NaN;
   clocks.dropForks();
-  clocks.shared.set(at(snapshot.clock.now), snapshot.clock.frozen);
-  for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(at(c.now), c.frozen);
+  clocks.shared.set(instantMs(snapshot.clock.now), snapshot.clock.frozen);
+  for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(instantMs(c.now), c.frozen);
   deps.ids.restoreCounters(snapshot.counters.ids);
   deps.scenarios.restoreTenantSets(snapshot.scenarios ?? {});
   deps.engine.restoreCounters(snapshot.counters.scenarios ?? {}, snapshot.counters.tenantScenarios ?? {});
   deps.store.replaceAll(tokens);
   deps.payments?.store.replaceAll((snapshot.payments ?? []).map(paymentFromState));
-  sweepAll(deps);
+  sweep(deps, undefined, true);
 }
 
 /** What a tenant-scoped snapshot names of any other tenant: its tokens, clocks, counters, scenario sets. */
@@ -149,7 +142,7 @@ export function importTenantState(deps: ControllerDeps, data: unknown, tenant: s
   if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
   // Everything is checked; from here on nothing can fail half-way. Other tenants' parts are kept as they are.
   const own = snapshot.tenantClocks[tenant];
-  if (own) clocks.fork(tenant).set(parseInstant(own.now) ?? Number.NaN, own.frozen);
+  if (own) clocks.fork(tenant).set(instantMs(own.now), own.frozen);
   deps.ids.restoreCounters({ ...only(deps.ids.counters(), (key) => tenantOfCounter(key) !== tenant), ...snapshot.counters.ids });
   const sets: Record<string, readonly Scenario[]> = Object.fromEntries([...engine.tenantSets()].filter(([owner]) => owner !== tenant));
   const mine = snapshot.scenarios?.[tenant];
@@ -167,7 +160,6 @@ export function importTenantState(deps: ControllerDeps, data: unknown, tenant: s
   engine.restoreCounters(counts, ownNext ? { ...ownCounts, [tenant]: ownNext } : ownCounts);
   store.clear(tenant);
   for (const token of tokens) store.insert(token);
-  store.sweepExpired(tenant, clocks.now(tenant));
   deps.payments?.store.replaceAll((snapshot.payments ?? []).map(paymentFromState), tenant);
-  catchUpPayments(deps, tenant);
+  sweep(deps, tenant);
 }

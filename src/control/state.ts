@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
 import { formatDuration, parseDuration, type Duration } from '../domain/duration.js';
-import { formatInstant, parseInstant } from '../wire/instant.js';
+import { formatInstant } from '../wire/instant.js';
 import { cardIdentity, type Token } from '../domain/token.js';
 import { schemaError, type FieldProblem } from '../wire/problems.js';
 import { strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
@@ -14,7 +14,7 @@ import { parseBounded } from '../wire/bounded-parse.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 import { schemaFor } from '../wire/schema-for.js';
-import { instant, paymentState } from './payment-state.js';
+import { instant, instantMs, paymentState } from './payment-state.js';
 import type { StateSnapshot, TokenState } from './snapshot-types.js';
 
 export type { ClockState, StateSnapshot, TokenState } from './snapshot-types.js';
@@ -106,8 +106,6 @@ export function tokenToState(token: Token, siv: Siv): TokenState {
   };
 }
 
-const ms = (iso: string): number => parseInstant(iso) ?? Number.NaN;
-
 export function tokenFromState(t: TokenState, cardNumber: string, extension: Duration): Token {
   const v = t.conflict?.values;
   return {
@@ -126,15 +124,15 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
       fundingType: t.fundingType,
     },
     ...(t.schemeTransactionReference !== undefined && { schemeTransactionReference: t.schemeTransactionReference }),
-    createdAt: ms(t.createdAt),
-    expiresAt: ms(t.expiresAt),
+    createdAt: instantMs(t.createdAt),
+    expiresAt: instantMs(t.expiresAt),
     lifetimeMs: t.lifetimeMs,
     extension: (t.extension === undefined ? undefined : parseDuration(t.extension)) ?? extension,
     revision: 0,
     ...(t.conflict &&
       v && {
         pendingConflict: {
-          expiresAt: ms(t.conflict.expiresAt),
+          expiresAt: instantMs(t.conflict.expiresAt),
           values: {
             ...(v.cardHolderName !== undefined && { cardHolderName: v.cardHolderName }),
             ...(v.cardExpiryDate && { cardExpiryDate: { month: v.cardExpiryDate.month, year: v.cardExpiryDate.year } }),

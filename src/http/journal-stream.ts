@@ -94,8 +94,6 @@ interface Group {
 
 const gap = (skipped: number): string => `event: gap\ndata: {"skipped":${skipped}}\n\n`;
 
-export const createStreamHub = (journal: Journal, streams: JournalStreams, limits: StreamLimits): StreamHub => new StreamHub(journal, streams, limits);
-
 export class StreamHub {
   /** Each entry's event, serialised and masked once for every client that sends it. */
   private readonly frames = new WeakMap<JournalSelection, string>();
@@ -192,11 +190,7 @@ export class StreamHub {
 
   /** The live journal on one response: backlog first, then each new entry (decision 0034). */
   open(req: Request, res: Response, tenant: string | undefined, filter: JournalFilter, since: number | undefined): void {
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'text/event-stream');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' }).flushHeaders();
     req.socket.setNoDelay(true);
     // The backlog and the subscription in one turn: no entry is missed or sent twice.
     const { selected } = this.journal.select(tenant, since === undefined ? filter : { ...filter, since });

@@ -31,11 +31,9 @@ export interface LogLine {
 
 export type RequestLogger = (line: LogLine) => void;
 
-function prettyLine(line: LogLine, color: boolean): string {
-  const text = `${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms ${line.correlationId}`;
-  if (!color) return text;
-  const c = COLOURS[Math.floor(line.status / 100)] ?? '';
-  return `${line.method} ${line.path} ${c}${line.status}${RESET} ${line.ms.toFixed(1)}ms ${DIM}${line.correlationId}${RESET}`;
+function prettyLine({ method, path, status, ms, correlationId }: LogLine, color: boolean): string {
+  const paint = (code: string, text: string | number): string => (color ? `${code}${text}${RESET}` : String(text));
+  return `${method} ${path} ${paint(COLOURS[Math.floor(status / 100)] ?? '', status)} ${ms.toFixed(1)}ms ${paint(DIM, correlationId)}`;
 }
 
 /** The logger of one simulator; undefined when it logs nothing. */

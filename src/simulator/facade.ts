@@ -2,7 +2,7 @@
 import type { Socket } from 'node:net';
 import type { ControlToken } from '../http/openapi-schemas.js';
 import type { SimulatorConfig } from '../config/options.js';
-import { instantText } from '../control/clock-input.js';
+import { instantText } from '../control/controller.js';
 import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
 import type { Vault } from '../domain/vault.js';

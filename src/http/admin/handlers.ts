@@ -7,7 +7,6 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate } from 'node:timers/promises';
 import type { Request, Response } from 'express';
-import { readAdvance, readSetClock } from '../../control/clock-input.js';
 import type { JournalFilter } from '../../control/journal.js';
 import { positionOf, type TokenPosition } from '../../control/token-pages.js';
 import { packageVersion } from '../../config/version.js';
@@ -47,19 +46,9 @@ export async function metrics(ctx: ControlContext, _call: ControlCall, _req: Req
 
 export const getClock: RowCall = { run: ({ controller }, { tenant }) => controller.clock(tenant) };
 
-export const setClock: RowCall<unknown> = {
-  read: jsonBody,
-  run({ controller }, { tenant }, body) {
-    const { epochMs, frozen } = readSetClock(body);
-    return controller.setClock(epochMs, frozen, tenant);
-  },
-};
+export const setClock: RowCall<unknown> = { read: jsonBody, run: ({ controller }, { tenant }, body) => controller.setClock(body, tenant) };
 
-/** `{by}` read by the clock's rules against the clock it moves. */
-export const advanceClock: RowCall<unknown> = {
-  read: jsonBody,
-  run: ({ controller }, { tenant }, body) => controller.advanceClock(readAdvance(body, Date.parse(controller.clock(tenant).now)), tenant),
-};
+export const advanceClock: RowCall<unknown> = { read: jsonBody, run: ({ controller }, { tenant }, body) => controller.advanceClock(body, tenant) };
 
 export const reset: RowCall = { run: ({ controller }, { tenant }) => controller.reset(tenant) };
 

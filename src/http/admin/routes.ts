@@ -9,7 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Authenticate } from '../auth.js';
 import { HttpError } from '../errors.js';
-import { createStreamHub, STREAM_LIMITS, type StreamLimits } from '../journal-stream.js';
+import { STREAM_LIMITS, StreamHub, type StreamLimits } from '../journal-stream.js';
 import { checkQueryParams } from '../control-query.js';
 import { outsideScope, serve, tenantOf, type ControlContext, type ControlRoutesDeps, type RowCall } from './context.js';
 import { CONTROL_TABLE, documentedPath, type ControlOperation } from './table.js';
@@ -101,7 +101,7 @@ function addRows(router: Router, ctx: ControlContext, ops: readonly ControlOpera
 
 export function createControlRoutes(deps: ControlRoutesDeps, limits: StreamLimits = STREAM_LIMITS): Router {
   // One hub per simulator: every client of its live journal shares its work (contract 4.1).
-  const ctx: ControlContext = { ...deps, hub: createStreamHub(deps.dashboard.journal, deps.dashboard.streams, limits), scopes: new WeakMap() };
+  const ctx: ControlContext = { ...deps, hub: new StreamHub(deps.dashboard.journal, deps.dashboard.streams, limits), scopes: new WeakMap() };
   const ahead = CONTROL_TABLE.filter((op) => op.access === 'open' || op.access === 'admin');
   const router = Router();
   addRows(router, ctx, ahead);

@@ -60,13 +60,11 @@ function share(local: Journal, link: RedisLink, { origin, tenants, cap }: ShareO
 
 type JournalShare = ReturnType<typeof share>;
 
-const stored = (record: JournalRecord): string =>
-  JSON.stringify({
-    ...record,
-    body: typeof record.body === 'string' ? maskCardText(record.body) : Buffer.isBuffer(record.body) ? maskCardText(record.body.toString('utf8')) : undefined,
-    responseBody: record.responseBody === undefined ? undefined : maskCardText(record.responseBody),
-    lostAnswer: record.lostAnswer && { ...record.lostAnswer, body: record.lostAnswer.body === undefined ? undefined : maskCardText(record.lostAnswer.body) },
-  });
+const masked = (text: string | undefined): string | undefined => (text === undefined ? undefined : maskCardText(text));
+
+/** A record as its stream keeps it: bodies masked, a Buffer body as text. */
+const stored = (r: JournalRecord): string =>
+  JSON.stringify({ ...r, body: masked(r.body?.toString('utf8')), responseBody: masked(r.responseBody), lostAnswer: r.lostAnswer && { ...r.lostAnswer, body: masked(r.lostAnswer.body) } });
 
 function flush(j: JournalShare): void {
   j.flushTimer = undefined;
