@@ -25,25 +25,3 @@ export const COMMON_ERRORS: [number, string][] = [
   [500, 'internalErrorOccurred (the sandbox\u2019s scripted ERROR, or a scenario)'],
   [503, 'serviceUnavailable (scenarios)'],
 ];
-
-const WRITES = new Set(['put', 'post', 'patch', 'delete']);
-
-/**
- * Every /_sim write also answers what a web page of another site would get (decision 0042): 403 for its
- * Origin or `Sec-Fetch-Site: cross-site`, 415 for a body not typed as JSON (or YAML where taken). Added
- * here once, from the paths themselves, rather than written into each operation.
- */
-export function withBrowserRules(paths: Record<string, Schema>): Record<string, Schema> {
-  const crossSite = 'headerHasInvalidValue (Origin, or Sec-Fetch-Site: cross-site: a write from another site)';
-  for (const [path, item] of Object.entries(paths)) {
-    if (!path.startsWith('/_sim/')) continue;
-    for (const [method, operation] of Object.entries(item)) {
-      if (!WRITES.has(method)) continue;
-      const responses = (operation as { responses: Record<string, Schema> }).responses;
-      const forbidden = responses['403'];
-      responses['403'] = errorAnswer(forbidden ? `${String(forbidden.description)}; or ${crossSite}` : crossSite);
-      responses['415'] ??= errorAnswer('headerHasInvalidValue (Content-Type): a body must be application/json' + (path === '/_sim/scenarios' ? ' or application/yaml' : ''));
-    }
-  }
-  return paths;
-}
