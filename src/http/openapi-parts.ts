@@ -12,7 +12,12 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
 export const query = (name: string, description: string, schema: object): Schema => ({ name, in: 'query', required: false, description, schema });
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const json = (schema: Schema, type = 'application/json'): Schema => ({ content: { [type]: { schema } } });
-const errorAnswer = (description: string): Schema => ({ description, ...json(ref('Error')) });
+/** A request body the operation requires. */
+export const body = (schema: Schema, type?: string): Schema => ({ required: true, ...json(schema, type) });
+/** An answer: what it means, and the schema of its body (JSON unless `type` says otherwise) when it has one. */
+export const answer = (description: string, schema?: Schema, type?: string): Schema => ({ description, ...(schema && json(schema, type)) });
+export const pathParam = (name: string, description: string, schema: object = { type: 'string' }): Schema => ({ name, in: 'path', required: true, description, schema });
+const errorAnswer = (description: string): Schema => answer(description, ref('Error'));
 export const errors = (...codes: [number, string][]): Record<string, Schema> =>
   Object.fromEntries(codes.map(([status, text]) => [String(status), errorAnswer(text)]));
 export const COMMON_ERRORS: [number, string][] = [

@@ -2,11 +2,9 @@
 import * as z from 'zod';
 import { PAYMENT_EVENT_TYPES } from '../../domain/payment.js';
 import { schemaFor } from '../../wire/schema-for.js';
-import { errors, json, jsonSchema, query, type Schema } from '../openapi-parts.js';
+import { answer, errors, jsonSchema, pathParam, query, type Schema } from '../openapi-parts.js';
 import type { ControlPayment, ControlTenant } from './dashboard.js';
-import { journalFilters, pageParameters, type OperationDoc } from './docs.js';
-
-const pathParam = (name: string, description: string): Schema => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+import { badQuery, journalFilters, named, pageParameters } from './docs.js';
 
 const instant = z.string().meta({ format: 'date-time' });
 const count = z.int().min(0);
@@ -49,49 +47,42 @@ const tenantItem = schemaFor<ControlTenant>()(
 );
 const payment = (): Schema => jsonSchema(dashboardPayment, 'output');
 
-const badQuery: [number, string] = [400, 'urlContainsInvalidValue (a tenant that is not a configured username, an unknown parameter)'];
+const unknownParameter = badQuery('an unknown parameter');
 const tenantNeeded: [number, string] = [400, 'urlContainsInvalidValue (no tenant, or one that is not a configured username; an unknown parameter)'];
 
-const action = (operationId: string, summary: string): OperationDoc => ({
-  operationId,
+const action = (summary: string) => ({
   summary,
   pathParameters: [pathParam('paymentId', 'The payment\u2019s id (`paymentId` of GET /_sim/payments)')],
   responses: {
-    200: { description: 'The payment after the action, as GET /_sim/payments lists it', ...json(payment()) },
+    200: answer('The payment after the action, as GET /_sim/payments lists it', payment()),
     ...errors(tenantNeeded, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
   },
 });
 
-export const DASHBOARD_DOCS = {
-  listTenants: (): OperationDoc => ({
-    operationId: 'listTenants',
+export const DASHBOARD_DOCS = named({
+  listTenants: () => ({
     summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
     responses: {
-      200: { description: 'The tenants', ...json({ type: 'object', properties: { tenants: { type: 'array', items: jsonSchema(tenantItem, 'output') } }, required: ['tenants'], additionalProperties: false }) },
-      ...errors(badQuery),
+      200: answer('The tenants', { type: 'object', properties: { tenants: { type: 'array', items: jsonSchema(tenantItem, 'output') } }, required: ['tenants'], additionalProperties: false }),
+      ...errors(unknownParameter),
     },
   }),
-  listPayments: (): OperationDoc => ({
-    operationId: 'listPayments',
+  listPayments: () => ({
     summary: 'Payments, oldest first, their events caught up to the tenant\u2019s virtual now',
-    parameters: [...pageParameters(), query('transactionReference', 'Only the payments of this transactionReference (any merchant entity)', { type: 'string', minLength: 1 })],
+    // (sic) "tokens": the served document's text for this limit.
+    parameters: [...pageParameters('tokens'), query('transactionReference', 'Only the payments of this transactionReference (any merchant entity)', { type: 'string', minLength: 1 })],
     responses: {
-      200: {
-        description: 'One page of payments, card data masked',
-        ...json({ type: 'object', properties: { payments: { type: 'array', items: payment() }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
-      },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit, cursor or transactionReference)']),
+      200: answer('One page of payments, card data masked', { type: 'object', properties: { payments: { type: 'array', items: payment() }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
+      ...errors(badQuery('a bad limit, cursor or transactionReference')),
     },
   }),
-  refundPayment: (): OperationDoc => action('refundPayment', 'A full refund of what remains, through the same rules, events and webhooks as the API\u2019s'),
-  reversePayment: (): OperationDoc => action('reversePayment', 'A reversal (a cancel before settlement, a refund of the whole amount after), as the API\u2019s'),
-  deleteToken: (): OperationDoc => ({
-    operationId: 'deleteToken',
+  refundPayment: () => action('A full refund of what remains, through the same rules, events and webhooks as the API\u2019s'),
+  reversePayment: () => action('A reversal (a cancel before settlement, a refund of the whole amount after), as the API\u2019s'),
+  deleteToken: () => ({
     pathParameters: [pathParam('tokenId', 'The token\u2019s id (`tokenId` of GET /_sim/tokens)')],
-    responses: { 204: { description: 'Deleted' }, ...errors(tenantNeeded, [404, 'resourceNotFound (no such live token of the tenant)']) },
+    responses: { 204: answer('Deleted'), ...errors(tenantNeeded, [404, 'resourceNotFound (no such live token of the tenant)']) },
   }),
-  streamRequests: (): OperationDoc => ({
-    operationId: 'streamRequests',
+  streamRequests: () => ({
     summary: 'The live journal as server-sent events: the last 50 matching entries (or those after `since` / `Last-Event-ID`), then each new one',
     description:
       'Each entry is `id: <seq>`, `event: request`, `data: <the masked entry GET /_sim/requests lists>`. A comment line every 15 s. ' +
@@ -103,9 +94,6 @@ export const DASHBOARD_DOCS = {
       query('access_token', 'The admin token, for clients that cannot set Authorization (this call only)', { type: 'string' }),
       { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume as with since (the browser sends it when it reconnects)', schema: { type: 'string' } },
     ],
-    responses: {
-      200: { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-      ...errors(badQuery),
-    },
+    responses: { 200: answer('An endless text/event-stream', { type: 'string' }, 'text/event-stream'), ...errors(unknownParameter) },
   }),
-};
+});

@@ -10,7 +10,7 @@ import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../../infra/w
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
 import { schemaFor } from '../../wire/schema-for.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
-import { errors, json, jsonSchema, query, ref, type Schema } from '../openapi-parts.js';
+import { answer, body, errors, jsonSchema, pathParam, query, ref, type Schema } from '../openapi-parts.js';
 
 /** An operation of the document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
 export interface OperationDoc {
@@ -26,15 +26,23 @@ export interface OperationDoc {
   responses: Record<string, Schema>;
 }
 
+/** A table of docs, each under its operationId: the key it is written under. */
+export function named<K extends string>(docs: Record<K, () => Omit<OperationDoc, 'operationId'>>): Record<K, () => OperationDoc> {
+  const entries = Object.entries<() => Omit<OperationDoc, 'operationId'>>(docs);
+  return Object.fromEntries(entries.map(([operationId, doc]) => [operationId, (): OperationDoc => ({ operationId, ...doc() })])) as Record<K, () => OperationDoc>;
+}
+
 const badBody: [number, string] = [400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'];
 const tooLarge: [number, string] = [413, 'bodyIsTooLarge'];
 const next = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last' };
-const clock = { description: 'The clock', ...json(ref('Clock')) };
-const scenarioList = (): Schema => ({ description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] }) });
+const clock = answer('The clock', ref('Clock'));
+const scenarioList = (): Schema => answer('The active scenarios', { type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] });
+/** The 400 of a query the row refuses: a tenant that is not a configured username, or what else it names. */
+export const badQuery = (what: string): [number, string] => [400, `urlContainsInvalidValue (a tenant that is not a configured username, ${what})`];
 
-/** `limit` and `cursor` of a paged read. */
-export const pageParameters = (): Schema[] => [
-  query('limit', 'At most this many tokens (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+/** `limit` and `cursor` of a paged read of these `items`. */
+export const pageParameters = (items: string): Schema[] => [
+  query('limit', `At most this many ${items} (default 1000)`, { type: 'integer', minimum: 0, maximum: 10000 }),
   query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
 ];
 
@@ -121,103 +129,85 @@ const journalEntry = schemaFor<JournalEntry>()(
   }),
 );
 
-export const DOCS = {
-  health: (): OperationDoc => ({
-    operationId: 'health',
+export const DOCS = named({
+  health: () => ({
     summary: 'Liveness and where the state lives (open even with --admin-token)',
+    responses: { 200: answer('Up', healthSchema('ok')), 503: answer('The Redis store cannot be reached', healthSchema('unavailable')) },
+  }),
+  getClock: () => ({ responses: { 200: clock } }),
+  setClock: () => ({ requestBody: body(jsonSchema(clockSetBody, 'input')), responses: { 200: clock, ...errors(badBody, tooLarge) } }),
+  advanceClock: () => ({ requestBody: body(jsonSchema(clockAdvanceBody, 'input')), responses: { 200: clock, ...errors(badBody, tooLarge) } }),
+  reset: () => ({ responses: { 204: answer('Tokens, journal, scenario counters and webhook deliveries deleted; configured tokens preloaded again') } }),
+  listTokens: () => ({
+    parameters: pageParameters('tokens'),
     responses: {
-      200: { description: 'Up', ...json(healthSchema('ok')) },
-      503: { description: 'The Redis store cannot be reached', ...json(healthSchema('unavailable')) },
+      200: answer('One page of live tokens, masked, with their tenants', { type: 'object', properties: { tokens: { type: 'array', items: ref('ControlToken') }, next }, required: ['tokens', 'next'] }),
+      ...errors(badQuery('a bad limit or cursor')),
     },
   }),
-  getClock: (): OperationDoc => ({ operationId: 'getClock', responses: { 200: clock } }),
-  setClock: (): OperationDoc => ({ operationId: 'setClock', requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge) } }),
-  advanceClock: (): OperationDoc => ({ operationId: 'advanceClock', requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge) } }),
-  reset: (): OperationDoc => ({ operationId: 'reset', responses: { 204: { description: 'Tokens, journal, scenario counters and webhook deliveries deleted; configured tokens preloaded again' } } }),
-  listTokens: (): OperationDoc => ({
-    operationId: 'listTokens',
-    parameters: pageParameters(),
-    responses: {
-      200: { description: 'One page of live tokens, masked, with their tenants', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('ControlToken') }, next }, required: ['tokens', 'next'] }) },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)']),
-    },
-  }),
-  listRequests: (): OperationDoc => ({
-    operationId: 'listRequests',
+  listRequests: () => ({
     parameters: journalParameters(),
     responses: {
-      200: {
-        description: 'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
-        ...json({ type: 'object', properties: { requests: { type: 'array', items: jsonSchema(journalEntry, 'output') }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } }),
-      },
+      200: answer(
+        'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
+        { type: 'object', properties: { requests: { type: 'array', items: jsonSchema(journalEntry, 'output') }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } },
+      ),
       ...errors([400, 'urlContainsInvalidValue']),
     },
   }),
-  clearRequests: (): OperationDoc => ({ operationId: 'clearRequests', responses: { 204: { description: 'Cleared' } } }),
-  exportState: (): OperationDoc => ({ operationId: 'exportState', responses: { 200: { description: 'Everything, or one tenant\u2019s part (`?tenant=` or its Basic credentials), card numbers sealed', ...json(ref('StateExport')) } } }),
-  importState: (): OperationDoc => ({
-    operationId: 'importState',
-    requestBody: { required: true, ...json(ref('State')) },
-    responses: { 204: { description: 'Replaced (with a tenant: that tenant\u2019s part only)' }, ...errors(badBody, [413, 'bodyIsTooLarge (over --state-limit)']) },
+  clearRequests: () => ({ responses: { 204: answer('Cleared') } }),
+  exportState: () => ({ responses: { 200: answer('Everything, or one tenant\u2019s part (`?tenant=` or its Basic credentials), card numbers sealed', ref('StateExport')) } }),
+  importState: () => ({
+    requestBody: body(ref('State')),
+    responses: { 204: answer('Replaced (with a tenant: that tenant\u2019s part only)'), ...errors(badBody, [413, 'bodyIsTooLarge (over --state-limit)']) },
   }),
-  listScenarios: (): OperationDoc => ({
-    operationId: 'listScenarios',
+  listScenarios: () => ({
     tenantText: "One tenant's own scenario set (evaluated before the global set for its requests); without it, the global set",
     responses: { 200: scenarioList() },
   }),
-  loadScenarios: (): OperationDoc => ({
-    operationId: 'loadScenarios',
+  loadScenarios: () => ({
     requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('Scenario'), { type: 'array', items: ref('Scenario') }] } }, 'application/yaml': { schema: ref('Scenario') } } },
     responses: { 200: scenarioList(), ...errors(badBody, tooLarge) },
   }),
-  clearScenarios: (): OperationDoc => ({ operationId: 'clearScenarios', responses: { 204: { description: 'Cleared' } } }),
-  listWebhooks: (): OperationDoc => ({
-    operationId: 'listWebhooks',
+  clearScenarios: () => ({ responses: { 204: answer('Cleared') } }),
+  listWebhooks: () => ({
     summary: 'The webhook delivery log (docs/webhooks.md): the oldest `limit` deliveries that pass the filter, newest last',
-    parameters: [
-      query('state', 'Only deliveries in this state', { enum: [...WEBHOOK_STATES] }),
-      query('limit', 'At most this many deliveries (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
-      query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
-    ],
+    parameters: [query('state', 'Only deliveries in this state', { enum: [...WEBHOOK_STATES] }), ...pageParameters('deliveries')],
     responses: {
-      200: {
-        description: 'One page of deliveries and how many pass the filter',
-        ...json({ type: 'object', properties: { webhooks: { type: 'array', items: jsonSchema(delivery, 'output') }, count: { type: 'integer', minimum: 0 }, next }, required: ['webhooks', 'count', 'next'], additionalProperties: false }),
-      },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad state, limit or cursor)']),
+      200: answer('One page of deliveries and how many pass the filter', {
+        type: 'object',
+        properties: { webhooks: { type: 'array', items: jsonSchema(delivery, 'output') }, count: { type: 'integer', minimum: 0 }, next },
+        required: ['webhooks', 'count', 'next'],
+        additionalProperties: false,
+      }),
+      ...errors(badQuery('a bad state, limit or cursor')),
     },
   }),
-  flushWebhooks: (): OperationDoc => ({
-    operationId: 'flushWebhooks',
+  flushWebhooks: () => ({
     summary: 'Answers once no webhook delivery (of the tenant) is queued, in flight or waiting to retry, or once `timeout` has passed',
     parameters: [query('timeout', 'Milliseconds to wait at most (default 30000)', { type: 'integer', minimum: 0, maximum: 60000 })],
     responses: {
-      200: {
-        description: '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
-        ...json(jsonSchema(schemaFor<WebhookFlush>()(z.strictObject({ flushed: z.boolean(), pending: z.int().min(0) })), 'output')),
-      },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad timeout)']),
+      200: answer(
+        '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
+        jsonSchema(schemaFor<WebhookFlush>()(z.strictObject({ flushed: z.boolean(), pending: z.int().min(0) })), 'output'),
+      ),
+      ...errors(badQuery('a bad timeout')),
     },
   }),
-  resendWebhook: (): OperationDoc => ({
-    operationId: 'resendWebhook',
+  resendWebhook: () => ({
     summary: 'Sends a delivery of the log again (docs/webhooks.md): the same event and eventId, as a new delivery with an id of its own',
-    pathParameters: [{ name: 'id', in: 'path', required: true, description: 'A delivery\u2019s `id`, as GET /_sim/webhooks lists it', schema: { type: 'string', minLength: 1 } }],
+    pathParameters: [pathParam('id', 'A delivery\u2019s `id`, as GET /_sim/webhooks lists it', { type: 'string', minLength: 1 })],
     responses: {
-      202: {
-        description: 'Queued: `id` the new delivery, `resendOf` the one sent again',
-        ...json(jsonSchema(schemaFor<WebhookResend>()(z.strictObject({ id: z.string(), eventId: z.string(), resendOf: z.string() })), 'output')),
-      },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a query parameter)'], [404, 'resourceNotFound: the log shows no delivery with this id (of the tenant)']),
+      202: answer('Queued: `id` the new delivery, `resendOf` the one sent again', jsonSchema(schemaFor<WebhookResend>()(z.strictObject({ id: z.string(), eventId: z.string(), resendOf: z.string() })), 'output')),
+      ...errors(badQuery('a query parameter'), [404, 'resourceNotFound: the log shows no delivery with this id (of the tenant)']),
     },
   }),
-  metrics: (): OperationDoc => ({
-    operationId: 'metrics',
+  metrics: () => ({
     summary: 'Metrics in the Prometheus text format: requests, latency, tokens, journal, RSS, event-loop lag (with --admin-token, the admin token alone opens it)',
     responses: {
-      200: { description: 'The exposition text (format 0.0.4); per-tenant series for the 50 busiest tenants only', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+      200: answer('The exposition text (format 0.0.4); per-tenant series for the 50 busiest tenants only', { type: 'string' }, 'text/plain; version=0.0.4'),
       ...errors([400, 'urlContainsInvalidValue (it takes no query parameter)']),
     },
   }),
-  openApi: (): OperationDoc => ({ operationId: 'openApi', responses: { 200: { description: 'This document', ...json({ type: 'object' }) } } }),
-};
+  openApi: () => ({ responses: { 200: answer('This document', { type: 'object' }) } }),
+});
