@@ -1,51 +1,9 @@
 /** How the OpenAPI document describes the dashboard's rows of the control table (contract 3.4, decision 0034). */
-import * as z from 'zod';
-import { PAYMENT_EVENT_TYPES } from '../../domain/payment.js';
-import { schemaFor } from '../../wire/schema-for.js';
 import { answer, errors, jsonSchema, pathParam, query, type Schema } from '../openapi-parts.js';
-import type { ControlPayment, ControlTenant } from './dashboard.js';
+import { controlPayment, controlTenant } from '../openapi-schemas.js';
 import { badQuery, journalFilters, named, pageParameters } from './docs.js';
 
-const instant = z.string().meta({ format: 'date-time' });
-const count = z.int().min(0);
-const eventType = z.enum(PAYMENT_EVENT_TYPES);
-
-/** A payment as /_sim lists it, checked against ControlPayment by the compiler. */
-const dashboardPayment = schemaFor<ControlPayment>()(
-  z.strictObject({
-    tenant: z.string(),
-    paymentId: z.string(),
-    transactionReference: z.string(),
-    outcome: z.enum(['sentForSettlement', 'refused']),
-    lastEvent: eventType,
-    amount: count,
-    currency: z.string(),
-    refunded: count,
-    allowedActions: z.array(z.enum(['refund', 'partialRefund', 'reversal'])),
-    createdAt: instant,
-    events: z.array(
-      z.strictObject({
-        type: eventType,
-        at: instant,
-        amount: count,
-        reference: z.string().optional(),
-        refusal: z.strictObject({ code: z.string(), description: z.string() }).optional(),
-      }),
-    ),
-  }),
-);
-
-/** A tenant as /_sim/tenants lists it, checked against ControlTenant by the compiler. */
-const tenantItem = schemaFor<ControlTenant>()(
-  z.strictObject({
-    name: z.string(),
-    clock: z.strictObject({ now: instant, frozen: z.boolean() }),
-    ownClock: z.boolean().meta({ description: 'The tenant has its own clock (else it follows the shared one)' }),
-    tokens: count.meta({ description: 'Live tokens' }),
-    payments: count,
-  }),
-);
-const payment = (): Schema => jsonSchema(dashboardPayment, 'output');
+const payment = (): Schema => jsonSchema(controlPayment, 'output');
 
 const unknownParameter = badQuery('an unknown parameter');
 const tenantNeeded: [number, string] = [400, 'urlContainsInvalidValue (no tenant, or one that is not a configured username; an unknown parameter)'];
@@ -63,7 +21,7 @@ export const DASHBOARD_DOCS = named({
   listTenants: () => ({
     summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
     responses: {
-      200: answer('The tenants', { type: 'object', properties: { tenants: { type: 'array', items: jsonSchema(tenantItem, 'output') } }, required: ['tenants'], additionalProperties: false }),
+      200: answer('The tenants', { type: 'object', properties: { tenants: { type: 'array', items: jsonSchema(controlTenant, 'output') } }, required: ['tenants'], additionalProperties: false }),
       ...errors(unknownParameter),
     },
   }),

@@ -4,12 +4,10 @@
  * unknown tenant, unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a
  * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
  */
-import { OPERATIONS, type JournalEntry } from '../../control/journal.js';
-import * as z from 'zod';
-import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../../infra/webhook-types.js';
+import { OPERATIONS } from '../../control/journal.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
-import { schemaFor } from '../../wire/schema-for.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
+import { journalEntry, webhookDelivery, webhookFlush, webhookResend } from '../openapi-schemas.js';
 import { answer, body, errors, jsonSchema, pathParam, query, ref, type Schema } from '../openapi-parts.js';
 
 /** An operation of the document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
@@ -78,57 +76,6 @@ function healthSchema(status: 'ok' | 'unavailable'): Schema {
   return { type: 'object', properties: { status: { const: status }, store: { oneOf: [memory, redis] } }, required: ['status', 'store'], additionalProperties: false };
 }
 
-const instant = z.string().meta({ format: 'date-time' });
-/** A delivery of the log, checked against WebhookDelivery by the compiler. */
-const delivery = schemaFor<WebhookDelivery>()(
-  z.strictObject({
-    seq: z.int().min(1),
-    id: z.string().meta({ description: 'Stable and unique per store: what POST /_sim/webhooks/{id}/resend names' }),
-    eventId: z.string(),
-    type: z.string(),
-    rule: z.string().nullable().meta({ description: 'The scenario rule that duplicated, held or dropped it' }),
-    url: z.string(),
-    tenant: z.string(),
-    attempts: z.int().min(0),
-    lastStatus: z.int().nullable().meta({ description: 'The HTTP status of the last attempt; null before one, or on a network error or timeout' }),
-    lastError: z.string().nullable(),
-    state: z.enum(WEBHOOK_STATES),
-    enqueuedAt: instant,
-    lastAttemptAt: instant.nullable(),
-    finishedAt: instant.nullable(),
-  }),
-);
-
-const headers = z.record(z.string(), z.string());
-/** An entry of the journal as /_sim lists it, checked against JournalEntry by the compiler. */
-const journalEntry = schemaFor<JournalEntry>()(
-  z.strictObject({
-    seq: z.int().min(1),
-    tenant: z.string().nullable(),
-    operation: z.enum(OPERATIONS),
-    method: z.string(),
-    path: z.string(),
-    query: z.string().optional(),
-    status: z.int().min(0).max(599).meta({ description: '0: unanswered' }),
-    errorName: z.string().optional(),
-    correlationId: z.string(),
-    durationMs: z.number().min(0),
-    rule: z.string().nullable(),
-    virtualTime: instant,
-    realTime: instant,
-    requestHeaders: headers,
-    requestBody: z.unknown().optional().meta({ description: 'JSON, masked; a note when too large to keep' }),
-    requestText: z.string().optional(),
-    responseHeaders: headers,
-    responseBody: z.unknown().optional(),
-    responseText: z.string().optional(),
-    lostAnswer: z
-      .strictObject({ as: z.enum(['connectionReset', 'noResponse', 'internalError']), status: z.int(), body: z.unknown().optional(), text: z.string().optional() })
-      .optional()
-      .meta({ description: 'With a lostAnswer rule: the answer of the work done, which the client never got' }),
-  }),
-);
-
 export const DOCS = named({
   health: () => ({
     summary: 'Liveness and where the state lives (open even with --admin-token)',
@@ -176,7 +123,7 @@ export const DOCS = named({
     responses: {
       200: answer('One page of deliveries and how many pass the filter', {
         type: 'object',
-        properties: { webhooks: { type: 'array', items: jsonSchema(delivery, 'output') }, count: { type: 'integer', minimum: 0 }, next },
+        properties: { webhooks: { type: 'array', items: jsonSchema(webhookDelivery, 'output') }, count: { type: 'integer', minimum: 0 }, next },
         required: ['webhooks', 'count', 'next'],
         additionalProperties: false,
       }),
@@ -189,7 +136,7 @@ export const DOCS = named({
     responses: {
       200: answer(
         '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
-        jsonSchema(schemaFor<WebhookFlush>()(z.strictObject({ flushed: z.boolean(), pending: z.int().min(0) })), 'output'),
+        jsonSchema(webhookFlush, 'output'),
       ),
       ...errors(badQuery('a bad timeout')),
     },
@@ -198,7 +145,7 @@ export const DOCS = named({
     summary: 'Sends a delivery of the log again (docs/webhooks.md): the same event and eventId, as a new delivery with an id of its own',
     pathParameters: [pathParam('id', 'A delivery\u2019s `id`, as GET /_sim/webhooks lists it', { type: 'string', minLength: 1 })],
     responses: {
-      202: answer('Queued: `id` the new delivery, `resendOf` the one sent again', jsonSchema(schemaFor<WebhookResend>()(z.strictObject({ id: z.string(), eventId: z.string(), resendOf: z.string() })), 'output')),
+      202: answer('Queued: `id` the new delivery, `resendOf` the one sent again', jsonSchema(webhookResend, 'output')),
       ...errors(badQuery('a query parameter'), [404, 'resourceNotFound: the log shows no delivery with this id (of the tenant)']),
     },
   }),
