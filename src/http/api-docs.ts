@@ -3,18 +3,10 @@
  * route table (routes.ts); what each operation says (summary, query, body, answers) from one table here.
  */
 import type { MediaTypes } from './media.js';
-import { COMMON_ERRORS, answer, body, errors, jsonSchema, pathParam, query, ref, type Schema } from './openapi-parts.js';
+import { COMMON_ERRORS, answer, body, errors, jsonSchema, pathParam, query, ref, type Operation, type Schema } from './openapi-parts.js';
 import { API_ROUTES, type ApiRoute } from './routes.js';
 import type { ApiOperation } from '../wire/schemas.js';
 import { billingAddress, cardHolderName, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
-
-interface OperationDoc {
-  summary: string;
-  description?: string;
-  parameters?: Schema[];
-  requestBody?: Schema;
-  responses: Record<string, Schema>;
-}
 
 export function apiPaths(media: MediaTypes): Record<string, Schema> {
   const docs = operationDocs(media);
@@ -23,7 +15,7 @@ export function apiPaths(media: MediaTypes): Record<string, Schema> {
 
 const documentedPath = (route: ApiRoute): string => (route.param ? route.pattern.replace(':ref', `{${route.param.name}}`) : route.pattern);
 
-function pathItem(route: ApiRoute, docs: Readonly<Record<string, OperationDoc>>): Schema {
+function pathItem(route: ApiRoute, docs: Readonly<Record<string, Operation>>): Schema {
   const { param } = route;
   const item: Schema = param ? { parameters: [pathParam(param.name, param.description)] } : {};
   for (const [method, name] of Object.entries(route.methods)) {
@@ -37,7 +29,7 @@ function pathItem(route: ApiRoute, docs: Readonly<Record<string, OperationDoc>>)
 }
 
 /** By operationId: each operation's name, or the route's own operationId where one operation serves two routes. */
-function operationDocs(media: MediaTypes): Record<ApiOperation, OperationDoc> & Record<string, OperationDoc> {
+function operationDocs(media: MediaTypes): Record<ApiOperation, Operation> & Record<string, Operation> {
   const detokenize = `\`Accept: ${media.token}; masked=false\` answers \`paymentInstrument.type: card/front\` with the full \`cardNumber\`, for a credential with \`detokenize: true\` in its fixtures; any other credential gets 403 merchantIsNotConfigured.`;
   const detokenizeRefused: [number, string] = [403, 'merchantIsNotConfigured (masked=false from a credential not allowed to detokenize)'];
   const token = (text: string): Schema => answer(text, ref('Token'), media.token);

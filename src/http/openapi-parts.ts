@@ -3,6 +3,15 @@ import * as z from 'zod';
 
 export type Schema = Record<string, unknown>;
 
+/** What the document says of an operation: its summary, parameters, body and answers. */
+export interface Operation {
+  summary?: string;
+  description?: string;
+  parameters?: Schema[];
+  requestBody?: Schema;
+  responses: Record<string, Schema>;
+}
+
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Schema;
   delete out.$schema; // the document's dialect is declared once, by OpenAPI 3.1

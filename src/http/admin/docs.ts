@@ -1,5 +1,6 @@
 /**
- * How the OpenAPI document describes each row of the control table: summary, parameters, body and answers.
+ * How the OpenAPI document describes each row of the control table: summary, parameters, body and answers
+ * (the dashboard's rows: contract 3.4, decision 0034).
  * Who may call (security, and the 401 and 403 answers) and the `tenant` parameter (with the 400 of an
  * unknown tenant, unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a
  * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
@@ -7,25 +8,20 @@
 import { OPERATIONS } from '../../control/journal.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
-import { journalEntry, webhookDelivery, webhookFlush, webhookResend } from '../openapi-schemas.js';
-import { answer, body, errors, jsonSchema, pathParam, query, ref, type Schema } from '../openapi-parts.js';
+import { answer, body, errors, jsonSchema, pathParam, query, ref, type Operation, type Schema } from '../openapi-parts.js';
+import { controlPayment, controlTenant, journalEntry, webhookDelivery, webhookFlush, webhookResend } from '../openapi-schemas.js';
 
 /** An operation of the document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
-export interface OperationDoc {
+export interface OperationDoc extends Operation {
   operationId: string;
-  summary?: string;
-  description?: string;
   /** The path's own parameters (after `tenant`): given on the path's first row. */
   pathParameters?: Schema[];
   /** Another description of the path's `tenant` parameter: given on the path's first row. */
   tenantText?: string;
-  parameters?: Schema[];
-  requestBody?: Schema;
-  responses: Record<string, Schema>;
 }
 
 /** A table of docs, each under its operationId: the key it is written under. */
-export function named<K extends string>(docs: Record<K, () => Omit<OperationDoc, 'operationId'>>): Record<K, () => OperationDoc> {
+function named<K extends string>(docs: Record<K, () => Omit<OperationDoc, 'operationId'>>): Record<K, () => OperationDoc> {
   const entries = Object.entries<() => Omit<OperationDoc, 'operationId'>>(docs);
   return Object.fromEntries(entries.map(([operationId, doc]) => [operationId, (): OperationDoc => ({ operationId, ...doc() })])) as Record<K, () => OperationDoc>;
 }
@@ -39,13 +35,13 @@ const scenarioList = (): Schema => answer('The active scenarios', { type: 'objec
 export const badQuery = (what: string): [number, string] => [400, `urlContainsInvalidValue (a tenant that is not a configured username, ${what})`];
 
 /** `limit` and `cursor` of a paged read of these `items`. */
-export const pageParameters = (items: string): Schema[] => [
+const pageParameters = (items: string): Schema[] => [
   query('limit', `At most this many ${items} (default 1000)`, { type: 'integer', minimum: 0, maximum: 10000 }),
   query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
 ];
 
 /** The journal's filters, of `GET /_sim/requests` and of its live stream. */
-export const journalFilters = (): Schema[] => [
+const journalFilters = (): Schema[] => [
   query('operation', 'Only this operation', { type: 'string', enum: [...OPERATIONS] }),
   query('status', 'Only answers with this HTTP status (0: unanswered)', { type: 'integer', minimum: 0, maximum: 599 }),
   query('method', 'Only this request method', { type: 'string' }),
@@ -157,4 +153,57 @@ export const DOCS = named({
     },
   }),
   openApi: () => ({ responses: { 200: answer('This document', { type: 'object' }) } }),
+});
+
+const payment = (): Schema => jsonSchema(controlPayment, 'output');
+
+const unknownParameter = badQuery('an unknown parameter');
+const tenantNeeded: [number, string] = [400, 'urlContainsInvalidValue (no tenant, or one that is not a configured username; an unknown parameter)'];
+
+const action = (summary: string) => ({
+  summary,
+  pathParameters: [pathParam('paymentId', 'The payment\u2019s id (`paymentId` of GET /_sim/payments)')],
+  responses: {
+    200: answer('The payment after the action, as GET /_sim/payments lists it', payment()),
+    ...errors(tenantNeeded, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
+  },
+});
+
+export const DASHBOARD_DOCS = named({
+  listTenants: () => ({
+    summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
+    responses: {
+      200: answer('The tenants', { type: 'object', properties: { tenants: { type: 'array', items: jsonSchema(controlTenant, 'output') } }, required: ['tenants'], additionalProperties: false }),
+      ...errors(unknownParameter),
+    },
+  }),
+  listPayments: () => ({
+    summary: 'Payments, oldest first, their events caught up to the tenant\u2019s virtual now',
+    // (sic) "tokens": the served document's text for this limit.
+    parameters: [...pageParameters('tokens'), query('transactionReference', 'Only the payments of this transactionReference (any merchant entity)', { type: 'string', minLength: 1 })],
+    responses: {
+      200: answer('One page of payments, card data masked', { type: 'object', properties: { payments: { type: 'array', items: payment() }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
+      ...errors(badQuery('a bad limit, cursor or transactionReference')),
+    },
+  }),
+  refundPayment: () => action('A full refund of what remains, through the same rules, events and webhooks as the API\u2019s'),
+  reversePayment: () => action('A reversal (a cancel before settlement, a refund of the whole amount after), as the API\u2019s'),
+  deleteToken: () => ({
+    pathParameters: [pathParam('tokenId', 'The token\u2019s id (`tokenId` of GET /_sim/tokens)')],
+    responses: { 204: answer('Deleted'), ...errors(tenantNeeded, [404, 'resourceNotFound (no such live token of the tenant)']) },
+  }),
+  streamRequests: () => ({
+    summary: 'The live journal as server-sent events: the last 50 matching entries (or those after `since` / `Last-Event-ID`), then each new one',
+    description:
+      'Each entry is `id: <seq>`, `event: request`, `data: <the masked entry GET /_sim/requests lists>`. A comment line every 15 s. ' +
+      'New entries go out together every 200 ms. A client that reads too slowly (over 256 KiB buffered), or more than 200 entries in one period, loses the oldest waiting entries and gets one ' +
+      '`event: gap` with `data: {"skipped": n}`. The admin token may also be given as `access_token` (EventSource cannot set headers).',
+    parameters: [
+      ...journalFilters(),
+      query('since', 'Resume: the entries after this seq first (at most 1000; older ones are reported as a gap)', { type: 'integer', minimum: 0 }),
+      query('access_token', 'The admin token, for clients that cannot set Authorization (this call only)', { type: 'string' }),
+      { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume as with since (the browser sends it when it reconnects)', schema: { type: 'string' } },
+    ],
+    responses: { 200: answer('An endless text/event-stream', { type: 'string' }, 'text/event-stream'), ...errors(unknownParameter) },
+  }),
 });
