@@ -1,9 +1,9 @@
 /**
  * How the OpenAPI document describes each row of the control table: summary, parameters, body and answers
- * (the dashboard's rows: contract 3.4, decision 0034).
- * Who may call (security, and the 401 and 403 answers), a write's browser refusals (decision 0042) and the `tenant` parameter (with the 400 of an
- * unknown tenant, unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a
- * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
+ * (the dashboard's rows: contract 3.4, decision 0034). Who may call (security, and the 401 and 403 answers),
+ * a write's browser refusals (decision 0042) and the `tenant` parameter (with the 400 of an unknown tenant,
+ * unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a function: the document
+ * is built fresh each time, its schemas from the zod schemas the readers use.
  */
 import { OPERATIONS } from '../../control/journal.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
