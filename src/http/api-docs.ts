@@ -3,18 +3,10 @@
  * route table (routes.ts); what each operation says (summary, query, body, answers) from one table here.
  */
 import type { MediaTypes } from './media.js';
-import { COMMON_ERRORS, errors, json, jsonSchema, query, ref, type Schema } from './openapi-parts.js';
+import { COMMON_ERRORS, answer, body, errors, jsonSchema, pathParam, query, ref, type Operation, type Schema } from './openapi-parts.js';
 import { API_ROUTES, type ApiRoute } from './routes.js';
 import type { ApiOperation } from '../wire/schemas.js';
 import { billingAddress, cardHolderName, description, schemeTransactionReference, updateCardExpiryDate } from '../wire/schemas.js';
-
-interface OperationDoc {
-  summary: string;
-  description?: string;
-  parameters?: Schema[];
-  requestBody?: Schema;
-  responses: Record<string, Schema>;
-}
 
 export function apiPaths(media: MediaTypes): Record<string, Schema> {
   const docs = operationDocs(media);
@@ -23,9 +15,9 @@ export function apiPaths(media: MediaTypes): Record<string, Schema> {
 
 const documentedPath = (route: ApiRoute): string => (route.param ? route.pattern.replace(':ref', `{${route.param.name}}`) : route.pattern);
 
-function pathItem(route: ApiRoute, docs: Readonly<Record<string, OperationDoc>>): Schema {
+function pathItem(route: ApiRoute, docs: Readonly<Record<string, Operation>>): Schema {
   const { param } = route;
-  const item: Schema = param ? { parameters: [{ name: param.name, in: 'path', required: true, description: param.description, schema: { type: 'string' } }] } : {};
+  const item: Schema = param ? { parameters: [pathParam(param.name, param.description)] } : {};
   for (const [method, name] of Object.entries(route.methods)) {
     if (method === 'HEAD' || name === undefined) continue;
     const operationId = route.operationId ?? name;
@@ -37,11 +29,11 @@ function pathItem(route: ApiRoute, docs: Readonly<Record<string, OperationDoc>>)
 }
 
 /** By operationId: each operation's name, or the route's own operationId where one operation serves two routes. */
-function operationDocs(media: MediaTypes): Record<ApiOperation, OperationDoc> & Record<string, OperationDoc> {
+function operationDocs(media: MediaTypes): Record<ApiOperation, Operation> & Record<string, Operation> {
   const detokenize = `\`Accept: ${media.token}; masked=false\` answers \`paymentInstrument.type: card/front\` with the full \`cardNumber\`, for a credential with \`detokenize: true\` in its fixtures; any other credential gets 403 merchantIsNotConfigured.`;
   const detokenizeRefused: [number, string] = [403, 'merchantIsNotConfigured (masked=false from a credential not allowed to detokenize)'];
-  const tokenAnswer = (status: string, text: string): Record<string, Schema> => ({ [status]: { description: text, ...json(ref('Token'), media.token) } });
-  const accepted = { 202: { description: 'Accepted: links to the actions allowed next and to the events', ...json(ref('PaymentAction'), media.saleResponse) } };
+  const token = (text: string): Schema => answer(text, ref('Token'), media.token);
+  const accepted = { 202: answer('Accepted: links to the actions allowed next and to the events', ref('PaymentAction'), media.saleResponse) };
   const paymentErrors = errors(...COMMON_ERRORS, [404, 'resourceNotFound'], [409, 'actionIsNotAllowed']);
   const notFound = errors(...COMMON_ERRORS, [404, 'resourceNotFound']);
   return {
@@ -52,53 +44,53 @@ function operationDocs(media: MediaTypes): Record<ApiOperation, OperationDoc> & 
         query('namespace', 'The tenant\u2019s live tokens in this namespace, oldest first', { type: 'string', minLength: 1 }),
         query('tokenId', 'The token with this id, or none', { type: 'string', minLength: 1 }),
       ],
-      responses: { 200: { description: 'The tokens found (maybe none)', ...json(ref('TokenList'), media.token) }, ...errors(...COMMON_ERRORS, detokenizeRefused) },
+      responses: { 200: answer('The tokens found (maybe none)', ref('TokenList'), media.token), ...errors(...COMMON_ERRORS, detokenizeRefused) },
     },
     createToken: {
       summary: 'Create a token (or answer the existing one, or a conflict)',
-      requestBody: { required: true, ...json(ref('CreateTokenRequest'), media.token) },
+      requestBody: body(ref('CreateTokenRequest'), media.token),
       responses: {
-        ...tokenAnswer('200', 'A token already exists for this card with the same data'),
-        ...tokenAnswer('201', 'A new token'),
-        ...tokenAnswer('409', 'A token exists whose data differs: `conflicts` and the `tokens:conflicts` link'),
+        200: token('A token already exists for this card with the same data'),
+        201: token('A new token'),
+        409: token('A token exists whose data differs: `conflicts` and the `tokens:conflicts` link'),
         ...errors(...COMMON_ERRORS, [403, 'tooManyTokensForNamespace']),
       },
     },
     getToken: {
       summary: 'Retrieve a token (a use: may extend its expiry); on the conflicts link, with its conflicts',
       description: detokenize,
-      responses: { ...tokenAnswer('200', 'The token'), ...errors(...COMMON_ERRORS, [404, 'resourceNotFound or endpointNotFound'], detokenizeRefused) },
+      responses: { 200: token('The token'), ...errors(...COMMON_ERRORS, [404, 'resourceNotFound or endpointNotFound'], detokenizeRefused) },
     },
     updateToken: {
       summary: 'Update one field through its link, or resolve a conflict through tokens:conflicts',
       requestBody: updateBody(media),
-      responses: { 204: { description: 'Updated' }, ...notFound },
+      responses: { 204: answer('Updated'), ...notFound },
     },
-    deleteToken: { summary: 'Delete a token', responses: { 204: { description: 'Deleted' }, ...notFound } },
+    deleteToken: { summary: 'Delete a token', responses: { 204: answer('Deleted'), ...notFound } },
     sale: {
       summary: 'Customer-initiated sale with stored card details, settled at once (v5)',
-      requestBody: { required: true, ...json(ref('SaleRequest'), media.saleRequest) },
-      responses: { 201: { description: 'The outcome (approved or refused)', ...json(ref('SaleResponse'), media.saleResponse) }, ...errors(...COMMON_ERRORS) },
+      requestBody: body(ref('SaleRequest'), media.saleRequest),
+      responses: { 201: answer('The outcome (approved or refused)', ref('SaleResponse'), media.saleResponse), ...errors(...COMMON_ERRORS) },
     },
     refund: { summary: 'Refund what remains of the sale (the `payments:refund` link); no body', responses: { ...accepted, ...paymentErrors } },
     partialRefund: {
       summary: 'Refund part of the sale (the `payments:partialRefund` link), in its currency, within what remains',
-      requestBody: { required: true, ...json(ref('PartialRefundRequest'), media.saleRequest) },
+      requestBody: body(ref('PartialRefundRequest'), media.saleRequest),
       responses: { ...accepted, ...paymentErrors },
     },
     reversal: { summary: 'Reverse the sale (the `payments:reversal` link): cancelled before settlement, sent for refund after; no body', responses: { ...accepted, ...paymentErrors } },
     paymentEvents: {
       summary: 'The payment\u2019s last event by the virtual now (the `payments:events` link)',
-      responses: { 200: { description: 'The last event and what may follow', ...json(ref('PaymentEvents'), media.saleResponse) }, ...notFound },
+      responses: { 200: answer('The last event and what may follow', ref('PaymentEvents'), media.saleResponse), ...notFound },
     },
     paymentQuery: {
       summary: 'Find the tenant\u2019s payments by transactionReference (what happened to a sale whose answer was lost)',
       parameters: [{ ...query('transactionReference', 'The transactionReference of the sale', { type: 'string', minLength: 1 }), required: true }],
-      responses: { 200: { description: 'The payments found (maybe none)', ...json(ref('PaymentQueryList'), media.paymentQueries) }, ...errors(...COMMON_ERRORS) },
+      responses: { 200: answer('The payments found (maybe none)', ref('PaymentQueryList'), media.paymentQueries), ...errors(...COMMON_ERRORS) },
     },
     paymentQueryById: {
       summary: 'One payment of the tenant (the `self` link of a payment query\u2019s answer), with its events',
-      responses: { 200: { description: 'The payment', ...json(ref('PaymentQuery'), media.paymentQueries) }, ...notFound },
+      responses: { 200: answer('The payment', ref('PaymentQuery'), media.paymentQueries), ...notFound },
     },
   };
 }

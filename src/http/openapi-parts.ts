@@ -3,6 +3,15 @@ import * as z from 'zod';
 
 export type Schema = Record<string, unknown>;
 
+/** What the document says of an operation: its summary, parameters, body and answers. */
+export interface Operation {
+  summary?: string;
+  description?: string;
+  parameters?: Schema[];
+  requestBody?: Schema;
+  responses: Record<string, Schema>;
+}
+
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Schema;
   delete out.$schema; // the document's dialect is declared once, by OpenAPI 3.1
@@ -12,7 +21,12 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
 export const query = (name: string, description: string, schema: object): Schema => ({ name, in: 'query', required: false, description, schema });
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const json = (schema: Schema, type = 'application/json'): Schema => ({ content: { [type]: { schema } } });
-const errorAnswer = (description: string): Schema => ({ description, ...json(ref('Error')) });
+/** A request body the operation requires. */
+export const body = (schema: Schema, type?: string): Schema => ({ required: true, ...json(schema, type) });
+/** An answer: what it means, and the schema of its body (JSON unless `type` says otherwise) when it has one. */
+export const answer = (description: string, schema?: Schema, type?: string): Schema => ({ description, ...(schema && json(schema, type)) });
+export const pathParam = (name: string, description: string, schema: object = { type: 'string' }): Schema => ({ name, in: 'path', required: true, description, schema });
+const errorAnswer = (description: string): Schema => answer(description, ref('Error'));
 export const errors = (...codes: [number, string][]): Record<string, Schema> =>
   Object.fromEntries(codes.map(([status, text]) => [String(status), errorAnswer(text)]));
 export const COMMON_ERRORS: [number, string][] = [
@@ -25,25 +39,3 @@ export const COMMON_ERRORS: [number, string][] = [
   [500, 'internalErrorOccurred (the sandbox\u2019s scripted ERROR, or a scenario)'],
   [503, 'serviceUnavailable (scenarios)'],
 ];
-
-const WRITES = new Set(['put', 'post', 'patch', 'delete']);
-
-/**
- * Every /_sim write also answers what a web page of another site would get (decision 0042): 403 for its
- * Origin or `Sec-Fetch-Site: cross-site`, 415 for a body not typed as JSON (or YAML where taken). Added
- * here once, from the paths themselves, rather than written into each operation.
- */
-export function withBrowserRules(paths: Record<string, Schema>): Record<string, Schema> {
-  const crossSite = 'headerHasInvalidValue (Origin, or Sec-Fetch-Site: cross-site: a write from another site)';
-  for (const [path, item] of Object.entries(paths)) {
-    if (!path.startsWith('/_sim/')) continue;
-    for (const [method, operation] of Object.entries(item)) {
-      if (!WRITES.has(method)) continue;
-      const responses = (operation as { responses: Record<string, Schema> }).responses;
-      const forbidden = responses['403'];
-      responses['403'] = errorAnswer(forbidden ? `${String(forbidden.description)}; or ${crossSite}` : crossSite);
-      responses['415'] ??= errorAnswer('headerHasInvalidValue (Content-Type): a body must be application/json' + (path === '/_sim/scenarios' ? ' or application/yaml' : ''));
-    }
-  }
-  return paths;
-}

@@ -1,11 +1,16 @@
 /**
  * zod schemas of what the simulator answers (the requests' schemas are in schemas.ts and sale-schemas.ts),
- * payment queries' included (contract 4.4, decision 0057). They feed the OpenAPI document, and the tests
+ * payment queries' included (contract 4.4, decision 0057), and /_sim's (decision 0061). They feed the OpenAPI document, and the tests
  * check real answers against them.
  */
 import * as z from 'zod';
+import { OPERATIONS, type JournalEntry } from '../control/journal.js';
+import { PAYMENT_EVENT_TYPES } from '../domain/payment.js';
+import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../infra/webhook-types.js';
+import { WEBHOOK_STATES } from '../infra/webhooks.js';
 import { schemaFor } from '../wire/schema-for.js';
 import type { BillingAddress } from '../wire/schemas.js';
+import type { ControlPayment, ControlTenant } from './admin/dashboard.js';
 
 interface Link {
   href: string;
@@ -65,6 +70,8 @@ export interface ControlToken extends TokenResource {
 const href = z.object({ href: z.string() });
 /** Every instant the simulator writes: ISO 8601 in UTC (formatInstant). */
 const instant = z.string().meta({ format: 'date-time' });
+const count = z.int().min(0);
+const eventType = z.enum(PAYMENT_EVENT_TYPES);
 const expiryDate = z.object({ month: z.int(), year: z.int() });
 const address = z.object({
   address1: z.string(),
@@ -168,7 +175,7 @@ export const paymentActionResponse = z.object({ _links: paymentLinks }).meta({ d
 
 export const paymentEventsResponse = z
   .object({
-    lastEvent: z.enum(['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused']),
+    lastEvent: eventType,
     _links: paymentLinks,
   })
   .meta({ description: 'The last event of a payment by the virtual now, and what may follow' });
@@ -196,3 +203,95 @@ export const clockResponse = z.object({ now: instant, frozen: z.boolean() });
 
 /** A token as `GET /_sim/tokens` lists it: the API's representation, and whose it is. */
 export const controlTokenResponse = schemaFor<ControlToken>()(tokenResponse.extend({ tenant: z.string().min(1) }).meta({ description: 'A token (HAL) and its tenant' }));
+
+/* What /_sim answers besides, each checked against its published type by the compiler. */
+
+/** A delivery of the webhook log. */
+export const webhookDelivery = schemaFor<WebhookDelivery>()(
+  z.strictObject({
+    seq: z.int().min(1),
+    id: z.string().meta({ description: 'Stable and unique per store: what POST /_sim/webhooks/{id}/resend names' }),
+    eventId: z.string(),
+    type: z.string(),
+    rule: z.string().nullable().meta({ description: 'The scenario rule that duplicated, held or dropped it' }),
+    url: z.string(),
+    tenant: z.string(),
+    attempts: z.int().min(0),
+    lastStatus: z.int().nullable().meta({ description: 'The HTTP status of the last attempt; null before one, or on a network error or timeout' }),
+    lastError: z.string().nullable(),
+    state: z.enum(WEBHOOK_STATES),
+    enqueuedAt: instant,
+    lastAttemptAt: instant.nullable(),
+    finishedAt: instant.nullable(),
+  }),
+);
+
+const headers = z.record(z.string(), z.string());
+/** An entry of the journal as /_sim lists it. */
+export const journalEntry = schemaFor<JournalEntry>()(
+  z.strictObject({
+    seq: z.int().min(1),
+    tenant: z.string().nullable(),
+    operation: z.enum(OPERATIONS),
+    method: z.string(),
+    path: z.string(),
+    query: z.string().optional(),
+    status: z.int().min(0).max(599).meta({ description: '0: unanswered' }),
+    errorName: z.string().optional(),
+    correlationId: z.string(),
+    durationMs: z.number().min(0),
+    rule: z.string().nullable(),
+    virtualTime: instant,
+    realTime: instant,
+    requestHeaders: headers,
+    requestBody: z.unknown().optional().meta({ description: 'JSON, masked; a note when too large to keep' }),
+    requestText: z.string().optional(),
+    responseHeaders: headers,
+    responseBody: z.unknown().optional(),
+    responseText: z.string().optional(),
+    lostAnswer: z
+      .strictObject({ as: z.enum(['connectionReset', 'noResponse', 'internalError']), status: z.int(), body: z.unknown().optional(), text: z.string().optional() })
+      .optional()
+      .meta({ description: 'With a lostAnswer rule: the answer of the work done, which the client never got' }),
+  }),
+);
+
+
+export const webhookFlush = schemaFor<WebhookFlush>()(z.strictObject({ flushed: z.boolean(), pending: count }));
+export const webhookResend = schemaFor<WebhookResend>()(z.strictObject({ id: z.string(), eventId: z.string(), resendOf: z.string() }));
+
+/** A payment as /_sim lists it. */
+export const controlPayment = schemaFor<ControlPayment>()(
+  z.strictObject({
+    tenant: z.string(),
+    paymentId: z.string(),
+    transactionReference: z.string(),
+    outcome: saleResponse.shape.outcome,
+    lastEvent: eventType,
+    amount: count,
+    currency: z.string(),
+    refunded: count,
+    allowedActions: z.array(z.enum(['refund', 'partialRefund', 'reversal'])),
+    createdAt: instant,
+    events: z.array(
+      z.strictObject({
+        type: eventType,
+        at: instant,
+        amount: count,
+        reference: z.string().optional(),
+        refusal: z.strictObject({ code: z.string(), description: z.string() }).optional(),
+      }),
+    ),
+  }),
+);
+
+/** A tenant as /_sim/tenants lists it. */
+export const controlTenant = schemaFor<ControlTenant>()(
+  z.strictObject({
+    name: z.string(),
+    clock: z.strictObject({ now: instant, frozen: z.boolean() }),
+    ownClock: z.boolean().meta({ description: 'The tenant has its own clock (else it follows the shared one)' }),
+    tokens: count.meta({ description: 'Live tokens' }),
+    payments: count,
+  }),
+);

@@ -1,45 +1,47 @@
 /**
- * How the OpenAPI document describes each row of the control table: summary, parameters, body and answers.
- * Who may call (security, and the 401 and 403 answers) and the `tenant` parameter (with the 400 of an
- * unknown tenant, unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a
- * function: the document is built fresh each time, its schemas from the zod schemas the readers use.
+ * How the OpenAPI document describes each row of the control table: summary, parameters, body and answers
+ * (the dashboard's rows: contract 3.4, decision 0034). Who may call (security, and the 401 and 403 answers),
+ * a write's browser refusals (decision 0042) and the `tenant` parameter (with the 400 of an unknown tenant,
+ * unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a function: the document
+ * is built fresh each time, its schemas from the zod schemas the readers use.
  */
-import { OPERATIONS, type JournalEntry } from '../../control/journal.js';
-import * as z from 'zod';
-import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../../infra/webhook-types.js';
+import { OPERATIONS } from '../../control/journal.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
-import { schemaFor } from '../../wire/schema-for.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
-import { errors, json, jsonSchema, query, ref, type Schema } from '../openapi-parts.js';
+import { answer, body, errors, jsonSchema, pathParam, query, ref, type Operation, type Schema } from '../openapi-parts.js';
+import { controlPayment, controlTenant, journalEntry, webhookDelivery, webhookFlush, webhookResend } from '../openapi-schemas.js';
 
 /** An operation of the document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
-export interface OperationDoc {
+export interface OperationDoc extends Operation {
   operationId: string;
-  summary?: string;
-  description?: string;
   /** The path's own parameters (after `tenant`): given on the path's first row. */
   pathParameters?: Schema[];
   /** Another description of the path's `tenant` parameter: given on the path's first row. */
   tenantText?: string;
-  parameters?: Schema[];
-  requestBody?: Schema;
-  responses: Record<string, Schema>;
+}
+
+/** A table of docs, each under its operationId: the key it is written under. */
+function named<K extends string>(docs: Record<K, () => Omit<OperationDoc, 'operationId'>>): Record<K, () => OperationDoc> {
+  const entries = Object.entries<() => Omit<OperationDoc, 'operationId'>>(docs);
+  return Object.fromEntries(entries.map(([operationId, doc]) => [operationId, (): OperationDoc => ({ operationId, ...doc() })])) as Record<K, () => OperationDoc>;
 }
 
 const badBody: [number, string] = [400, 'bodyDoesNotMatchSchema, bodyIsEmpty, bodyIsNotJson or urlContainsInvalidValue'];
 const tooLarge: [number, string] = [413, 'bodyIsTooLarge'];
 const next = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last' };
-const clock = { description: 'The clock', ...json(ref('Clock')) };
-const scenarioList = (): Schema => ({ description: 'The active scenarios', ...json({ type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] }) });
+const clock = answer('The clock', ref('Clock'));
+const scenarioList = (): Schema => answer('The active scenarios', { type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] });
+/** The 400 of a query the row refuses: a tenant that is not a configured username, or what else it names. */
+export const badQuery = (what: string): [number, string] => [400, `urlContainsInvalidValue (a tenant that is not a configured username, ${what})`];
 
-/** `limit` and `cursor` of a paged read. */
-export const pageParameters = (): Schema[] => [
-  query('limit', 'At most this many tokens (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+/** `limit` and `cursor` of a paged read of these `items`. */
+const pageParameters = (items: string): Schema[] => [
+  query('limit', `At most this many ${items} (default 1000)`, { type: 'integer', minimum: 0, maximum: 10000 }),
   query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
 ];
 
 /** The journal's filters, of `GET /_sim/requests` and of its live stream. */
-export const journalFilters = (): Schema[] => [
+const journalFilters = (): Schema[] => [
   query('operation', 'Only this operation', { type: 'string', enum: [...OPERATIONS] }),
   query('status', 'Only answers with this HTTP status (0: unanswered)', { type: 'integer', minimum: 0, maximum: 599 }),
   query('method', 'Only this request method', { type: 'string' }),
@@ -70,154 +72,138 @@ function healthSchema(status: 'ok' | 'unavailable'): Schema {
   return { type: 'object', properties: { status: { const: status }, store: { oneOf: [memory, redis] } }, required: ['status', 'store'], additionalProperties: false };
 }
 
-const instant = z.string().meta({ format: 'date-time' });
-/** A delivery of the log, checked against WebhookDelivery by the compiler. */
-const delivery = schemaFor<WebhookDelivery>()(
-  z.strictObject({
-    seq: z.int().min(1),
-    id: z.string().meta({ description: 'Stable and unique per store: what POST /_sim/webhooks/{id}/resend names' }),
-    eventId: z.string(),
-    type: z.string(),
-    rule: z.string().nullable().meta({ description: 'The scenario rule that duplicated, held or dropped it' }),
-    url: z.string(),
-    tenant: z.string(),
-    attempts: z.int().min(0),
-    lastStatus: z.int().nullable().meta({ description: 'The HTTP status of the last attempt; null before one, or on a network error or timeout' }),
-    lastError: z.string().nullable(),
-    state: z.enum(WEBHOOK_STATES),
-    enqueuedAt: instant,
-    lastAttemptAt: instant.nullable(),
-    finishedAt: instant.nullable(),
-  }),
-);
-
-const headers = z.record(z.string(), z.string());
-/** An entry of the journal as /_sim lists it, checked against JournalEntry by the compiler. */
-const journalEntry = schemaFor<JournalEntry>()(
-  z.strictObject({
-    seq: z.int().min(1),
-    tenant: z.string().nullable(),
-    operation: z.enum(OPERATIONS),
-    method: z.string(),
-    path: z.string(),
-    query: z.string().optional(),
-    status: z.int().min(0).max(599).meta({ description: '0: unanswered' }),
-    errorName: z.string().optional(),
-    correlationId: z.string(),
-    durationMs: z.number().min(0),
-    rule: z.string().nullable(),
-    virtualTime: instant,
-    realTime: instant,
-    requestHeaders: headers,
-    requestBody: z.unknown().optional().meta({ description: 'JSON, masked; a note when too large to keep' }),
-    requestText: z.string().optional(),
-    responseHeaders: headers,
-    responseBody: z.unknown().optional(),
-    responseText: z.string().optional(),
-    lostAnswer: z
-      .strictObject({ as: z.enum(['connectionReset', 'noResponse', 'internalError']), status: z.int(), body: z.unknown().optional(), text: z.string().optional() })
-      .optional()
-      .meta({ description: 'With a lostAnswer rule: the answer of the work done, which the client never got' }),
-  }),
-);
-
-export const DOCS = {
-  health: (): OperationDoc => ({
-    operationId: 'health',
+export const DOCS = named({
+  health: () => ({
     summary: 'Liveness and where the state lives (open even with --admin-token)',
+    responses: { 200: answer('Up', healthSchema('ok')), 503: answer('The Redis store cannot be reached', healthSchema('unavailable')) },
+  }),
+  getClock: () => ({ responses: { 200: clock } }),
+  setClock: () => ({ requestBody: body(jsonSchema(clockSetBody, 'input')), responses: { 200: clock, ...errors(badBody, tooLarge) } }),
+  advanceClock: () => ({ requestBody: body(jsonSchema(clockAdvanceBody, 'input')), responses: { 200: clock, ...errors(badBody, tooLarge) } }),
+  reset: () => ({ responses: { 204: answer('Tokens, journal, scenario counters and webhook deliveries deleted; configured tokens preloaded again') } }),
+  listTokens: () => ({
+    parameters: pageParameters('tokens'),
     responses: {
-      200: { description: 'Up', ...json(healthSchema('ok')) },
-      503: { description: 'The Redis store cannot be reached', ...json(healthSchema('unavailable')) },
+      200: answer('One page of live tokens, masked, with their tenants', { type: 'object', properties: { tokens: { type: 'array', items: ref('ControlToken') }, next }, required: ['tokens', 'next'] }),
+      ...errors(badQuery('a bad limit or cursor')),
     },
   }),
-  getClock: (): OperationDoc => ({ operationId: 'getClock', responses: { 200: clock } }),
-  setClock: (): OperationDoc => ({ operationId: 'setClock', requestBody: { required: true, ...json(jsonSchema(clockSetBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge) } }),
-  advanceClock: (): OperationDoc => ({ operationId: 'advanceClock', requestBody: { required: true, ...json(jsonSchema(clockAdvanceBody, 'input')) }, responses: { 200: clock, ...errors(badBody, tooLarge) } }),
-  reset: (): OperationDoc => ({ operationId: 'reset', responses: { 204: { description: 'Tokens, journal, scenario counters and webhook deliveries deleted; configured tokens preloaded again' } } }),
-  listTokens: (): OperationDoc => ({
-    operationId: 'listTokens',
-    parameters: pageParameters(),
-    responses: {
-      200: { description: 'One page of live tokens, masked, with their tenants', ...json({ type: 'object', properties: { tokens: { type: 'array', items: ref('ControlToken') }, next }, required: ['tokens', 'next'] }) },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad limit or cursor)']),
-    },
-  }),
-  listRequests: (): OperationDoc => ({
-    operationId: 'listRequests',
+  listRequests: () => ({
     parameters: journalParameters(),
     responses: {
-      200: {
-        description: 'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
-        ...json({ type: 'object', properties: { requests: { type: 'array', items: jsonSchema(journalEntry, 'output') }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } }),
-      },
+      200: answer(
+        'The oldest `limit` entries that pass the filter (newest last) and how many pass it, card data masked; with format=har, a HAR 1.2 document',
+        { type: 'object', properties: { requests: { type: 'array', items: jsonSchema(journalEntry, 'output') }, count: { type: 'integer', minimum: 0 }, next, log: { type: 'object', properties: { _next: next } } } },
+      ),
       ...errors([400, 'urlContainsInvalidValue']),
     },
   }),
-  clearRequests: (): OperationDoc => ({ operationId: 'clearRequests', responses: { 204: { description: 'Cleared' } } }),
-  exportState: (): OperationDoc => ({ operationId: 'exportState', responses: { 200: { description: 'Everything, or one tenant\u2019s part (`?tenant=` or its Basic credentials), card numbers sealed', ...json(ref('StateExport')) } } }),
-  importState: (): OperationDoc => ({
-    operationId: 'importState',
-    requestBody: { required: true, ...json(ref('State')) },
-    responses: { 204: { description: 'Replaced (with a tenant: that tenant\u2019s part only)' }, ...errors(badBody, [413, 'bodyIsTooLarge (over --state-limit)']) },
+  clearRequests: () => ({ responses: { 204: answer('Cleared') } }),
+  exportState: () => ({ responses: { 200: answer('Everything, or one tenant\u2019s part (`?tenant=` or its Basic credentials), card numbers sealed', ref('StateExport')) } }),
+  importState: () => ({
+    requestBody: body(ref('State')),
+    responses: { 204: answer('Replaced (with a tenant: that tenant\u2019s part only)'), ...errors(badBody, [413, 'bodyIsTooLarge (over --state-limit)']) },
   }),
-  listScenarios: (): OperationDoc => ({
-    operationId: 'listScenarios',
+  listScenarios: () => ({
     tenantText: "One tenant's own scenario set (evaluated before the global set for its requests); without it, the global set",
     responses: { 200: scenarioList() },
   }),
-  loadScenarios: (): OperationDoc => ({
-    operationId: 'loadScenarios',
+  loadScenarios: () => ({
     requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('Scenario'), { type: 'array', items: ref('Scenario') }] } }, 'application/yaml': { schema: ref('Scenario') } } },
     responses: { 200: scenarioList(), ...errors(badBody, tooLarge) },
   }),
-  clearScenarios: (): OperationDoc => ({ operationId: 'clearScenarios', responses: { 204: { description: 'Cleared' } } }),
-  listWebhooks: (): OperationDoc => ({
-    operationId: 'listWebhooks',
+  clearScenarios: () => ({ responses: { 204: answer('Cleared') } }),
+  listWebhooks: () => ({
     summary: 'The webhook delivery log (docs/webhooks.md): the oldest `limit` deliveries that pass the filter, newest last',
-    parameters: [
-      query('state', 'Only deliveries in this state', { enum: [...WEBHOOK_STATES] }),
-      query('limit', 'At most this many deliveries (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
-      query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
-    ],
+    parameters: [query('state', 'Only deliveries in this state', { enum: [...WEBHOOK_STATES] }), ...pageParameters('deliveries')],
     responses: {
-      200: {
-        description: 'One page of deliveries and how many pass the filter',
-        ...json({ type: 'object', properties: { webhooks: { type: 'array', items: jsonSchema(delivery, 'output') }, count: { type: 'integer', minimum: 0 }, next }, required: ['webhooks', 'count', 'next'], additionalProperties: false }),
-      },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad state, limit or cursor)']),
+      200: answer('One page of deliveries and how many pass the filter', {
+        type: 'object',
+        properties: { webhooks: { type: 'array', items: jsonSchema(webhookDelivery, 'output') }, count: { type: 'integer', minimum: 0 }, next },
+        required: ['webhooks', 'count', 'next'],
+        additionalProperties: false,
+      }),
+      ...errors(badQuery('a bad state, limit or cursor')),
     },
   }),
-  flushWebhooks: (): OperationDoc => ({
-    operationId: 'flushWebhooks',
+  flushWebhooks: () => ({
     summary: 'Answers once no webhook delivery (of the tenant) is queued, in flight or waiting to retry, or once `timeout` has passed',
     parameters: [query('timeout', 'Milliseconds to wait at most (default 30000)', { type: 'integer', minimum: 0, maximum: 60000 })],
     responses: {
-      200: {
-        description: '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
-        ...json(jsonSchema(schemaFor<WebhookFlush>()(z.strictObject({ flushed: z.boolean(), pending: z.int().min(0) })), 'output')),
-      },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a bad timeout)']),
+      200: answer(
+        '`flushed`: the queue emptied; `pending`: deliveries still queued, in flight or waiting to retry',
+        jsonSchema(webhookFlush, 'output'),
+      ),
+      ...errors(badQuery('a bad timeout')),
     },
   }),
-  resendWebhook: (): OperationDoc => ({
-    operationId: 'resendWebhook',
+  resendWebhook: () => ({
     summary: 'Sends a delivery of the log again (docs/webhooks.md): the same event and eventId, as a new delivery with an id of its own',
-    pathParameters: [{ name: 'id', in: 'path', required: true, description: 'A delivery\u2019s `id`, as GET /_sim/webhooks lists it', schema: { type: 'string', minLength: 1 } }],
+    pathParameters: [pathParam('id', 'A delivery\u2019s `id`, as GET /_sim/webhooks lists it', { type: 'string', minLength: 1 })],
     responses: {
-      202: {
-        description: 'Queued: `id` the new delivery, `resendOf` the one sent again',
-        ...json(jsonSchema(schemaFor<WebhookResend>()(z.strictObject({ id: z.string(), eventId: z.string(), resendOf: z.string() })), 'output')),
-      },
-      ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, a query parameter)'], [404, 'resourceNotFound: the log shows no delivery with this id (of the tenant)']),
+      202: answer('Queued: `id` the new delivery, `resendOf` the one sent again', jsonSchema(webhookResend, 'output')),
+      ...errors(badQuery('a query parameter'), [404, 'resourceNotFound: the log shows no delivery with this id (of the tenant)']),
     },
   }),
-  metrics: (): OperationDoc => ({
-    operationId: 'metrics',
+  metrics: () => ({
     summary: 'Metrics in the Prometheus text format: requests, latency, tokens, journal, RSS, event-loop lag (with --admin-token, the admin token alone opens it)',
     responses: {
-      200: { description: 'The exposition text (format 0.0.4); per-tenant series for the 50 busiest tenants only', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+      200: answer('The exposition text (format 0.0.4); per-tenant series for the 50 busiest tenants only', { type: 'string' }, 'text/plain; version=0.0.4'),
       ...errors([400, 'urlContainsInvalidValue (it takes no query parameter)']),
     },
   }),
-  openApi: (): OperationDoc => ({ operationId: 'openApi', responses: { 200: { description: 'This document', ...json({ type: 'object' }) } } }),
-};
+  openApi: () => ({ responses: { 200: answer('This document', { type: 'object' }) } }),
+});
+
+const payment = (): Schema => jsonSchema(controlPayment, 'output');
+
+const unknownParameter = badQuery('an unknown parameter');
+const tenantNeeded: [number, string] = [400, 'urlContainsInvalidValue (no tenant, or one that is not a configured username; an unknown parameter)'];
+
+const action = (summary: string) => ({
+  summary,
+  pathParameters: [pathParam('paymentId', 'The payment\u2019s id (`paymentId` of GET /_sim/payments)')],
+  responses: {
+    200: answer('The payment after the action, as GET /_sim/payments lists it', payment()),
+    ...errors(tenantNeeded, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
+  },
+});
+
+export const DASHBOARD_DOCS = named({
+  listTenants: () => ({
+    summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
+    responses: {
+      200: answer('The tenants', { type: 'object', properties: { tenants: { type: 'array', items: jsonSchema(controlTenant, 'output') } }, required: ['tenants'], additionalProperties: false }),
+      ...errors(unknownParameter),
+    },
+  }),
+  listPayments: () => ({
+    summary: 'Payments, oldest first, their events caught up to the tenant\u2019s virtual now',
+    // (sic) "tokens": the served document's text for this limit.
+    parameters: [...pageParameters('tokens'), query('transactionReference', 'Only the payments of this transactionReference (any merchant entity)', { type: 'string', minLength: 1 })],
+    responses: {
+      200: answer('One page of payments, card data masked', { type: 'object', properties: { payments: { type: 'array', items: payment() }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
+      ...errors(badQuery('a bad limit, cursor or transactionReference')),
+    },
+  }),
+  refundPayment: () => action('A full refund of what remains, through the same rules, events and webhooks as the API\u2019s'),
+  reversePayment: () => action('A reversal (a cancel before settlement, a refund of the whole amount after), as the API\u2019s'),
+  deleteToken: () => ({
+    pathParameters: [pathParam('tokenId', 'The token\u2019s id (`tokenId` of GET /_sim/tokens)')],
+    responses: { 204: answer('Deleted'), ...errors(tenantNeeded, [404, 'resourceNotFound (no such live token of the tenant)']) },
+  }),
+  streamRequests: () => ({
+    summary: 'The live journal as server-sent events: the last 50 matching entries (or those after `since` / `Last-Event-ID`), then each new one',
+    description:
+      'Each entry is `id: <seq>`, `event: request`, `data: <the masked entry GET /_sim/requests lists>`. A comment line every 15 s. ' +
+      'New entries go out together every 200 ms. A client that reads too slowly (over 256 KiB buffered), or more than 200 entries in one period, loses the oldest waiting entries and gets one ' +
+      '`event: gap` with `data: {"skipped": n}`. The admin token may also be given as `access_token` (EventSource cannot set headers).',
+    parameters: [
+      ...journalFilters(),
+      query('since', 'Resume: the entries after this seq first (at most 1000; older ones are reported as a gap)', { type: 'integer', minimum: 0 }),
+      query('access_token', 'The admin token, for clients that cannot set Authorization (this call only)', { type: 'string' }),
+      { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume as with since (the browser sends it when it reconnects)', schema: { type: 'string' } },
+    ],
+    responses: { 200: answer('An endless text/event-stream', { type: 'string' }, 'text/event-stream'), ...errors(unknownParameter) },
+  }),
+});

@@ -11,8 +11,8 @@ import { ruleLabel } from '../../scenarios/engine.js';
 import type { Rule, RuleThen, Scenario } from '../../scenarios/schema.js';
 import * as z from 'zod';
 import { schemaFor } from '../../wire/schema-for.js';
-import { errors, json, jsonSchema } from '../openapi-parts.js';
-import type { OperationDoc } from './docs.js';
+import { answer, errors, jsonSchema } from '../openapi-parts.js';
+import { badQuery, type OperationDoc } from './docs.js';
 
 /** A risk factor of a sale's answer. */
 export interface MagicRiskFactor {
@@ -189,11 +189,5 @@ export const magicValuesDoc = (): OperationDoc => ({
   operationId: 'magicValues',
   summary: 'Every value that changes an outcome, each with what it does: card holder names, card expiry, billing postal codes, amounts of the active scenario rules, and the BIN table',
   description: 'Read from the tables the simulator runs on. With `tenant`, the amounts of that tenant\u2019s own scenario set come first. A `null` postal code is a sale without a billing address; a `null` card prefix, a card no entry matches.',
-  responses: {
-    200: {
-      description: 'The catalogue',
-      ...json(jsonSchema(magicValuesSchema, 'output')),
-    },
-    ...errors([400, 'urlContainsInvalidValue (a tenant that is not a configured username, an unknown parameter)']),
-  },
+  responses: { 200: answer('The catalogue', jsonSchema(magicValuesSchema, 'output')), ...errors(badQuery('an unknown parameter')) },
 });

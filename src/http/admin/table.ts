@@ -8,9 +8,8 @@
  */
 import type { Request, Response } from 'express';
 import type { ControlCall, ControlContext, RowCall } from './context.js';
-import { DASHBOARD_DOCS } from './dashboard-docs.js';
 import { deleteToken, listPayments, listTenants, refundPayment, reversePayment, streamRequests } from './dashboard.js';
-import { DOCS, type OperationDoc } from './docs.js';
+import { DASHBOARD_DOCS, DOCS, type OperationDoc } from './docs.js';
 import { magicValuesDoc } from './magic-values.js';
 import * as call from './handlers.js';
 
