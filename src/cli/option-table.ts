@@ -2,12 +2,10 @@
  * The CLI's options, each declared once (decision 0048): commander, the environment and a config file read them
  * from one table (text from `TOKEN_SIM_*` variables, JSON/YAML values from a file: decision 0017).
  */
-import { accessSync, constants } from 'node:fs';
-import { ConfigError, type Fixtures } from '../config/fixtures.js';
-import { resolveConfig, type SimulatorOptions } from '../config/options.js';
-import type { Kind, OptionValue } from './option-parse.js';
+export type OptionValue = string | number | boolean | string[];
 
-export type { OptionValue } from './option-parse.js';
+/** How an option's text and a config file's value are read (option-sources.ts); a list of strings: its choices. */
+export type Kind = 'string' | 'file' | 'files' | 'list' | 'boolean' | 'port' | 'count' | 'workers' | readonly string[];
 
 /**
  * One option, declared once (decision 0048): its flag and `--help` line, its `TOKEN_SIM_*` variable and config key
@@ -159,42 +157,6 @@ type ValueOf<K> = K extends 'port' | 'count' ? number : K extends 'workers' ? nu
 
 /** The options as the CLI reads them (flags, variables, a config file), each typed by its kind. */
 export type CliOptions = { -readonly [S in (typeof TABLE)[number] as S['key']]?: ValueOf<S['kind']> } & { config?: string };
-
-/** Fixtures that make resolveConfig check one option alone, without reading a file. */
-const CHECK_FIXTURES: Fixtures = {
-  credentials: [{ username: 'check', password: '', entities: ['default'] }],
-  entities: { default: { currencies: [], networks: [] } },
-  bins: [],
-};
-
-/**
- * What resolveConfig says about this option alone, worded to follow the name of its source: its messages
- * start with the flag (`--now must be…`), which is dropped. One set of rules for flags, variables and files.
- * Files are only checked to be readable here; their content is checked (and reported with its JSONPaths) when
- * the simulator loads them.
- */
-export function checkValue(spec: OptionSpec, value: OptionValue): string | undefined {
-  if (spec.kind === 'file' || spec.kind === 'files') {
-    for (const path of typeof value === 'string' ? [value] : (value as string[])) {
-      try {
-        accessSync(path, constants.R_OK);
-      } catch (err) {
-        return `names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-      }
-    }
-    return undefined;
-  }
-  if (!spec.checked) return undefined;
-  const options = { [spec.alias ?? spec.key]: value, fixtures: CHECK_FIXTURES } as SimulatorOptions;
-  try {
-    resolveConfig(options);
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    const flagged = /^--[a-z-]+:?\s+([\s\S]*)$/.exec(err.message);
-    return flagged ? flagged[1] : `is refused: ${err.message}`;
-  }
-}
 
 /** `tokenLifetime` → `TOKEN_SIM_TOKEN_LIFETIME`. */
 export const variableOf = (key: string): string => `TOKEN_SIM_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
