@@ -117,8 +117,9 @@ const CHECK_FIXTURES: Fixtures = {
 };
 
 /**
- * What resolveConfig says about this option alone, worded to follow the name of its source: its messages
- * start with the flag (`--now must be…`), which is dropped. One set of rules for flags, variables and files.
+ * What resolveConfig says about this option alone (every option but the CLI's own: it passes over those),
+ * worded to follow the name of its source: its messages start with the flag (`--now must be…`), which is
+ * dropped. One set of rules for flags, variables and files.
  * Files are only checked to be readable here; their content is checked (and reported with its JSONPaths) when
  * the simulator loads them.
  */
@@ -133,7 +134,6 @@ export function checkValue(spec: OptionSpec, value: OptionValue): string | undef
     }
     return undefined;
   }
-  if (!spec.checked) return undefined;
   const options = { [spec.alias ?? spec.key]: value, fixtures: CHECK_FIXTURES } as SimulatorOptions;
   try {
     resolveConfig(options);
