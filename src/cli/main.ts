@@ -1,6 +1,6 @@
 /** The command line: `token-sim [options]`. No side effects on import; bin/token-sim.js calls main(). */
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
@@ -13,10 +13,8 @@ import { addRecordAndVerify } from './record-verify.js';
 import { watchScenarioFiles } from './watch.js';
 import { bannerLines } from './banner.js';
 import { colorEnabled, colorForced, paint } from './color.js';
-import { readConfigFile } from './config-file.js';
-import { CONFIG_VARIABLE, readEnvironment, valueOf } from './environment.js';
-import { OPTIONS, type CliOptions, type OptionSpec } from './option-table.js';
-import { MAX_WORKERS, portNumber, wholeNumber, workerCount } from './option-parse.js';
+import { OPTIONS, type CliOptions } from './option-table.js';
+import { MAX_WORKERS, commanderOption, withEnvironmentAndFile } from './option-sources.js';
 import { processIo, type CliIo } from './io.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
@@ -24,8 +22,6 @@ import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } 
 
 /** Exit code for bad options and start-up failures. */
 export const USAGE_ERROR = 2;
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** The simulator's options from what the CLI read: every option but the CLI's own, under the library's name. */
 export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
@@ -37,18 +33,6 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
   return { frozen: false, ...options };
 }
 
-/** An option of the table as commander's: its parser, choices and default by its kind. */
-function commanderOption(spec: OptionSpec): Option {
-  const option = new Option(spec.flag, spec.help);
-  if (Array.isArray(spec.kind)) option.choices(spec.kind);
-  else if (spec.kind === 'port') option.argParser(portNumber);
-  else if (spec.kind === 'count') option.argParser(wholeNumber);
-  else if (spec.kind === 'workers') option.argParser(workerCount);
-  else if (spec.kind === 'list' || spec.kind === 'files') option.argParser(collect);
-  if (spec.default !== undefined) option.default(spec.default);
-  return option;
-}
-
 export interface CliHandlers {
   /**
    * Starts the simulator; `watch` lists the scenario files to reload on change; `workers` processes share the
@@ -57,26 +41,6 @@ export interface CliHandlers {
   run(options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void>;
   /** Checks files; resolves with the exit code. */
   validate(files: readonly string[]): number;
-}
-
-/**
- * The options with what the environment and the config file add: for each option not given as a flag, its
- * `TOKEN_SIM_*` variable, else the config file's key, else the default (decision 0017).
- */
-async function withEnvironmentAndFile(flags: CliOptions, command: Command, io: CliIo): Promise<CliOptions> {
-  const env = io.env ?? {};
-  const environment = readEnvironment(env);
-  for (const warning of environment.warnings) io.err(warning);
-  const configPath = flags.config ?? valueOf(env, CONFIG_VARIABLE);
-  const file = configPath === undefined ? {} : await readConfigFile(configPath);
-  if (environment.problems.length > 0) throw new ConfigError(environment.problems.join('; '));
-  const merged: Record<string, unknown> = { ...flags };
-  for (const { key } of OPTIONS) {
-    if (command.getOptionValueSource(key) === 'cli') continue;
-    const value = environment.values[key] ?? file[key];
-    if (value !== undefined) merged[key] = value;
-  }
-  return merged;
 }
 
 const ENVIRONMENT_HELP = `

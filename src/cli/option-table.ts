@@ -2,17 +2,15 @@
  * The CLI's options, each declared once (decision 0048): commander, the environment and a config file read them
  * from one table (text from `TOKEN_SIM_*` variables, JSON/YAML values from a file: decision 0017).
  */
-import { accessSync, constants } from 'node:fs';
-import { ConfigError, type Fixtures } from '../config/fixtures.js';
-import { resolveConfig, type SimulatorOptions } from '../config/options.js';
-import type { Kind, OptionValue } from './option-parse.js';
+export type OptionValue = string | number | boolean | string[];
 
-export type { OptionValue } from './option-parse.js';
+/** How an option's text and a config file's value are read (option-sources.ts); a list of strings: its choices. */
+export type Kind = 'string' | 'file' | 'files' | 'list' | 'boolean' | 'port' | 'count' | 'workers' | readonly string[];
 
 /**
  * One option, declared once (decision 0048): its flag and `--help` line, its `TOKEN_SIM_*` variable and config key
  * (the flag in camelCase, and `alias` for a repeatable one), how its text is read, its default, and its row of
- * docs/cli.md (`value`, `shown`).
+ * docs/cli.md (`value`, `shown`). What its kind takes is checked further by resolveConfig (option-sources.ts).
  */
 export interface OptionSpec {
   /** The name commander stores it under: the long flag in camelCase. */
@@ -26,8 +24,6 @@ export interface OptionSpec {
   default?: string | number;
   /** The plural a config file and the environment also take for a repeatable option (the library's name). */
   alias?: string;
-  /** resolveConfig checks the value further (durations, dates, URLs…). */
-  checked?: true;
   /** The CLI's own (not a simulator option). */
   cliOnly?: true;
   /** docs/cli.md: the value a config file takes, and the default in words. */
@@ -50,25 +46,24 @@ const TABLE = [
   },
   { key: 'tlsCert', flag: '--tls-cert <file>', help: 'serve HTTPS with this PEM certificate (chain) instead; needs --tls-key', kind: 'file', value: 'path', shown: 'none' },
   { key: 'tlsKey', flag: '--tls-key <file>', help: "the PEM private key of --tls-cert", kind: 'file', value: 'path', shown: 'none' },
-  { key: 'tlsDir', flag: '--tls-dir <dir>', help: 'where --tls keeps its local CA and server certificate, made on first use (default: .token-sim/tls)', kind: 'string', checked: true, value: 'path', shown: '`.token-sim/tls` in the working directory' },
+  { key: 'tlsDir', flag: '--tls-dir <dir>', help: 'where --tls keeps its local CA and server certificate, made on first use (default: .token-sim/tls)', kind: 'string', value: 'path', shown: '`.token-sim/tls` in the working directory' },
   { key: 'profile', flag: '--profile <profile>', help: 'token lifetime profile', kind: ['try', 'live'], default: 'try', value: '`try` or `live`', shown: '`try`' },
-  { key: 'tokenLifetime', flag: '--token-lifetime <duration>', help: 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)', kind: 'string', checked: true, value: DURATION, shown: "the profile's" },
-  { key: 'tokenExtension', flag: '--token-extension <duration>', help: 'ISO 8601 duration overriding the extension on use', kind: 'string', checked: true, value: DURATION, shown: "the profile's" },
-  { key: 'settlementDelay', flag: '--settlement-delay <duration>', help: 'ISO 8601 duration until a sale settles on the virtual clock (default: P1D)', kind: 'string', checked: true, value: DURATION, shown: '`P1D`' },
-  { key: 'now', flag: '--now <date-time>', help: 'start the virtual clock at this ISO 8601 date-time (default: real time)', kind: 'string', checked: true, value: 'ISO 8601 date-time or date', shown: 'real time' },
+  { key: 'tokenLifetime', flag: '--token-lifetime <duration>', help: 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)', kind: 'string', value: DURATION, shown: "the profile's" },
+  { key: 'tokenExtension', flag: '--token-extension <duration>', help: 'ISO 8601 duration overriding the extension on use', kind: 'string', value: DURATION, shown: "the profile's" },
+  { key: 'settlementDelay', flag: '--settlement-delay <duration>', help: 'ISO 8601 duration until a sale settles on the virtual clock (default: P1D)', kind: 'string', value: DURATION, shown: '`P1D`' },
+  { key: 'now', flag: '--now <date-time>', help: 'start the virtual clock at this ISO 8601 date-time (default: real time)', kind: 'string', value: 'ISO 8601 date-time or date', shown: 'real time' },
   { key: 'frozen', flag: '--frozen', help: 'the clock moves only when told to', kind: 'boolean', value: '`true` or `false`', shown: 'off' },
   { key: 'seed', flag: '--seed <string>', help: 'deterministic ids, refs and codes', kind: 'string', value: 'string', shown: 'random' },
   { key: 'fixtures', flag: '--fixtures <file>', help: 'credentials, entities and BIN table (default: fixtures/default.json)', kind: 'file', value: 'path', shown: '`fixtures/default.json`' },
-  { key: 'user', flag: '--user <name:password>', help: 'add a credential; repeatable', kind: 'list', alias: 'users', checked: true, value: 'string or list of strings', shown: 'none' },
-  { key: 'vendor', flag: '--vendor <name>', help: 'media-type vendor', kind: 'string', default: 'service', checked: true, value: 'string', shown: '`service`' },
-  { key: 'baseUrl', flag: '--base-url <url>', help: 'base of generated links (default: from the Host header)', kind: 'string', checked: true, value: 'http(s) URL', shown: 'from `Host`' },
+  { key: 'user', flag: '--user <name:password>', help: 'add a credential; repeatable', kind: 'list', alias: 'users', value: 'string or list of strings', shown: 'none' },
+  { key: 'vendor', flag: '--vendor <name>', help: 'media-type vendor', kind: 'string', default: 'service', value: 'string', shown: '`service`' },
+  { key: 'baseUrl', flag: '--base-url <url>', help: 'base of generated links (default: from the Host header)', kind: 'string', value: 'http(s) URL', shown: 'from `Host`' },
   {
     key: 'allowedHost',
     flag: '--allowed-host <name>',
     help: 'also answer requests whose Host names this (besides localhost, IP addresses and single-label names); * allows any; repeatable',
     kind: 'list',
     alias: 'allowedHosts',
-    checked: true,
     value: 'host name (no scheme, no port) or `*`; or a list',
     shown: '`localhost`, `*.localhost`, IP addresses, single-label names, the `--host` and `--base-url` hosts ([security](security.md))',
   },
@@ -78,7 +73,6 @@ const TABLE = [
     help: 'let web pages of this origin (e.g. http://localhost:3000) change the simulator through /_sim; repeatable',
     kind: 'list',
     alias: 'allowedOrigins',
-    checked: true,
     value: 'origin such as `http://localhost:3000`; or a list',
     shown: "none: only the simulator's own pages write to `/_sim` from a browser",
   },
@@ -87,7 +81,6 @@ const TABLE = [
     flag: '--webhook-url <url>',
     help: "POST every payment event to this http(s) URL (a fixtures credential's webhookUrl wins)",
     kind: 'string',
-    checked: true,
     value: 'absolute http(s) URL',
     shown: "none (a credential's `webhookUrl` in the fixtures still applies; [webhooks](webhooks.md))",
   },
@@ -107,25 +100,23 @@ const TABLE = [
     flag: '--admin-token <token>',
     help: 'require Authorization: Bearer <token> on /_sim (visible in ps: prefer TOKEN_SIM_ADMIN_TOKEN or --admin-token-file)',
     kind: 'string',
-    checked: true,
     value: 'string without spaces',
     shown: 'none',
   },
   { key: 'adminTokenFile', flag: '--admin-token-file <file>', help: 'read the admin token from this file (one line)', kind: 'file', cliOnly: true, value: 'path', shown: 'none' },
   { key: 'journalSize', flag: '--journal-size <n>', help: 'journal entries kept per tenant', kind: 'count', default: 1000, value: 'whole number', shown: '`1000`' },
   { key: 'journalTotal', flag: '--journal-total <n>', help: 'journal entries kept across all tenants (default: 10000, or --journal-size if larger)', kind: 'count', value: 'whole number', shown: '`10000`, or the journal size if larger' },
-  { key: 'stateLimit', flag: '--state-limit <size>', help: 'the largest snapshot PUT /_sim/state takes (default: 256MiB)', kind: 'string', checked: true, value: 'a size: `256MiB`, `300MB`, `1048576` (1 MiB to 512 MiB)', shown: '`256MiB`' },
+  { key: 'stateLimit', flag: '--state-limit <size>', help: 'the largest snapshot PUT /_sim/state takes (default: 256MiB)', kind: 'string', value: 'a size: `256MiB`, `300MB`, `1048576` (1 MiB to 512 MiB)', shown: '`256MiB`' },
   { key: 'scenario', flag: '--scenario <file>', help: 'scenario file, JSON or YAML; repeatable', kind: 'files', alias: 'scenarios', value: 'path or list of paths', shown: 'none' },
   { key: 'watch', flag: '--watch', help: 'reload the scenario files when they change (an invalid change keeps the previous set)', kind: 'boolean', cliOnly: true, value: '`true` or `false`', shown: 'off' },
-  { key: 'drainTimeout', flag: '--drain-timeout <duration>', help: 'ISO 8601 duration a stop lets requests in flight finish before cutting them (default: PT65S)', kind: 'string', checked: true, value: DURATION, shown: '`PT65S`' },
-  { key: 'stateFile', flag: '--state-file <file>', help: 'restore the state from this file at start; save it there atomically every --state-interval and on stop', kind: 'string', checked: true, value: 'path', shown: 'none (state lives in memory only)' },
-  { key: 'stateInterval', flag: '--state-interval <duration>', help: 'ISO 8601 duration between saves of a changed state to --state-file (default: PT10S)', kind: 'string', checked: true, value: 'ISO 8601 duration, at least 10 ms', shown: '`PT10S`' },
+  { key: 'drainTimeout', flag: '--drain-timeout <duration>', help: 'ISO 8601 duration a stop lets requests in flight finish before cutting them (default: PT65S)', kind: 'string', value: DURATION, shown: '`PT65S`' },
+  { key: 'stateFile', flag: '--state-file <file>', help: 'restore the state from this file at start; save it there atomically every --state-interval and on stop', kind: 'string', value: 'path', shown: 'none (state lives in memory only)' },
+  { key: 'stateInterval', flag: '--state-interval <duration>', help: 'ISO 8601 duration between saves of a changed state to --state-file (default: PT10S)', kind: 'string', value: 'ISO 8601 duration, at least 10 ms', shown: '`PT10S`' },
   {
     key: 'stateKey',
     flag: '--state-key <key>',
     help: 'seals card numbers in snapshots (default with --state-file: generated in <file>.key; prefer TOKEN_SIM_STATE_KEY)',
     kind: 'string',
-    checked: true,
     value: 'at least 16 characters',
     shown: 'with `--state-file`: the key file `<file>.key`, generated when missing; else none (the seed seals)',
   },
@@ -135,11 +126,10 @@ const TABLE = [
     flag: '--store <memory|url>',
     help: 'where the state lives: memory, or a redis://host:port[/db] (rediss:// for TLS) that several simulators can share (default: memory)',
     kind: 'string',
-    checked: true,
     value: '`memory`, or `redis://[user:password@]host[:port][/db]` (`rediss://` for TLS; db 0–15)',
     shown: '`memory`',
   },
-  { key: 'storePrefix', flag: '--store-prefix <prefix>', help: 'the prefix of every Redis key, so that several simulators can share one Redis (default: token-sim:)', kind: 'string', checked: true, value: 'string without spaces or control characters', shown: '`token-sim:`' },
+  { key: 'storePrefix', flag: '--store-prefix <prefix>', help: 'the prefix of every Redis key, so that several simulators can share one Redis (default: token-sim:)', kind: 'string', value: 'string without spaces or control characters', shown: '`token-sim:`' },
   {
     key: 'workers',
     flag: '--workers <n|auto>',
@@ -159,42 +149,6 @@ type ValueOf<K> = K extends 'port' | 'count' ? number : K extends 'workers' ? nu
 
 /** The options as the CLI reads them (flags, variables, a config file), each typed by its kind. */
 export type CliOptions = { -readonly [S in (typeof TABLE)[number] as S['key']]?: ValueOf<S['kind']> } & { config?: string };
-
-/** Fixtures that make resolveConfig check one option alone, without reading a file. */
-const CHECK_FIXTURES: Fixtures = {
-  credentials: [{ username: 'check', password: '', entities: ['default'] }],
-  entities: { default: { currencies: [], networks: [] } },
-  bins: [],
-};
-
-/**
- * What resolveConfig says about this option alone, worded to follow the name of its source: its messages
- * start with the flag (`--now must be…`), which is dropped. One set of rules for flags, variables and files.
- * Files are only checked to be readable here; their content is checked (and reported with its JSONPaths) when
- * the simulator loads them.
- */
-export function checkValue(spec: OptionSpec, value: OptionValue): string | undefined {
-  if (spec.kind === 'file' || spec.kind === 'files') {
-    for (const path of typeof value === 'string' ? [value] : (value as string[])) {
-      try {
-        accessSync(path, constants.R_OK);
-      } catch (err) {
-        return `names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-      }
-    }
-    return undefined;
-  }
-  if (!spec.checked) return undefined;
-  const options = { [spec.alias ?? spec.key]: value, fixtures: CHECK_FIXTURES } as SimulatorOptions;
-  try {
-    resolveConfig(options);
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    const flagged = /^--[a-z-]+:?\s+([\s\S]*)$/.exec(err.message);
-    return flagged ? flagged[1] : `is refused: ${err.message}`;
-  }
-}
 
 /** `tokenLifetime` → `TOKEN_SIM_TOKEN_LIFETIME`. */
 export const variableOf = (key: string): string => `TOKEN_SIM_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

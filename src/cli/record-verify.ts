@@ -7,7 +7,7 @@ import { record } from '../verify/recorder.js';
 import { verify } from '../simulator/replay.js';
 import { reportLines } from '../verify/report.js';
 import type { CliIo } from './io.js';
-import { portNumber } from './option-parse.js';
+import { portNumber } from './option-sources.js';
 
 export interface RecordVerifyDeps {
   io: CliIo;

@@ -1,5 +1,4 @@
-/** How resolveConfig (options.ts) reads option values: sizes, instants, URLs, hosts, origins, durations, credentials. */
-import { addDuration, parseDuration } from '../domain/duration.js';
+/** How resolveConfig (options.ts) reads option values: sizes, instants, URLs, hosts, origins, credentials. */
 import { isInRange } from '../domain/time-range.js';
 import { parseInstant, readInstant } from '../wire/instant.js';
 import { ConfigError, type Fixtures } from './fixtures.js';
@@ -83,19 +82,4 @@ export function resolveCredentials(fixtures: Fixtures, users: readonly string[])
     }
   }
   return credentials;
-}
-
-/** A non-negative ISO 8601 duration in milliseconds (years and months counted from the epoch). */
-export function drainTimeoutMs(text: string): number {
-  const d = parseDuration(text);
-  if (!d || text.trim() === '') throw new ConfigError(`--drain-timeout must be an ISO 8601 duration such as PT65S, got '${text}'`);
-  return addDuration(0, d);
-}
-
-/** A positive ISO 8601 duration in milliseconds, at least 10 ms. */
-export function stateIntervalMs(text: string): number {
-  const d = parseDuration(text);
-  const ms = d && text.trim() !== '' ? addDuration(0, d) : Number.NaN;
-  if (!(ms >= 10)) throw new ConfigError(`--state-interval must be an ISO 8601 duration of at least 10 ms such as PT10S, got '${text}'`);
-  return ms;
 }

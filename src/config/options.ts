@@ -1,7 +1,7 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
-import { parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
+import { addDuration, parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
-import { allowedHostOf, allowedOriginOf, baseUrlOf, drainTimeoutMs, parseSize, resolveCredentials, startOf, stateIntervalMs } from './option-values.js';
+import { allowedHostOf, allowedOriginOf, baseUrlOf, parseSize, resolveCredentials, startOf } from './option-values.js';
 import { resolveStore, resolveStorePrefix } from './store.js';
 import { readPem, resolveTls, resolveWebhookClient, type TlsOptions } from './tls.js';
 
@@ -82,6 +82,7 @@ export function webhookUrlFor(config: Pick<SimulatorConfig, 'credentials' | 'web
 }
 
 const DEFAULT_STATE_INTERVAL = 'PT10S';
+const STATE_INTERVAL = 'an ISO 8601 duration of at least 10 ms such as PT10S';
 /** The shortest state key taken: a passphrase shorter than this is too easy to guess. */
 const MIN_STATE_KEY_CHARS = 16;
 
@@ -102,9 +103,10 @@ export function profileDurations(profile: Profile): { lifetime: Duration; extens
   return { lifetime: durationOption('lifetime', p.lifetime), extension: durationOption('extension', p.extension) };
 }
 
-function durationOption(name: string, text: string): Duration {
+/** An ISO 8601 duration that `ok` takes; else refused as `${name} must be ${what}, got '…'`. */
+function durationOption(name: string, text: string, what = 'a positive ISO 8601 duration such as P7D', ok = isPositiveDuration): Duration {
   const d = parseDuration(text);
-  if (!d || !isPositiveDuration(d)) throw new ConfigError(`${name} must be a positive ISO 8601 duration such as P7D, got '${text}'`);
+  if (!d || !ok(d)) throw new ConfigError(`${name} must be ${what}, got '${text}'`);
   return d;
 }
 
@@ -178,9 +180,9 @@ export function resolveConfig(options: SimulatorOptions = {}) {
     stateLimit,
     credentials,
     fixtures,
-    drainTimeoutMs: drainTimeoutMs(options.drainTimeout ?? DEFAULT_DRAIN_TIMEOUT),
+    drainTimeoutMs: addDuration(0, durationOption('--drain-timeout', options.drainTimeout ?? DEFAULT_DRAIN_TIMEOUT, 'an ISO 8601 duration such as PT65S', () => true)),
     stateFile: options.stateFile,
-    stateIntervalMs: stateIntervalMs(options.stateInterval ?? DEFAULT_STATE_INTERVAL),
+    stateIntervalMs: addDuration(0, durationOption('--state-interval', options.stateInterval ?? DEFAULT_STATE_INTERVAL, STATE_INTERVAL, (d) => addDuration(0, d) >= 10)),
     stateKey: options.stateKey,
     webhookUrl: options.webhookUrl,
     webhookCa: options.webhookCa === undefined ? undefined : readPem('--webhook-ca', options.webhookCa, 'CERTIFICATE'),

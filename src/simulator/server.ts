@@ -74,6 +74,11 @@ export async function startSimulator(
         sim.listener(req, res);
       }
     : sim.listener;
+  // What was opened before the server serves: closed again when it cannot.
+  const abandon = async (): Promise<void> => {
+    sim.webhookDispatcher.close();
+    await sharedStores.get(sim)?.close();
+  };
   let made: Awaited<ReturnType<typeof listenerServer>>;
   try {
     made = await listenerServer(sim, timing, listener);
@@ -81,23 +86,20 @@ export async function startSimulator(
     const client = await localWebhookClient(sim.config);
     if (client) webhookClients.get(sim)?.(client);
   } catch (err) {
-    sim.webhookDispatcher.close();
-    await sharedStores.get(sim)?.close();
+    await abandon();
     throw err;
   }
   const { server, caFile } = made;
   server.listen(sim.config.port, sim.config.host);
-  await Promise.race([
-    once(server, 'listening'),
-    once(server, 'error').then(([err]: unknown[]) => Promise.reject(err as Error)),
-  ]);
+  // events.once rejects when the server emits 'error' first (a port in use).
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   // A webhook URL naming this very listener would loop (decision 0042): refused before anything is served.
   const loop = await webhookLoop(sim.config, port);
   if (loop !== undefined) {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    sim.webhookDispatcher.close();
-    await sharedStores.get(sim)?.close();
+    server.close();
+    await once(server, 'close');
+    await abandon();
     throw new ConfigError(loop);
   }
   const host = sim.config.host.includes(':') ? `[${sim.config.host}]` : sim.config.host;
@@ -135,26 +137,24 @@ export async function startSimulator(
  * Stops accepting; lets requests in flight (scripted delays included) finish, closing each kept-alive
  * connection as soon as it falls idle rather than waiting for its keep-alive timeout; then stops the rest.
  */
-function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout, saver: StateSaver | undefined, shared: Replica | undefined): Promise<void> {
-  return new Promise<void>((resolve) => {
-    clearInterval(sweeper);
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
-    const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, MAX_TIMER_MS));
-    server.close(() => {
-      clearInterval(sweep);
-      clearTimeout(cut);
-      // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
-      sim.webhookDispatcher.close();
-      // Once the last request has finished, the state is saved a last time (when it changed).
-      void (saver?.stop() ?? Promise.resolve())
-        .then(() => shared?.close())
-        .then(resolve);
-    });
-    server.closeIdleConnections();
-    // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
-    journalStreamsOf.get(sim)?.closeAll();
-    // A `noResponse` fault would otherwise hold the server open until the client gives up.
-    for (const socket of sim.heldSockets) socket.destroy();
-  });
+async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout, saver: StateSaver | undefined, shared: Replica | undefined): Promise<void> {
+  clearInterval(sweeper);
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
+  const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, MAX_TIMER_MS));
+  const closed = once(server, 'close');
+  server.close();
+  server.closeIdleConnections();
+  // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
+  journalStreamsOf.get(sim)?.closeAll();
+  // A `noResponse` fault would otherwise hold the server open until the client gives up.
+  for (const socket of sim.heldSockets) socket.destroy();
+  await closed;
+  clearInterval(sweep);
+  clearTimeout(cut);
+  // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
+  sim.webhookDispatcher.close();
+  // Once the last request has finished, the state is saved a last time (when it changed).
+  await saver?.stop();
+  await shared?.close();
 }

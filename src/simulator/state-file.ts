@@ -6,8 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { ConfigError } from '../config/fixtures.js';
 import type { Controller } from '../control/controller.js';
 import { isInRange } from '../domain/time-range.js';
@@ -98,12 +99,9 @@ export function restoreStateFile(stateFile: string, controller: Controller): voi
     throw new ConfigError(`--state-file ${stateFile} is not valid JSON (${(err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ')})`);
   }
   if (typeof data === 'object' && data !== null) {
-    const elapsed = Math.max(0, Date.now() - savedAt);
-    const snapshot = data as { clock?: unknown; tenantClocks?: unknown };
-    advanceRunningClock(snapshot.clock, elapsed);
-    if (typeof snapshot.tenantClocks === 'object' && snapshot.tenantClocks !== null) {
-      for (const clock of Object.values(snapshot.tenantClocks)) advanceRunningClock(clock, elapsed);
-    }
+    const { clock, tenantClocks } = data as { clock?: unknown; tenantClocks?: Record<string, unknown> };
+    // advanceRunningClock passes over what is not a clock.
+    for (const c of [clock, ...Object.values(tenantClocks ?? {})]) advanceRunningClock(c, Math.max(0, Date.now() - savedAt));
   }
   try {
     controller.importState(data);
@@ -120,25 +118,18 @@ export function restoreStateFile(stateFile: string, controller: Controller): voi
 /** Writes the state to `<file>.tmp-<pid>` in slices, syncs it, renames it over the file, syncs the directory. */
 async function saveStateFile(stateFile: string, controller: Controller): Promise<void> {
   const { head, tokens, toState } = controller.exportStateParts();
-  const temporary = `${stateFile}.tmp-${process.pid}`;
-  const file = await open(temporary, 'w', 0o600);
-  try {
-    const headJson = JSON.stringify(head);
-    await file.write(`${headJson.slice(0, -1)},"tokens":[`);
+  async function* text(): AsyncGenerator<string> {
+    yield `${JSON.stringify(head).slice(0, -1)},"tokens":[`;
     for (let i = 0; i < tokens.length; i += SAVE_SLICE) {
-      const slice = tokens.slice(i, i + SAVE_SLICE).map((t) => JSON.stringify(toState(t)));
-      await file.write(`${i === 0 ? '' : ','}${slice.join(',')}`);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      yield `${i === 0 ? '' : ','}${tokens.slice(i, i + SAVE_SLICE).map((t) => JSON.stringify(toState(t))).join(',')}`;
+      await setImmediate();
     }
-    await file.write(']}\n');
-    await file.sync();
-  } catch (err) {
-    await file.close().catch(() => undefined);
-    await rm(temporary, { force: true });
-    throw err;
+    yield ']}\n';
   }
-  await file.close();
+  const temporary = `${stateFile}.tmp-${process.pid}`;
   try {
+    const file = await open(temporary, 'w', 0o600);
+    await writeFile(file, text()).then(() => file.sync()).finally(() => file.close());
     await rename(temporary, stateFile);
   } catch (err) {
     await rm(temporary, { force: true });

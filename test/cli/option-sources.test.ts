@@ -182,6 +182,13 @@ describe('options from the environment', () => {
     );
   });
 
+  it('reads a number the same way from a flag and a variable: past 2^53 it is no whole number either way (decision 0063)', async () => {
+    const huge = '99999999999999999999';
+    expect(await refusal(['--journal-size', huge])).toBe(`token-sim: option '--journal-size <n>' argument '${huge}' is invalid. must be a whole number`);
+    expect(await refusal([], { TOKEN_SIM_JOURNAL_SIZE: huge })).toBe(`token-sim: TOKEN_SIM_JOURNAL_SIZE must be a whole number, got '${huge}'`);
+    expect((await optionsOf(['--journal-size', '9007199254740991'])).options.journalSize).toBe(9007199254740991);
+  });
+
   it('lets a flag stand when the variable it overrides is fine', async () => {
     expect((await optionsOf(['--profile', 'try'], { TOKEN_SIM_PROFILE: 'live' })).options.profile).toBe('try');
   });

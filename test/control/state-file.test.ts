@@ -167,4 +167,22 @@ describe('restoring a running clock', () => {
     expect(now).toBeGreaterThanOrEqual(Date.parse('2030-01-01T01:00:00Z'));
     expect(now).toBeLessThan(Date.parse('2030-01-01T01:01:00Z'));
   });
+
+  it("moves a tenant's own running clock on too, and leaves a frozen one where it was", async () => {
+    const file = join(stateDir(), 'state.json');
+    const users = ['frozen:pw'];
+    const first = await startSimulator({ ...BASE, users, port: 0, stateFile: file }, QUIET);
+    first.tenant('merchant').clock.set('2031-01-01T00:00:00Z', false);
+    first.tenant('frozen').clock.set('2032-01-01T00:00:00Z', true);
+    await fetch(`${first.url}/_sim/clock`);
+    await first.close();
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(file, anHourAgo, anHourAgo);
+    const second = createSimulator({ users, stateFile: file }, QUIET);
+    const running = Date.parse(second.tenant('merchant').clock.now());
+    expect(running).toBeGreaterThanOrEqual(Date.parse('2031-01-01T01:00:00Z'));
+    expect(running).toBeLessThan(Date.parse('2031-01-01T01:01:00Z'));
+    expect(second.tenant('frozen').clock.now()).toBe('2032-01-01T00:00:00Z');
+    expect(second.clock.now()).toBe('2030-01-01T00:00:00Z');
+  });
 });

@@ -11,7 +11,7 @@ import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readEnvironment } from '../../src/cli/environment.js';
+import { readEnvironment } from '../../src/cli/option-sources.js';
 import { openApiDocument } from '../../src/http/openapi.js';
 import { fencedBlocks, linkTargets } from '../support/markdown.js';
 

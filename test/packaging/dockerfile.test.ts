@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readEnvironment } from '../../src/cli/environment.js';
+import { readEnvironment } from '../../src/cli/option-sources.js';
 import { ROOT, readDockerfile } from '../support/dockerfile.js';
 
 const dockerfile = readDockerfile();

@@ -1,0 +1,277 @@
+/**
+ * Where an option's value comes from besides its default (decisions 0017, 0048): a flag, a `TOKEN_SIM_*`
+ * variable (text) or a `--config` file (JSON or YAML values, keys in camelCase, relative paths resolved
+ * against the file's folder). Each kind is read by one reader for all three; a flag wins over the
+ * environment, which wins over the file.
+ */
+import { accessSync, constants } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ConfigError, readConfigText, type Fixtures } from '../config/fixtures.js';
+import { resolveConfig, type SimulatorOptions } from '../config/options.js';
+import { toJsonPath } from '../wire/validation.js';
+import { closestField } from '../wire/unknown-fields.js';
+import type { Env } from './color.js';
+import type { CliIo } from './io.js';
+import { OPTIONS, variableOf, type CliOptions, type Kind, type OptionSpec, type OptionValue } from './option-table.js';
+
+/** `--workers`: at most this many processes. */
+export const MAX_WORKERS = 64;
+
+/** `--workers <n|auto>`'s text → n, `auto`, or undefined when it is neither. */
+function parseWorkers(text: string): number | 'auto' | undefined {
+  if (text === 'auto') return 'auto';
+  const n = Number(text);
+  return /^\d{1,2}$/.test(text) && n >= 1 && n <= MAX_WORKERS ? n : undefined;
+}
+
+/**
+ * How a kind is read: `must` is the refusal after its source's name (`TOKEN_SIM_PORT must be…`); `text` reads
+ * a flag's or a variable's text, `file` a config file's value; both give undefined for a value refused.
+ */
+interface Reader {
+  must: string;
+  /** A variable's refusal, when it says more than `must`. */
+  mustText?: string;
+  text: (text: string) => OptionValue | undefined;
+  file: (value: unknown) => OptionValue | undefined;
+}
+
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+const count = (text: string): number | undefined => (/^\d+$/.test(text) && isCount(Number(text)) ? Number(text) : undefined);
+const port = (n: number | undefined): number | undefined => (n !== undefined && n <= 65535 ? n : undefined);
+const string: Reader = { must: 'must be a string', text: (text) => text, file: (value) => (typeof value === 'string' ? value : undefined) };
+/** Lists are split on newlines when there are any, else on commas; a file gives one string or a list of them. */
+const list: Reader = {
+  must: 'must be a string or a list of strings',
+  text: (text) => text.split(text.includes('\n') ? /\r?\n/ : ',').map((item) => item.trim()).filter((item) => item !== ''),
+  file: (value) => (typeof value === 'string' ? [value] : Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined),
+};
+
+const READERS: Record<Exclude<Kind, readonly string[]>, Reader> = {
+  port: { must: 'must be a whole number from 0 to 65535', text: (text) => port(count(text)), file: (value) => port(isCount(value) ? value : undefined) },
+  count: { must: 'must be a whole number', text: count, file: (value) => (isCount(value) ? value : undefined) },
+  workers: {
+    must: `must be a whole number from 1 to ${MAX_WORKERS} or auto`,
+    text: parseWorkers,
+    file: (value) => (value === 'auto' || (Number.isInteger(value) && parseWorkers(String(value)) !== undefined) ? (value as number | 'auto') : undefined),
+  },
+  boolean: {
+    must: 'must be true or false',
+    mustText: 'must be true, false, 1 or 0',
+    text: (text) => (/^(true|1)$/i.test(text) ? true : /^(false|0)$/i.test(text) ? false : undefined),
+    file: (value) => (typeof value === 'boolean' ? value : undefined),
+  },
+  files: list,
+  list,
+  file: string,
+  string,
+};
+
+function readerOf(kind: Kind): Reader {
+  if (!Array.isArray(kind)) return READERS[kind as Exclude<Kind, readonly string[]>];
+  const choice = (value: unknown): string | undefined => (typeof value === 'string' && kind.includes(value) ? value : undefined);
+  return { must: `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`, text: choice, file: choice };
+}
+
+/** A value refused: `problem` follows the name of where it came from (`TOKEN_SIM_PORT must be…`). */
+type Parsed = { value: OptionValue } | { problem: string };
+
+/** A variable's text → the option's value. */
+export function parseEnvText(kind: Kind, text: string): Parsed {
+  const reader = readerOf(kind);
+  const value = reader.text(text);
+  return value === undefined ? { problem: `${reader.mustText ?? reader.must}, got '${text}'` } : { value };
+}
+
+/** commander's parser of a flag's text of this kind: the value, or the kind's refusal. */
+function flagParser(kind: Kind): (text: string) => OptionValue {
+  const reader = readerOf(kind);
+  return (text) => {
+    const value = reader.text(text);
+    if (value === undefined) throw new InvalidArgumentError(reader.must);
+    return value;
+  };
+}
+
+/** `--port` (also `token-sim record`'s). */
+export const portNumber = flagParser('port');
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** An option of the table as commander's: choices, the kind's parser (or a repeatable's list), and the default. */
+export function commanderOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flag, spec.help);
+  if (Array.isArray(spec.kind)) option.choices(spec.kind);
+  else if (spec.kind === 'list' || spec.kind === 'files') option.argParser(collect);
+  else if (spec.kind === 'port' || spec.kind === 'count' || spec.kind === 'workers') option.argParser(flagParser(spec.kind));
+  if (spec.default !== undefined) option.default(spec.default);
+  return option;
+}
+
+/** Fixtures that make resolveConfig check one option alone, without reading a file. */
+const CHECK_FIXTURES: Fixtures = {
+  credentials: [{ username: 'check', password: '', entities: ['default'] }],
+  entities: { default: { currencies: [], networks: [] } },
+  bins: [],
+};
+
+/**
+ * What resolveConfig says about this option alone (every option but the CLI's own: it passes over those),
+ * worded to follow the name of its source: its messages start with the flag (`--now must be…`), which is
+ * dropped. One set of rules for flags, variables and files.
+ * Files are only checked to be readable here; their content is checked (and reported with its JSONPaths) when
+ * the simulator loads them.
+ */
+export function checkValue(spec: OptionSpec, value: OptionValue): string | undefined {
+  if (spec.kind === 'file' || spec.kind === 'files') {
+    for (const path of typeof value === 'string' ? [value] : (value as string[])) {
+      try {
+        accessSync(path, constants.R_OK);
+      } catch (err) {
+        return `names a file that cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+      }
+    }
+    return undefined;
+  }
+  const options = { [spec.alias ?? spec.key]: value, fixtures: CHECK_FIXTURES } as SimulatorOptions;
+  try {
+    resolveConfig(options);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const flagged = /^--[a-z-]+:?\s+([\s\S]*)$/.exec(err.message);
+    return flagged ? flagged[1] : `is refused: ${err.message}`;
+  }
+}
+
+type Values = Partial<Record<string, OptionValue>>;
+
+const PREFIX = 'TOKEN_SIM_';
+/** The config file's variable (the CLI reads it). */
+const CONFIG_VARIABLE = 'TOKEN_SIM_CONFIG';
+/** Set by the test-runner helpers for the tests they start: not an option, and no reason to warn. */
+const NOT_OPTIONS: readonly string[] = [CONFIG_VARIABLE, 'TOKEN_SIM_URL'];
+
+/** A variable set to the empty string counts as unset (as `${VAR:-}` in a compose file leaves it). */
+const valueOf = (env: Env, name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
+
+/**
+ * The options `TOKEN_SIM_<OPTION>` variables set; refused values, each naming its variable (any of them stops
+ * the CLI); and a warning for each `TOKEN_SIM_*` variable that is not an option (it is ignored).
+ */
+export function readEnvironment(env: Env): { values: Values; problems: string[]; warnings: string[] } {
+  const values: Values = {};
+  const problems: string[] = [];
+  const known = new Set(NOT_OPTIONS);
+  for (const spec of OPTIONS) {
+    const names = [variableOf(spec.key), ...(spec.alias === undefined ? [] : [variableOf(spec.alias)])];
+    names.forEach((name) => known.add(name));
+    const [name, other] = names.filter((name) => valueOf(env, name) !== undefined);
+    if (name === undefined) continue;
+    if (other !== undefined) {
+      problems.push(`${name} and ${other} are the same option: set one of them`);
+      continue;
+    }
+    const parsed = parseEnvText(spec.kind, valueOf(env, name)!);
+    const problem = 'problem' in parsed ? parsed.problem : checkValue(spec, parsed.value);
+    if (problem !== undefined) problems.push(`${name} ${problem}`);
+    else if ('value' in parsed) values[spec.key] = parsed.value;
+  }
+  const warnings = Object.keys(env)
+    .filter((name) => name.startsWith(PREFIX) && !known.has(name))
+    .sort()
+    .map((name) => {
+      const meant = closestField(name.slice(PREFIX.length), [...known].map((k) => k.slice(PREFIX.length)));
+      const hint = meant === undefined ? '' : ` (did you mean ${PREFIX}${meant}?)`;
+      return `token-sim: warning: ${name} is not a token-sim option${hint}; it is ignored`;
+    });
+  return { values, problems, warnings };
+}
+
+/** Every key a config file may hold: each option, and the plural of the repeatable ones (`users`, `scenarios`). */
+const KEYS = new Map<string, OptionSpec>(OPTIONS.flatMap((spec) => [[spec.key, spec] as const, ...(spec.alias === undefined ? [] : [[spec.alias, spec] as const])]));
+
+async function parseText(path: string, text: string): Promise<unknown> {
+  if (extname(path).toLowerCase() === '.json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ConfigError(`config file ${path} is not valid JSON`);
+    }
+  }
+  // Loaded on first use, as the scenario loader does: most runs never read YAML.
+  const yaml = await import('yaml');
+  try {
+    return yaml.parse(text, { maxAliasCount: 100 }) as unknown;
+  } catch (err) {
+    const where = err instanceof yaml.YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
+    throw new ConfigError(`config file ${path} is not valid YAML${where}`);
+  }
+}
+
+/** How a refused value from a file is quoted: JSON, so its type shows (`"8080"` is a string). */
+function quote(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 40 ? `${json.slice(0, 37)}...` : json;
+}
+
+/** Reads and checks a config file; every problem of it on one line, each with its JSONPath. */
+async function readConfigFile(path: string): Promise<Values> {
+  const data = await parseText(path, readConfigText(path, (why) => `cannot read config file ${path}: ${why}`));
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ConfigError(`config file ${path}: $ must be an object of options (keys in camelCase, such as port or seed)`);
+  }
+  const folder = dirname(resolve(path));
+  const values: Values = {};
+  const keyOf = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [key, raw] of Object.entries(data)) {
+    const where = toJsonPath([key]);
+    const spec = KEYS.get(key);
+    if (spec === undefined) {
+      const meant = closestField(key, [...KEYS.keys()]);
+      problems.push(`${where} is not an option${meant === undefined ? '' : ` (did you mean ${meant}?)`}`);
+      continue;
+    }
+    const earlier = keyOf.get(spec.key);
+    if (earlier !== undefined) {
+      problems.push(`${where}: ${earlier} and ${key} are the same option: give one of them`);
+      continue;
+    }
+    keyOf.set(spec.key, key);
+    const reader = readerOf(spec.kind);
+    let value = reader.file(raw);
+    if (value === undefined) {
+      problems.push(`${where} ${reader.must}, got ${quote(raw)}`);
+      continue;
+    }
+    if (spec.kind === 'file') value = resolve(folder, value as string);
+    if (spec.kind === 'files') value = (value as string[]).map((file) => resolve(folder, file));
+    const problem = checkValue(spec, value);
+    if (problem !== undefined) problems.push(`${where} ${problem}`);
+    else values[spec.key] = value;
+  }
+  if (problems.length > 0) throw new ConfigError(`config file ${path}: ${problems.join('; ')}`);
+  return values;
+}
+
+/**
+ * The options with what the environment and the config file add: for each option not given as a flag, its
+ * `TOKEN_SIM_*` variable, else the config file's key, else the default (decision 0017).
+ */
+export async function withEnvironmentAndFile(flags: CliOptions, command: Command, io: CliIo): Promise<CliOptions> {
+  const env = io.env ?? {};
+  const environment = readEnvironment(env);
+  for (const warning of environment.warnings) io.err(warning);
+  const configPath = flags.config ?? valueOf(env, CONFIG_VARIABLE);
+  const file = configPath === undefined ? {} : await readConfigFile(configPath);
+  if (environment.problems.length > 0) throw new ConfigError(environment.problems.join('; '));
+  const merged: Record<string, unknown> = { ...flags };
+  for (const { key } of OPTIONS) {
+    if (command.getOptionValueSource(key) === 'cli') continue;
+    const value = environment.values[key] ?? file[key];
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged;
+}
