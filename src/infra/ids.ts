@@ -90,18 +90,23 @@ export function customRandom(alphabet: string, size: number, getRandom: (bytes: 
   };
 }
 
-type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference' | 'paymentId' | 'webhookId';
 /** Streams of numbers rather than ids; like every kind, no colon (a counter's tenant follows the first one). */
 export type FractionKind = 'chance' | 'delay';
 
-/** What each kind of stream draws: an alphabet and a length. */
-const SHAPES: Record<Kind, readonly [string, number]> = {
-  tokenId: [DIGITS, 17],
-  authorizationCode: [UPPER_ALNUM, 6],
-  schemeReference: [UPPER_ALNUM, 15],
-  paymentId: [DIGITS, 17],
-  webhookId: [UPPER_ALNUM, 16],
-};
+/** What each kind of id stream draws: a fixed prefix, then `size` characters of an alphabet. */
+const SHAPES = {
+  tokenId: ['99', DIGITS, 17],
+  authorizationCode: ['', UPPER_ALNUM, 6],
+  schemeReference: ['', UPPER_ALNUM, 15],
+  paymentId: ['99', DIGITS, 17],
+  webhookId: ['', UPPER_ALNUM, 16],
+} as const;
+type Kind = keyof typeof SHAPES;
+/** A card's payment account reference: drawn like an id, from a stream of its own seeded by the card number. */
+const PAR_SHAPE = ['', UPPER_ALNUM, 29] as const;
+
+/** Hex digits in the 8-4-4-4-12 shape of a UUID (fewer than 32: its start, up to the last dash). */
+const uuidShaped = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
 interface Stream {
   kind: Kind | FractionKind;
@@ -113,16 +118,20 @@ interface Stream {
  * `processName`: with a shared store several processes draw correlation ids at once; each names itself so
  * that theirs never collide (decision 0039). Without it (one process) they follow the seed alone.
  */
-export const createIdSource = (key: KeyObject, processName?: string): IdSource => new Streams(key, processName);
+export function createIdSource(key: KeyObject, processName?: string): IdSource {
+  const streams = new Streams(key, processName);
+  const ids = Object.fromEntries(Object.keys(SHAPES).map((kind) => [kind, (tenant: string) => streams.draw(kind as Kind, tenant)]));
+  return Object.assign(streams, ids as Record<Kind, (tenant: string) => string>);
+}
 
-class Streams implements IdSource {
+class Streams implements Omit<IdSource, Kind> {
   private readonly streams = new Map<string, Stream>();
   /** Positions from a state import, caught up with when a stream is first used again. */
   private restored = new Map<string, number>();
   /** Every stream kind seen, for one tenant's counters. */
   private readonly kinds = new Set<string>();
-  /** The generators, built once per alphabet and size; they take their bytes from `source`, the stream drawn. */
-  private readonly generators = new Map<string, () => string>();
+  /** The generators, built once per shape; they take their bytes from `source`, the stream drawn. */
+  private readonly generators = new Map<readonly [string, string, number], () => string>();
   private source: Sfc32 | undefined;
   private readonly correlationPrefix: string;
   private correlationCount = 0;
@@ -130,32 +139,24 @@ class Streams implements IdSource {
   private readonly pars = new Map<string, string>();
 
   constructor(private readonly key: KeyObject, processName: string | undefined) {
-    const hex = this.seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex');
-    this.correlationPrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-`;
+    this.correlationPrefix = uuidShaped(this.seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex', 0, 10));
+    for (const shape of [...Object.values(SHAPES), PAR_SHAPE]) this.generators.set(shape, customRandom(shape[1], shape[2], this.nextBytes));
   }
 
   private seedOf(name: string): Buffer {
     return createHmac('sha256', this.key).update(name).digest();
   }
 
+  /** The drawn stream's next bytes: its 32-bit words, little-endian. */
   private readonly nextBytes = (size: number): Uint8Array => {
-    const out = new Uint8Array(size);
-    for (let i = 0; i < size; i += 4) {
-      const word = this.source?.next() ?? 0;
-      out[i] = word & 0xff;
-      if (i + 1 < size) out[i + 1] = (word >>> 8) & 0xff;
-      if (i + 2 < size) out[i + 2] = (word >>> 16) & 0xff;
-      if (i + 3 < size) out[i + 3] = word >>> 24;
-    }
-    return out;
+    const out = Buffer.alloc((size + 3) & ~3);
+    for (let i = 0; i < out.length; i += 4) out.writeUInt32LE(this.source?.next() ?? 0, i);
+    return out.subarray(0, size);
   };
 
-  private generate(rng: Sfc32, [alphabet, size]: readonly [string, number]): string {
-    const id = `${alphabet.length}/${size}`;
-    let generator = this.generators.get(id);
-    if (!generator) this.generators.set(id, (generator = customRandom(alphabet, size, this.nextBytes)));
+  private generate(rng: Sfc32, shape: readonly [string, string, number]): string {
     this.source = rng;
-    return generator();
+    return shape[0] + (this.generators.get(shape) as () => string)();
   }
 
   /** One draw: an id of the stream's shape, or (a fraction stream) one 32-bit word as a number in [0, 1). */
@@ -166,7 +167,8 @@ class Streams implements IdSource {
     return this.generate(stream.rng, SHAPES[kind]);
   }
 
-  private draw(kind: Kind, tenant: string): string {
+  /** The next id of a kind from the tenant's stream. */
+  draw(kind: Kind, tenant: string): string {
     return this.next(this.streamOf(kind, tenant)) as string;
   }
 
@@ -184,30 +186,14 @@ class Streams implements IdSource {
     return stream;
   }
 
-  tokenId(tenant: string): string {
-    return `99${this.draw('tokenId', tenant)}`;
-  }
-  authorizationCode(tenant: string): string {
-    return this.draw('authorizationCode', tenant);
-  }
-  schemeReference(tenant: string): string {
-    return this.draw('schemeReference', tenant);
-  }
-  paymentId(tenant: string): string {
-    return `99${this.draw('paymentId', tenant)}`;
-  }
-  webhookId(tenant: string): string {
-    return this.draw('webhookId', tenant);
-  }
   eventId(tenant: string, paymentId: string, seq: number): string {
-    const h = createHmac('sha256', this.key).update(`event\0${tenant}\0${paymentId}\0${seq}`).digest('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+    return uuidShaped(createHmac('sha256', this.key).update(`event\0${tenant}\0${paymentId}\0${seq}`).digest('hex'));
   }
   // The same for one card number in every sale and run: a value of the seed and the number, no stream.
   paymentAccountReference(cardNumber: string): string {
     let par = this.pars.get(cardNumber);
     if (par === undefined) {
-      par = this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), [UPPER_ALNUM, 29]);
+      par = this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), PAR_SHAPE);
       if (this.pars.size >= 10_000) this.pars.clear();
       this.pars.set(cardNumber, par);
     }
