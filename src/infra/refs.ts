@@ -16,6 +16,7 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher, type KeyObject } from 'node:crypto';
 import type { RefKeyLabel, Secrets } from './secrets.js';
+import { GCM_TAG_BYTES, IV_BYTES, isBase64url, openGcm, sealGcm } from './siv.js';
 
 export const REF_PURPOSES = [
   'token',
@@ -54,8 +55,6 @@ export interface RefCodec<P extends string = RefPurpose> {
 
 const MAX_REF_CHARS = 1024;
 const CACHE_LIMIT = 10_000;
-const IV_BYTES = 12;
-const GCM_TAG_BYTES = 16;
 const TAG_BYTES = 5;
 /** Masked purpose index and its tag: 6 bytes, so 8 base64 characters that never straddle a boundary. */
 const SUFFIX_BYTES = 1 + TAG_BYTES;
@@ -199,11 +198,7 @@ class Codec<P extends string> implements RefCodec<P> {
     const plain = Buffer.alloc(bytes + ((3 - ((bytes + IV_BYTES + GCM_TAG_BYTES) % 3)) % 3));
     plain.write(key, 'utf8');
     const mac = this.macOf(plain);
-    const iv = mac.subarray(0, IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.encKey, iv);
-    const body = cipher.update(plain);
-    cipher.final();
-    const head = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+    const head = sealGcm(this.encKey, mac.subarray(0, IV_BYTES), plain).toString('base64url');
     const suffixes = Buffer.alloc(this.purposes.length * SUFFIX_BYTES);
     for (let p = 0; p < this.purposes.length; p++) {
       suffixes[p * SUFFIX_BYTES] = p ^ (mac[this.maskByte] ?? 0);
@@ -214,21 +209,14 @@ class Codec<P extends string> implements RefCodec<P> {
   }
 
   private open(text: string): TokenRef<P> | undefined {
-    if (text.length > MAX_REF_CHARS || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+    if (!isBase64url(text, MAX_REF_CHARS)) return undefined;
     const raw = Buffer.from(text, 'base64url');
     // Only the canonical spelling: base64 leaves spare bits in the last character that decoding ignores.
     if (raw.toString('base64url') !== text) return undefined;
     if (text.length === COMPACT_CHARS) return this.openCompact(raw);
     if (raw.length < IV_BYTES + GCM_TAG_BYTES + 3 + SUFFIX_BYTES) return undefined;
-    const sealed = raw.subarray(0, raw.length - SUFFIX_BYTES);
-    let plain: Buffer;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.encKey, sealed.subarray(0, IV_BYTES));
-      decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
-      plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - GCM_TAG_BYTES)), decipher.final()]);
-    } catch {
-      return undefined;
-    }
+    const plain = openGcm(this.encKey, raw.subarray(0, raw.length - SUFFIX_BYTES));
+    if (!plain) return undefined;
     const mac = this.macOf(plain);
     const suffix = raw.subarray(raw.length - SUFFIX_BYTES);
     const p = (suffix[0] ?? 0) ^ (mac[this.maskByte] ?? 0);
