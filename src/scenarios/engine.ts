@@ -43,9 +43,8 @@ interface Counts {
   applications: number;
 }
 
+/** Counts by two names: the global set's by rule label, then tenant; tenants' own sets' by tenant, then rule label. */
 export type ScenarioCounters = Record<string, Record<string, Counts>>;
-/** The counts of tenants' own sets: tenant → rule label → counts. */
-export type TenantScenarioCounters = Record<string, Record<string, Counts>>;
 
 /** One tenant's counts: by rule label, in the global set and in the tenant's own set. */
 export interface TenantCounts {
@@ -196,13 +195,9 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
 
     /** Zeroes the counts of one tenant (in its own set and the global set), or all counts. */
     resetCounters(tenant?: string): void {
-      if (tenant === undefined) {
-        global.counts.clear();
-        for (const set of own.values()) set.counts.clear();
-        return;
-      }
-      for (const byTenant of global.counts.values()) byTenant.delete(tenant);
-      own.get(tenant)?.counts.clear();
+      if (tenant !== undefined) return this.restoreCountsOf(tenant, { global: {}, own: {} });
+      global.counts.clear();
+      for (const set of own.values()) set.counts.clear();
     },
 
     counters(): ScenarioCounters {
@@ -211,7 +206,7 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       return out;
     },
 
-    tenantCounters(): TenantScenarioCounters {
+    tenantCounters(): ScenarioCounters {
       const sets = [...own].map(([tenant, set]) => [tenant, tenantCountsIn(set, tenant, true)] as const);
       return Object.fromEntries(sets.filter(([, labels]) => Object.keys(labels).length > 0));
     },
@@ -225,7 +220,7 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       restoreTenantCountsIn(own.get(tenant), tenant, counts.own);
     },
 
-    restoreCounters(next: ScenarioCounters, tenantNext: TenantScenarioCounters = {}): void {
+    restoreCounters(next: ScenarioCounters, tenantNext: ScenarioCounters = {}): void {
       global.counts.clear();
       for (const [label, byTenant] of Object.entries(next)) {
         for (const [tenant, c] of Object.entries(byTenant)) setCounts(global, label, tenant, c);
