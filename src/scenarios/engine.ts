@@ -9,20 +9,15 @@ import { parseInstant } from '../wire/instant.js';
 import { chanceHolds, delayOf } from './draws.js';
 import type { Rule, Scenario, ScenarioOperation } from './schema.js';
 
+/** The facts a rule's predicate of the same name must equal (`type`: a webhook's payment event type, decision 0056). */
+const STRING_FACTS = ['username', 'entity', 'namespace', 'cardNumber', 'cardHolderName', 'currency', 'transactionReference', 'type'] as const;
+
 /** What a request says about itself, as far as the simulator could tell before handling it. */
-export interface RequestFacts {
+export type RequestFacts = Partial<Record<(typeof STRING_FACTS)[number], string>> & {
   operation: Exclude<ScenarioOperation, 'any'> | 'unknown';
   username: string;
-  entity?: string;
-  namespace?: string;
-  cardNumber?: string;
-  cardHolderName?: string;
-  currency?: string;
-  transactionReference?: string;
   amount?: number;
-  /** A webhook's payment event type (`operation: webhook`, decision 0056). */
-  type?: string;
-}
+};
 
 export interface AppliedRule {
   /** The rule's id, or `<scenario name>#<index>`. */
@@ -56,8 +51,6 @@ interface CompiledRule extends AppliedRule {
   from: number;
   until: number;
 }
-
-const STRING_FACTS = ['username', 'entity', 'namespace', 'cardNumber', 'cardHolderName', 'currency', 'transactionReference', 'type'] as const;
 
 function factsHold(rule: Rule, facts: RequestFacts, now: number, from: number, until: number): boolean {
   const when = rule.when;
