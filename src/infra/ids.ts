@@ -10,23 +10,8 @@ import type { Ids } from '../domain/ports.js';
 const DIGITS = '0123456789';
 const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-export interface IdSource extends Ids {
-  correlationId(): string;
-  /** A webhook delivery's id (decision 0056): 16 upper-case letters and digits from the tenant's stream, unique per store. */
-  webhookId(tenant: string): string;
-  /**
-   * A number in [0, 1) from the tenant's stream of this kind (`<kind>:<tenant>`): what a scenario's `chance`
-   * and delay distributions draw (decision 0037). Counted and restored like the id streams.
-   */
-  fraction(kind: FractionKind, tenant: string): number;
-  /** Draw counts of every stream, for state export. */
-  counters(): Record<string, number>;
-  restoreCounters(counters: Record<string, number>): void;
-  /** Draw counts of one tenant's streams (`<kind>:<tenant>`), for a shared store's replica (decision 0039). */
-  tenantCounters(tenant: string): Record<string, number>;
-  /** Puts one tenant's streams at these draw counts (absent: 0), forward or back. */
-  restoreTenantCounters(tenant: string, counters: Readonly<Record<string, number>>): void;
-}
+/** The simulator's generated values: the Ids port's, webhook and correlation ids, and the numbers rules draw. */
+export type IdSource = Streams & Record<Kind, (tenant: string) => string>;
 
 /** Small Fast Counter PRNG (Chris Doty-Humphrey's sfc32): 128 bits of state, good statistics, no crypto. */
 class Sfc32 {
@@ -99,6 +84,7 @@ const SHAPES = {
   authorizationCode: ['', UPPER_ALNUM, 6],
   schemeReference: ['', UPPER_ALNUM, 15],
   paymentId: ['99', DIGITS, 17],
+  /** A webhook delivery's id (decision 0056): unique per store. */
   webhookId: ['', UPPER_ALNUM, 16],
 } as const;
 type Kind = keyof typeof SHAPES;
@@ -124,7 +110,7 @@ export function createIdSource(key: KeyObject, processName?: string): IdSource {
   return Object.assign(streams, ids as Record<Kind, (tenant: string) => string>);
 }
 
-class Streams implements Omit<IdSource, Kind> {
+export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'> {
   private readonly streams = new Map<string, Stream>();
   /** Positions from a state import, caught up with when a stream is first used again. */
   private restored = new Map<string, number>();
@@ -199,6 +185,10 @@ class Streams implements Omit<IdSource, Kind> {
     }
     return par;
   }
+  /**
+   * A number in [0, 1) from the tenant's stream of this kind (`<kind>:<tenant>`): what a scenario's `chance`
+   * and delay distributions draw (decision 0037). Counted and restored like the id streams.
+   */
   fraction(kind: FractionKind, tenant: string): number {
     return this.next(this.streamOf(kind, tenant)) as number;
   }
@@ -206,6 +196,7 @@ class Streams implements Omit<IdSource, Kind> {
   correlationId(): string {
     return `${this.correlationPrefix}${(++this.correlationCount).toString(16).padStart(12, '0')}`;
   }
+  /** Draw counts of every stream, for state export. */
   counters(): Record<string, number> {
     return { ...Object.fromEntries(this.restored), ...Object.fromEntries([...this.streams].map(([name, st]) => [name, st.draws])) };
   }
@@ -214,6 +205,7 @@ class Streams implements Omit<IdSource, Kind> {
     this.restored = new Map(Object.entries(counters));
     for (const name of this.restored.keys()) this.kinds.add(name.slice(0, name.indexOf(':')));
   }
+  /** Draw counts of one tenant's streams (`<kind>:<tenant>`), for a shared store's replica (decision 0039). */
   tenantCounters(tenant: string): Record<string, number> {
     const out: Record<string, number> = {};
     for (const kind of this.kinds) {
@@ -223,6 +215,7 @@ class Streams implements Omit<IdSource, Kind> {
     }
     return out;
   }
+  /** Puts one tenant's streams at these draw counts (absent: 0), forward or back. */
   restoreTenantCounters(tenant: string, counters: Readonly<Record<string, number>>): void {
     for (const name of Object.keys(counters)) this.kinds.add(name.slice(0, name.indexOf(':')));
     for (const kind of this.kinds) {
