@@ -45,14 +45,6 @@ export interface TokenRef<P extends string = RefPurpose> {
   tokenId: string;
 }
 
-export interface RefCodec<P extends string = RefPurpose> {
-  encode(ref: TokenRef<P>): string;
-  /** The refs of every purpose of a token, in the codec's purpose order (REF_PURPOSES for tokens). */
-  encodeAll(tenant: string, tokenId: string): readonly string[];
-  /** The decrypted ref, or undefined when the text is not one of ours (malformed or tampered). */
-  decode(text: string): TokenRef<P> | undefined;
-}
-
 const MAX_REF_CHARS = 1024;
 const CACHE_LIMIT = 10_000;
 const TAG_BYTES = 5;
@@ -87,9 +79,9 @@ export interface RefCodecOptions<P extends string = RefPurpose> {
 }
 
 export const createRefCodec = <P extends string = RefPurpose>(secrets: Secrets, tenants: Iterable<string> = [], options: RefCodecOptions<P> = {}): RefCodec<P> =>
-  new Codec(secrets, tenants, options);
+  new RefCodec(secrets, tenants, options);
 
-class Codec<P extends string> implements RefCodec<P> {
+export class RefCodec<P extends string = RefPurpose> {
   private readonly purposes: readonly P[];
   private readonly maskByte: number;
   private readonly encKey: KeyObject;
@@ -171,6 +163,7 @@ class Codec<P extends string> implements RefCodec<P> {
     return createHmac('sha512', this.macKey).update(plain).digest();
   }
 
+  /** The refs of every purpose of a token, in the codec's purpose order (REF_PURPOSES for tokens). */
   encodeAll(tenant: string, tokenId: string): readonly string[] {
     const key = `${tokenId}:${tenant}`;
     // Compact refs cost one AES call: computing them again is cheaper than keeping them (a cache of every
@@ -232,6 +225,7 @@ class Codec<P extends string> implements RefCodec<P> {
     return this.encodeAll(tenant, tokenId)[this.purposes.indexOf(purpose)] ?? '';
   }
 
+  /** The decrypted ref, or undefined when the text is not one of ours (malformed or tampered). */
   decode(text: string): TokenRef<P> | undefined {
     let ref = this.decoded.get(text);
     if (!ref) {
