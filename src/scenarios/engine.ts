@@ -218,10 +218,7 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       for (const [label, byTenant] of Object.entries(next)) {
         for (const [tenant, c] of Object.entries(byTenant)) setCounts(global, label, tenant, c);
       }
-      for (const [tenant, set] of own) {
-        set.counts.clear();
-        for (const [label, c] of Object.entries(tenantNext[tenant] ?? {})) setCounts(set, label, tenant, c);
-      }
+      for (const [tenant, set] of own) restoreTenantCountsIn(set, tenant, tenantNext[tenant] ?? {});
     },
   };
 }
