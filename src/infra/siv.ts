@@ -9,12 +9,7 @@ export const GCM_TAG_BYTES = 16;
 
 type Key = Buffer | KeyObject;
 
-export interface Siv {
-  /** base64url(iv ‖ ciphertext ‖ tag) */
-  seal(plain: string): string;
-  /** The plaintext, or undefined when the text was not sealed with these keys (or was changed). */
-  open(text: string): string | undefined;
-}
+export type Siv = ReturnType<typeof createSiv>;
 
 /** Whether a text is base64url of at most `maxChars` characters (the only texts worth deciphering). */
 export const isBase64url = (text: string, maxChars: number): boolean => text.length <= maxChars && /^[A-Za-z0-9_-]+$/.test(text);
@@ -38,13 +33,15 @@ export function openGcm(key: Key, sealed: Buffer): Buffer | undefined {
   }
 }
 
-export function createSiv(encKey: Key, macKey: Key, maxChars = 4096): Siv {
+export function createSiv(encKey: Key, macKey: Key, maxChars = 4096) {
   return {
-    seal(plain) {
+    /** base64url(iv ‖ ciphertext ‖ tag) */
+    seal(plain: string): string {
       const data = Buffer.from(plain, 'utf8');
       return sealGcm(encKey, createHmac('sha256', macKey).update(data).digest().subarray(0, IV_BYTES), data).toString('base64url');
     },
-    open(text) {
+    /** The plaintext, or undefined when the text was not sealed with these keys (or was changed). */
+    open(text: string): string | undefined {
       if (!isBase64url(text, maxChars)) return undefined;
       const raw = Buffer.from(text, 'base64url');
       return raw.length < IV_BYTES + GCM_TAG_BYTES + 1 ? undefined : openGcm(encKey, raw)?.toString('utf8');
