@@ -1,10 +1,10 @@
 /** `token-sim validate <files...>`: every problem of every file with its JSONPath. */
-import { fixturesProblems, readConfigText } from '../config/fixtures.js';
-import { formatOfPath, parseScenarioText, problemsOf, validateScenarios, type FileProblem } from '../scenarios/loader.js';
+import { fixturesProblems } from '../config/fixtures.js';
+import { problemsOf, readScenarioFile, validateScenarios, type FileProblem } from '../scenarios/loader.js';
 
 export function problemsOfFile(path: string): FileProblem[] {
   try {
-    const data = parseScenarioText(readConfigText(path, (why) => `cannot read the file (${why})`), formatOfPath(path));
+    const data = readScenarioFile(path);
     // A fixtures file has credentials or bins at the top; anything else is read as a scenario file.
     if (typeof data === 'object' && data !== null && !Array.isArray(data) && ('credentials' in data || 'bins' in data)) return fixturesProblems(data);
     validateScenarios(data);

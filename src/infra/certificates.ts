@@ -37,13 +37,8 @@ export const WEBHOOK_CLIENT_NAME = 'token-sim webhooks';
 
 /** Names that cannot be in a certificate (the unspecified addresses a server binds to) are left out; IPv6 brackets dropped. */
 export function certificateNames(names: readonly (string | undefined)[]): string[] {
-  const out = new Set<string>();
-  for (const raw of names) {
-    if (raw === undefined || raw === '') continue;
-    const name = raw.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-    if (name !== '0.0.0.0' && name !== '::') out.add(name);
-  }
-  return [...out];
+  const named = names.filter((raw): raw is string => raw !== undefined && raw !== '').map((raw) => raw.replace(/^\[(.*)\]$/, '$1').toLowerCase());
+  return [...new Set(named.filter((name) => name !== '0.0.0.0' && name !== '::'))];
 }
 
 /**

@@ -3,21 +3,9 @@
  * clock's range (domain/time-range.ts): a running clock stops at its end, and a move past it lands there
  * (callers refuse such moves first: control/clock-input.ts).
  */
-import type { Clock } from '../domain/ports.js';
 import { clampToRange } from '../domain/time-range.js';
 
-export interface VirtualClock extends Clock {
-  now(): number;
-  readonly frozen: boolean;
-  /** Moves forward by a non-negative number of milliseconds. */
-  advance(ms: number): number;
-  /** Sets the time (backwards too); `frozen` keeps or changes the mode. */
-  set(epochMs: number, frozen?: boolean): number;
-  /** What the clock is, independent of when it is read: its pinned instant when frozen, else its offset from real time. */
-  state(): ClockSetting;
-  /** Puts the clock at a setting another process read with `state()`. */
-  restore(setting: ClockSetting): void;
-}
+export type VirtualClock = ReturnType<typeof createVirtualClock>;
 
 export interface ClockSetting {
   frozen: boolean;
@@ -33,7 +21,7 @@ export interface ClockOptions {
   realNow?: () => number;
 }
 
-export function createVirtualClock(options: ClockOptions = {}): VirtualClock {
+export function createVirtualClock(options: ClockOptions = {}) {
   const realNow = options.realNow ?? Date.now;
   let frozen = options.frozen ?? false;
   // Following real time: now = realNow() + offset. Frozen: now = pinned.
@@ -50,19 +38,23 @@ export function createVirtualClock(options: ClockOptions = {}): VirtualClock {
 
   return {
     now,
-    get frozen() {
+    get frozen(): boolean {
       return frozen;
     },
-    advance(ms) {
+    /** Moves forward by a non-negative number of milliseconds. */
+    advance(ms: number): number {
       if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError('advance takes a non-negative finite number of milliseconds');
       return pin(now() + ms, frozen);
     },
-    set(epochMs, nextFrozen = frozen) {
+    /** Sets the time (backwards too); `frozen` keeps or changes the mode. */
+    set(epochMs: number, nextFrozen = frozen): number {
       if (!Number.isFinite(epochMs)) throw new RangeError('set takes a finite instant');
       return pin(epochMs, nextFrozen);
     },
-    state: () => ({ frozen, value: frozen ? pinned : offset }),
-    restore(setting) {
+    /** What the clock is, independent of when it is read: its pinned instant when frozen, else its offset from real time. */
+    state: (): ClockSetting => ({ frozen, value: frozen ? pinned : offset }),
+    /** Puts the clock at a setting another process read with `state()`. */
+    restore(setting: ClockSetting): void {
       if (setting.frozen) {
         pin(setting.value, true);
       } else {
@@ -78,25 +70,17 @@ export function createVirtualClock(options: ClockOptions = {}): VirtualClock {
  * The shared clock plus per-tenant forks. A fork starts at the shared clock's moment and mode, and from
  * then on moves only when told to for that tenant.
  */
-export interface TenantClocks extends Clock {
-  readonly shared: VirtualClock;
-  /** The tenant's fork, or the shared clock. */
-  of(tenant: string | undefined): VirtualClock;
-  /** The tenant's fork, created from the shared clock when it has none yet. */
-  fork(tenant: string): VirtualClock;
-  forks(): ReadonlyMap<string, VirtualClock>;
-  dropForks(): void;
-  /** Drops one tenant's fork: it follows the shared clock again. */
-  dropFork(tenant: string): void;
-}
+export type TenantClocks = ReturnType<typeof createTenantClocks>;
 
-export function createTenantClocks(shared: VirtualClock, realNow: () => number = Date.now): TenantClocks {
+export function createTenantClocks(shared: VirtualClock, realNow: () => number = Date.now) {
   const forks = new Map<string, VirtualClock>();
   return {
     shared,
-    now: (tenant) => (forks.get(tenant) ?? shared).now(),
-    of: (tenant) => (tenant === undefined ? shared : (forks.get(tenant) ?? shared)),
-    fork(tenant) {
+    now: (tenant: string): number => (forks.get(tenant) ?? shared).now(),
+    /** The tenant's fork, or the shared clock. */
+    of: (tenant: string | undefined): VirtualClock => (tenant === undefined ? shared : (forks.get(tenant) ?? shared)),
+    /** The tenant's fork, created from the shared clock when it has none yet. */
+    fork(tenant: string): VirtualClock {
       let clock = forks.get(tenant);
       if (!clock) {
         clock = createVirtualClock({ start: shared.now(), frozen: shared.frozen, realNow });
@@ -104,8 +88,9 @@ export function createTenantClocks(shared: VirtualClock, realNow: () => number =
       }
       return clock;
     },
-    forks: () => forks,
-    dropForks: () => forks.clear(),
-    dropFork: (tenant) => void forks.delete(tenant),
+    forks: (): ReadonlyMap<string, VirtualClock> => forks,
+    dropForks: (): void => forks.clear(),
+    /** Drops one tenant's fork: it follows the shared clock again. */
+    dropFork: (tenant: string): void => void forks.delete(tenant),
   };
 }

@@ -1,16 +1,7 @@
 /** A binary min-heap of (instant, item): the earliest instant on top. The memory store keeps one per tenant. */
-export interface ExpiryHeap<T> {
-  push(at: number, item: T): void;
-  /** The earliest instant, or undefined when empty. */
-  peekAt(): number | undefined;
-  /** Removes and returns the earliest item. */
-  pop(): T | undefined;
-  readonly size: number;
-  /** Replaces the contents at once (O(n)). */
-  rebuild(entries: readonly (readonly [number, T])[]): void;
-}
+export type ExpiryHeap<T> = ReturnType<typeof createExpiryHeap<T>>;
 
-export function createExpiryHeap<T>(): ExpiryHeap<T> {
+export function createExpiryHeap<T>() {
   // Parallel arrays: fewer objects for the garbage collector than one {at, item} per entry.
   let ats: number[] = [];
   let items: T[] = [];
@@ -44,13 +35,15 @@ export function createExpiryHeap<T>(): ExpiryHeap<T> {
   }
 
   return {
-    push(at, item) {
+    push(at: number, item: T): void {
       ats.push(at);
       items.push(item);
       up(ats.length - 1);
     },
-    peekAt: () => ats[0],
-    pop() {
+    /** The earliest instant, or undefined when empty. */
+    peekAt: (): number | undefined => ats[0],
+    /** Removes and returns the earliest item. */
+    pop(): T | undefined {
       if (ats.length === 0) return undefined;
       const top = items[0];
       const lastAt = ats.pop()!;
@@ -62,10 +55,11 @@ export function createExpiryHeap<T>(): ExpiryHeap<T> {
       }
       return top;
     },
-    get size() {
+    get size(): number {
       return ats.length;
     },
-    rebuild(entries) {
+    /** Replaces the contents at once (O(n)). */
+    rebuild(entries: readonly (readonly [number, T])[]): void {
       ats = entries.map(([at]) => at);
       items = entries.map(([, item]) => item);
       for (let i = (ats.length >> 1) - 1; i >= 0; i--) down(i);

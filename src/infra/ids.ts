@@ -10,23 +10,8 @@ import type { Ids } from '../domain/ports.js';
 const DIGITS = '0123456789';
 const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-export interface IdSource extends Ids {
-  correlationId(): string;
-  /** A webhook delivery's id (decision 0056): 16 upper-case letters and digits from the tenant's stream, unique per store. */
-  webhookId(tenant: string): string;
-  /**
-   * A number in [0, 1) from the tenant's stream of this kind (`<kind>:<tenant>`): what a scenario's `chance`
-   * and delay distributions draw (decision 0037). Counted and restored like the id streams.
-   */
-  fraction(kind: FractionKind, tenant: string): number;
-  /** Draw counts of every stream, for state export. */
-  counters(): Record<string, number>;
-  restoreCounters(counters: Record<string, number>): void;
-  /** Draw counts of one tenant's streams (`<kind>:<tenant>`), for a shared store's replica (decision 0039). */
-  tenantCounters(tenant: string): Record<string, number>;
-  /** Puts one tenant's streams at these draw counts (absent: 0), forward or back. */
-  restoreTenantCounters(tenant: string, counters: Readonly<Record<string, number>>): void;
-}
+/** The simulator's generated values: the Ids port's, webhook and correlation ids, and the numbers rules draw. */
+export type IdSource = Streams & Record<Kind, (tenant: string) => string>;
 
 /** Small Fast Counter PRNG (Chris Doty-Humphrey's sfc32): 128 bits of state, good statistics, no crypto. */
 class Sfc32 {
@@ -90,18 +75,24 @@ export function customRandom(alphabet: string, size: number, getRandom: (bytes: 
   };
 }
 
-type Kind = 'tokenId' | 'authorizationCode' | 'schemeReference' | 'paymentId' | 'webhookId';
 /** Streams of numbers rather than ids; like every kind, no colon (a counter's tenant follows the first one). */
 export type FractionKind = 'chance' | 'delay';
 
-/** What each kind of stream draws: an alphabet and a length. */
-const SHAPES: Record<Kind, readonly [string, number]> = {
-  tokenId: [DIGITS, 17],
-  authorizationCode: [UPPER_ALNUM, 6],
-  schemeReference: [UPPER_ALNUM, 15],
-  paymentId: [DIGITS, 17],
-  webhookId: [UPPER_ALNUM, 16],
-};
+/** What each kind of id stream draws: a fixed prefix, then `size` characters of an alphabet. */
+const SHAPES = {
+  tokenId: ['99', DIGITS, 17],
+  authorizationCode: ['', UPPER_ALNUM, 6],
+  schemeReference: ['', UPPER_ALNUM, 15],
+  paymentId: ['99', DIGITS, 17],
+  /** A webhook delivery's id (decision 0056): unique per store. */
+  webhookId: ['', UPPER_ALNUM, 16],
+} as const;
+type Kind = keyof typeof SHAPES;
+/** A card's payment account reference: drawn like an id, from a stream of its own seeded by the card number. */
+const PAR_SHAPE = ['', UPPER_ALNUM, 29] as const;
+
+/** Hex digits in the 8-4-4-4-12 shape of a UUID (fewer than 32: its start, up to the last dash). */
+const uuidShaped = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
 interface Stream {
   kind: Kind | FractionKind;
@@ -113,16 +104,20 @@ interface Stream {
  * `processName`: with a shared store several processes draw correlation ids at once; each names itself so
  * that theirs never collide (decision 0039). Without it (one process) they follow the seed alone.
  */
-export const createIdSource = (key: KeyObject, processName?: string): IdSource => new Streams(key, processName);
+export function createIdSource(key: KeyObject, processName?: string): IdSource {
+  const streams = new Streams(key, processName);
+  const ids = Object.fromEntries(Object.keys(SHAPES).map((kind) => [kind, (tenant: string) => streams.draw(kind as Kind, tenant)]));
+  return Object.assign(streams, ids as Record<Kind, (tenant: string) => string>);
+}
 
-class Streams implements IdSource {
+export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'> {
   private readonly streams = new Map<string, Stream>();
   /** Positions from a state import, caught up with when a stream is first used again. */
   private restored = new Map<string, number>();
   /** Every stream kind seen, for one tenant's counters. */
   private readonly kinds = new Set<string>();
-  /** The generators, built once per alphabet and size; they take their bytes from `source`, the stream drawn. */
-  private readonly generators = new Map<string, () => string>();
+  /** The generators, built once per shape; they take their bytes from `source`, the stream drawn. */
+  private readonly generators = new Map<readonly [string, string, number], () => string>();
   private source: Sfc32 | undefined;
   private readonly correlationPrefix: string;
   private correlationCount = 0;
@@ -130,32 +125,24 @@ class Streams implements IdSource {
   private readonly pars = new Map<string, string>();
 
   constructor(private readonly key: KeyObject, processName: string | undefined) {
-    const hex = this.seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex');
-    this.correlationPrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-`;
+    this.correlationPrefix = uuidShaped(this.seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex', 0, 10));
+    for (const shape of [...Object.values(SHAPES), PAR_SHAPE]) this.generators.set(shape, customRandom(shape[1], shape[2], this.nextBytes));
   }
 
   private seedOf(name: string): Buffer {
     return createHmac('sha256', this.key).update(name).digest();
   }
 
+  /** The drawn stream's next bytes: its 32-bit words, little-endian. */
   private readonly nextBytes = (size: number): Uint8Array => {
-    const out = new Uint8Array(size);
-    for (let i = 0; i < size; i += 4) {
-      const word = this.source?.next() ?? 0;
-      out[i] = word & 0xff;
-      if (i + 1 < size) out[i + 1] = (word >>> 8) & 0xff;
-      if (i + 2 < size) out[i + 2] = (word >>> 16) & 0xff;
-      if (i + 3 < size) out[i + 3] = word >>> 24;
-    }
-    return out;
+    const out = Buffer.alloc((size + 3) & ~3);
+    for (let i = 0; i < out.length; i += 4) out.writeUInt32LE(this.source?.next() ?? 0, i);
+    return out.subarray(0, size);
   };
 
-  private generate(rng: Sfc32, [alphabet, size]: readonly [string, number]): string {
-    const id = `${alphabet.length}/${size}`;
-    let generator = this.generators.get(id);
-    if (!generator) this.generators.set(id, (generator = customRandom(alphabet, size, this.nextBytes)));
+  private generate(rng: Sfc32, shape: readonly [string, string, number]): string {
     this.source = rng;
-    return generator();
+    return shape[0] + (this.generators.get(shape) as () => string)();
   }
 
   /** One draw: an id of the stream's shape, or (a fraction stream) one 32-bit word as a number in [0, 1). */
@@ -166,7 +153,8 @@ class Streams implements IdSource {
     return this.generate(stream.rng, SHAPES[kind]);
   }
 
-  private draw(kind: Kind, tenant: string): string {
+  /** The next id of a kind from the tenant's stream. */
+  draw(kind: Kind, tenant: string): string {
     return this.next(this.streamOf(kind, tenant)) as string;
   }
 
@@ -184,35 +172,23 @@ class Streams implements IdSource {
     return stream;
   }
 
-  tokenId(tenant: string): string {
-    return `99${this.draw('tokenId', tenant)}`;
-  }
-  authorizationCode(tenant: string): string {
-    return this.draw('authorizationCode', tenant);
-  }
-  schemeReference(tenant: string): string {
-    return this.draw('schemeReference', tenant);
-  }
-  paymentId(tenant: string): string {
-    return `99${this.draw('paymentId', tenant)}`;
-  }
-  webhookId(tenant: string): string {
-    return this.draw('webhookId', tenant);
-  }
   eventId(tenant: string, paymentId: string, seq: number): string {
-    const h = createHmac('sha256', this.key).update(`event\0${tenant}\0${paymentId}\0${seq}`).digest('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+    return uuidShaped(createHmac('sha256', this.key).update(`event\0${tenant}\0${paymentId}\0${seq}`).digest('hex'));
   }
   // The same for one card number in every sale and run: a value of the seed and the number, no stream.
   paymentAccountReference(cardNumber: string): string {
     let par = this.pars.get(cardNumber);
     if (par === undefined) {
-      par = this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), [UPPER_ALNUM, 29]);
+      par = this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), PAR_SHAPE);
       if (this.pars.size >= 10_000) this.pars.clear();
       this.pars.set(cardNumber, par);
     }
     return par;
   }
+  /**
+   * A number in [0, 1) from the tenant's stream of this kind (`<kind>:<tenant>`): what a scenario's `chance`
+   * and delay distributions draw (decision 0037). Counted and restored like the id streams.
+   */
   fraction(kind: FractionKind, tenant: string): number {
     return this.next(this.streamOf(kind, tenant)) as number;
   }
@@ -220,6 +196,7 @@ class Streams implements IdSource {
   correlationId(): string {
     return `${this.correlationPrefix}${(++this.correlationCount).toString(16).padStart(12, '0')}`;
   }
+  /** Draw counts of every stream, for state export. */
   counters(): Record<string, number> {
     return { ...Object.fromEntries(this.restored), ...Object.fromEntries([...this.streams].map(([name, st]) => [name, st.draws])) };
   }
@@ -228,6 +205,7 @@ class Streams implements IdSource {
     this.restored = new Map(Object.entries(counters));
     for (const name of this.restored.keys()) this.kinds.add(name.slice(0, name.indexOf(':')));
   }
+  /** Draw counts of one tenant's streams (`<kind>:<tenant>`), for a shared store's replica (decision 0039). */
   tenantCounters(tenant: string): Record<string, number> {
     const out: Record<string, number> = {};
     for (const kind of this.kinds) {
@@ -237,6 +215,7 @@ class Streams implements IdSource {
     }
     return out;
   }
+  /** Puts one tenant's streams at these draw counts (absent: 0), forward or back. */
   restoreTenantCounters(tenant: string, counters: Readonly<Record<string, number>>): void {
     for (const name of Object.keys(counters)) this.kinds.add(name.slice(0, name.indexOf(':')));
     for (const kind of this.kinds) {

@@ -16,6 +16,7 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher, type KeyObject } from 'node:crypto';
 import type { RefKeyLabel, Secrets } from './secrets.js';
+import { GCM_TAG_BYTES, IV_BYTES, isBase64url, openGcm, sealGcm } from './siv.js';
 
 export const REF_PURPOSES = [
   'token',
@@ -44,18 +45,8 @@ export interface TokenRef<P extends string = RefPurpose> {
   tokenId: string;
 }
 
-export interface RefCodec<P extends string = RefPurpose> {
-  encode(ref: TokenRef<P>): string;
-  /** The refs of every purpose of a token, in the codec's purpose order (REF_PURPOSES for tokens). */
-  encodeAll(tenant: string, tokenId: string): readonly string[];
-  /** The decrypted ref, or undefined when the text is not one of ours (malformed or tampered). */
-  decode(text: string): TokenRef<P> | undefined;
-}
-
 const MAX_REF_CHARS = 1024;
 const CACHE_LIMIT = 10_000;
-const IV_BYTES = 12;
-const GCM_TAG_BYTES = 16;
 const TAG_BYTES = 5;
 /** Masked purpose index and its tag: 6 bytes, so 8 base64 characters that never straddle a boundary. */
 const SUFFIX_BYTES = 1 + TAG_BYTES;
@@ -88,9 +79,9 @@ export interface RefCodecOptions<P extends string = RefPurpose> {
 }
 
 export const createRefCodec = <P extends string = RefPurpose>(secrets: Secrets, tenants: Iterable<string> = [], options: RefCodecOptions<P> = {}): RefCodec<P> =>
-  new Codec(secrets, tenants, options);
+  new RefCodec(secrets, tenants, options);
 
-class Codec<P extends string> implements RefCodec<P> {
+export class RefCodec<P extends string = RefPurpose> {
   private readonly purposes: readonly P[];
   private readonly maskByte: number;
   private readonly encKey: KeyObject;
@@ -172,6 +163,7 @@ class Codec<P extends string> implements RefCodec<P> {
     return createHmac('sha512', this.macKey).update(plain).digest();
   }
 
+  /** The refs of every purpose of a token, in the codec's purpose order (REF_PURPOSES for tokens). */
   encodeAll(tenant: string, tokenId: string): readonly string[] {
     const key = `${tokenId}:${tenant}`;
     // Compact refs cost one AES call: computing them again is cheaper than keeping them (a cache of every
@@ -199,11 +191,7 @@ class Codec<P extends string> implements RefCodec<P> {
     const plain = Buffer.alloc(bytes + ((3 - ((bytes + IV_BYTES + GCM_TAG_BYTES) % 3)) % 3));
     plain.write(key, 'utf8');
     const mac = this.macOf(plain);
-    const iv = mac.subarray(0, IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.encKey, iv);
-    const body = cipher.update(plain);
-    cipher.final();
-    const head = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+    const head = sealGcm(this.encKey, mac.subarray(0, IV_BYTES), plain).toString('base64url');
     const suffixes = Buffer.alloc(this.purposes.length * SUFFIX_BYTES);
     for (let p = 0; p < this.purposes.length; p++) {
       suffixes[p * SUFFIX_BYTES] = p ^ (mac[this.maskByte] ?? 0);
@@ -214,21 +202,14 @@ class Codec<P extends string> implements RefCodec<P> {
   }
 
   private open(text: string): TokenRef<P> | undefined {
-    if (text.length > MAX_REF_CHARS || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+    if (!isBase64url(text, MAX_REF_CHARS)) return undefined;
     const raw = Buffer.from(text, 'base64url');
     // Only the canonical spelling: base64 leaves spare bits in the last character that decoding ignores.
     if (raw.toString('base64url') !== text) return undefined;
     if (text.length === COMPACT_CHARS) return this.openCompact(raw);
     if (raw.length < IV_BYTES + GCM_TAG_BYTES + 3 + SUFFIX_BYTES) return undefined;
-    const sealed = raw.subarray(0, raw.length - SUFFIX_BYTES);
-    let plain: Buffer;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.encKey, sealed.subarray(0, IV_BYTES));
-      decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
-      plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - GCM_TAG_BYTES)), decipher.final()]);
-    } catch {
-      return undefined;
-    }
+    const plain = openGcm(this.encKey, raw.subarray(0, raw.length - SUFFIX_BYTES));
+    if (!plain) return undefined;
     const mac = this.macOf(plain);
     const suffix = raw.subarray(raw.length - SUFFIX_BYTES);
     const p = (suffix[0] ?? 0) ^ (mac[this.maskByte] ?? 0);
@@ -244,6 +225,7 @@ class Codec<P extends string> implements RefCodec<P> {
     return this.encodeAll(tenant, tokenId)[this.purposes.indexOf(purpose)] ?? '';
   }
 
+  /** The decrypted ref, or undefined when the text is not one of ours (malformed or tampered). */
   decode(text: string): TokenRef<P> | undefined {
     let ref = this.decoded.get(text);
     if (!ref) {

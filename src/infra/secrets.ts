@@ -9,14 +9,11 @@ import { createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:cry
 export type RefKeyLabel = 'refs' | 'payment-refs';
 export type KeyPurpose = 'ids' | `${RefKeyLabel}-${'encryption' | 'tag' | 'block'}` | 'state-encryption' | 'state-iv';
 
-export interface Secrets {
-  /** The key for this purpose, as a KeyObject: HMACs and ciphers made from it skip importing the key each time. */
-  keyObject(purpose: KeyPurpose): KeyObject;
-}
+export type Secrets = ReturnType<typeof createSecrets>;
 
 const STATE_PURPOSES: ReadonlySet<KeyPurpose> = new Set(['state-encryption', 'state-iv']);
 
-export function createSecrets(seed?: string, stateKey?: string): Secrets {
+export function createSecrets(seed?: string, stateKey?: string) {
   const stateMaster = stateKey === undefined ? undefined : Buffer.from(hkdfSync('sha256', Buffer.from(stateKey, 'utf8'), 'token-sim', 'state-key', 32));
   const master =
     seed !== undefined
@@ -26,7 +23,8 @@ export function createSecrets(seed?: string, stateKey?: string): Secrets {
         : randomBytes(32);
   const keys = new Map<KeyPurpose, KeyObject>();
   return {
-    keyObject(purpose) {
+    /** The key for this purpose, as a KeyObject: HMACs and ciphers made from it skip importing the key each time. */
+    keyObject(purpose: KeyPurpose): KeyObject {
       let k = keys.get(purpose);
       if (!k) {
         const from = stateMaster !== undefined && STATE_PURPOSES.has(purpose) ? stateMaster : master;

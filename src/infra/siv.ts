@@ -4,39 +4,47 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, type KeyObject } from 'node:crypto';
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
+export const IV_BYTES = 12;
+export const GCM_TAG_BYTES = 16;
 
 type Key = Buffer | KeyObject;
 
-export interface Siv {
-  /** base64url(iv ‖ ciphertext ‖ tag) */
-  seal(plain: string): string;
-  /** The plaintext, or undefined when the text was not sealed with these keys (or was changed). */
-  open(text: string): string | undefined;
+export type Siv = ReturnType<typeof createSiv>;
+
+/** Whether a text is base64url of at most `maxChars` characters (the only texts worth deciphering). */
+export const isBase64url = (text: string, maxChars: number): boolean => text.length <= maxChars && /^[A-Za-z0-9_-]+$/.test(text);
+
+/** AES-256-GCM under this IV: iv ‖ ciphertext ‖ tag. */
+export function sealGcm(key: Key, iv: Buffer, plain: Buffer): Buffer {
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = cipher.update(plain);
+  cipher.final();
+  return Buffer.concat([iv, body, cipher.getAuthTag()]);
 }
 
-export function createSiv(encKey: Key, macKey: Key, maxChars = 4096): Siv {
+/** The plaintext of iv ‖ ciphertext ‖ tag, or undefined when the tag fails. */
+export function openGcm(key: Key, sealed: Buffer): Buffer | undefined {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+    decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
+    return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - GCM_TAG_BYTES)), decipher.final()]);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createSiv(encKey: Key, macKey: Key, maxChars = 4096) {
   return {
-    seal(plain) {
+    /** base64url(iv ‖ ciphertext ‖ tag) */
+    seal(plain: string): string {
       const data = Buffer.from(plain, 'utf8');
-      const iv = createHmac('sha256', macKey).update(data).digest().subarray(0, IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', encKey, iv);
-      const body = cipher.update(data);
-      cipher.final();
-      return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+      return sealGcm(encKey, createHmac('sha256', macKey).update(data).digest().subarray(0, IV_BYTES), data).toString('base64url');
     },
-    open(text) {
-      if (text.length > maxChars || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+    /** The plaintext, or undefined when the text was not sealed with these keys (or was changed). */
+    open(text: string): string | undefined {
+      if (!isBase64url(text, maxChars)) return undefined;
       const raw = Buffer.from(text, 'base64url');
-      if (raw.length < IV_BYTES + TAG_BYTES + 1) return undefined;
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', encKey, raw.subarray(0, IV_BYTES));
-        decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-        return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
-      } catch {
-        return undefined;
-      }
+      return raw.length < IV_BYTES + GCM_TAG_BYTES + 1 ? undefined : openGcm(encKey, raw)?.toString('utf8');
     },
   };
 }

@@ -92,31 +92,6 @@ export interface WebhookOptions {
   onSettled?: (item: WebhookItem, state: 'delivered' | 'failed') => void;
 }
 
-export interface WebhookDispatcher {
-  /**
-   * Queues one delivery: synchronous, O(1), never throws, never waits for the network. A `drop` item is logged
-   * as dropped and not sent; an item whose id the log shows as held is that entry, released.
-   */
-  enqueue(item: WebhookItem): void;
-  /** Logs a delivery a rule holds back (decision 0056), as `held`: not queued, not pending. */
-  hold(item: WebhookItem): void;
-  /** The delivery the log shows under this id (a resend sends it again), or undefined. */
-  find(id: string): WebhookItem | undefined;
-  /** The log (newest last) that passes the filter: the oldest `limit` after `since`, and how many pass. */
-  deliveries(filter?: WebhookFilter): { deliveries: WebhookDelivery[]; count: number };
-  /**
-   * Resolves once nothing (of the tenant, when named) is queued, in flight or waiting to retry, or after
-   * `timeoutMs`, or at close: `flushed` says whether the queue emptied, `pending` what is left.
-   */
-  flush(options?: { tenant?: string; timeoutMs?: number }): Promise<WebhookFlush>;
-  /** Drops queued items and log entries of the tenant (or all); an attempt in flight is cut, neither retried nor logged. */
-  clear(tenant?: string): void;
-  /** Stops timers and sockets; later items are ignored. */
-  close(): void;
-  /** Items (of the tenant, when named) queued, in flight or waiting to retry. */
-  pending(tenant?: string): number;
-}
-
 /** What a resend queued (decision 0056): the new delivery's id, its event's id (unchanged), and the delivery it sends again. */
 export interface WebhookResend {
   id: string;

@@ -5,9 +5,9 @@
  * module holds the rules only. No module-level state; every timer is unref'd; nothing thrown escapes.
  */
 
-export type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookHold, WebhookItem, WebhookOptions, WebhookRequest, WebhookResend, WebhookSend, WebhookState } from './webhook-types.js';
+export type { WebhookDelivery, WebhookFilter, WebhookFlush, WebhookHold, WebhookItem, WebhookOptions, WebhookRequest, WebhookResend, WebhookSend, WebhookState } from './webhook-types.js';
 export { WEBHOOK_STATES } from './webhook-types.js';
-import type { WebhookDelivery, WebhookDispatcher, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions } from './webhook-types.js';
+import type { WebhookDelivery, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions } from './webhook-types.js';
 import { Queue } from './queue.js';
 import { DeliveryLog, type Entry } from './webhook-log.js';
 
@@ -26,9 +26,9 @@ const positive = (value: number | undefined, fallback: number): number =>
 
 export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
 
-export const createWebhookDispatcher = (options: WebhookOptions): WebhookDispatcher => new Dispatcher(options);
+export const createWebhookDispatcher = (options: WebhookOptions): WebhookDispatcher => new WebhookDispatcher(options);
 
-class Dispatcher implements WebhookDispatcher {
+export class WebhookDispatcher {
   private readonly concurrency: number;
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
@@ -36,8 +36,6 @@ class Dispatcher implements WebhookDispatcher {
   private readonly keys = new Map<string, KeyQueue>();
   private readonly ready = new Queue<KeyQueue>();
   private readonly log: DeliveryLog;
-  private queued = 0;
-  private readonly queuedBy = new Map<string, number>();
   /** Requests on the wire, those of cleared keys included (their sockets are still open). */
   private sending = 0;
   private pumpScheduled = false;
@@ -53,15 +51,11 @@ class Dispatcher implements WebhookDispatcher {
     this.log = new DeliveryLog(positive(options.logSize, WEBHOOK_DEFAULTS.logSize));
   }
 
-  private count(tenant: string, by: number): void {
-    this.queued += by;
-    const n = (this.queuedBy.get(tenant) ?? 0) + by;
-    if (n === 0) this.queuedBy.delete(tenant);
-    else this.queuedBy.set(tenant, n);
-  }
-
+  /** Items (of the tenant, when named) queued, in flight or waiting to retry. */
   pending(tenant?: string): number {
-    return tenant === undefined ? this.queued : (this.queuedBy.get(tenant) ?? 0);
+    let n = 0;
+    for (const key of this.keys.values()) if (tenant === undefined || key.tenant === tenant) n += key.items.length;
+    return n;
   }
 
   /** Nothing left: of the tenant, or at all (then no socket of a cleared key either). */
@@ -107,7 +101,6 @@ class Dispatcher implements WebhookDispatcher {
   /** The head of a key is done (delivered or given up): the next item of the key may go. */
   private advance(key: KeyQueue): void {
     key.items.shift();
-    this.count(key.tenant, -1);
     if (key.items.length === 0) this.keys.delete(key.id);
     else this.makeReady(key);
     this.settleWaiters();
@@ -168,6 +161,10 @@ class Dispatcher implements WebhookDispatcher {
     if (this.waiters.size === 0) key.timer.unref();
   }
 
+  /**
+   * Queues one delivery: synchronous, O(1), never throws, never waits for the network. A `drop` item is logged
+   * as dropped and not sent; an item whose id the log shows as held is that entry, released.
+   */
   enqueue(item: WebhookItem): void {
     try {
       if (this.closed) return;
@@ -182,7 +179,6 @@ class Dispatcher implements WebhookDispatcher {
       entry.record.state = 'pending';
       const id = `${item.tenant}\u0000${item.orderKey}`;
       let key = this.keys.get(id);
-      this.count(item.tenant, 1);
       if (key === undefined) {
         key = { id, tenant: item.tenant, items: new Queue(), phase: 'ready' };
         this.keys.set(id, key);
@@ -194,18 +190,25 @@ class Dispatcher implements WebhookDispatcher {
     }
   }
 
+  /** Logs a delivery a rule holds back (decision 0056), as `held`: not queued, not pending. */
   hold(item: WebhookItem): void {
     if (!this.closed) this.log.add(item, 'held');
   }
 
+  /** The delivery the log shows under this id (a resend sends it again), or undefined. */
   find(id: string): WebhookItem | undefined {
     return this.log.get(id)?.item;
   }
 
+  /** The log (newest last) that passes the filter: the oldest `limit` after `since`, and how many pass. */
   deliveries(filter: WebhookFilter = {}): { deliveries: WebhookDelivery[]; count: number } {
     return this.log.select(filter);
   }
 
+  /**
+   * Resolves once nothing (of the tenant, when named) is queued, in flight or waiting to retry, or after
+   * `timeoutMs`, or at close: `flushed` says whether the queue emptied, `pending` what is left.
+   */
   flush({ tenant, timeoutMs: limit }: { tenant?: string; timeoutMs?: number } = {}): Promise<WebhookFlush> {
     const summary = (): WebhookFlush => ({ flushed: this.idle(tenant), pending: this.pending(tenant) });
     if (this.closed || this.idle(tenant)) return Promise.resolve(summary());
@@ -229,12 +232,12 @@ class Dispatcher implements WebhookDispatcher {
     });
   }
 
+  /** Drops queued items and log entries of the tenant (or all); an attempt in flight is cut, neither retried nor logged. */
   clear(tenant?: string): void {
     try {
       for (const key of [...this.keys.values()]) {
         if (tenant !== undefined && key.tenant !== tenant) continue;
         this.keys.delete(key.id);
-        this.count(key.tenant, -key.items.length);
         if (key.timer) clearTimeout(key.timer);
         // An attempt in flight is cut: its answer would no longer be recorded anyway.
         key.abort?.abort();
@@ -246,6 +249,7 @@ class Dispatcher implements WebhookDispatcher {
     }
   }
 
+  /** Stops timers and sockets; later items are ignored. */
   close(): void {
     if (this.closed) return;
     this.closed = true;

@@ -30,8 +30,15 @@ export function problemOfRefusal(err: unknown): FieldProblem | undefined {
   return undefined;
 }
 
-/** A token's tenant: its username, or the set's own tenant, or the first configured credential. */
-const usernameOf = (deps: ActiveSetDeps, t: FixtureToken, owner: string | undefined): string => t.username ?? owner ?? deps.defaultUser;
+/**
+ * A set's preloaded tokens, each with its tenant (its username, or the set's own tenant, or the first configured
+ * credential) and its path in the submitted document.
+ */
+function tokensOf(deps: ActiveSetDeps, scenarios: readonly Scenario[], owner: string | undefined, paths: readonly FieldPath[] = []) {
+  return scenarios.flatMap((s, i) =>
+    (s.tokens ?? []).map((token, j) => ({ token, username: token.username ?? owner ?? deps.defaultUser, path: [...(paths[i] ?? []), 'tokens', j] })),
+  );
+}
 
 /** The profile a set puts in force: its last named profile, where the command line did not fix the durations. */
 function profileOf(config: SimulatorConfig, scenarios: readonly Scenario[], fallback: LifetimeProfile | undefined): LifetimeProfile | undefined {
@@ -46,44 +53,37 @@ function profileOf(config: SimulatorConfig, scenarios: readonly Scenario[], fall
 
 /** What would stop a token from being preloaded, found before anything changes. */
 function problemsOf(deps: ActiveSetDeps, scenarios: readonly Scenario[], paths: readonly FieldPath[], owner: string | undefined): FieldProblem[] {
-  return scenarios.flatMap((s, i) =>
-    (s.tokens ?? []).flatMap((t, j): FieldProblem[] => {
-      const path = [...(paths[i] ?? []), 'tokens', j];
-      const username = usernameOf(deps, t, owner);
-      if (owner !== undefined && username !== owner) {
-        return [{ errorName: 'fieldHasInvalidValue', message: `a scenario of the tenant '${owner}' preloads that tenant's tokens only`, path: [...path, 'username'] }];
-      }
-      if (!deps.merchants.entityFor(username, t.merchant.entity)) {
-        return [{ errorName: 'fieldHasInvalidValue', message: `no credential '${username}' with the entity '${t.merchant.entity}'`, path }];
-      }
-      const expiry = t.tokenExpiryDateTime === undefined ? undefined : parseInstant(t.tokenExpiryDateTime);
-      if (expiry !== undefined && expiry <= deps.now(username)) {
-        return [{ errorName: 'fieldHasInvalidValue', message: 'tokenExpiryDateTime must be in the future', path: [...path, 'tokenExpiryDateTime'] }];
-      }
-      return [];
-    }),
-  );
+  return tokensOf(deps, scenarios, owner, paths).flatMap(({ token: t, username, path }): FieldProblem[] => {
+    if (owner !== undefined && username !== owner) {
+      return [{ errorName: 'fieldHasInvalidValue', message: `a scenario of the tenant '${owner}' preloads that tenant's tokens only`, path: [...path, 'username'] }];
+    }
+    if (!deps.merchants.entityFor(username, t.merchant.entity)) {
+      return [{ errorName: 'fieldHasInvalidValue', message: `no credential '${username}' with the entity '${t.merchant.entity}'`, path }];
+    }
+    const expiry = t.tokenExpiryDateTime === undefined ? undefined : parseInstant(t.tokenExpiryDateTime);
+    if (expiry !== undefined && expiry <= deps.now(username)) {
+      return [{ errorName: 'fieldHasInvalidValue', message: 'tokenExpiryDateTime must be in the future', path: [...path, 'tokenExpiryDateTime'] }];
+    }
+    return [];
+  });
 }
 
 /** Creates a set's preloaded tokens (those of `tenant` only, when named). */
 function preload(deps: ActiveSetDeps, scenarios: readonly Scenario[], owner: string | undefined, tenant: string | undefined, paths?: readonly FieldPath[]): void {
-  scenarios.forEach((scenario, i) => {
-    (scenario.tokens ?? []).forEach((token, j) => {
-      const username = usernameOf(deps, token, owner);
-      if (tenant !== undefined && username !== tenant) return;
-      try {
-        deps.createToken(token, username);
-      } catch (err) {
-        const inner = problemOfRefusal(err);
-        if (!inner) throw err;
-        if (!paths) return; // after a reset: a token the vault now refuses (say, its expiry passed) is skipped
-        throw schemaError(
-          [{ errorName: inner.errorName, message: inner.message, path: [...(paths[i] ?? []), 'tokens', j, ...(inner.path ?? [])] }],
-          'A preloaded token was refused',
-        );
-      }
-    });
-  });
+  for (const { token, username, path } of tokensOf(deps, scenarios, owner, paths)) {
+    if (tenant !== undefined && username !== tenant) continue;
+    try {
+      deps.createToken(token, username);
+    } catch (err) {
+      const inner = problemOfRefusal(err);
+      if (!inner) throw err;
+      if (!paths) continue; // after a reset: a token the vault now refuses (say, its expiry passed) is skipped
+      throw schemaError(
+        [{ errorName: inner.errorName, message: inner.message, path: [...path, ...(inner.path ?? [])] }],
+        'A preloaded token was refused',
+      );
+    }
+  }
 }
 
 /** The active sets, and the profile in force for each tenant (`Profiles`). */

@@ -9,20 +9,15 @@ import { parseInstant } from '../wire/instant.js';
 import { chanceHolds, delayOf } from './draws.js';
 import type { Rule, Scenario, ScenarioOperation } from './schema.js';
 
+/** The facts a rule's predicate of the same name must equal (`type`: a webhook's payment event type, decision 0056). */
+const STRING_FACTS = ['username', 'entity', 'namespace', 'cardNumber', 'cardHolderName', 'currency', 'transactionReference', 'type'] as const;
+
 /** What a request says about itself, as far as the simulator could tell before handling it. */
-export interface RequestFacts {
+export type RequestFacts = Partial<Record<(typeof STRING_FACTS)[number], string>> & {
   operation: Exclude<ScenarioOperation, 'any'> | 'unknown';
   username: string;
-  entity?: string;
-  namespace?: string;
-  cardNumber?: string;
-  cardHolderName?: string;
-  currency?: string;
-  transactionReference?: string;
   amount?: number;
-  /** A webhook's payment event type (`operation: webhook`, decision 0056). */
-  type?: string;
-}
+};
 
 export interface AppliedRule {
   /** The rule's id, or `<scenario name>#<index>`. */
@@ -43,9 +38,8 @@ interface Counts {
   applications: number;
 }
 
+/** Counts by two names: the global set's by rule label, then tenant; tenants' own sets' by tenant, then rule label. */
 export type ScenarioCounters = Record<string, Record<string, Counts>>;
-/** The counts of tenants' own sets: tenant → rule label → counts. */
-export type TenantScenarioCounters = Record<string, Record<string, Counts>>;
 
 /** One tenant's counts: by rule label, in the global set and in the tenant's own set. */
 export interface TenantCounts {
@@ -57,8 +51,6 @@ interface CompiledRule extends AppliedRule {
   from: number;
   until: number;
 }
-
-const STRING_FACTS = ['username', 'entity', 'namespace', 'cardNumber', 'cardHolderName', 'currency', 'transactionReference', 'type'] as const;
 
 function factsHold(rule: Rule, facts: RequestFacts, now: number, from: number, until: number): boolean {
   const when = rule.when;
@@ -196,13 +188,9 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
 
     /** Zeroes the counts of one tenant (in its own set and the global set), or all counts. */
     resetCounters(tenant?: string): void {
-      if (tenant === undefined) {
-        global.counts.clear();
-        for (const set of own.values()) set.counts.clear();
-        return;
-      }
-      for (const byTenant of global.counts.values()) byTenant.delete(tenant);
-      own.get(tenant)?.counts.clear();
+      if (tenant !== undefined) return this.restoreCountsOf(tenant, { global: {}, own: {} });
+      global.counts.clear();
+      for (const set of own.values()) set.counts.clear();
     },
 
     counters(): ScenarioCounters {
@@ -211,7 +199,7 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       return out;
     },
 
-    tenantCounters(): TenantScenarioCounters {
+    tenantCounters(): ScenarioCounters {
       const sets = [...own].map(([tenant, set]) => [tenant, tenantCountsIn(set, tenant, true)] as const);
       return Object.fromEntries(sets.filter(([, labels]) => Object.keys(labels).length > 0));
     },
@@ -225,15 +213,12 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       restoreTenantCountsIn(own.get(tenant), tenant, counts.own);
     },
 
-    restoreCounters(next: ScenarioCounters, tenantNext: TenantScenarioCounters = {}): void {
+    restoreCounters(next: ScenarioCounters, tenantNext: ScenarioCounters = {}): void {
       global.counts.clear();
       for (const [label, byTenant] of Object.entries(next)) {
         for (const [tenant, c] of Object.entries(byTenant)) setCounts(global, label, tenant, c);
       }
-      for (const [tenant, set] of own) {
-        set.counts.clear();
-        for (const [label, c] of Object.entries(tenantNext[tenant] ?? {})) setCounts(set, label, tenant, c);
-      }
+      for (const [tenant, set] of own) restoreTenantCountsIn(set, tenant, tenantNext[tenant] ?? {});
     },
   };
 }

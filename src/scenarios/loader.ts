@@ -1,10 +1,9 @@
 /** Reads scenario files and bodies (JSON or YAML) into validated scenarios; an invalid one is refused whole. */
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { createRequire } from 'node:module';
 import type * as YamlNamespace from 'yaml';
 import * as z from 'zod';
-import { ConfigError } from '../config/fixtures.js';
+import { ConfigError, readConfigText } from '../config/fixtures.js';
 import { checkJsonDepth } from '../wire/json.js';
 import { OMITTED_PROBLEMS, WireError, type FieldPath, type FieldProblem } from '../wire/problems.js';
 import { toJsonPath } from '../wire/validation.js';
@@ -88,16 +87,13 @@ export function resolveScenarios(items: readonly (string | object)[]): Scenario[
   return items.flatMap((item) => (typeof item === 'string' ? loadScenarioFile(item) : validateScenarios(item)));
 }
 
-/** Reads and validates a scenario file (.json as JSON, anything else as YAML). */
+/** A file's data (.json as JSON, anything else as YAML); a file that cannot be read is a ConfigError. */
+export const readScenarioFile = (path: string): unknown => parseScenarioText(readConfigText(path, (why) => `cannot read the file (${why})`), formatOfPath(path));
+
+/** Reads and validates a scenario file. */
 export function loadScenarioFile(path: string): Scenario[] {
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ScenarioFileError(path, [{ jsonPath: '$', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})` }]);
-  }
-  try {
-    return validateScenarios(parseScenarioText(text, formatOfPath(path)));
+    return validateScenarios(readScenarioFile(path));
   } catch (err) {
     throw new ScenarioFileError(path, problemsOf(err));
   }

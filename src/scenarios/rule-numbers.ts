@@ -1,6 +1,7 @@
 /** Scenario rules' numbers checked by hand (decision 0037): delays (a number or a distribution) and probabilities. */
 import * as z from 'zod';
 import type { FieldErrorName } from '../wire/problems.js';
+import { schemaFor } from '../wire/schema-for.js';
 import { notAllowedMessage } from '../wire/unknown-fields.js';
 
 /** The longest a scripted delay may hold a request. */
@@ -13,9 +14,12 @@ export type Issue = { path: (string | number)[]; errorName: FieldErrorName; mess
 /**
  * A field checked by hand (decision 0037), for what zod's own issues would misname: a number that need not
  * be whole (zod's number issues read as fieldMustBeInteger), and a union whose alternative a key picks (zod
- * reports a failed union at the union, not at the offending item). `json` describes it in the OpenAPI document.
+ * reports a failed union at the union, not at the offending item). `shape`, the same field in zod, describes it
+ * in the OpenAPI document.
  */
-export function checked<T>(check: (value: unknown, issues: Issue[]) => T, json: Record<string, unknown>) {
+export function checked<T>(check: (value: unknown, issues: Issue[]) => T, shape: z.ZodType) {
+  const json: Record<string, unknown> = z.toJSONSchema(shape);
+  delete json.$schema; // the document's dialect is declared once, by OpenAPI 3.1
   return z
     .unknown()
     .transform((value, ctx): T => {
@@ -84,14 +88,11 @@ export function checkDelay(value: unknown, issues: Issue[]): DelaySpec {
   return { lognormal: { median, sigma } };
 }
 
-const wholeMs = () => ({ type: 'integer', minimum: 0, maximum: MAX_DELAY_MS });
-/** A JSON Schema object of exactly these properties, all required. */
-const exactly = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+const wholeMs = z.int().min(0).max(MAX_DELAY_MS);
 
-export const delayJson = {
-  anyOf: [
-    wholeMs(),
-    exactly({ uniform: { type: 'array', prefixItems: [wholeMs(), wholeMs()], items: false, minItems: 2, maxItems: 2 } }),
-    exactly({ lognormal: exactly({ median: { type: 'number', exclusiveMinimum: 0, maximum: MAX_DELAY_MS }, sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA } }) }),
-  ],
-};
+/** A delay as zod reads it, for its JSON Schema (checkDelay checks it, with error names of its own). */
+export const delayShape = schemaFor<DelaySpec>()(z.union([
+  wholeMs,
+  z.strictObject({ uniform: z.tuple([wholeMs, wholeMs]) }),
+  z.strictObject({ lognormal: z.strictObject({ median: z.number().gt(0).max(MAX_DELAY_MS), sigma: z.number().min(0).max(MAX_SIGMA) }) }),
+]));

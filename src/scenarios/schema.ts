@@ -5,7 +5,7 @@ import type { Profile } from '../config/options.js';
 import { parseInstant } from '../wire/instant.js';
 import { API_OPERATIONS, isoInstant, oneOf } from '../wire/schemas.js';
 import { schemaFor } from '../wire/schema-for.js';
-import { checkDelay, checked, delayJson, numberIn, type DelaySpec } from './rule-numbers.js';
+import { checkDelay, checked, delayShape, numberIn, type DelaySpec } from './rule-numbers.js';
 import { webhookRuleIssues, webhookThen, webhookWhen, type WebhookThen, type WebhookWhen } from './webhook-rules.js';
 
 export { MAX_DELAY_MS, MAX_SIGMA, type DelaySpec } from './rule-numbers.js';
@@ -111,7 +111,7 @@ const when = z
     every: positive('requests').optional(),
     times: positive('applications').optional(),
     // Applies with this probability, drawn from the tenant's seeded `chance` stream (decision 0037).
-    chance: checked((v, issues) => numberIn(v, [], issues, 0, 1), { type: 'number', minimum: 0, maximum: 1 }),
+    chance: checked((v, issues) => numberIn(v, [], issues, 0, 1), z.number().min(0).max(1)),
     between: z
       .strictObject({ from: instant.optional(), until: instant.optional() })
       // An absent bound is open; a bound that is not a date is reported at itself, not here as well.
@@ -130,7 +130,7 @@ const riskFactor = z.strictObject({
 
 const then = z
   .strictObject({
-    delayMs: checked(checkDelay, delayJson),
+    delayMs: checked(checkDelay, delayShape),
     error: z
       .strictObject({
         status: z.int().min(400, 'must be an error status from 400 to 599').max(599, 'must be an error status from 400 to 599'),
