@@ -10,8 +10,7 @@ import { jsonSchema, ref, withBrowserRules, type Schema } from './openapi-parts.
 import { apiPaths } from './api-docs.js';
 import { controlPaths } from './admin/openapi-paths.js';
 import { maskedShape, sealedScenario } from './openapi-shapes.js';
-import { partialRefundBody } from '../wire/payment-schemas.js';
-import { saleBody } from '../wire/sale-schemas.js';
+import { partialRefundBody, saleBody } from '../wire/sale-schemas.js';
 import { createTokenBody } from '../wire/schemas.js';
 
 export interface OpenApiOptions {

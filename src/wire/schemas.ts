@@ -41,7 +41,7 @@ export interface CreateTokenBody {
 }
 
 /** A string of min..max characters (messages name both bounds, as the spec's limits do). */
-function text(min: number, max: number): z.ZodString {
+export function text(min: number, max: number): z.ZodString {
   const between = `must be between ${min} and ${max} characters`;
   return z.string().min(min, between).max(max, between);
 }
@@ -161,7 +161,9 @@ const paymentInstrumentFields = {
   cardExpiryDate: createCardExpiryDate,
   billingAddress: billingAddress.nullish(),
 };
-const merchantFields = { entity: z.string().min(1, 'must not be empty') };
+/** A text of at least one character (a merchant entity, an instrument's href). */
+export const nonEmpty = z.string().min(1, 'must not be empty');
+const merchantFields = { entity: nonEmpty };
 const tokenExpiryDateTime = isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone');
 
 export const createTokenBody = z.object({
