@@ -193,19 +193,23 @@ export const strictCreateTokenBody = schemaFor<CreateTokenBody>()(
 
 /** A validated create body (from the API, where `null` means absent, or from a file) in the vault's terms. */
 export function toCreateInput(body: z.output<typeof createTokenBody>): CreateTokenInput {
-  const pi = body.paymentInstrument;
   return {
     entity: body.merchant.entity,
     ...(given(body.namespace) && { namespace: body.namespace }),
     ...(given(body.description) && { description: body.description }),
     ...(given(body.tokenExpiryDateTime) && { expiresAt: parseDateTime(body.tokenExpiryDateTime) ?? Number.NaN }),
     ...(given(body.schemeTransactionReference) && { schemeTransactionReference: body.schemeTransactionReference }),
-    card: {
-      number: pi.cardNumber,
-      holderName: pi.cardHolderName,
-      expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
-      ...(given(pi.billingAddress) && { billingAddress: toBillingAddress(pi.billingAddress) }),
-    },
+    card: toCard(body.paymentInstrument),
+  };
+}
+
+/** A validated card (a create body's instrument, a sale's plain card) in the domain's terms. */
+export function toCard(pi: Omit<z.output<typeof createTokenBody>['paymentInstrument'], 'type'>): CreateTokenInput['card'] {
+  return {
+    number: pi.cardNumber,
+    holderName: pi.cardHolderName,
+    expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
+    ...(given(pi.billingAddress) && { billingAddress: toBillingAddress(pi.billingAddress) }),
   };
 }
 
