@@ -9,8 +9,7 @@ import * as answers from './openapi-schemas.js';
 import { jsonSchema, ref, type Schema } from './openapi-parts.js';
 import { apiPaths } from './api-docs.js';
 import { controlPaths } from './admin/openapi-paths.js';
-import { partialRefundBody } from '../wire/payment-schemas.js';
-import { saleBody } from '../wire/sale-schemas.js';
+import { partialRefundBody, saleBody } from '../wire/sale-schemas.js';
 import { createTokenBody } from '../wire/schemas.js';
 
 export interface OpenApiOptions {

@@ -70,15 +70,22 @@ export async function getJson<T>(path: string, query: Record<string, string | nu
 export const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
- * Runs an action, then says what it did (the text `run` answers) and refreshes the page; or says why it failed,
- * handing a refusal's detail to `failed`.
+ * Makes a call (`run`), then says what it did (`done`, or what `done` reads in the answer) and refreshes the
+ * page; or says why it failed. `refusal` shows a refusal's detail: cleared as the call starts, set if refused.
  */
-export async function perform({ say, refresh }: Pick<SectionProps, 'say' | 'refresh'>, run: () => Promise<string>, failed?: (detail: ApiError) => void): Promise<void> {
+export async function perform(
+  { say, refresh }: Pick<SectionProps, 'say' | 'refresh'>,
+  run: () => Promise<Response>,
+  done: string | ((answer: Response) => Promise<string>),
+  refusal?: (detail: ApiError | undefined) => void,
+): Promise<void> {
+  refusal?.(undefined);
   try {
-    say(await run());
+    const answer = await run();
+    say(typeof done === 'string' ? done : await done(answer));
     refresh();
   } catch (e) {
-    if (e instanceof CallFailed) failed?.(e.detail);
+    if (e instanceof CallFailed) refusal?.(e.detail);
     say(describe(e), 'error');
   }
 }

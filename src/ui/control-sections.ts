@@ -91,22 +91,9 @@ export function ScenariosSection({ tenant, version, refresh, say }: SectionProps
   const [text, setText] = useState('');
   const [problems, setProblems] = useState<ApiError | undefined>(undefined);
   const where = scope === 'tenant' ? `${tenant}'s set` : 'the global set';
-  const apply = (yaml: string, what: string) => {
-    setProblems(undefined);
-    return perform(
-      { say, refresh },
-      async () => {
-        await call('PUT', '/scenarios', query, { type: 'application/yaml', text: yaml });
-        return `${what} loaded into ${where}`;
-      },
-      setProblems,
-    );
-  };
-  const clear = () =>
-    perform({ say, refresh }, async () => {
-      await call('DELETE', '/scenarios', query);
-      return `Cleared ${where}`;
-    });
+  const apply = (yaml: string, what: string) =>
+    perform({ say, refresh }, () => call('PUT', '/scenarios', query, { type: 'application/yaml', text: yaml }), `${what} loaded into ${where}`, setProblems);
+  const clear = () => perform({ say, refresh }, () => call('DELETE', '/scenarios', query), `Cleared ${where}`);
   const upload = async (e: Event) => {
     const file = (e.target as HTMLInputElement).files?.[0];
     if (file) setText(await file.text());
@@ -173,15 +160,7 @@ export function StateSection({ tenant, refresh, say }: SectionProps) {
   const upload = async (e: Event) => {
     e.preventDefault();
     if (!file) return say('Choose a state file first', 'error');
-    setProblems(undefined);
-    await perform(
-      { say, refresh },
-      async () => {
-        await call('PUT', '/state', query, { type: 'application/json', text: await file.text() });
-        return 'State imported';
-      },
-      setProblems,
-    );
+    await perform({ say, refresh }, async () => call('PUT', '/state', query, { type: 'application/json', text: await file.text() }), 'State imported', setProblems);
   };
   return html`<section aria-labelledby="state-h" class="card">
     <h2 id="state-h">State</h2>
@@ -211,10 +190,11 @@ export function WebhooksSection({ tenant, version, refresh, say }: SectionProps)
   const list = newestFirst(data?.webhooks ?? []);
   // The same event and eventId again, as a new delivery (POST /_sim/webhooks/{id}/resend, decision 0056).
   const resend = (d: WebhookDelivery) =>
-    perform({ say, refresh }, async () => {
-      const sent = (await (await call('POST', `/webhooks/${encodeURIComponent(d.id)}/resend`, { tenant: d.tenant })).json()) as { id: string };
-      return `Delivery ${d.id} sent again as ${sent.id}`;
-    });
+    perform(
+      { say, refresh },
+      () => call('POST', `/webhooks/${encodeURIComponent(d.id)}/resend`, { tenant: d.tenant }),
+      async (answer) => `Delivery ${d.id} sent again as ${((await answer.json()) as { id: string }).id}`,
+    );
   return html`<section aria-labelledby="webhooks-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="webhooks-h">Webhook deliveries <span class="count">${data ? data.count : ''}</span></h2>
     <${Problem} error=${error} />

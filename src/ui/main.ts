@@ -69,17 +69,16 @@ function App() {
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const pending = useRef<number | undefined>(undefined);
 
-  whenUnauthorized(() => {
-    setAdminToken(null);
-    setNeedToken(true);
-  });
+  // A 401 and the "Forget admin token" button alike: the token goes, and the page asks for it.
+  const forget = useCallback(() => (setAdminToken(null), setNeedToken(true)), []);
+  whenUnauthorized(forget);
   const refresh = useCallback(() => setVersion((v) => v + 1), []);
   // The journal stream drives refreshes: at most one every 750 ms however busy the API is.
   const soon = useCallback(() => {
     if (pending.current !== undefined) return;
     pending.current = window.setTimeout(() => {
       pending.current = undefined;
-      setVersion((v) => v + 1);
+      refresh();
     }, 750);
   }, []);
   const say: Say = useCallback((text: string, kind: 'ok' | 'error' = 'ok') => setMessage({ text, kind }), []);
@@ -100,7 +99,7 @@ function App() {
   }, [tenant]);
   // A running clock moves on its own: a gentle poll while the page is visible.
   useEffect(() => {
-    const id = window.setInterval(() => document.visibilityState === 'visible' && setVersion((v) => v + 1), 15_000);
+    const id = window.setInterval(() => document.visibilityState === 'visible' && refresh(), 15_000);
     return () => window.clearInterval(id);
   }, []);
 
@@ -109,7 +108,7 @@ function App() {
   const props: SectionProps = { tenant, version, refresh, say };
   return html`
     <a class="skip" href="#main">Skip to content</a>
-    <${TopBar} tenants=${tenants} tenant=${tenant} setTenant=${setTenant} onForget=${() => (setAdminToken(null), setNeedToken(true))} />
+    <${TopBar} tenants=${tenants} tenant=${tenant} setTenant=${setTenant} onForget=${forget} />
     <div class="message" role="status" aria-live="polite">${message ? html`<p class=${message.kind}>${message.text}</p>` : null}</div>
     <main id="main" tabindex="-1">
       <${Problem} error=${problem} />

@@ -64,10 +64,7 @@ export function ClockSection({ tenant, version, refresh, say }: SectionProps) {
   const [by, setBy] = useState('PT30M');
   const [at, setAt] = useState('');
   const send = (method: string, path: string, body: object, what: string) =>
-    perform({ say, refresh }, async () => {
-      await call(method, path, { tenant }, { type: 'application/json', text: JSON.stringify(body) });
-      return what;
-    });
+    perform({ say, refresh }, () => call(method, path, { tenant }, { type: 'application/json', text: JSON.stringify(body) }), what);
   const advance = (duration: string) => send('POST', '/clock/advance', { by: duration }, `Clock advanced by ${duration}`);
   const put = (body: { now: string; frozen?: boolean }, what: string) => send('PUT', '/clock', body, what);
   const toggleFreeze = async () => {
@@ -104,11 +101,7 @@ export function TokensSection({ tenant, version, refresh, say, now }: SectionPro
   const load = useLoad(() => getJson<{ tokens: ControlToken[]; next: string | null }>('/tokens', { tenant, limit: 500 }), [tenant, version], tenant);
   const { data, error, loading } = load;
   const nowMs = now ? Date.parse(now) : NaN;
-  const remove = (t: ControlToken) =>
-    perform({ say, refresh }, async () => {
-      await call('DELETE', `/tokens/${encodeURIComponent(t.tokenId)}`, { tenant: t.tenant });
-      return `Token ${t.tokenId} deleted`;
-    });
+  const remove = (t: ControlToken) => perform({ say, refresh }, () => call('DELETE', `/tokens/${encodeURIComponent(t.tokenId)}`, { tenant: t.tenant }), `Token ${t.tokenId} deleted`);
   const tokens = newestFirst(data?.tokens ?? []);
   return html`<section aria-labelledby="tokens-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="tokens-h">Tokens <span class="count">${data ? `${tokens.length}${data.next ? '+' : ''}` : ''}</span></h2>
@@ -144,10 +137,11 @@ export function PaymentsSection({ tenant, version, refresh, say }: SectionProps)
   );
   const { data, error, loading } = load;
   const act = (p: ControlPayment, action: 'refund' | 'reversal') =>
-    perform({ say, refresh }, async () => {
-      await call('POST', `/payments/${encodeURIComponent(p.paymentId)}/${action}`, { tenant: p.tenant });
-      return `${action === 'refund' ? 'Refund' : 'Reversal'} of ${p.transactionReference} requested`;
-    });
+    perform(
+      { say, refresh },
+      () => call('POST', `/payments/${encodeURIComponent(p.paymentId)}/${action}`, { tenant: p.tenant }),
+      `${action === 'refund' ? 'Refund' : 'Reversal'} of ${p.transactionReference} requested`,
+    );
   const payments = newestFirst(data?.payments ?? []);
   return html`<section aria-labelledby="payments-h" class="card wide" aria-busy=${loading ? 'true' : 'false'}>
     <h2 id="payments-h">Payments <span class="count">${data ? `${payments.length}${data.next ? '+' : ''}` : ''}</span></h2>

@@ -3,8 +3,7 @@
  * whatever their JSON type (string, number, array item), and in free text however their digits are grouped.
  */
 import { maskCardNumber, passesLuhn } from '../domain/card.js';
-
-const MAX_DEPTH = 64;
+import { MAX_JSON_DEPTH } from './json.js';
 
 /**
  * Chains of digit groups, each joined to the next by one separator: a space or a dash as people write
@@ -147,30 +146,27 @@ function maskString(value: string, key: string | undefined, kind: Kind, rewrite:
   return key === 'href' ? maskHref(value, rewrite) : other(value, rewrite);
 }
 
-function maskValue(value: unknown, key: string | undefined, inherited: Kind, depth: number, rewrite: CardRewrite): unknown {
+/**
+ * A copy of a JSON value with card data masked: any value under a `cardNumber`-like key (string, or a number
+ * of 10 digits or more) keeps its first and last four characters; any value under a `cvc`/`cvv`/
+ * `securityCode`-like key becomes `***`; both apply to array items and nested values under such a key
+ * (`inherited`). Other strings and numbers have card numbers masked (maskCardNumbersIn); a masked number
+ * becomes a string.
+ */
+export function maskCardData(value: unknown, key?: string, depth = 0, rewrite: CardRewrite = MASK, inherited?: Kind): unknown {
   if (key !== undefined && OWN_IDS.has(key)) return value;
   const kind = key === undefined ? inherited : (kindOfKey(key) ?? inherited);
   if (typeof value === 'string') return maskString(value, key, kind, rewrite, maskCardNumbersIn);
   if (typeof value === 'number') return maskNumber(value, kind, rewrite);
   if (typeof value !== 'object' || value === null) return value;
-  if (depth >= MAX_DEPTH) return '[nested too deep]';
-  if (Array.isArray(value)) return value.map((v) => maskValue(v, undefined, kind, depth + 1, rewrite));
+  if (depth >= MAX_JSON_DEPTH) return '[nested too deep]';
+  if (Array.isArray(value)) return value.map((v) => maskCardData(v, undefined, depth + 1, rewrite, kind));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     // defineProperty, not assignment: a "__proto__" key stays a plain key.
-    Object.defineProperty(out, k, { value: maskValue(v, k, kind, depth + 1, rewrite), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, { value: maskCardData(v, k, depth + 1, rewrite, kind), enumerable: true, writable: true, configurable: true });
   }
   return out;
-}
-
-/**
- * A copy of a JSON value with card data masked: any value under a `cardNumber`-like key (string, or a number
- * of 10 digits or more) keeps its first and last four characters; any value under a `cvc`/`cvv`/
- * `securityCode`-like key becomes `***`; both apply to array items and nested values under such a key. Other
- * strings and numbers have card numbers masked (maskCardNumbersIn); a masked number becomes a string.
- */
-export function maskCardData(value: unknown, key?: string, depth = 0, rewrite: CardRewrite = MASK): unknown {
-  return maskValue(value, key, undefined, depth, rewrite);
 }
 
 /**
@@ -181,37 +177,23 @@ export function maskField(name: string, value: string, rewrite: CardRewrite = MA
   return OWN_IDS.has(name) ? value : maskString(value, name, kindOfKey(name), rewrite, maskCardText);
 }
 
-/** A JSON number literal (as JSON writes it). */
-const NUMBER_LITERAL = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+/**
+ * A JSON string (to its closing quote, or to the end of a text cut short) or a JSON number literal: strings
+ * are matched only to be stepped over, so that digits inside them are never read as a number.
+ */
+const STRING_OR_NUMBER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"?|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g;
 
 /**
  * JSON text whose number literals holding a card number are written as masked strings, from their exact
  * digits: JSON.parse would round a 17–19 digit number, and its rounded digits would escape the Luhn check.
  */
 function maskNumberLiterals(text: string, rewrite: CardRewrite): string {
-  let out = '';
-  let from = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 45 || (c >= 48 && c <= 57)) {
-      NUMBER_LITERAL.lastIndex = i;
-      const literal = NUMBER_LITERAL.exec(text)?.[0];
-      if (literal === undefined) continue;
-      const masked = maskCardNumbersIn(literal, rewrite);
-      if (masked !== literal) {
-        // Masked, a string; replaced by a stand-in of digits, still a number.
-        out += text.slice(from, i) + (/^-?[0-9]+$/.test(masked) ? masked : `"${masked}"`);
-        from = i + literal.length;
-      }
-      i += literal.length - 1;
-    }
-  }
-  return from === 0 ? text : out + text.slice(from);
+  return text.replace(STRING_OR_NUMBER, (token) => {
+    if (token.startsWith('"')) return token;
+    const masked = maskCardNumbersIn(token, rewrite);
+    // Masked, a string; replaced by a stand-in of digits (or not at all), still a number.
+    return /^-?[0-9]+$/.test(masked) || masked === token ? masked : `"${masked}"`;
+  });
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * zod schema of the card-on-file sale request (payments v5), with the contract's two instrument kinds. An
- * optional field sent as `null` is absent (`.nullish()`, decision 0032).
+ * zod schemas of the payments v5 requests: the card-on-file sale, with the contract's two instrument kinds,
+ * and the partial refund (contract 3.2). An optional field sent as `null` is absent (`.nullish()`, decision 0032).
  */
 import * as z from 'zod';
-import { billingAddress, cardHolderName, cardNumber, createCardExpiryDate, oneOf } from './schemas.js';
+import { billingAddress, cardHolderName, cardNumber, createCardExpiryDate, nonEmpty, oneOf, text } from './schemas.js';
+
+const currency = z.string().regex(/^[A-Z]{3}$/, 'must be 3 upper-case letters (ISO 4217)');
 
 const cvc = z.string().regex(/^[0-9]{3,4}$/, 'must be 3 or 4 digits');
 
@@ -18,7 +20,7 @@ const plainCard = z.object({
 
 const tokenCard = z.object({
   type: z.literal('card/token'),
-  href: z.string().min(1, 'must not be empty'),
+  href: nonEmpty,
   cvc: cvc.nullish(),
 });
 
@@ -26,14 +28,14 @@ export const saleBody = z.object({
   instruction: z.object({
     value: z.object({
       amount: z.int().min(0, 'must be 0 or more'),
-      currency: z.string().regex(/^[A-Z]{3}$/, 'must be 3 upper-case letters (ISO 4217)'),
+      currency,
     }),
     narrative: z.object({ line1: z.string(), line2: z.string().nullish() }),
     paymentInstrument: z.discriminatedUnion('type', [plainCard, tokenCard], { error: "must be 'card/plain' or 'card/token'" }),
     debtRepayment: z.boolean().nullish(),
   }),
   merchant: z.object({
-    entity: z.string().min(1, 'must not be empty'),
+    entity: nonEmpty,
     mcc: z.string().nullish(),
     paymentFacilitator: z.object({
       pfId: z.string(),
@@ -64,3 +66,10 @@ export const saleBody = z.object({
 });
 
 export type SaleBody = z.output<typeof saleBody>;
+
+export const partialRefundBody = z.object({
+  value: z.object({ amount: z.int().min(1, 'must be 1 or more'), currency }),
+  reference: text(1, 128),
+});
+
+export type PartialRefundBody = z.output<typeof partialRefundBody>;

@@ -41,7 +41,7 @@ export interface CreateTokenBody {
 }
 
 /** A string of min..max characters (messages name both bounds, as the spec's limits do). */
-function text(min: number, max: number): z.ZodString {
+export function text(min: number, max: number): z.ZodString {
   const between = `must be between ${min} and ${max} characters`;
   return z.string().min(min, between).max(max, between);
 }
@@ -88,28 +88,37 @@ export const cardNumber = text(10, 19)
  */
 const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
+/** A schema as a file takes it: an object is strict, at any depth; an optional field is `.optional()`, not `.nullish()`. */
+type FileForm<S> =
+  S extends z.ZodOptional<z.ZodNullable<infer I extends z.ZodType>>
+    ? z.ZodOptional<FileForm<I>>
+    : S extends z.ZodObject<infer Shape>
+      ? z.ZodObject<{ -readonly [K in keyof Shape]: FileForm<Shape[K]> }, z.core.$strict>
+      : S;
+
+/**
+ * An API body's schema as a file (fixtures, scenarios, snapshots) takes the same document: API bodies ignore
+ * fields they do not define (contract 1.3) and read `null` as absent; files refuse both (decision 0032).
+ */
+function fileForm<S extends z.ZodType>(schema: S): FileForm<S>;
+function fileForm(schema: z.ZodType): z.ZodType {
+  const inner: unknown = schema instanceof z.ZodOptional ? schema.unwrap() : undefined;
+  if (inner instanceof z.ZodNullable) return fileForm(inner.unwrap() as z.ZodType).optional();
+  if (schema instanceof z.ZodObject) return z.strictObject(Object.fromEntries(Object.entries(schema.shape).map(([key, field]) => [key, fileForm(field as z.ZodType)])));
+  return schema;
+}
+
 const addressLine = z.string().max(80, 'must be at most 80 characters');
-const addressState = text(1, 30);
-const billingAddressFields = {
+export const billingAddress = z.object({
   address1: text(1, 80),
   address2: addressLine.nullish(),
   address3: addressLine.nullish(),
   postalCode: text(1, 15),
   city: text(1, 50),
-  state: addressState.nullish(),
+  state: text(1, 30).nullish(),
   countryCode,
-};
-
-/** API bodies ignore fields they do not define (contract 1.3); files refuse them (the `strict…` variants). */
-export const billingAddress = z.object(billingAddressFields);
-export const strictBillingAddress = schemaFor<BillingAddress>()(
-  z.strictObject({
-    ...billingAddressFields,
-    address2: addressLine.optional(),
-    address3: addressLine.optional(),
-    state: addressState.optional(),
-  }),
-);
+});
+export const strictBillingAddress = schemaFor<BillingAddress>()(fileForm(billingAddress));
 
 /** zod's optional keys may hold `undefined` (or, in API bodies, `null`); the domain's may only be absent. */
 export function toBillingAddress(a: z.output<typeof billingAddress>): CardBillingAddress {
@@ -124,8 +133,7 @@ export function toBillingAddress(a: z.output<typeof billingAddress>): CardBillin
   };
 }
 
-const createCardExpiryDateFields = { month: integer(1, 12), year: integer(1, 9999) };
-export const createCardExpiryDate = z.object(createCardExpiryDateFields);
+export const createCardExpiryDate = z.object({ month: integer(1, 12), year: integer(1, 9999) });
 /** On update the spec bounds the year only from above. */
 export const updateCardExpiryDate = z.object({ month: integer(1, 12), year: integer(undefined, 9999) });
 
@@ -154,19 +162,19 @@ export function isoInstant(form: InstantForm, formatMessage: string): z.ZodStrin
     .meta(INSTANT_FORMATS[form]);
 }
 
-const paymentInstrumentFields = {
-  type: oneOf(['card/front']),
-  cardHolderName,
-  cardNumber,
-  cardExpiryDate: createCardExpiryDate,
-  billingAddress: billingAddress.nullish(),
-};
-const merchantFields = { entity: z.string().min(1, 'must not be empty') };
+/** A text of at least one character (a merchant entity, an instrument's href). */
+export const nonEmpty = z.string().min(1, 'must not be empty');
 const tokenExpiryDateTime = isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone');
 
 export const createTokenBody = z.object({
-  paymentInstrument: z.object(paymentInstrumentFields),
-  merchant: z.object(merchantFields),
+  paymentInstrument: z.object({
+    type: oneOf(['card/front']),
+    cardHolderName,
+    cardNumber,
+    cardExpiryDate: createCardExpiryDate,
+    billingAddress: billingAddress.nullish(),
+  }),
+  merchant: z.object({ entity: nonEmpty }),
   description: description.nullish(),
   tokenExpiryDateTime: tokenExpiryDateTime.nullish(),
   namespace: namespace.nullish(),
@@ -174,36 +182,27 @@ export const createTokenBody = z.object({
 });
 
 /** A create body in a file (a fixtures or scenario token): the same fields, no others at any depth, and no nulls. */
-export const strictCreateTokenBody = schemaFor<CreateTokenBody>()(
-  z.strictObject({
-    paymentInstrument: z.strictObject({
-      ...paymentInstrumentFields,
-      cardExpiryDate: z.strictObject(createCardExpiryDateFields),
-      billingAddress: strictBillingAddress.optional(),
-    }),
-    merchant: z.strictObject(merchantFields),
-    description: description.optional(),
-    tokenExpiryDateTime: tokenExpiryDateTime.optional(),
-    namespace: namespace.optional(),
-    schemeTransactionReference: schemeTransactionReference.optional(),
-  }),
-);
+export const strictCreateTokenBody = schemaFor<CreateTokenBody>()(fileForm(createTokenBody));
 
 /** A validated create body (from the API, where `null` means absent, or from a file) in the vault's terms. */
 export function toCreateInput(body: z.output<typeof createTokenBody>): CreateTokenInput {
-  const pi = body.paymentInstrument;
   return {
     entity: body.merchant.entity,
     ...(given(body.namespace) && { namespace: body.namespace }),
     ...(given(body.description) && { description: body.description }),
     ...(given(body.tokenExpiryDateTime) && { expiresAt: parseDateTime(body.tokenExpiryDateTime) ?? Number.NaN }),
     ...(given(body.schemeTransactionReference) && { schemeTransactionReference: body.schemeTransactionReference }),
-    card: {
-      number: pi.cardNumber,
-      holderName: pi.cardHolderName,
-      expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
-      ...(given(pi.billingAddress) && { billingAddress: toBillingAddress(pi.billingAddress) }),
-    },
+    card: toCard(body.paymentInstrument),
+  };
+}
+
+/** A validated card (a create body's instrument, a sale's plain card) in the domain's terms. */
+export function toCard(pi: Omit<z.output<typeof createTokenBody>['paymentInstrument'], 'type'>): CreateTokenInput['card'] {
+  return {
+    number: pi.cardNumber,
+    holderName: pi.cardHolderName,
+    expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
+    ...(given(pi.billingAddress) && { billingAddress: toBillingAddress(pi.billingAddress) }),
   };
 }
 

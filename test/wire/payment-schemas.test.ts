@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { WireError } from '../../src/wire/problems.js';
-import { partialRefundBody } from '../../src/wire/payment-schemas.js';
+import { partialRefundBody } from '../../src/wire/sale-schemas.js';
 import { parseBody, toJsonPath } from '../../src/wire/validation.js';
 
 /** [errorName, JSONPath, message] of every problem, or 'ok' when the body parses. */

@@ -8,7 +8,7 @@
 import type { Payment, Payments } from '../../domain/payment.js';
 import type { PaymentRefPurpose, RefCodec, TokenRef } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
-import { partialRefundBody } from '../../wire/payment-schemas.js';
+import { partialRefundBody } from '../../wire/sale-schemas.js';
 import type { FieldProblem } from '../../wire/problems.js';
 import { parseBody } from '../../wire/validation.js';
 import { HttpError, queryRefusal } from '../errors.js';

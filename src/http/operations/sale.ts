@@ -4,7 +4,7 @@ import type { Sales, SaleInstrument } from '../../domain/sale.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
 import { saleBody, type SaleBody } from '../../wire/sale-schemas.js';
-import { toBillingAddress } from '../../wire/schemas.js';
+import { toCard } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
 import type { MediaTypes } from '../media.js';
 import { presentSale } from '../present.js';
@@ -30,15 +30,7 @@ export function tokenIdOfHref(refs: RefCodec, href: string, tenant: string): str
 
 function instrumentOf(pi: SaleBody['instruction']['paymentInstrument'], refs: RefCodec, tenant: string): SaleInstrument {
   if (pi.type === 'card/token') return { kind: 'token', tokenId: tokenIdOfHref(refs, pi.href, tenant) };
-  return {
-    kind: 'plain',
-    card: {
-      number: pi.cardNumber,
-      holderName: pi.cardHolderName,
-      expiryDate: { month: pi.cardExpiryDate.month, year: pi.cardExpiryDate.year },
-      ...(pi.billingAddress && { billingAddress: toBillingAddress(pi.billingAddress) }),
-    },
-  };
+  return { kind: 'plain', card: toCard(pi) };
 }
 
 /** The sale's deps, and the base URLs its payments keep: one string per base URL, not one per payment. */
