@@ -108,8 +108,6 @@ export function createOutbox(deps: OutboxDeps) {
   };
   return {
     ...gate,
-    /** A new delivery: recorded with the change that caused it, sent once that is committed. */
-    enqueue: (item: WebhookItem): void => gate.deliver(item),
     /** The dispatcher is done with an item: its record goes. */
     settled(item: WebhookItem): void {
       mine.delete(idOf(item));
