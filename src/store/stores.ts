@@ -10,7 +10,7 @@ import type { WebhookDispatcher } from '../infra/webhooks.js';
 import { createMemoryPaymentStore } from './memory-payments.js';
 import { createMemoryStore } from './memory-store.js';
 import { openRedisStores } from './redis/shared-store.js';
-import { memoryHeldDeliveries, releaseDue, sendEvent } from './webhook-gate.js';
+import { heldWebhooks, memoryHeldDeliveries } from './webhook-gate.js';
 
 export type { StoreHealth, StoreSet } from './store-set.js';
 import type { StoreSet } from './store-set.js';
@@ -26,8 +26,6 @@ export function openStores(config: SimulatorConfig, dispatcher: WebhookDispatche
 }
 
 function memoryStores(config: SimulatorConfig, journal: Journal, dispatcher: WebhookDispatcher): StoreSet {
-  // The deliveries a scenario rule holds back (decision 0056).
-  const held = memoryHeldDeliveries(dispatcher);
   return {
     tokens: createMemoryStore(),
     payments: createMemoryPaymentStore(),
@@ -35,13 +33,9 @@ function memoryStores(config: SimulatorConfig, journal: Journal, dispatcher: Web
     seed: config.seed,
     processName: undefined,
     send: (job) => dispatcher.enqueue(job),
-    sendEvent: (jobs) => sendEvent(held, jobs),
-    releaseWebhooks: (tenant, now) => releaseDue(held, tenant, now),
+    // The deliveries a scenario rule holds back (decision 0056).
+    ...heldWebhooks(memoryHeldDeliveries(dispatcher), dispatcher),
     settled: () => undefined,
-    clearWebhooks(tenant) {
-      dispatcher.clear(tenant);
-      held.clear(tenant);
-    },
     health: () => Promise.resolve({ kind: 'memory' }),
     afterReset: () => undefined,
     replica: undefined,

@@ -5,6 +5,7 @@
  * the virtual clock, or for the release of the delivery it follows. Released ones go to the dispatcher in order.
  */
 import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
+import type { StoreSet } from './store-set.js';
 
 /** Where the held deliveries are kept, and how one is handed on: a store's records, in memory or in Redis. */
 export interface HeldDeliveries {
@@ -34,7 +35,7 @@ function release(store: HeldDeliveries, item: WebhookItem): void {
  * One payment event's deliveries (eventDeliveries' list): what waited for this payment's next event now follows
  * them; held ones are kept and shown held, the others delivered at once (with what follows them).
  */
-export function sendEvent(store: HeldDeliveries, items: readonly WebhookItem[]): void {
+function sendEvent(store: HeldDeliveries, items: readonly WebhookItem[]): void {
   const first = items[0];
   const last = items[items.length - 1];
   if (first === undefined || last === undefined) return;
@@ -52,11 +53,26 @@ export function sendEvent(store: HeldDeliveries, items: readonly WebhookItem[]):
 }
 
 /** Releases the tenant's deliveries delayed until `now` or before (virtual time), soonest first. */
-export function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
+function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
   const until = (item: WebhookItem): number => (item.hold !== undefined && 'until' in item.hold ? item.hold.until : Number.POSITIVE_INFINITY);
   const due = store.held(tenant).filter((item) => until(item) <= now);
   due.sort((a, b) => until(a) - until(b));
   for (const item of due) release(store, item);
+}
+
+/** A store set's webhook calls over its held deliveries (memory, or the Redis outbox). */
+export function heldWebhooks(
+  store: HeldDeliveries & { clear(tenant?: string): void },
+  dispatcher: WebhookDispatcher,
+): Pick<StoreSet, 'sendEvent' | 'releaseWebhooks' | 'clearWebhooks'> {
+  return {
+    sendEvent: (jobs) => sendEvent(store, jobs),
+    releaseWebhooks: (tenant, now) => releaseDue(store, tenant, now),
+    clearWebhooks(tenant) {
+      dispatcher.clear(tenant);
+      store.clear(tenant);
+    },
+  };
 }
 
 /** The memory store's held deliveries: per tenant, by id, in the order they were held. */

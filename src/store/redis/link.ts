@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import { maskStoreUrl } from '../../config/store.js';
-import { APPEND, COMMIT, LOCK, PULL, SEED, UNLOCK } from './lua.js';
+import { SCRIPTS } from './lua.js';
 
 /**
  * ioredis is loaded when a Redis store is made, not when the simulator is: the memory store's start does not
@@ -55,6 +55,10 @@ const keys = (prefix: string) => ({
   lock: `${prefix}lock`,
   tenants: `${prefix}tenants`,
   journal: (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`),
+  /** When each process last said it was alive; when the journal was last wanted; a webhook job's lease. */
+  procs: `${prefix}procs`,
+  journalWanted: `${prefix}jwant`,
+  lease: (eventId: string): string => `${prefix}wl:${eventId}`,
 });
 
 /** One connection and what is needed to use it: its scripts, its keys, and how long a command may wait for it. */
@@ -74,20 +78,15 @@ function connect(url: string, prefix: string) {
   });
   // Errors surface on the commands; the connection's own error events would otherwise crash the process.
   client.on('error', () => undefined);
-  const define = (name: string, lua: string): Script => {
-    client.defineCommand(name, { lua });
-    const fn = (client as unknown as Record<string, Script>)[name] as Script;
-    return (numKeys, ...args) => fn.call(client, numKeys, ...args);
-  };
-  const scripts = {
-    commit: define('tokenSimCommit', COMMIT),
-    pull: define('tokenSimPull', PULL),
-    lock: define('tokenSimLock', LOCK),
-    unlock: define('tokenSimUnlock', UNLOCK),
-    seed: define('tokenSimSeed', SEED),
-    append: define('tokenSimAppend', APPEND),
-  };
-  return { client, url, prefix, closed: false, scripts };
+  // Each script a command of its own (sent by its SHA), named apart from Redis's commands (`append` is one).
+  const scripts = Object.fromEntries(
+    Object.entries(SCRIPTS).map(([name, lua]) => {
+      client.defineCommand(`tokenSim_${name}`, { lua });
+      const fn = (client as unknown as Record<string, Script>)[`tokenSim_${name}`] as Script;
+      return [name, (...args: Parameters<Script>) => fn.call(client, ...args)];
+    }),
+  ) as Record<keyof typeof SCRIPTS, Script>;
+  return { client, url, key: keys(prefix), closed: false, scripts };
 }
 
 type Conn = ReturnType<typeof connect>;
@@ -130,7 +129,7 @@ function pairs(list: string[]): Map<string, string> {
 
 /** `epoch`: the state the writes belong to ('' for any); a store seeded since answers kind 'epoch'. */
 async function commit(conn: Conn, tenant: string, expected: Versions | '*', lockToken: string, epoch: string, tenantWrites: Writes, globalWrites?: Writes): Promise<CommitReply> {
-  const key = keys(conn.prefix);
+  const { key } = conn;
   if (expected !== '*' && lockToken === '' && epoch !== '' && tenantWrites.size === 0 && !globalWrites) {
     // A read-only batch: its versions, the shared stamp and the lock in one MGET (decision 0040). A
     // missing tenant stamp reads as version 0, which only a tenant never written has.
@@ -157,7 +156,7 @@ async function commit(conn: Conn, tenant: string, expected: Versions | '*', lock
 }
 
 async function pull(conn: Conn, tenant: string, known: Versions, extraFields: Iterable<string>) {
-  const key = keys(conn.prefix);
+  const { key } = conn;
   const t = key.tenant(tenant);
   type Reply = [number, number, string[], string[], (string | null)[], string];
   const r = (await conn.scripts.pull(3, t, `${t}:chg`, key.global, known.version, known.globalVersion, ...extraFields)) as Reply;
@@ -177,14 +176,14 @@ async function pull(conn: Conn, tenant: string, known: Versions, extraFields: It
 
 /** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
 async function journalSince(conn: Conn, tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]> {
-  const key = keys(conn.prefix).journal(tenant);
+  const key = conn.key.journal(tenant);
   const raw = after === undefined ? (await conn.client.xrevrange(key, '+', '-', 'COUNT', cap)).reverse() : await conn.client.xrange(key, `(${after}`, '+', 'COUNT', cap);
   return raw.map(([id, fields]) => ({ id, origin: fields[1] ?? '', entry: fields[3] ?? '' }));
 }
 
 /** How many other processes said they were alive within `withinMs`. */
 async function otherProcesses(conn: Conn, name: string, withinMs: number): Promise<number> {
-  const procs = `${conn.prefix}procs`;
+  const { procs } = conn.key;
   const all = Object.entries(await conn.client.hgetall(procs));
   const since = Date.now() - withinMs;
   // Processes gone for a minute are forgotten.
@@ -195,8 +194,7 @@ async function otherProcesses(conn: Conn, name: string, withinMs: number): Promi
 
 export function createRedisLink(url: string, prefix: string) {
   const conn = connect(url, prefix);
-  const { client, scripts } = conn;
-  const key = keys(prefix);
+  const { client, scripts, key } = conn;
   const via =
     <A extends unknown[], R>(fn: (conn: Conn, ...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
@@ -223,13 +221,13 @@ export function createRedisLink(url: string, prefix: string) {
     beat: (name: string, windowMs: number) =>
       call(conn, async () => {
         const now = Date.now();
-        const [, wanted] = await Promise.all([client.hset(`${prefix}procs`, name, String(now)), client.get(`${prefix}jwant`)]);
+        const [, wanted] = await Promise.all([client.hset(key.procs, name, String(now)), client.get(key.journalWanted)]);
         return wanted !== null && Number(wanted) > now - windowMs;
       }),
     /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
-    lease: (eventId: string, holder: string, ms: number) => call(conn, async () => (await client.set(`${prefix}wl:${eventId}`, holder, 'PX', ms, 'NX')) === 'OK'),
+    lease: (eventId: string, holder: string, ms: number) => call(conn, async () => (await client.set(key.lease(eventId), holder, 'PX', ms, 'NX')) === 'OK'),
     /** Asks every process to write its journal entries to Redis for a while. */
-    wantJournal: () => call(conn, async () => void (await client.set(`${prefix}jwant`, String(Date.now())))),
+    wantJournal: () => call(conn, async () => void (await client.set(key.journalWanted, String(Date.now())))),
     otherProcesses: via(otherProcesses),
     async ping(): Promise<boolean> {
       try {

@@ -8,41 +8,41 @@
  * `stale` when the tenant's or the shared version moved; else writes the fields and bumps the versions and
  * their stamps (decision 0040).
  */
-export const COMMIT = `
+const COMMIT = `
 local lock = redis.call('GET', KEYS[4])
 if lock and lock ~= ARGV[4] then return {'busy', 0, 0} end
 if ARGV[6] ~= '' and redis.call('HGET', KEYS[3], 'epoch') ~= ARGV[6] then return {'epoch', 0, 0} end
 local v = tonumber(redis.call('HGET', KEYS[1], '_v') or '0')
 local g = tonumber(redis.call('HGET', KEYS[3], '_v') or '0')
 if ARGV[2] ~= '*' and (v ~= tonumber(ARGV[2]) or g ~= tonumber(ARGV[3])) then return {'stale', v, g} end
-local n = tonumber(ARGV[5])
 local i = 7
+-- Writes the (field, value) pairs from ARGV[i] up to ARGV[upto - 1] into hash ('': deleted), each scored in chg.
+local function write(hash, upto, chg, v)
+  while i < upto do
+    local f, val = ARGV[i], ARGV[i + 1]
+    i = i + 2
+    if val == '' then redis.call('HDEL', hash, f) else redis.call('HSET', hash, f, val) end
+    if chg then redis.call('ZADD', chg, v, f) end
+  end
+end
+local n = tonumber(ARGV[5])
 if n > 0 then
   v = v + 1
   redis.call('HSET', KEYS[1], '_v', v)
   redis.call('SET', KEYS[6], v)
   redis.call('SADD', KEYS[5], ARGV[1])
-  for j = 1, n do
-    local f, val = ARGV[i], ARGV[i + 1]
-    i = i + 2
-    if val == '' then redis.call('HDEL', KEYS[1], f) else redis.call('HSET', KEYS[1], f, val) end
-    redis.call('ZADD', KEYS[2], v, f)
-  end
+  write(KEYS[1], 7 + 2 * n, KEYS[2], v)
 end
 if i <= #ARGV then
   g = g + 1
   redis.call('HSET', KEYS[3], '_v', g)
   redis.call('SET', KEYS[7], (redis.call('HGET', KEYS[3], 'epoch') or '') .. '/' .. g)
-  while i <= #ARGV do
-    local f, val = ARGV[i], ARGV[i + 1]
-    i = i + 2
-    if val == '' then redis.call('HDEL', KEYS[3], f) else redis.call('HSET', KEYS[3], f, val) end
-  end
+  write(KEYS[3], #ARGV + 1)
 end
 return {'ok', v, g}
 `;
 
-export const PULL = `
+const PULL = `
 local v = tonumber(redis.call('HGET', KEYS[1], '_v') or '0')
 local g = tonumber(redis.call('HGET', KEYS[3], '_v') or '0')
 local global = {}
@@ -62,18 +62,21 @@ return {v, g, global, fields, values, redis.call('HGET', KEYS[3], 'epoch') or ''
 `;
 
 /** Appends entries (ARGV[3..]) to a capped stream, each tagged with its process (ARGV[1]); one call per batch. */
-export const APPEND = `
+const APPEND = `
 for i = 3, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'o', ARGV[1], 'e', ARGV[i]) end
 return #ARGV - 2
 `;
 
 /** Takes the control lock when it is free; returns 1 when taken. */
-export const LOCK = `return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0`;
-export const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const LOCK = `return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0`;
+const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 /** Writes the first state when there is none (the epoch field marks it); returns 1 when it did. */
-export const SEED = `
+const SEED = `
 if redis.call('HEXISTS', KEYS[1], 'epoch') == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'epoch', ARGV[1])
 redis.call('SET', KEYS[2], ARGV[1] .. '/' .. redis.call('HINCRBY', KEYS[1], '_v', 1))
 return 1
 `;
+
+/** Each script by the name link.ts calls it. */
+export const SCRIPTS = { commit: COMMIT, pull: PULL, lock: LOCK, unlock: UNLOCK, seed: SEED, append: APPEND };

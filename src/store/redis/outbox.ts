@@ -108,8 +108,6 @@ export function createOutbox(deps: OutboxDeps) {
   };
   return {
     ...gate,
-    /** A new delivery: recorded with the change that caused it, sent once that is committed. */
-    enqueue: (item: WebhookItem): void => gate.deliver(item),
     /** The dispatcher is done with an item: its record goes. */
     settled(item: WebhookItem): void {
       mine.delete(idOf(item));
@@ -118,26 +116,20 @@ export function createOutbox(deps: OutboxDeps) {
         void deps.commit(item.tenant).catch(() => undefined);
       }
     },
-    /** A record's value now ('' when gone). */
-    value(tenant: string, id: string): string {
+    /** As a kind of the tenant's records (records.ts): a record's value now, or another process's ('' when gone). */
+    read(tenant: string, id: string): string {
       const job = jobs.get(tenant)?.get(id);
       return job === undefined ? '' : JSON.stringify(job);
     },
-    /** Another process's record (null or '': gone). */
-    apply(tenant: string, id: string, value: string | null): void {
-      if (value === null || value === '') jobs.get(tenant)?.delete(id);
+    apply(tenant: string, id: string, text: string): void {
+      if (text === '') jobs.get(tenant)?.delete(id);
       else {
-        jobsOf(o, tenant).set(id, JSON.parse(value) as OutboxJob);
+        jobsOf(o, tenant).set(id, JSON.parse(text) as OutboxJob);
         startSweeping(o);
       }
     },
-    entries(tenant: string): [string, string][] {
-      return [...(jobs.get(tenant) ?? [])].map(([id, job]) => [`${OUTBOX_PREFIX}${id}`, JSON.stringify(job)]);
-    },
-    forget(tenant?: string): void {
-      if (tenant === undefined) jobs.clear();
-      else jobs.delete(tenant);
-    },
+    ids: (tenant: string): Iterable<string> => jobs.get(tenant)?.keys() ?? [],
+    forget: (tenant: string): boolean => jobs.delete(tenant),
     /** A reset drops the tenant's queue (decision 0030), its records too. */
     clear(tenant?: string): void {
       for (const [name, map] of jobs) {

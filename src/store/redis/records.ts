@@ -6,14 +6,12 @@
  * a state snapshot.
  */
 import type { Duration } from '../../domain/duration.js';
-import type { Payment } from '../../domain/payment.js';
 import type { PaymentStore, Store } from '../../domain/ports.js';
-import type { Token } from '../../domain/token.js';
 import type { ClockSetting } from '../../infra/clock.js';
 import type { Siv } from '../../infra/siv.js';
 import type { TenantCounts } from '../../scenarios/engine.js';
 import type { Scenario } from '../../scenarios/schema.js';
-import type { StoreParts } from '../store-parts.js';
+import type { StoreParts } from '../store-set.js';
 import type { SharedJournal } from './journal.js';
 import { OUTBOX_PREFIX, type Outbox } from './outbox.js';
 import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
@@ -43,6 +41,20 @@ const PAYMENT = 'p:';
 export const tokenField = (id: string): string => `${TOKEN}${id}`;
 export const paymentField = (id: string): string => `${PAYMENT}${id}`;
 
+/** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
+export const COMPARED: readonly string[] = ['s', 'c', 'm'];
+
+/**
+ * A kind of record: its value in this process's memory ('' when gone), and how Redis's value ('' when gone) is
+ * put back. Tokens, payments and outbox entries are one field per id under their prefix (`ids` lists them); a
+ * tenant's `m`, `c` and `s` are one field each (id '').
+ */
+export interface RecordKind {
+  read(tenant: string, id: string): string;
+  apply(tenant: string, id: string, text: string): void;
+  ids?(tenant: string): Iterable<string>;
+}
+
 /** Scenario sets as record values: sealed as in a snapshot, each kept by identity (a set is replaced whole). */
 function createSetCodec(siv: Siv) {
   // A commit compares the set on every batch and must not seal and serialise every rule again each time.
@@ -62,85 +74,95 @@ function createSetCodec(siv: Siv) {
   };
 }
 
-type SetCodec = ReturnType<typeof createSetCodec>;
-
-/** Puts one field's value (null or '': gone) into this process's memory. */
-function applyField(parts: ReplicaParts, sets: SetCodec, tenant: string, field: string, value: string | null): void {
-  const { store, payments, siv } = parts;
-  const text = value ?? '';
-  if (field.startsWith(TOKEN)) {
-    store.remove(tenant, field.slice(TOKEN.length));
-    if (text === '') return;
-    const state = JSON.parse(text) as TokenState;
-    const number = siv.open(state.sealedCardNumber);
-    if (number !== undefined) store.insert(tokenFromState(state, number, parts.extensionOf(tenant)));
-  } else if (field.startsWith(PAYMENT)) {
-    payments.remove(tenant, field.slice(PAYMENT.length));
-    if (text !== '') payments.put(paymentFromState(JSON.parse(text) as PaymentState));
-  } else if (field === 'm') {
-    const meta: Meta = text === '' ? { ids: {}, counts: { global: {}, own: {} } } : (JSON.parse(text) as Meta);
-    parts.ids.restoreTenantCounters(tenant, meta.ids);
-    parts.engine.restoreCountsOf(tenant, meta.counts);
-    parts.journal.cleared(tenant, meta.journal ?? 0);
-  } else if (field === 'c') {
-    if (text === '') parts.clocks.dropFork(tenant);
-    else parts.clocks.fork(tenant).restore(JSON.parse(text) as ClockSetting);
-  } else if (field === 's') {
-    parts.scenarios.restoreSet(sets.open(text, tenant), tenant);
-  } else if (field.startsWith(OUTBOX_PREFIX)) {
-    parts.outbox.apply(tenant, field.slice(OUTBOX_PREFIX.length), value);
-  }
+/** The kinds of a tenant's records, by prefix or field name. */
+function tenantKinds(parts: ReplicaParts, sets: ReturnType<typeof createSetCodec>): Map<string, RecordKind> {
+  const { store, payments, clocks, ids, engine, siv } = parts;
+  const kinds: Record<string, RecordKind> = {
+    [TOKEN]: {
+      read: (tenant, id) => {
+        const found = store.get(tenant, id);
+        return found === undefined ? '' : JSON.stringify(tokenToState(found, siv));
+      },
+      apply(tenant, id, text) {
+        store.remove(tenant, id);
+        if (text === '') return;
+        const state = JSON.parse(text) as TokenState;
+        const number = siv.open(state.sealedCardNumber);
+        if (number !== undefined) store.insert(tokenFromState(state, number, parts.extensionOf(tenant)));
+      },
+      ids: (tenant) => store.list(tenant).map((found) => found.tokenId),
+    },
+    [PAYMENT]: {
+      read: (tenant, id) => {
+        const found = payments.get(tenant, id);
+        return found === undefined ? '' : JSON.stringify(paymentToState(found));
+      },
+      apply(tenant, id, text) {
+        payments.remove(tenant, id);
+        if (text !== '') payments.put(paymentFromState(JSON.parse(text) as PaymentState));
+      },
+      ids: (tenant) => payments.list(tenant).map((found) => found.paymentId),
+    },
+    [OUTBOX_PREFIX]: parts.outbox,
+    m: {
+      read: (tenant) => JSON.stringify({ ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal.generation(tenant) } satisfies Meta),
+      apply(tenant, _id, text) {
+        const meta: Meta = text === '' ? { ids: {}, counts: { global: {}, own: {} } } : (JSON.parse(text) as Meta);
+        ids.restoreTenantCounters(tenant, meta.ids);
+        engine.restoreCountsOf(tenant, meta.counts);
+        parts.journal.cleared(tenant, meta.journal ?? 0);
+      },
+    },
+    c: {
+      read: (tenant) => {
+        const fork = clocks.forks().get(tenant);
+        return fork === undefined ? '' : JSON.stringify(fork.state());
+      },
+      apply: (tenant, _id, text) => (text === '' ? clocks.dropFork(tenant) : clocks.fork(tenant).restore(JSON.parse(text) as ClockSetting)),
+    },
+    s: {
+      read: (tenant) => sets.seal(engine.scenarios(tenant), tenant),
+      apply: (tenant, _id, text) => parts.scenarios.restoreSet(sets.open(text, tenant), tenant),
+    },
+  };
+  // A Map: a field read from Redis is looked up, never a property of Object.prototype.
+  return new Map(Object.entries(kinds));
 }
 
-export function createRecords(parts: ReplicaParts) {
-  const { store, payments, clocks, ids, engine, scenarios, siv } = parts;
-  const sets = createSetCodec(siv);
-  const tokenText = (token: Token): string => JSON.stringify(tokenToState(token, siv));
-  const paymentText = (payment: Payment): string => JSON.stringify(paymentToState(payment));
+/** A field's kind: its prefix (`k:`, `p:`, `w:`) or its whole name. */
+const kindOf = (field: string): string => (field.charAt(1) === ':' ? field.slice(0, 2) : field);
 
-  const records = {
-    meta(tenant: string): string {
-      const meta: Meta = { ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal.generation(tenant) };
-      return JSON.stringify(meta);
-    },
-    clock(tenant: string): string {
-      const fork = clocks.forks().get(tenant);
-      return fork === undefined ? '' : JSON.stringify(fork.state());
-    },
-    sharedClock: (): string => JSON.stringify(clocks.shared.state()),
-    /** The tenant's own scenario set ('' for none), or the global set. */
-    scenarioSet: (tenant: string | undefined): string => sets.seal(engine.scenarios(tenant), tenant ?? ''),
+export function createRecords(parts: ReplicaParts) {
+  const { store, payments, clocks, ids, engine, scenarios } = parts;
+  const sets = createSetCodec(parts.siv);
+  const kinds = tenantKinds(parts, sets);
+  return {
+    /**
+     * The shared records, in the order they are put back: the scenario set first (replacing it starts its
+     * counts again, which the tenants' `m` then restore).
+     */
+    global: new Map<string, { read(): string; apply(text: string): void }>([
+      ['scn', { read: () => sets.seal(engine.scenarios(undefined), ''), apply: (text) => scenarios.restoreSet(sets.open(text, '')) }],
+      ['clock', { read: () => JSON.stringify(clocks.shared.state()), apply: (text) => clocks.shared.restore(JSON.parse(text) as ClockSetting) }],
+    ]),
 
     /** Every field of a tenant as this process holds it. */
     all(tenant: string): Map<string, string> {
       const out = new Map<string, string>();
-      for (const token of store.list(tenant)) out.set(tokenField(token.tokenId), tokenText(token));
-      for (const payment of payments.list(tenant)) out.set(paymentField(payment.paymentId), paymentText(payment));
-      out.set('m', records.meta(tenant));
-      out.set('c', records.clock(tenant));
-      out.set('s', records.scenarioSet(tenant));
-      for (const [field, value] of parts.outbox.entries(tenant)) out.set(field, value);
+      for (const [key, kind] of kinds) for (const id of kind.ids?.(tenant) ?? ['']) out.set(key + id, kind.read(tenant, id));
       return out;
     },
 
-    /** A changed field's value now ('' when gone): a token's record, a payment's, an outbox entry's. */
+    /** A field's value now ('' when gone). */
     value(tenant: string, field: string): string {
-      if (field.startsWith(TOKEN)) {
-        const token = store.get(tenant, field.slice(TOKEN.length));
-        return token === undefined ? '' : tokenText(token);
-      }
-      if (field.startsWith(PAYMENT)) {
-        const payment = payments.get(tenant, field.slice(PAYMENT.length));
-        return payment === undefined ? '' : paymentText(payment);
-      }
-      return field.startsWith(OUTBOX_PREFIX) ? parts.outbox.value(tenant, field.slice(OUTBOX_PREFIX.length)) : '';
+      const key = kindOf(field);
+      return kinds.get(key)?.read(tenant, field.slice(key.length)) ?? '';
     },
 
-    apply: (tenant: string, field: string, value: string | null): void => applyField(parts, sets, tenant, field, value),
-
-    applyGlobal(field: string, value: string): void {
-      if (field === 'clock') clocks.shared.restore(JSON.parse(value) as ClockSetting);
-      else if (field === 'scn') scenarios.restoreSet(sets.open(value, ''));
+    /** Puts one field's value (null or '': gone) into this process's memory. */
+    apply(tenant: string, field: string, value: string | null): void {
+      const key = kindOf(field);
+      kinds.get(key)?.apply(tenant, field.slice(key.length), value ?? '');
     },
 
     /** Forgets a tenant's memory (before it is loaded again whole). */
@@ -153,7 +175,6 @@ export function createRecords(parts: ReplicaParts) {
       parts.outbox.forget(tenant);
     },
   };
-  return records;
 }
 
 export type Records = ReturnType<typeof createRecords>;

@@ -12,24 +12,10 @@
  * - Redis unreachable: the unit fails with StoreUnavailableError (503), and the tenant is loaded again whole
  *   on its next use, so nothing half-written stays in memory.
  */
-import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type CommitReply, type Versions, type Writes } from './link.js';
-import {
-  COMPARED,
-  EpochChanged,
-  collect,
-  createState,
-  distrust,
-  guarded,
-  lock,
-  markChanged,
-  pull,
-  pullAll,
-  remember,
-  sleep,
-  type ReplicaDeps,
-  type ReplicaState,
-} from './sync.js';
+import { COMPARED } from './records.js';
+import { EpochChanged, collect, createState, distrust, guarded, locked, markChanged, pull, pullAll, remember, type ReplicaDeps, type ReplicaState } from './sync.js';
 
 /** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -191,32 +177,30 @@ function run<T>(s: ReplicaState, lanes: Map<string, Lane>, tenant: string, work:
 }
 
 /** Under the store's lock: every tenant pulled, the call run, what it changed written, then its effects. */
-async function controlLocked<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
+function controlLocked<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
   const { link } = s.deps;
-  const token = randomUUID();
-  await lock(link, token);
-  try {
-    await pullAll(s);
-    s.effects = [];
-    const result = await work();
-    const done = s.effects;
-    s.effects = undefined;
-    for (const tenant of s.deps.tenants) {
-      const { writes, global } = collect(s, tenant);
-      if (writes.size === 0 && !global) continue;
-      const reply = await link.commit(tenant, '*', token, s.epoch ?? '', writes, global);
-      if (reply.kind === 'epoch') throw new EpochChanged();
-      remember(s, tenant, writes, global, reply);
+  return locked(link, async (token) => {
+    try {
+      await pullAll(s);
+      s.effects = [];
+      const result = await work();
+      const done = s.effects;
+      s.effects = undefined;
+      for (const tenant of s.deps.tenants) {
+        const { writes, global } = collect(s, tenant);
+        if (writes.size === 0 && !global) continue;
+        const reply = await link.commit(tenant, '*', token, s.epoch ?? '', writes, global);
+        if (reply.kind === 'epoch') throw new EpochChanged();
+        remember(s, tenant, writes, global, reply);
+      }
+      for (const effect of done) effect();
+      return result;
+    } catch (err) {
+      s.effects = undefined;
+      if (err instanceof StoreUnavailableError) distrust(s);
+      throw err;
     }
-    for (const effect of done) effect();
-    return result;
-  } catch (err) {
-    s.effects = undefined;
-    if (err instanceof StoreUnavailableError) distrust(s);
-    throw err;
-  } finally {
-    await link.unlock(token).catch(() => undefined);
-  }
+  });
 }
 
 async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {

@@ -9,14 +9,13 @@ import type { Journal } from '../../control/journal.js';
 import type { WebhookDispatcher } from '../../infra/webhooks.js';
 import { createMemoryPaymentStore } from '../memory-payments.js';
 import { createMemoryStore } from '../memory-store.js';
-import type { StoreParts } from '../store-parts.js';
-import type { StoreSet } from '../store-set.js';
+import type { StoreParts, StoreSet } from '../store-set.js';
 import { createSharedJournal } from './journal.js';
 import { createRedisLink } from './link.js';
 import { createOutbox } from './outbox.js';
 import { createRecords, paymentField, tokenField } from './records.js';
 import { createReplica, type Replica } from './replica.js';
-import { releaseDue, sendEvent } from '../webhook-gate.js';
+import { heldWebhooks } from '../webhook-gate.js';
 
 const LOST_LINE =
   'token-sim: the Redis store lost its state (Redis restarted empty or was flushed): the simulator started over ' +
@@ -82,14 +81,10 @@ export function openRedisStores(config: SimulatorConfig, url: string, ownJournal
     // Processes sharing a Redis share their keys (refs, sealed card numbers): without --seed, the prefix seeds them.
     seed: config.seed ?? `token-sim store ${config.storePrefix}`,
     processName,
-    send: (job) => outbox.enqueue(job),
-    sendEvent: (jobs) => sendEvent(outbox, jobs),
-    releaseWebhooks: (tenant, now) => releaseDue(outbox, tenant, now),
+    // A new delivery: recorded with the change that caused it, sent once that is committed.
+    send: (job) => outbox.deliver(job),
+    ...heldWebhooks(outbox, dispatcher),
     settled: (job) => outbox.settled(job),
-    clearWebhooks(tenant) {
-      dispatcher.clear(tenant);
-      outbox.clear(tenant);
-    },
     health: async () => ({ kind: 'redis', up: await link.ping(), ...(lost && { state: 'reset' as const, at: lost.at }) }),
     // A whole reset (not one tenant's) is the answer to a lost store: health reports it no more.
     afterReset(tenant) {

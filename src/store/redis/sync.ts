@@ -4,8 +4,9 @@
  * pulls, collects, seeds or adopts the store, and starts over when Redis lost its state (decision 0041).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type RedisLink, type Versions, type Writes } from './link.js';
-import type { Records } from './records.js';
+import { COMPARED, type Records } from './records.js';
 
 export interface ReplicaDeps {
   link: RedisLink;
@@ -24,8 +25,6 @@ export interface ReplicaDeps {
 const LOCK_TTL_MS = 5000;
 /** A control call that cannot take the lock in this time answers 503 (the outage budget is 2 s). */
 const LOCK_WAIT_MS = 1800;
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
 export function createState(deps: ReplicaDeps) {
@@ -55,9 +54,6 @@ export function createState(deps: ReplicaDeps) {
 
 export type ReplicaState = ReturnType<typeof createState>;
 
-/** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
-export const COMPARED: readonly string[] = ['s', 'c', 'm'];
-
 /** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
 export function markChanged(s: ReplicaState, tenant: string, field: string): void {
   if (s.applying) return;
@@ -79,17 +75,13 @@ export function collect(s: ReplicaState, tenant: string): { writes: Writes; glob
   for (const field of s.dirty.get(tenant) ?? []) writes.set(field, records.value(tenant, field));
   s.dirty.delete(tenant);
   const last = knownOf(s, tenant);
-  const compared: [string, string][] = [
-    ['s', records.scenarioSet(tenant)],
-    ['c', records.clock(tenant)],
-    ['m', records.meta(tenant)],
-  ];
-  for (const [field, value] of compared) if ((last.get(field) ?? '') !== value) writes.set(field, value);
+  for (const field of COMPARED) {
+    const value = records.value(tenant, field);
+    if ((last.get(field) ?? '') !== value) writes.set(field, value);
+  }
   let global: Writes | undefined;
-  for (const [field, value] of [
-    ['scn', records.scenarioSet(undefined)],
-    ['clock', records.sharedClock()],
-  ] as const) {
+  for (const [field, record] of records.global) {
+    const value = record.read();
     if ((s.knownGlobal.get(field) ?? '') !== value) (global ??= new Map()).set(field, value);
   }
   return { writes, global };
@@ -106,11 +98,10 @@ export function remember(s: ReplicaState, tenant: string, writes: Writes, global
 
 function applyGlobal(s: ReplicaState, map: Map<string, string>): void {
   if (s.epoch !== undefined && map.get('epoch') !== s.epoch) throw new EpochChanged();
-  // The scenario set first: replacing it starts its counts again, which the tenants' `m` then restore.
-  for (const field of ['scn', 'clock']) {
+  for (const [field, record] of s.deps.records.global) {
     const value = map.get(field) ?? '';
     if ((s.knownGlobal.get(field) ?? '') !== value) {
-      if (value !== '') s.deps.records.applyGlobal(field, value);
+      if (value !== '') record.apply(value);
       s.knownGlobal.set(field, value);
     }
   }
@@ -159,11 +150,18 @@ export function distrust(s: ReplicaState, tenant?: string): void {
   s.knownGlobal.clear();
 }
 
-export async function lock(link: RedisLink, token: string): Promise<void> {
+/** Runs `body` holding the store's lock (its token given); a lock not taken within LOCK_WAIT_MS is a 503. */
+export async function locked<T>(link: RedisLink, body: (token: string) => Promise<T>): Promise<T> {
+  const token = randomUUID();
   const deadline = Date.now() + LOCK_WAIT_MS;
   while (!(await link.lock(token, LOCK_TTL_MS))) {
     if (Date.now() > deadline) throw new StoreUnavailableError('the store stayed locked by another process');
     await sleep(2);
+  }
+  try {
+    return await body(token);
+  } finally {
+    await link.unlock(token).catch(() => undefined);
   }
 }
 
@@ -171,10 +169,7 @@ export async function lock(link: RedisLink, token: string): Promise<void> {
 async function seed(s: ReplicaState, token: string, mine: string): Promise<void> {
   const { link, records } = s.deps;
   s.epoch = mine;
-  const global: Writes = new Map([
-    ['scn', records.scenarioSet(undefined)],
-    ['clock', records.sharedClock()],
-  ]);
+  const global: Writes = new Map([...records.global].map(([field, record]) => [field, record.read()]));
   for (const tenant of s.deps.tenants) {
     const writes = records.all(tenant);
     const reply = await link.commit(tenant, '*', token, mine, writes, global.size > 0 ? new Map(global) : undefined);
@@ -187,22 +182,16 @@ async function seed(s: ReplicaState, token: string, mine: string): Promise<void>
 /** Seeds an empty store with this memory, or adopts the store's state; again after Redis lost it. */
 function started(s: ReplicaState): Promise<void> {
   const { link } = s.deps;
-  s.starting ??= (async () => {
-    const token = randomUUID();
-    await lock(link, token);
-    try {
-      const mine = randomUUID();
-      if (await link.seed(mine)) {
-        await seed(s, token, mine);
-      } else {
-        s.epoch = (await link.globalRecords()).get('epoch');
-        distrust(s);
-        await pullAll(s);
-      }
-    } finally {
-      await link.unlock(token).catch(() => undefined);
+  s.starting ??= locked(link, async (token) => {
+    const mine = randomUUID();
+    if (await link.seed(mine)) {
+      await seed(s, token, mine);
+    } else {
+      s.epoch = (await link.globalRecords()).get('epoch');
+      distrust(s);
+      await pullAll(s);
     }
-  })().catch((err: unknown) => {
+  }).catch((err: unknown) => {
     s.starting = undefined;
     s.epoch = undefined;
     throw err;
