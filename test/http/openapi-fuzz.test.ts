@@ -80,7 +80,10 @@ afterEach(async () => {
 
 async function start(adminToken?: string): Promise<Running> {
   const sim = testSimulator({ users: [`${OTHER}:pw`], ...(adminToken !== undefined && { adminToken }) });
-  const server = createServer(handlerOf(sim));
+  // Node closes a keep-alive socket idle for 5 s; on a loaded machine a pause that long (compiling the
+  // document's validators) let the agent reuse a socket as the server closed it: `read ECONNRESET`. The
+  // sockets are closed after each test instead.
+  const server = createServer({ keepAliveTimeout: 120_000 }, handlerOf(sim));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const r: Running = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, agent: new Agent({ keepAlive: true, maxSockets: 4 }), refs: [], tokens: [], payments: [], sealed: [] };
   running.push(r);
