@@ -64,6 +64,9 @@ function sharedState(gate: ControlGate): RequestHandler {
               resolve();
               return res;
             }) as Response['end'];
+            // A client gone before its answer (a flush it stopped waiting for) is answered nothing: the change
+            // commits and the lock goes now, not never.
+            res.once('close', resolve);
             next();
           }),
       )

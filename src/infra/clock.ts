@@ -1,7 +1,7 @@
 /**
  * The virtual clock: real time plus an offset, or frozen; moved by advance() and set(). It never leaves the
  * clock's range (domain/time-range.ts): a running clock stops at its end, and a move past it lands there
- * (callers refuse such moves first: control/clock-input.ts).
+ * (callers refuse such moves first: control/controller.ts reads clock bodies).
  */
 import { clampToRange } from '../domain/time-range.js';
 

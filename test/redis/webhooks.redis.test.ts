@@ -6,7 +6,7 @@
  * next event or moves the clock.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -158,4 +158,25 @@ redisDescribe(import.meta.url)('webhooks with the Redis store', () => {
     await settle(a, b);
     expect(hook.received.map((r) => [r.type, r.reference])).toEqual([['sentForSettlement', 'order-1']]);
   });
+
+  it('lets the lock go when the client of a waiting flush leaves: the next control call is answered', async () => {
+    const hook = await receiver(true);
+    const { a } = pair('flush-gone', hook.url);
+    expect((await sale(a, saleBody())).status).toBe(201);
+    const server = createServer(a.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const { port } = server.address() as AddressInfo;
+    // The flush waits for the held delivery; its client leaves after 300 ms.
+    const flush = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/_sim/webhooks/flush?timeout=20000' });
+    flush.on('error', () => undefined);
+    flush.end();
+    await sleep(300);
+    flush.destroy();
+    await sleep(100);
+    // Without letting go, this waits for the lock until it is a 503 (or for ever, in this process).
+    const moved = await request(a.app).post('/_sim/clock/advance').send({ by: 'PT1M' });
+    expect(moved.status).toBe(200);
+    hook.release();
+  }, 30_000);
 });
