@@ -11,7 +11,6 @@ import { correlationHeaderFor, createCorrelation } from '../http/correlation.js'
 import { createGuard } from '../http/guard.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
-import { createSaleOperation } from '../http/operations/sale.js';
 import { createReadCache } from '../http/present.js';
 import { createRequestLogger } from '../http/request-log.js';
 import type { IdSource } from '../infra/ids.js';
@@ -42,16 +41,16 @@ export function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, h
   const media = mediaTypesFor(config.vendor);
   return createApi({
     operations: {
-      tokens: {
-        vault,
-        refs,
-        tokenMediaType: media.token,
-        reads: createReadCache(),
-        existing: createReadCache(),
-        mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
-      },
-      sale: createSaleOperation({ sales: core.sales, refs, media, payments, paymentRefs }),
-      payments: { payments, refs: paymentRefs, media },
+      vault,
+      sales: core.sales,
+      payments,
+      refs,
+      paymentRefs,
+      media,
+      reads: createReadCache(),
+      existing: createReadCache(),
+      mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
+      origins: new Map(),
     },
     media,
     authenticate: edges.authenticate,
