@@ -7,15 +7,14 @@
  */
 import type { Payment } from '../../domain/payment.js';
 import type { SaleInstrument } from '../../domain/sale.js';
-import type { RefCodec } from '../../infra/refs.js';
+import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
 import { partialRefundBody } from '../../wire/payment-schemas.js';
 import { saleBody, type SaleBody } from '../../wire/sale-schemas.js';
 import { toBillingAddress } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
 import { HttpError, readQuery } from '../errors.js';
-import { presentSale } from '../present.js';
-import { paymentActionJson, paymentEventsJson, paymentLinksJson, paymentQueryJson, paymentQueryListJson, withLinks, type PaymentLinkContext } from '../present-payments.js';
+import { paymentActionJson, paymentEventsJson, paymentLinksJson, paymentQueryJson, paymentQueryListJson, presentSale, withLinks, type LinkContext } from '../present.js';
 import { ownRef, TOKEN_PATH } from '../routes.js';
 import type { ApiRequest, ApiResponse, OperationDeps } from './types.js';
 
@@ -46,7 +45,7 @@ function originOf(origins: Map<string, string>, baseUrl: string): string {
   return origin;
 }
 
-const ctx = (deps: OperationDeps, req: ApiRequest): PaymentLinkContext => ({ baseUrl: req.baseUrl, refs: deps.paymentRefs });
+const ctx = (deps: OperationDeps, req: ApiRequest): LinkContext<PaymentRefPurpose> => ({ baseUrl: req.baseUrl, refs: deps.paymentRefs });
 
 export function sale(deps: OperationDeps, req: ApiRequest): ApiResponse {
   const body = parseBody(saleBody, parseJsonText(req.body));
