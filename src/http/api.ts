@@ -19,10 +19,10 @@ import type { ApiResponse, Operation, OperationDeps } from './operations/types.j
 import type { ApiOperation } from '../wire/schemas.js';
 import { decideScenario, type ScenarioAction, type ScenarioInput, type ScenarioStepDeps } from './scenario-step.js';
 import type { LostAnswer } from '../scenarios/schema.js';
+import type { Replica } from '../store/redis/replica.js';
 
 export interface ApiDeps extends ExchangeDeps {
   operations: OperationDeps;
-  media: MediaTypes;
   authenticate: Authenticate;
   baseUrl: string | undefined;
   /** Where links point when neither --base-url nor a Host header says. */
@@ -37,10 +37,8 @@ export interface ApiDeps extends ExchangeDeps {
   gate?: Gate;
 }
 
-/** Runs a unit of a tenant's work and commits it (store/redis/replica.ts). */
-export interface Gate {
-  run<T>(tenant: string, work: () => T): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
-}
+/** Runs a unit of a tenant's work and commits it. */
+export type Gate = Pick<Replica, 'run'>;
 
 /** An operation: the Accept and Content-Type it takes, whether it reads a body, and the work. */
 interface ApiOperationRow extends HeaderRules {
@@ -75,7 +73,7 @@ export class Api {
   private readonly operations: Readonly<Record<ApiOperation, ApiOperationRow>>;
 
   constructor(private readonly deps: ApiDeps) {
-    this.operations = operationsFor(deps.media);
+    this.operations = operationsFor(deps.operations.media);
   }
 
   /** Answers a request routed to `route`; `ref` is the decoded path parameter. */

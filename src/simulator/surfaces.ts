@@ -52,7 +52,6 @@ export function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, h
       mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
       origins: new Map(),
     },
-    media,
     authenticate: edges.authenticate,
     baseUrl: config.baseUrl,
     fallbackHost: edges.fallbackHost,
