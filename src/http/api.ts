@@ -1,6 +1,6 @@
 /**
  * The simulated API's request pipeline, the one path of every API request (lane.ts hands them over):
- * authentication, header checks, body, scenario step, operation (operations/dispatch.ts), one error renderer,
+ * authentication, header checks, body, scenario step, operation (its row below), one error renderer,
  * the journal and the request log (exchange.ts). The listener (lane.ts) only finds the route (routes.ts) and
  * hands over node's request and response.
  */
