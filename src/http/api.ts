@@ -17,7 +17,7 @@ import { paymentEvents, paymentQuery, partialRefund, refund, reversal, sale } fr
 import { createToken, deleteToken, getToken, queryTokens, updateToken } from './operations/tokens.js';
 import type { ApiResponse, Operation, OperationDeps } from './operations/types.js';
 import type { ApiOperation } from '../wire/schemas.js';
-import { decideScenario, type ScenarioAction, type ScenarioInput, type ScenarioStepDeps } from './scenario-step.js';
+import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
 import type { LostAnswer } from '../scenarios/schema.js';
 import type { Replica } from '../store/redis/replica.js';
 
@@ -118,20 +118,13 @@ export class Api {
   }
 }
 
-/** What a scenario rule may match on; the query string only for token and payment queries. */
-function scenarioInput(ex: Exchange, ref: string | undefined): ScenarioInput {
-  const { operation } = ex;
-  const input = { tenant: ex.tenant ?? '', operation, body: ex.body ?? '', ref };
-  return operation === 'queryTokens' || operation === 'paymentQuery' ? { ...input, query: (ex.req.url ?? '').slice(ex.path.length + 1) } : input;
-}
-
 /** After the body: the scenario step (maybe late), then the operation. */
 function proceed(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
   if (deps.gate) {
     proceedShared(deps, deps.gate, ex, op, ref);
     return;
   }
-  const decision = decideScenario(deps.scenario, scenarioInput(ex, ref));
+  const decision = decideScenario(deps.scenario, ex, ref);
   if (decision) ex.rule = decision.rule;
   if (!decision || decision.delayMs <= 0) {
     perform(deps, ex, op, ref, decision?.action);
@@ -204,10 +197,9 @@ function operate(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string |
  * a scenario's delay then holds the answer (the change is already made).
  */
 function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
-  const facts = scenarioInput(ex, ref);
   gate
     .run(ex.tenant ?? '', () => {
-      const decision = decideScenario(deps.scenario, facts);
+      const decision = decideScenario(deps.scenario, ex, ref);
       const action = decision?.action;
       if (action?.kind === 'fault' || action?.kind === 'error') return { decision };
       try {
