@@ -124,7 +124,7 @@ function proceed(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string |
     proceedShared(deps, deps.gate, ex, op, ref);
     return;
   }
-  const decision = decideScenario(deps.scenario, ex, ref);
+  const decision = decideScenario(deps, ex, ref);
   if (decision) ex.rule = decision.rule;
   if (!decision || decision.delayMs <= 0) {
     perform(deps, ex, op, ref, decision?.action);
@@ -199,7 +199,7 @@ function operate(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string |
 function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
   gate
     .run(ex.tenant ?? '', () => {
-      const decision = decideScenario(deps.scenario, ex, ref);
+      const decision = decideScenario(deps, ex, ref);
       const action = decision?.action;
       if (action?.kind === 'fault' || action?.kind === 'error') return { decision };
       try {

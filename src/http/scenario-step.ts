@@ -3,20 +3,16 @@
  * socket fault, a scripted error answer, or a sale outcome and risk factors handed on to the sale. Decided
  * after authentication, headers and body reading.
  */
-import type { Clock } from '../domain/ports.js';
 import type { Payment, PaymentScript } from '../domain/payment.js';
 import type { SaleOverride } from '../domain/sale.js';
-import type { Vault } from '../domain/vault.js';
-import type { RefCodec } from '../infra/refs.js';
 import type { RequestFacts, ScenarioEngine } from '../scenarios/engine.js';
 import type { LostAnswer, Rule } from '../scenarios/schema.js';
+import type { ApiDeps } from './api.js';
 import type { Exchange } from './exchange.js';
 
+/** The engine, and a look at payments; the clock, vault and refs are the pipeline's. */
 export interface ScenarioStepDeps {
   engine: ScenarioEngine;
-  clock: Clock;
-  vault: Vault;
-  refs: RefCodec;
   /** The payment behind a payment ref of the tenant, for the facts of a refund, reversal or events request. */
   paymentOf?: (tenant: string, ref: string) => Payment | undefined;
 }
@@ -54,8 +50,8 @@ function parsedBody(text: string): unknown {
 }
 
 /** The facts of the sale behind the payment ref of the URL, when it is one of the tenant's. */
-function paymentFacts(facts: RequestFacts, deps: ScenarioStepDeps, tenant: string, ref: string | undefined): void {
-  const payment = ref === undefined ? undefined : deps.paymentOf?.(tenant, ref);
+function paymentFacts(facts: RequestFacts, deps: ApiDeps, tenant: string, ref: string | undefined): void {
+  const payment = ref === undefined ? undefined : deps.scenario.paymentOf?.(tenant, ref);
   if (!payment) return;
   facts.entity = payment.entity;
   facts.currency = payment.currency;
@@ -70,11 +66,11 @@ const queryOf = (ex: Exchange): URLSearchParams => new URLSearchParams((ex.req.u
  * What the request says, as a rule may match it: its body's facts, or those of the token or payment its ref
  * (the token ref of the URL, for token operations) or query names.
  */
-function factsOf(deps: ScenarioStepDeps, ex: Exchange, tenant: string, ref: string | undefined): RequestFacts {
+function factsOf(deps: ApiDeps, ex: Exchange, tenant: string, ref: string | undefined): RequestFacts {
   const { operation } = ex;
   const facts: RequestFacts = { operation, username: tenant };
   const tokenFacts = (tokenId: string | undefined): void => {
-    const token = tokenId === undefined ? undefined : deps.vault.peek(tenant, tokenId);
+    const token = tokenId === undefined ? undefined : deps.operations.vault.peek(tenant, tokenId);
     if (!token) return;
     facts.entity = token.entity;
     if (token.namespace !== undefined) facts.namespace = token.namespace;
@@ -82,7 +78,7 @@ function factsOf(deps: ScenarioStepDeps, ex: Exchange, tenant: string, ref: stri
     facts.cardHolderName = token.card.holderName;
   };
   const refTokenId = (text: string | undefined): string | undefined => {
-    const ref = text === undefined ? undefined : deps.refs.decode(text);
+    const ref = text === undefined ? undefined : deps.operations.refs.decode(text);
     return ref && ref.tenant === tenant ? ref.tokenId : undefined;
   };
   const body = parsedBody(ex.body ?? '');
@@ -165,10 +161,11 @@ function proceedOf(then: Rule['then']): Extract<ScenarioAction, { kind: 'proceed
 }
 
 /** The decision of the first matching rule (counting the match), or undefined when none matches. */
-export function decideScenario(deps: ScenarioStepDeps, ex: Exchange, ref: string | undefined): ScenarioDecision | undefined {
-  if (!deps.engine.active()) return undefined;
+export function decideScenario(deps: ApiDeps, ex: Exchange, ref: string | undefined): ScenarioDecision | undefined {
+  const { engine } = deps.scenario;
+  if (!engine.active()) return undefined;
   const tenant = ex.tenant ?? '';
-  const applied = deps.engine.match(tenant, factsOf(deps, ex, tenant, ref), deps.clock.now(tenant));
+  const applied = engine.match(tenant, factsOf(deps, ex, tenant, ref), deps.clock.now(tenant));
   if (!applied) return undefined;
   return { rule: applied.label, delayMs: applied.delayMs, action: actionOf(applied.rule) };
 }

@@ -57,9 +57,6 @@ export function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, h
     fallbackHost: edges.fallbackHost,
     scenario: {
       engine: core.engine,
-      clock: core.clocks,
-      vault,
-      refs,
       paymentOf(tenant, text) {
         const ref = paymentRefs.decode(text);
         return ref && ref.tenant === tenant ? stores.payments.get(tenant, ref.tokenId) : undefined;
