@@ -179,8 +179,6 @@ function operate(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string |
   const { req } = ex;
   const host = req.headers.host;
   return op.run(deps.operations, {
-    method: req.method ?? 'GET',
-    path: ex.path,
     query: (req.url ?? '').slice(ex.path.length + 1),
     ref,
     headers: req.headers,

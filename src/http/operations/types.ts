@@ -9,9 +9,6 @@ import type { ReadCache } from '../present.js';
 
 /** A request as an adapter parsed it, authenticated and checked. */
 export interface ApiRequest {
-  readonly method: string;
-  /** The path as requested, without the query. */
-  readonly path: string;
   /** The query string without `?` ('' when none). */
   readonly query: string;
   /** The path parameter (a token ref), percent-decoded; undefined on routes without one. */
