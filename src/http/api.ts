@@ -1,6 +1,6 @@
 /**
  * The simulated API's request pipeline, the one path of every API request (lane.ts hands them over):
- * authentication, header checks, body, scenario step, operation (operations/dispatch.ts), one error renderer,
+ * authentication, header checks, body, scenario step, operation (its row below), one error renderer,
  * the journal and the request log (exchange.ts). The listener (lane.ts) only finds the route (routes.ts) and
  * hands over node's request and response.
  */
@@ -13,15 +13,16 @@ import { begin, fail, send, type Exchange, type ExchangeDeps } from './exchange.
 import { schemeOf } from './guard.js';
 import type { ApiRoute } from './routes.js';
 import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
-import { runOperation, type OperationDeps } from './operations/dispatch.js';
-import type { ApiResponse } from './operations/types.js';
+import { paymentEvents, paymentQuery, partialRefund, refund, reversal, sale } from './operations/payments.js';
+import { createToken, deleteToken, getToken, queryTokens, updateToken } from './operations/tokens.js';
+import type { ApiResponse, Operation, OperationDeps } from './operations/types.js';
 import type { ApiOperation } from '../wire/schemas.js';
-import { decideScenario, type ScenarioAction, type ScenarioInput, type ScenarioStepDeps } from './scenario-step.js';
+import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
 import type { LostAnswer } from '../scenarios/schema.js';
+import type { Replica } from '../store/redis/replica.js';
 
 export interface ApiDeps extends ExchangeDeps {
   operations: OperationDeps;
-  media: MediaTypes;
   authenticate: Authenticate;
   baseUrl: string | undefined;
   /** Where links point when neither --base-url nor a Host header says. */
@@ -36,44 +37,43 @@ export interface ApiDeps extends ExchangeDeps {
   gate?: Gate;
 }
 
-/** Runs a unit of a tenant's work and commits it (store/redis/replica.ts). */
-export interface Gate {
-  run<T>(tenant: string, work: () => T): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
-}
+/** Runs a unit of a tenant's work and commits it. */
+export type Gate = Pick<Replica, 'run'>;
 
-/** The Accept and Content-Type an operation takes, and whether it reads a body. */
-interface OperationRules extends HeaderRules {
+/** An operation: the Accept and Content-Type it takes, whether it reads a body, and the work. */
+interface ApiOperationRow extends HeaderRules {
   readsBody?: true;
+  run: Operation;
 }
 
-function rulesFor(media: MediaTypes): Readonly<Record<ApiOperation, OperationRules>> {
+function operationsFor(media: MediaTypes): Readonly<Record<ApiOperation, ApiOperationRow>> {
   const read: HeaderRules = { accept: [media.token] };
-  const write: OperationRules = { accept: [media.token], contentType: media.token, readsBody: true };
+  const write = { accept: [media.token], contentType: media.token, readsBody: true } as const;
   const payments: HeaderRules = { contentType: media.saleRequest, accept: [media.saleResponse, media.saleRequest] };
   return {
-    createToken: write,
-    getToken: read,
-    updateToken: write,
-    deleteToken: read,
-    queryTokens: read,
-    sale: { ...payments, readsBody: true },
+    createToken: { ...write, run: createToken },
+    getToken: { ...read, run: getToken },
+    updateToken: { ...write, run: updateToken },
+    deleteToken: { ...read, run: deleteToken },
+    queryTokens: { ...read, run: queryTokens },
+    sale: { ...payments, readsBody: true, run: sale },
     // The follow-ups of a sale take the sale's media types (contract 3.2); a refund or reversal has no body.
-    refund: payments,
-    partialRefund: { ...payments, readsBody: true },
-    reversal: payments,
-    paymentEvents: { accept: payments.accept },
+    refund: { ...payments, run: refund },
+    partialRefund: { ...payments, readsBody: true, run: partialRefund },
+    reversal: { ...payments, run: reversal },
+    paymentEvents: { accept: payments.accept, run: paymentEvents },
     // Payment queries (contract 4.4) have a media type of their own.
-    paymentQuery: { accept: [media.paymentQueries] },
+    paymentQuery: { accept: [media.paymentQueries], run: paymentQuery },
   };
 }
 
 export const createApi = (deps: ApiDeps): Api => new Api(deps);
 
 export class Api {
-  private readonly rules: Readonly<Record<ApiOperation, OperationRules>>;
+  private readonly operations: Readonly<Record<ApiOperation, ApiOperationRow>>;
 
   constructor(private readonly deps: ApiDeps) {
-    this.rules = rulesFor(deps.media);
+    this.operations = operationsFor(deps.operations.media);
   }
 
   /** Answers a request routed to `route`; `ref` is the decoded path parameter. */
@@ -90,17 +90,17 @@ export class Api {
         throw new HttpError('accessDenied', 'The credentials are missing, malformed or wrong', { headers: { 'WWW-Authenticate': 'Basic realm="token-sim"' } });
       }
       ex.tenant = tenant;
-      const rules = this.rules[name];
-      checkHeaders(rules, req.headers);
-      if (!rules.readsBody) {
-        proceed(deps, ex, name, ref);
+      const op = this.operations[name];
+      checkHeaders(op, req.headers);
+      if (!op.readsBody) {
+        proceed(deps, ex, op, ref);
         return;
       }
       readBody(req).then(
         (body) => {
           ex.body = body.toString('utf8');
           try {
-            proceed(deps, ex, name, ref);
+            proceed(deps, ex, op, ref);
           } catch (err) {
             fail(deps, ex, err);
           }
@@ -118,37 +118,31 @@ export class Api {
   }
 }
 
-/** What a scenario rule may match on; the query string only for token and payment queries. */
-function scenarioInput(ex: Exchange, name: ApiOperation, ref: string | undefined): ScenarioInput {
-  const input = { tenant: ex.tenant ?? '', operation: name, body: ex.body ?? '', ref };
-  return name === 'queryTokens' || name === 'paymentQuery' ? { ...input, query: (ex.req.url ?? '').slice(ex.path.length + 1) } : input;
-}
-
 /** After the body: the scenario step (maybe late), then the operation. */
-function proceed(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined): void {
+function proceed(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
   if (deps.gate) {
-    proceedShared(deps, deps.gate, ex, name, ref);
+    proceedShared(deps, deps.gate, ex, op, ref);
     return;
   }
-  const decision = decideScenario(deps.scenario, scenarioInput(ex, name, ref));
+  const decision = decideScenario(deps, ex, ref);
   if (decision) ex.rule = decision.rule;
   if (!decision || decision.delayMs <= 0) {
-    perform(deps, ex, name, ref, decision?.action);
+    perform(deps, ex, op, ref, decision?.action);
     return;
   }
   setTimeout(() => {
     try {
-      perform(deps, ex, name, ref, decision.action);
+      perform(deps, ex, op, ref, decision.action);
     } catch (err) {
       fail(deps, ex, err);
     }
   }, decision.delayMs);
 }
 
-function perform(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined, action: ScenarioAction | undefined): void {
+function perform(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string | undefined, action: ScenarioAction | undefined): void {
   if (action?.kind === 'fault') drop(deps, ex, action.fault);
   else if (action?.kind === 'error') sendScripted(deps, ex, action);
-  else answer(deps, ex, operate(deps, ex, name, ref, action), action?.lost);
+  else answer(deps, ex, operate(deps, ex, op, ref, action), action?.lost);
 }
 
 /** A socket fault instead of an answer: the connection reset, or held open until shutdown. */
@@ -181,12 +175,10 @@ function answer(deps: ApiDeps, ex: Exchange, response: ApiResponse, lost: LostAn
   if (lost === 'internalError') sendScripted(deps, ex, LOST_AS_ERROR);
   else drop(deps, ex, lost);
 }
-function operate(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
+function operate(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
   const { req } = ex;
   const host = req.headers.host;
-  return runOperation(deps.operations, name, {
-    method: req.method ?? 'GET',
-    path: ex.path,
+  return op.run(deps.operations, {
     query: (req.url ?? '').slice(ex.path.length + 1),
     ref,
     headers: req.headers,
@@ -202,15 +194,14 @@ function operate(deps: ApiDeps, ex: Exchange, name: ApiOperation, ref: string | 
  * With a shared store: the scenario step and the operation run as one unit, committed before the answer;
  * a scenario's delay then holds the answer (the change is already made).
  */
-function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, name: ApiOperation, ref: string | undefined): void {
-  const facts = scenarioInput(ex, name, ref);
+function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
   gate
     .run(ex.tenant ?? '', () => {
-      const decision = decideScenario(deps.scenario, facts);
+      const decision = decideScenario(deps, ex, ref);
       const action = decision?.action;
       if (action?.kind === 'fault' || action?.kind === 'error') return { decision };
       try {
-        return { decision, response: operate(deps, ex, name, ref, action) };
+        return { decision, response: operate(deps, ex, op, ref, action) };
       } catch (error) {
         return { decision, error };
       }
@@ -225,7 +216,7 @@ function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, name: ApiOperati
         if (decision) ex.rule = decision.rule;
         const reply = (): void => {
           const action = decision?.action;
-          if (action?.kind === 'fault' || action?.kind === 'error') perform(deps, ex, name, ref, action);
+          if (action?.kind === 'fault' || action?.kind === 'error') perform(deps, ex, op, ref, action);
           else if (response) answer(deps, ex, response, action?.lost);
           else fail(deps, ex, error);
         };

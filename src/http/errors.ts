@@ -91,6 +91,25 @@ export class HttpError extends Error {
 export const queryRefusal = (where: string, problems: readonly FieldProblem[]): HttpError =>
   new HttpError('urlInvalid', `The query of ${where} is not valid`, { problems });
 
+/**
+ * The named parameters of a query string, each given once and not empty (other parameters are ignored); none
+ * of them at all is `missing`. Every problem at once, as `queryRefusal(where)`.
+ */
+export function readQuery<N extends string>(text: string, names: readonly N[], where: string, missing: string): Partial<Record<N, string>> {
+  const params = new URLSearchParams(text);
+  const query: Partial<Record<N, string>> = {};
+  const problems: FieldProblem[] = [];
+  for (const name of names) {
+    const values = params.getAll(name);
+    if (values.length > 1) problems.push({ errorName: 'fieldHasInvalidValue', message: `${name} must be given once` });
+    else if (values[0] === '') problems.push({ errorName: 'fieldIsEmpty', message: `${name} must not be empty` });
+    else if (values[0] !== undefined) query[name] = values[0];
+  }
+  if (problems.length === 0 && Object.keys(query).length === 0) problems.push({ errorName: 'fieldIsMissing', message: missing });
+  if (problems.length > 0) throw queryRefusal(where, problems);
+  return query;
+}
+
 /** The standard error body of the API and /_sim. */
 export interface ErrorBody {
   errorName: string;

@@ -1,16 +1,31 @@
-/** Domain → wire: masked card, ISO dates, HAL links with opaque refs. */
+/**
+ * Domain → wire: masked card, ISO dates, HAL links with opaque refs. Tokens, sales, and how payments look on
+ * the wire (contract 3.2): the HAL links of a sale's answer, of a 202 and of the events resource, the vendor's
+ * webhook event body, and payment queries' answers (contract 4.4, decision 0057) in the vendor's Payment
+ * Queries v1 shape.
+ */
 import { lastFourDigits, maskCardNumber } from '../domain/card.js';
+import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentAction, type PaymentEvent } from '../domain/payment.js';
 import { formatInstant } from '../wire/instant.js';
 import { maskCardData } from '../wire/mask.js';
-import { TOKEN_PATH } from './routes.js';
+import { PAYMENT_QUERIES_ROUTE, TOKEN_PATH, linkPath } from './routes.js';
 import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
-import { REF_PURPOSES, type RefCodec } from '../infra/refs.js';
+import { REF_PURPOSES, type PaymentRefPurpose, type RefCodec, type RefPurpose } from '../infra/refs.js';
 
-export interface LinkContext {
+export interface LinkContext<P extends string = RefPurpose> {
   baseUrl: string;
-  refs: RefCodec;
+  refs: RefCodec<P>;
 }
+
+/**
+ * The base URL as links' JSON text writes it: it comes from the Host header, so it is escaped as JSON; the
+ * paths, rels and base64url refs written after it need no escaping.
+ */
+const jsonBase = (ctx: LinkContext<string>): string => JSON.stringify(ctx.baseUrl).slice(1, -1);
+
+/** A JSON object's text with `_links` added as its last member (the object's text must not be `{}`). */
+export const withLinks = (objectJson: string, linksJson: string): string => `${objectJson.slice(0, -1)},"_links":${linksJson}}`;
 
 export function tokenHref(ctx: LinkContext, token: Token): string {
   return `${ctx.baseUrl}${TOKEN_PATH}${ctx.refs.encode({ purpose: 'token', tenant: token.tenant, tokenId: token.tokenId })}`;
@@ -80,10 +95,10 @@ function tokenData(token: Token, href: string, view: TokenView): Record<string, 
   return body;
 }
 
-/** The `_links` object as JSON text, written directly: refs are base64url and the base is escaped once. */
+/** The `_links` object as JSON text, written directly. */
 function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
   const refs = ctx.refs.encodeAll(token.tenant, token.tokenId);
-  const base = JSON.stringify(ctx.baseUrl).slice(1, -1);
+  const base = jsonBase(ctx);
   const link = (i: number): string => `{"href":"${base}${TOKEN_PATH}${refs[i] ?? ''}"}`;
   let json = `{"tokens:token":${link(TOKEN_REF)}`;
   for (const [rel, i] of FIELD_LINKS) json += `,"${rel}":${link(i)}`;
@@ -94,8 +109,7 @@ function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
 
 /** The representation as JSON text. */
 export function tokenJson(token: Token, ctx: LinkContext, view: TokenView = {}): string {
-  const data = JSON.stringify(tokenData(token, tokenHref(ctx, token), view));
-  return `${data.slice(0, -1)},"_links":${linksJson(token, ctx, view)}}`;
+  return withLinks(JSON.stringify(tokenData(token, tokenHref(ctx, token), view)), linksJson(token, ctx, view));
 }
 
 /** How many served representations one simulator keeps: bounded, so a vault of many tokens keeps no copy of each. */
@@ -162,3 +176,77 @@ export function controlTokenList(tokens: readonly Token[], ctx: LinkContext): un
   const present = (t: Token): Record<string, unknown> => ({ tenant: t.tenant, ...tokenData(t, tokenHref(ctx, t), {}), _links: JSON.parse(linksJson(t, ctx, {})) as unknown });
   return maskCardData(tokens.map(present)) as unknown[];
 }
+
+type PaymentLinkContext = LinkContext<PaymentRefPurpose>;
+
+/** Where each payment link's path goes, before the payment's ref. */
+const PAYMENT_PATHS: Readonly<Record<PaymentAction | 'events', string>> = {
+  events: linkPath('paymentEvents'),
+  refund: linkPath('refund'),
+  partialRefund: linkPath('partialRefund'),
+  reversal: linkPath('reversal'),
+};
+
+/** The ref that ends every link of the payment: also its `paymentId` in payment queries (decision 0057). */
+const paymentRefOf = (ctx: PaymentLinkContext, payment: Payment): string => ctx.refs.encode({ purpose: 'payment', tenant: payment.tenant, tokenId: payment.paymentId });
+
+/** The actions the payment allows now (each `payments:<action>`), its events, and the curies, as JSON text: every sale answers them. */
+export function paymentLinksJson(ctx: PaymentLinkContext, payment: Payment): string {
+  const ref = paymentRefOf(ctx, payment);
+  const base = jsonBase(ctx);
+  let json = '{';
+  for (const action of allowedActions(payment)) json += `"payments:${action}":{"href":"${base}${PAYMENT_PATHS[action]}${ref}"},`;
+  return `${json}"payments:events":{"href":"${base}${PAYMENT_PATHS.events}${ref}"},"curies":[{"name":"payments","href":"${base}/rels/payments/{rel}","templated":true}]}`;
+}
+
+/** The answer of a refund, partial refund or reversal (202): the links to what may follow. */
+export const paymentActionJson = (ctx: PaymentLinkContext, payment: Payment): string => `{"_links":${paymentLinksJson(ctx, payment)}}`;
+
+/** `GET` of the events ref: the last event by now, and what may follow. */
+export const paymentEventsJson = (ctx: PaymentLinkContext, payment: Payment): string =>
+  `{"lastEvent":"${lastEventOf(payment)}","_links":${paymentLinksJson(ctx, payment)}}`;
+
+/** The vendor's event notification, stamped with the event's virtual time; it links to the payment's events. */
+export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, event: PaymentEvent, eventId: string): Record<string, unknown> {
+  const timestamp = formatInstant(event.at);
+  return {
+    eventId,
+    eventTimestamp: timestamp,
+    eventDetails: {
+      classification: 'payment',
+      transactionReference: payment.transactionReference,
+      type: event.type,
+      date: timestamp.slice(0, 10),
+      ...(event.reference !== undefined && { reference: event.reference }),
+      amount: { value: event.amount, currencyCode: payment.currency },
+      // A failed refund's refusal; a refused sale's (kept on its `refused` event) is the sale answer's, not a refund's.
+      ...(event.type === 'refundFailed' && event.refusal && { refund: { refusal: { code: event.refusal.code, description: event.refusal.description } } }),
+      _links: { payment: { href: `${ctx.baseUrl}${PAYMENT_PATHS.events}${paymentRefOf(ctx, payment)}` } },
+    },
+  };
+}
+
+/**
+ * `GET /paymentQueries/payments/{paymentId}`: the payment's summary and its events so far, oldest first; without
+ * `withEvents`, as a query by transactionReference lists it. Its paymentId is the ref that ends its links.
+ */
+export function paymentQueryJson(ctx: PaymentLinkContext, payment: Payment, withEvents = true): string {
+  const paymentId = paymentRefOf(ctx, payment);
+  const item = {
+    paymentId,
+    timestamp: formatInstant(payment.createdAt),
+    transactionReference: payment.transactionReference,
+    entity: payment.entity,
+    outcome: saleOutcomeOf(payment),
+    lastEvent: lastEventOf(payment),
+    value: { amount: payment.amount, currency: payment.currency },
+    ...(withEvents && { events: payment.events.map((event) => ({ eventName: event.type, timestamp: formatInstant(event.at) })) }),
+  };
+  // `self` first, then the sale's links (they begin with `{`).
+  const self = JSON.stringify(`${ctx.baseUrl}${PAYMENT_QUERIES_ROUTE.pattern}/${paymentId}`);
+  return withLinks(JSON.stringify(item), `{"self":{"href":${self}},${paymentLinksJson(ctx, payment).slice(1)}`);
+}
+
+/** `GET /paymentQueries/payments?transactionReference=`: the payments found (maybe none), newest first as given. */
+export const paymentQueryListJson = (ctx: PaymentLinkContext, payments: readonly Payment[]): string =>
+  `{"_embedded":{"payments":[${payments.map((payment) => paymentQueryJson(ctx, payment, false)).join(',')}]}}`;

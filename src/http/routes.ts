@@ -2,6 +2,7 @@
  * The simulated API's routes, declared once: how a path finds one exactly as Express's router would, the Allow
  * of a 405, and the OpenAPI paths (api-docs.ts: path, methods, operationIds and path parameter from here).
  */
+import type { RefCodec, TokenRef } from '../infra/refs.js';
 import type { ApiOperation } from '../wire/schemas.js';
 import { HttpError } from './errors.js';
 
@@ -108,8 +109,23 @@ export function decodeRef(rawRef: string): string {
   }
 }
 
-export function urlInvalid(): HttpError {
-  return new HttpError('urlInvalid', 'The URL holds an invalid percent-encoding', {
-    problems: [{ errorName: 'fieldHasInvalidValue', message: 'The path is not valid percent-encoded UTF-8' }],
-  });
+/** 400 urlContainsInvalidValue: the URL holds `what`, and the problem says why. */
+export function urlInvalid(what = 'an invalid percent-encoding', problem = 'The path is not valid percent-encoded UTF-8'): HttpError {
+  return new HttpError('urlInvalid', `The URL holds ${what}`, { problems: [{ errorName: 'fieldHasInvalidValue', message: problem }] });
+}
+
+const REF_REFUSALS = {
+  token: { problem: 'tokenId is not a valid token reference', gone: 'The token does not exist, has expired or was deleted' },
+  payment: { problem: 'The path does not hold a valid payment reference', gone: 'The payment does not exist' },
+};
+
+/**
+ * The decrypted ref of the URL (the path names the action; the ref, the token or payment): undecryptable →
+ * 400; another tenant's → 404, as for one that does not exist.
+ */
+export function ownRef<P extends string>(refs: RefCodec<P>, req: { ref: string | undefined; tenant: string }, kind: keyof typeof REF_REFUSALS): TokenRef<P> {
+  const ref = refs.decode(req.ref ?? '');
+  if (!ref) throw urlInvalid(`an invalid ${kind} reference`, REF_REFUSALS[kind].problem);
+  if (ref.tenant !== req.tenant) throw new HttpError('refOfAnotherTenant', REF_REFUSALS[kind].gone);
+  return ref;
 }

@@ -3,35 +3,18 @@
  * socket fault, a scripted error answer, or a sale outcome and risk factors handed on to the sale. Decided
  * after authentication, headers and body reading.
  */
-import type { Clock } from '../domain/ports.js';
 import type { Payment, PaymentScript } from '../domain/payment.js';
 import type { SaleOverride } from '../domain/sale.js';
-import type { Vault } from '../domain/vault.js';
-import type { RefCodec } from '../infra/refs.js';
 import type { RequestFacts, ScenarioEngine } from '../scenarios/engine.js';
 import type { LostAnswer, Rule } from '../scenarios/schema.js';
+import type { ApiDeps } from './api.js';
+import type { Exchange } from './exchange.js';
 
+/** The engine, and a look at payments; the clock, vault and refs are the pipeline's. */
 export interface ScenarioStepDeps {
   engine: ScenarioEngine;
-  clock: Clock;
-  vault: Vault;
-  refs: RefCodec;
   /** The payment behind a payment ref of the tenant, for the facts of a refund, reversal or events request. */
   paymentOf?: (tenant: string, ref: string) => Payment | undefined;
-}
-
-type Operation = RequestFacts['operation'];
-
-/** What the request says, as the scenario step sees it. */
-export interface ScenarioInput {
-  tenant: string;
-  operation: Operation;
-  /** The body text ('' when none was read). */
-  body: string;
-  /** The token ref of the URL, for token operations. */
-  ref: string | undefined;
-  /** The query string without `?` (token queries: `namespace`, `tokenId`; payment queries: `transactionReference`). */
-  query?: string;
 }
 
 export type ScenarioAction =
@@ -67,8 +50,8 @@ function parsedBody(text: string): unknown {
 }
 
 /** The facts of the sale behind the payment ref of the URL, when it is one of the tenant's. */
-function paymentFacts(facts: RequestFacts, deps: ScenarioStepDeps, input: ScenarioInput): void {
-  const payment = input.ref === undefined ? undefined : deps.paymentOf?.(input.tenant, input.ref);
+function paymentFacts(facts: RequestFacts, deps: ApiDeps, tenant: string, ref: string | undefined): void {
+  const payment = ref === undefined ? undefined : deps.scenario.paymentOf?.(tenant, ref);
   if (!payment) return;
   facts.entity = payment.entity;
   facts.currency = payment.currency;
@@ -76,11 +59,18 @@ function paymentFacts(facts: RequestFacts, deps: ScenarioStepDeps, input: Scenar
   facts.amount = payment.amount;
 }
 
-function factsOf(deps: ScenarioStepDeps, input: ScenarioInput): RequestFacts {
-  const { tenant, operation } = input;
+/** The query of a token query (`namespace`, `tokenId`) or a payment query (`transactionReference`). */
+const queryOf = (ex: Exchange): URLSearchParams => new URLSearchParams((ex.req.url ?? '').slice(ex.path.length + 1));
+
+/**
+ * What the request says, as a rule may match it: its body's facts, or those of the token or payment its ref
+ * (the token ref of the URL, for token operations) or query names.
+ */
+function factsOf(deps: ApiDeps, ex: Exchange, tenant: string, ref: string | undefined): RequestFacts {
+  const { operation } = ex;
   const facts: RequestFacts = { operation, username: tenant };
   const tokenFacts = (tokenId: string | undefined): void => {
-    const token = tokenId === undefined ? undefined : deps.vault.peek(tenant, tokenId);
+    const token = tokenId === undefined ? undefined : deps.operations.vault.peek(tenant, tokenId);
     if (!token) return;
     facts.entity = token.entity;
     if (token.namespace !== undefined) facts.namespace = token.namespace;
@@ -88,10 +78,10 @@ function factsOf(deps: ScenarioStepDeps, input: ScenarioInput): RequestFacts {
     facts.cardHolderName = token.card.holderName;
   };
   const refTokenId = (text: string | undefined): string | undefined => {
-    const ref = text === undefined ? undefined : deps.refs.decode(text);
+    const ref = text === undefined ? undefined : deps.operations.refs.decode(text);
     return ref && ref.tenant === tenant ? ref.tokenId : undefined;
   };
-  const body = parsedBody(input.body);
+  const body = parsedBody(ex.body ?? '');
   const assign = (key: 'entity' | 'namespace' | 'cardNumber' | 'cardHolderName' | 'currency' | 'transactionReference', v: unknown): void => {
     const s = str(v);
     if (s !== undefined) facts[key] = s;
@@ -116,22 +106,22 @@ function factsOf(deps: ScenarioStepDeps, input: ScenarioInput): RequestFacts {
     }
   } else if (operation === 'queryTokens') {
     // The queried token's facts (looked at, not used), and the namespace asked for.
-    const params = new URLSearchParams(input.query ?? '');
+    const params = queryOf(ex);
     const tokenId = params.get('tokenId');
     if (tokenId) tokenFacts(tokenId);
     const namespace = params.get('namespace');
     if (namespace) facts.namespace = namespace;
   } else if (operation === 'refund' || operation === 'partialRefund' || operation === 'reversal' || operation === 'paymentEvents') {
     // The sale's facts; a partial refund's amount is the one it asks for.
-    paymentFacts(facts, deps, input);
+    paymentFacts(facts, deps, tenant, ref);
     const amount = at(body, 'value', 'amount');
     if (operation === 'partialRefund' && typeof amount === 'number') facts.amount = amount;
   } else if (operation === 'paymentQuery') {
     // The queried payment's facts (looked at, not changed), or the transactionReference asked for.
-    if (input.ref !== undefined) paymentFacts(facts, deps, input);
-    else assign('transactionReference', new URLSearchParams(input.query ?? '').get('transactionReference') ?? undefined);
+    if (ref !== undefined) paymentFacts(facts, deps, tenant, ref);
+    else assign('transactionReference', queryOf(ex).get('transactionReference') ?? undefined);
   } else if (operation !== 'unknown') {
-    tokenFacts(refTokenId(input.ref));
+    tokenFacts(refTokenId(ref));
   }
   return facts;
 }
@@ -171,9 +161,11 @@ function proceedOf(then: Rule['then']): Extract<ScenarioAction, { kind: 'proceed
 }
 
 /** The decision of the first matching rule (counting the match), or undefined when none matches. */
-export function decideScenario(deps: ScenarioStepDeps, input: ScenarioInput): ScenarioDecision | undefined {
-  if (!deps.engine.active()) return undefined;
-  const applied = deps.engine.match(input.tenant, factsOf(deps, input), deps.clock.now(input.tenant));
+export function decideScenario(deps: ApiDeps, ex: Exchange, ref: string | undefined): ScenarioDecision | undefined {
+  const { engine } = deps.scenario;
+  if (!engine.active()) return undefined;
+  const tenant = ex.tenant ?? '';
+  const applied = engine.match(tenant, factsOf(deps, ex, tenant, ref), deps.clock.now(tenant));
   if (!applied) return undefined;
   return { rule: applied.label, delayMs: applied.delayMs, action: actionOf(applied.rule) };
 }

@@ -35,10 +35,8 @@ export function createWebhookSender(userAgent = 'token-sim', ca?: string, client
       const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
       const transport = target.protocol === 'https:' ? https : http;
       const payload = Buffer.from(body, 'utf8');
-      let done = false;
+      // The first call settles the promise; the later ones change nothing.
       const finish = (err: Error | undefined, status?: number): void => {
-        if (done) return;
-        done = true;
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         if (err) reject(err);
@@ -49,10 +47,7 @@ export function createWebhookSender(userAgent = 'token-sim', ca?: string, client
         agent,
         headers: { 'Content-Type': mediaType, 'Content-Length': payload.length, 'User-Agent': userAgent, Accept: '*/*' },
       });
-      const timer = setTimeout(() => {
-        req.destroy(new Error(`no answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      timer.unref();
+      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref();
       const onAbort = (): void => void req.destroy(new Error('delivery stopped (reset or shutdown)'));
       signal.addEventListener('abort', onAbort, { once: true });
       req.on('error', (err) => finish(err));

@@ -18,7 +18,6 @@ import { createJournalStreams, type JournalStreams } from '../http/journal-strea
 import { createListener } from '../http/lane.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
-import { createSaleOperation } from '../http/operations/sale.js';
 import { createReadCache } from '../http/present.js';
 import { createRequestLogger } from '../http/request-log.js';
 import type { IdSource } from '../infra/ids.js';
@@ -102,26 +101,22 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
   const media = mediaTypesFor(config.vendor);
   return createApi({
     operations: {
-      tokens: {
-        vault,
-        refs,
-        tokenMediaType: media.token,
-        reads: createReadCache(),
-        existing: createReadCache(),
-        mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
-      },
-      sale: createSaleOperation({ sales: core.sales, refs, media, payments, paymentRefs }),
-      payments: { payments, refs: paymentRefs, media },
+      vault,
+      sales: core.sales,
+      payments,
+      refs,
+      paymentRefs,
+      media,
+      reads: createReadCache(),
+      existing: createReadCache(),
+      mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
+      origins: new Map(),
     },
-    media,
     authenticate: edges.authenticate,
     baseUrl: config.baseUrl,
     fallbackHost: edges.fallbackHost,
     scenario: {
       engine: core.engine,
-      clock: core.clocks,
-      vault,
-      refs,
       paymentOf(tenant, text) {
         const ref = paymentRefs.decode(text);
         return ref && ref.tenant === tenant ? stores.payments.get(tenant, ref.tokenId) : undefined;

@@ -8,7 +8,7 @@ import type { Payment, PaymentEvent } from '../domain/payment.js';
 import { createPayments } from '../domain/payments.js';
 import { createSales } from '../domain/sale.js';
 import { createVault } from '../domain/vault.js';
-import { webhookEventBody } from '../http/present-payments.js';
+import { webhookEventBody } from '../http/present.js';
 import { createWebhookSender } from '../http/webhook-sender.js';
 import { createTenantClocks, createVirtualClock } from '../infra/clock.js';
 import { createIdSource, type IdSource } from '../infra/ids.js';

@@ -1,100 +1,113 @@
 /**
- * The follow-ups of a sale (contract 3.2): full and partial refunds, reversals and the payment's events,
- * behind the opaque refs of the sale's links. Parse, call the payments, present. And payment queries
- * (contract 4.4, decision 0057): a client that got no answer to a sale asks what happened, by its
- * transactionReference, then follows the payment's `self` link. Reads only: the events that are due are
- * caught up, nothing else changes.
+ * The payments' operations. POST /payments/sales/migrateCardOnFile (v5): parse, resolve a token href, call the
+ * sale, present. The follow-ups of a sale (contract 3.2): full and partial refunds, reversals and the payment's
+ * events, behind the opaque refs of the sale's links. And payment queries (contract 4.4, decision 0057): a
+ * client that got no answer to a sale asks what happened, by its transactionReference, then follows the
+ * payment's `self` link. Reads only: the events that are due are caught up, nothing else changes.
  */
-import type { Payment, Payments } from '../../domain/payment.js';
-import type { PaymentRefPurpose, RefCodec, TokenRef } from '../../infra/refs.js';
+import type { Payment } from '../../domain/payment.js';
+import type { SaleInstrument } from '../../domain/sale.js';
+import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
-import { partialRefundBody } from '../../wire/sale-schemas.js';
 import type { FieldProblem } from '../../wire/problems.js';
+import { partialRefundBody, saleBody, type SaleBody } from '../../wire/sale-schemas.js';
+import { toCard } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
-import { HttpError, queryRefusal } from '../errors.js';
-import type { MediaTypes } from '../media.js';
-import { paymentActionJson, paymentEventsJson, paymentQueryJson, paymentQueryListJson, type PaymentLinkContext } from '../present-payments.js';
-import type { ApiRequest, ApiResponse } from './types.js';
+import { HttpError, readQuery } from '../errors.js';
+import { paymentActionJson, paymentEventsJson, paymentLinksJson, paymentQueryJson, paymentQueryListJson, presentSale, withLinks, type LinkContext } from '../present.js';
+import { ownRef, TOKEN_PATH } from '../routes.js';
+import type { ApiRequest, ApiResponse, OperationDeps } from './types.js';
 
-export interface PaymentOperationsDeps {
-  payments: Payments;
-  refs: RefCodec<PaymentRefPurpose>;
-  media: MediaTypes;
-}
-
-/**
- * The decrypted ref of the URL (the path names the action; the ref, the payment): undecryptable → 400;
- * another tenant's → 404, as for a payment that does not exist.
- */
-function refOf(deps: PaymentOperationsDeps, req: ApiRequest): TokenRef<PaymentRefPurpose> {
-  const ref = deps.refs.decode(req.ref ?? '');
-  if (!ref) {
-    throw new HttpError('urlInvalid', 'The URL holds an invalid payment reference', {
-      problems: [{ errorName: 'fieldHasInvalidValue', message: 'The path does not hold a valid payment reference' }],
-    });
+function instrumentOf(pi: SaleBody['instruction']['paymentInstrument'], refs: RefCodec, tenant: string): SaleInstrument {
+  if (pi.type === 'card/token') {
+    // The token id behind a `tokens:token` href of this tenant; undefined for anything else.
+    const at = pi.href.lastIndexOf(TOKEN_PATH);
+    const ref = at === -1 ? undefined : refs.decode(pi.href.slice(at + TOKEN_PATH.length).replace(/[?#].*$/, ''));
+    return { kind: 'token', tokenId: ref && ref.purpose === 'token' && ref.tenant === tenant ? ref.tokenId : undefined };
   }
-  if (ref.tenant !== req.tenant) throw new HttpError('refOfAnotherTenant', 'The payment does not exist');
-  return ref;
+  return { kind: 'plain', card: toCard(pi) };
 }
 
-const ctx = (deps: PaymentOperationsDeps, req: ApiRequest): PaymentLinkContext => ({ baseUrl: req.baseUrl, refs: deps.refs });
+function originOf(origins: Map<string, string>, baseUrl: string): string {
+  let origin = origins.get(baseUrl);
+  if (origin === undefined) {
+    if (origins.size >= 64) origins.clear();
+    origins.set(baseUrl, (origin = baseUrl));
+  }
+  return origin;
+}
 
-const accepted = (deps: PaymentOperationsDeps, req: ApiRequest, payment: Payment): ApiResponse => ({
+const ctx = (deps: OperationDeps, req: ApiRequest): LinkContext<PaymentRefPurpose> => ({ baseUrl: req.baseUrl, refs: deps.paymentRefs });
+
+export function sale(deps: OperationDeps, req: ApiRequest): ApiResponse {
+  const body = parseBody(saleBody, parseJsonText(req.body));
+  const { amount, currency } = body.instruction.value;
+  // Before anything else happens: a repeated reference changes nothing (no use of the token, no payment).
+  deps.payments.checkNewReference(req.tenant, body.merchant.entity, body.transactionReference);
+  const result = deps.sales.sale(
+    req.tenant,
+    { entity: body.merchant.entity, currency, amount, instrument: instrumentOf(body.instruction.paymentInstrument, deps.refs, req.tenant) },
+    req.saleOverride,
+  );
+  // A decided sale is a payment (a scripted ERROR threw above: no payment).
+  const payment = deps.payments.record(req.tenant, {
+    transactionReference: body.transactionReference,
+    entity: body.merchant.entity,
+    currency,
+    amount,
+    approved: result.outcome === 'sentForSettlement',
+    ...(result.refusal && { refusal: result.refusal }),
+    origin: originOf(deps.origins, req.baseUrl),
+    ...(req.paymentScript && { script: req.paymentScript }),
+  });
+  return { status: 201, mediaType: deps.media.saleResponse, body: withLinks(JSON.stringify(presentSale(result)), paymentLinksJson(ctx(deps, req), payment)) };
+}
+
+const accepted = (deps: OperationDeps, req: ApiRequest, payment: Payment): ApiResponse => ({
   status: 202,
   mediaType: deps.media.saleResponse,
   body: paymentActionJson(ctx(deps, req), payment),
 });
 
-export function refund(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
-  const ref = refOf(deps, req);
+export function refund(deps: OperationDeps, req: ApiRequest): ApiResponse {
+  const ref = ownRef(deps.paymentRefs, req, 'payment');
   return accepted(deps, req, deps.payments.refund(req.tenant, ref.tokenId, req.paymentScript?.refundFailure));
 }
 
-export function partialRefund(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
-  const ref = refOf(deps, req);
+export function partialRefund(deps: OperationDeps, req: ApiRequest): ApiResponse {
+  const ref = ownRef(deps.paymentRefs, req, 'payment');
   const body = parseBody(partialRefundBody, parseJsonText(req.body));
   const amount = { amount: body.value.amount, currency: body.value.currency, reference: body.reference };
   return accepted(deps, req, deps.payments.partialRefund(req.tenant, ref.tokenId, amount, req.paymentScript?.refundFailure));
 }
 
-export function reversal(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
-  const ref = refOf(deps, req);
+export function reversal(deps: OperationDeps, req: ApiRequest): ApiResponse {
+  const ref = ownRef(deps.paymentRefs, req, 'payment');
   return accepted(deps, req, deps.payments.reversal(req.tenant, ref.tokenId));
 }
 
-export function paymentEvents(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
-  const ref = refOf(deps, req);
+export function paymentEvents(deps: OperationDeps, req: ApiRequest): ApiResponse {
+  const ref = ownRef(deps.paymentRefs, req, 'payment');
   return { status: 200, mediaType: deps.media.saleResponse, body: paymentEventsJson(ctx(deps, req), deps.payments.get(req.tenant, ref.tokenId)) };
 }
 
-const PARAM = 'transactionReference';
-
-/**
- * `?transactionReference=` of GET /paymentQueries/payments: given once and not empty; other parameters are
- * ignored, as token queries ignore theirs (the vendor's date-range query is not simulated).
- */
-function readReference(text: string): string {
-  const values = new URLSearchParams(text).getAll(PARAM);
-  let problem: FieldProblem | undefined;
-  if (values.length === 0) problem = { errorName: 'fieldIsMissing', message: `${PARAM} is required (queries by date range are not simulated)` };
-  else if (values.length > 1) problem = { errorName: 'fieldHasInvalidValue', message: `${PARAM} must be given once` };
-  else if (values[0] === '') problem = { errorName: 'fieldIsEmpty', message: `${PARAM} must not be empty` };
-  if (problem) throw queryRefusal('GET /paymentQueries/payments', [problem]);
-  return values[0] as string;
-}
-
 /** The payment a paymentId names: one of the tenant's refs, else (unreadable, or another tenant's) 404. */
-function paymentIdOf(deps: PaymentOperationsDeps, req: ApiRequest): string {
-  const ref = deps.refs.decode(req.ref ?? '');
+function paymentIdOf(deps: OperationDeps, req: ApiRequest): string {
+  const ref = deps.paymentRefs.decode(req.ref ?? '');
   if (!ref || ref.tenant !== req.tenant) throw new HttpError('paymentIdUnknown', 'The payment does not exist');
   return ref.tokenId;
 }
 
-/** GET /paymentQueries/payments?transactionReference= (the tenant's payments, newest first), or /{paymentId}. */
-export function paymentQuery(deps: PaymentOperationsDeps, req: ApiRequest): ApiResponse {
-  const body =
-    req.ref === undefined
-      ? paymentQueryListJson(ctx(deps, req), deps.payments.withReference(req.tenant, readReference(req.query)))
-      : paymentQueryJson(ctx(deps, req), deps.payments.get(req.tenant, paymentIdOf(deps, req)));
+/**
+ * GET /paymentQueries/payments?transactionReference= (the tenant's payments, newest first), or /{paymentId}.
+ * Other parameters are ignored, as token queries ignore theirs (the vendor's date-range query is not simulated).
+ */
+export function paymentQuery(deps: OperationDeps, req: ApiRequest): ApiResponse {
+  let body: string;
+  if (req.ref === undefined) {
+    const where = 'GET /paymentQueries/payments';
+    const { transactionReference } = readQuery(req.query, ['transactionReference'], where, 'transactionReference is required (queries by date range are not simulated)');
+    body = paymentQueryListJson(ctx(deps, req), deps.payments.withReference(req.tenant, transactionReference as string));
+  } else body = paymentQueryJson(ctx(deps, req), deps.payments.get(req.tenant, paymentIdOf(deps, req)));
   return { status: 200, mediaType: deps.media.paymentQueries, body };
 }

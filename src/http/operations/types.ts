@@ -1,13 +1,14 @@
 /** What an operation of the simulated API takes and gives: no framework, no socket. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PaymentScript } from '../../domain/payment.js';
-import type { SaleOverride } from '../../domain/sale.js';
+import type { Payments, PaymentScript } from '../../domain/payment.js';
+import type { SaleOverride, Sales } from '../../domain/sale.js';
+import type { Vault } from '../../domain/vault.js';
+import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
+import type { MediaTypes } from '../media.js';
+import type { ReadCache } from '../present.js';
 
 /** A request as an adapter parsed it, authenticated and checked. */
 export interface ApiRequest {
-  readonly method: string;
-  /** The path as requested, without the query. */
-  readonly path: string;
   /** The query string without `?` ('' when none). */
   readonly query: string;
   /** The path parameter (a token ref), percent-decoded; undefined on routes without one. */
@@ -32,3 +33,28 @@ export interface ApiResponse {
   headers?: Readonly<Record<string, string>>;
   body?: string;
 }
+
+/** What the operations work with: the vault, the sales and payments, their refs, and what answers keep. */
+export interface OperationDeps {
+  vault: Vault;
+  sales: Sales;
+  payments: Payments;
+  /** Token refs. */
+  refs: RefCodec;
+  paymentRefs: RefCodec<PaymentRefPurpose>;
+  media: MediaTypes;
+  /** GET answers, kept per token until it changes. */
+  reads: ReadCache;
+  /**
+   * 200 answers to a create of a card already on file, kept the same way: a client that re-tokenizes on
+   * every checkout gets one string, and the journal keeps one string for all those answers, not one each.
+   */
+  existing: ReadCache;
+  /** Whether the credential may detokenize (`detokenize: true` in fixtures; decision 0031). */
+  mayDetokenize: (tenant: string) => boolean;
+  /** The base URLs the sales' payments keep: one string per base URL, not one per payment. */
+  origins: Map<string, string>;
+}
+
+/** An operation of the simulated API: the request in, the answer out (or a thrown error). */
+export type Operation = (deps: OperationDeps, req: ApiRequest) => ApiResponse;
