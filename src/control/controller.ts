@@ -5,50 +5,20 @@
  * HTTP and library answers to a bad duration or date are the same error.
  */
 import { advanceMs } from '../domain/duration.js';
-import type { PaymentStore, Profiles, Store } from '../domain/ports.js';
 import { LATEST_INSTANT, isInRange } from '../domain/time-range.js';
 import type { Token } from '../domain/token.js';
 import type { TenantClocks } from '../infra/clock.js';
-import type { IdSource } from '../infra/ids.js';
-import type { Siv } from '../infra/siv.js';
-import type { ActiveScenarios } from '../scenarios/active-set.js';
-import type { ScenarioEngine } from '../scenarios/engine.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import { fieldError, type FieldPath } from '../wire/problems.js';
 import { clockAdvanceBody, clockSetBody } from '../wire/schemas.js';
 import { parseBody } from '../wire/validation.js';
-import type { Journal, JournalEntry, JournalFilter } from './journal.js';
+import type { ControllerDeps } from './controller-deps.js';
+import type { JournalEntry, JournalFilter } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
 import { importState, importTenantState, liveTokens, stateParts, sweep, view, type StateParts } from './snapshots.js';
-
-/** What the controller and its snapshots (snapshots.ts) work with. */
-export interface ControllerDeps {
-  clocks: TenantClocks;
-  store: Store;
-  journal: Journal;
-  ids: IdSource;
-  /** Seals card numbers in snapshots. */
-  siv: Siv;
-  /** Puts configured tokens (fixtures, scenarios) back after a reset. */
-  preload(tenant?: string): void;
-  engine: ScenarioEngine;
-  scenarios: ActiveScenarios;
-  /** The profile in force: imported tokens without an extension of their own take its extension. */
-  profiles: Profiles;
-  /** Whether a name is a configured credential (a tenant). */
-  isTenant(name: string): boolean;
-  /** Drops the webhook queue and delivery log (of one tenant, or all) at a reset (decision 0030). */
-  clearWebhooks?(tenant?: string): void;
-  /** Payments: their store, and the catch-up of a tenant's events that are due by its clock (a clock move). */
-  payments?: { store: PaymentStore; catchUp(tenant: string): number };
-  /** Hands on the tenant's webhook deliveries a rule delayed until its clock's now (decision 0056), after a catch-up. */
-  releaseWebhooks?(tenant: string): void;
-  /** Told after each reset (of one tenant, or all, `undefined`): a whole reset clears health's store report (decision 0041). */
-  afterReset?(tenant: string | undefined): void;
-}
 
 const RANGE = 'the clock runs from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
 

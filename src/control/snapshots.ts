@@ -7,7 +7,7 @@ import { schemaError, type FieldPath, type FieldProblem } from '../wire/problems
 import type { Token } from '../domain/token.js';
 import type { VirtualClock } from '../infra/clock.js';
 import type { Scenario } from '../scenarios/schema.js';
-import type { ControllerDeps } from './controller.js';
+import type { ControllerDeps } from './controller-deps.js';
 import { instantMs, paymentFromState, paymentToState } from './payment-state.js';
 import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
 

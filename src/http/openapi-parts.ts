@@ -39,3 +39,15 @@ export const COMMON_ERRORS: [number, string][] = [
   [500, 'internalErrorOccurred (the sandbox\u2019s scripted ERROR, or a scenario)'],
   [503, 'serviceUnavailable (scenarios)'],
 ];
+
+/** An operation of the /_sim document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
+export interface OperationDoc extends Operation {
+  operationId: string;
+  /** The path's own parameters (after `tenant`): given on the path's first row. */
+  pathParameters?: Schema[];
+  /** Another description of the path's `tenant` parameter: given on the path's first row. */
+  tenantText?: string;
+}
+
+/** The 400 of a query the row refuses: a tenant that is not a configured username, or what else it names. */
+export const badQuery = (what: string): [number, string] => [400, `urlContainsInvalidValue (a tenant that is not a configured username, ${what})`];

@@ -7,8 +7,8 @@ import type { Payment, PaymentScript } from '../domain/payment.js';
 import type { SaleOverride } from '../domain/sale.js';
 import type { RequestFacts, ScenarioEngine } from '../scenarios/engine.js';
 import type { LostAnswer, Rule } from '../scenarios/schema.js';
-import type { ApiDeps } from './api.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange, ExchangeDeps } from './exchange.js';
+import type { OperationDeps } from './operations/types.js';
 
 /** The engine, and a look at payments; the clock, vault and refs are the pipeline's. */
 export interface ScenarioStepDeps {
@@ -16,6 +16,9 @@ export interface ScenarioStepDeps {
   /** The payment behind a payment ref of the tenant, for the facts of a refund, reversal or events request. */
   paymentOf?: (tenant: string, ref: string) => Payment | undefined;
 }
+
+/** What the step reads of the pipeline's deps (api.ts ApiDeps): the engine, the clock, the vault and refs. */
+type StepDeps = Pick<ExchangeDeps, 'clock'> & { scenario: ScenarioStepDeps; operations: Pick<OperationDeps, 'vault' | 'refs'> };
 
 export type ScenarioAction =
   | { kind: 'fault'; fault: 'connectionReset' | 'noResponse' }
@@ -50,7 +53,7 @@ function parsedBody(text: string): unknown {
 }
 
 /** The facts of the sale behind the payment ref of the URL, when it is one of the tenant's. */
-function paymentFacts(facts: RequestFacts, deps: ApiDeps, tenant: string, ref: string | undefined): void {
+function paymentFacts(facts: RequestFacts, deps: StepDeps, tenant: string, ref: string | undefined): void {
   const payment = ref === undefined ? undefined : deps.scenario.paymentOf?.(tenant, ref);
   if (!payment) return;
   facts.entity = payment.entity;
@@ -66,7 +69,7 @@ const queryOf = (ex: Exchange): URLSearchParams => new URLSearchParams((ex.req.u
  * What the request says, as a rule may match it: its body's facts, or those of the token or payment its ref
  * (the token ref of the URL, for token operations) or query names.
  */
-function factsOf(deps: ApiDeps, ex: Exchange, tenant: string, ref: string | undefined): RequestFacts {
+function factsOf(deps: StepDeps, ex: Exchange, tenant: string, ref: string | undefined): RequestFacts {
   const { operation } = ex;
   const facts: RequestFacts = { operation, username: tenant };
   const tokenFacts = (tokenId: string | undefined): void => {
@@ -161,7 +164,7 @@ function proceedOf(then: Rule['then']): Extract<ScenarioAction, { kind: 'proceed
 }
 
 /** The decision of the first matching rule (counting the match), or undefined when none matches. */
-export function decideScenario(deps: ApiDeps, ex: Exchange, ref: string | undefined): ScenarioDecision | undefined {
+export function decideScenario(deps: StepDeps, ex: Exchange, ref: string | undefined): ScenarioDecision | undefined {
   const { engine } = deps.scenario;
   if (!engine.active()) return undefined;
   const tenant = ex.tenant ?? '';

@@ -1,13 +1,9 @@
 /** What a simulator asks of its store, memory or Redis (stores.ts chooses; decision 0050). */
 import type { Journal } from '../control/journal.js';
 import type { PaymentStore, Store } from '../domain/ports.js';
-import type { TenantClocks } from '../infra/clock.js';
-import type { IdSource } from '../infra/ids.js';
-import type { Siv } from '../infra/siv.js';
 import type { WebhookItem } from '../infra/webhooks.js';
-import type { ActiveScenarios } from '../scenarios/active-set.js';
-import type { ScenarioEngine } from '../scenarios/engine.js';
 import type { Replica } from './redis/replica.js';
+import type { StoreParts } from './store-parts.js';
 
 /** What `/_sim/health` says of the store (decision 0041). */
 export type StoreHealth = { kind: 'memory' } | { kind: 'redis'; up: boolean; state?: 'reset'; at?: string };
@@ -41,19 +37,4 @@ export interface StoreSet {
   readonly replica: Replica | undefined;
   /** Gives a shared store the rest of the simulator, once it exists. */
   bind(parts: StoreParts): void;
-}
-
-/** What a shared store reads and writes of the rest of one simulator, given once that exists. */
-export interface StoreParts {
-  clocks: TenantClocks;
-  ids: IdSource;
-  engine: ScenarioEngine;
-  scenarios: ActiveScenarios;
-  siv: Siv;
-  /** Puts this process's memory back to the configured start (a Redis that lost its state). */
-  restart(): void;
-  /** Counts a lost store (`token_sim_store_resets_total`). */
-  countReset(): void;
-  /** Where the line that says so goes (stderr). */
-  writeErr(line: string): void;
 }

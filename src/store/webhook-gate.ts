@@ -5,7 +5,6 @@
  * the virtual clock, or for the release of the delivery it follows. Released ones go to the dispatcher in order.
  */
 import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
-import type { StoreSet } from './store-set.js';
 
 /** Where the held deliveries are kept, and how one is handed on: a store's records, in memory or in Redis. */
 export interface HeldDeliveries {
@@ -60,15 +59,15 @@ function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
   for (const item of due) release(store, item);
 }
 
-/** A store set's webhook calls over its held deliveries (memory, or the Redis outbox). */
-export function heldWebhooks(
-  store: HeldDeliveries & { clear(tenant?: string): void },
-  dispatcher: WebhookDispatcher,
-): Pick<StoreSet, 'sendEvent' | 'releaseWebhooks' | 'clearWebhooks'> {
+/**
+ * A store set's webhook calls (StoreSet's sendEvent, releaseWebhooks, clearWebhooks) over its held deliveries
+ * (memory, or the Redis outbox). Typed here, not from store-set.ts, which the Redis outbox (importing this module) reaches through the replica.
+ */
+export function heldWebhooks(store: HeldDeliveries & { clear(tenant?: string): void }, dispatcher: WebhookDispatcher) {
   return {
-    sendEvent: (jobs) => sendEvent(store, jobs),
-    releaseWebhooks: (tenant, now) => releaseDue(store, tenant, now),
-    clearWebhooks(tenant) {
+    sendEvent: (jobs: readonly WebhookItem[]) => sendEvent(store, jobs),
+    releaseWebhooks: (tenant: string, now: number) => releaseDue(store, tenant, now),
+    clearWebhooks(tenant: string | undefined) {
       dispatcher.clear(tenant);
       store.clear(tenant);
     },

@@ -8,17 +8,8 @@
 import { OPERATIONS } from '../../control/journal.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
-import { answer, body, errors, jsonSchema, pathParam, query, ref, type Operation, type Schema } from '../openapi-parts.js';
+import { answer, badQuery, body, errors, jsonSchema, pathParam, query, ref, type OperationDoc, type Schema } from '../openapi-parts.js';
 import { controlPayment, controlTenant, journalEntry, webhookDelivery, webhookFlush, webhookResend } from '../openapi-schemas.js';
-
-/** An operation of the document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
-export interface OperationDoc extends Operation {
-  operationId: string;
-  /** The path's own parameters (after `tenant`): given on the path's first row. */
-  pathParameters?: Schema[];
-  /** Another description of the path's `tenant` parameter: given on the path's first row. */
-  tenantText?: string;
-}
 
 /** A table of docs, each under its operationId: the key it is written under. */
 function named<K extends string>(docs: Record<K, () => Omit<OperationDoc, 'operationId'>>): Record<K, () => OperationDoc> {
@@ -31,8 +22,6 @@ const tooLarge: [number, string] = [413, 'bodyIsTooLarge'];
 const next = { type: ['string', 'null'], description: 'The cursor of the next page; null on the last' };
 const clock = answer('The clock', ref('Clock'));
 const scenarioList = (): Schema => answer('The active scenarios', { type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] });
-/** The 400 of a query the row refuses: a tenant that is not a configured username, or what else it names. */
-export const badQuery = (what: string): [number, string] => [400, `urlContainsInvalidValue (a tenant that is not a configured username, ${what})`];
 
 /** `limit` and `cursor` of a paged read of these `items`. */
 const pageParameters = (items: string): Schema[] => [

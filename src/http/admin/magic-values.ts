@@ -12,7 +12,7 @@ import type { Rule, RuleThen, Scenario } from '../../scenarios/schema.js';
 import * as z from 'zod';
 import { schemaFor } from '../../wire/schema-for.js';
 import { answer, errors, jsonSchema } from '../openapi-parts.js';
-import { badQuery, type OperationDoc } from './docs.js';
+import { badQuery, type OperationDoc } from '../openapi-parts.js';
 
 /** A risk factor of a sale's answer. */
 export interface MagicRiskFactor {

@@ -9,7 +9,8 @@
 import type { Request, Response } from 'express';
 import type { ControlCall, ControlContext, RowCall } from './context.js';
 import { deleteToken, listPayments, listTenants, refundPayment, reversePayment, streamRequests } from './dashboard.js';
-import { DASHBOARD_DOCS, DOCS, type OperationDoc } from './docs.js';
+import type { OperationDoc } from '../openapi-parts.js';
+import { DASHBOARD_DOCS, DOCS } from './docs.js';
 import { magicValuesDoc } from './magic-values.js';
 import * as call from './handlers.js';
 

@@ -9,7 +9,6 @@ import type { Payment } from '../../domain/payment.js';
 import type { SaleInstrument } from '../../domain/sale.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import { parseJsonText } from '../../wire/json.js';
-import type { FieldProblem } from '../../wire/problems.js';
 import { partialRefundBody, saleBody, type SaleBody } from '../../wire/sale-schemas.js';
 import { toCard } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';

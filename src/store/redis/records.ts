@@ -11,7 +11,7 @@ import type { ClockSetting } from '../../infra/clock.js';
 import type { Siv } from '../../infra/siv.js';
 import type { TenantCounts } from '../../scenarios/engine.js';
 import type { Scenario } from '../../scenarios/schema.js';
-import type { StoreParts } from '../store-set.js';
+import type { StoreParts } from '../store-parts.js';
 import type { SharedJournal } from './journal.js';
 import { OUTBOX_PREFIX, type Outbox } from './outbox.js';
 import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
