@@ -339,6 +339,13 @@ describe('DELETE /_sim/tokens/{tokenId}', () => {
 });
 
 describe('the dashboard calls against the OpenAPI document', () => {
+  it('say what their page parameters count: payments on /_sim/payments (the document said tokens)', async () => {
+    const doc = (await call(sim2(), 'get', '/_sim/openapi.json')).body as { paths: Record<string, { get: { parameters: { name: string; description: string }[] } }> };
+    const limit = (path: string): string | undefined => doc.paths[path]?.get.parameters.find((p) => p.name === 'limit')?.description;
+    expect(limit('/_sim/payments')).toBe('At most this many payments (default 1000)');
+    expect(limit('/_sim/tokens')).toBe('At most this many tokens (default 1000)');
+  });
+
   it('answer what the served document describes (tenants, payments, a refund, a reversal, errors)', async () => {
     const sim = sim2();
     await paid(sim, 'alice', 'pa', 'order-1');

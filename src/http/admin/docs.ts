@@ -168,8 +168,7 @@ export const DASHBOARD_DOCS = named({
   }),
   listPayments: () => ({
     summary: 'Payments, oldest first, their events caught up to the tenant\u2019s virtual now',
-    // (sic) "tokens": the served document's text for this limit.
-    parameters: [...pageParameters('tokens'), query('transactionReference', 'Only the payments of this transactionReference (any merchant entity)', { type: 'string', minLength: 1 })],
+    parameters: [...pageParameters('payments'), query('transactionReference', 'Only the payments of this transactionReference (any merchant entity)', { type: 'string', minLength: 1 })],
     responses: {
       200: answer('One page of payments, card data masked', { type: 'object', properties: { payments: { type: 'array', items: payment() }, next: { type: ['string', 'null'] } }, required: ['payments', 'next'], additionalProperties: false }),
       ...errors(badQuery('a bad limit, cursor or transactionReference')),
