@@ -1,12 +1,23 @@
 /**
  * `--watch`: reloads the scenario files when one changes; an invalid change keeps the previous set.
- * Polls the files' modification times rather than using fs.watch, which loses a file that an editor
- * saves by writing a new file and renaming it over the old one.
+ * Polls the files' modification times and sizes rather than using fs.watch, which loses a file that an editor
+ * saves by writing a new file and renaming it over the old one. The first look is taken before this returns:
+ * fs.watchFile took it later, on libuv's thread pool, and on a loaded machine missed a change made at once.
  */
-import { unwatchFile, watchFile, type Stats } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Simulator } from '../simulator/facade.js';
 
 const POLL_MS = 200;
+
+/** A file's modification time and size; '-' when it cannot be read (its return is a change too). */
+function stamp(file: string): string {
+  try {
+    const { mtimeMs, size } = statSync(file);
+    return `${mtimeMs}:${size}`;
+  } catch {
+    return '-';
+  }
+}
 
 export function watchScenarioFiles(sim: Simulator, files: readonly string[], report: (line: string) => void): () => void {
   const reload = (): void => {
@@ -17,11 +28,14 @@ export function watchScenarioFiles(sim: Simulator, files: readonly string[], rep
       report(`token-sim: kept the previous scenarios: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
-  const onChange = (current: Stats, previous: Stats): void => {
-    if (current.mtimeMs !== previous.mtimeMs || current.size !== previous.size) reload();
-  };
-  for (const file of files) watchFile(file, { interval: POLL_MS, persistent: false }, onChange);
-  return () => {
-    for (const file of files) unwatchFile(file, onChange);
-  };
+  const stamps = files.map(stamp);
+  const timer = setInterval(() => {
+    const now = files.map(stamp);
+    if (now.some((s, i) => s !== stamps[i])) {
+      stamps.splice(0, stamps.length, ...now);
+      reload();
+    }
+  }, POLL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
