@@ -95,7 +95,10 @@ describe('.dockerignore', () => {
     const fromContext = [copies(0, 'context'), copies(lastStage, 'context')].flat().filter((p) => !p.endsWith('/'));
     const buildScripts = [...pkg.scripts.build!.matchAll(/scripts\/[\w-]+\.mjs/g)].map((m) => m[0]);
     expect(buildScripts.length).toBeGreaterThanOrEqual(3);
-    for (const path of [...fromContext, ...buildScripts, 'src/cli/main.ts', 'bin/token-sim.js', 'fixtures/default.json']) {
+    // And the modules of scripts/ that they import (scripts/entries.mjs was left out once: the image did not build).
+    const imported = buildScripts.flatMap((script) => [...readFileSync(join(ROOT, script), 'utf8').matchAll(/from '\.\/([\w-]+\.mjs)'/g)].map((m) => `scripts/${m[1]}`));
+    expect(imported).toContain('scripts/entries.mjs');
+    for (const path of [...fromContext, ...buildScripts, ...imported, 'src/cli/main.ts', 'bin/token-sim.js', 'fixtures/default.json']) {
       expect([path, lets(path)]).toEqual([path, true]);
     }
     // Every folder copied is let in whole, but scripts/, of which only the build scripts are.
