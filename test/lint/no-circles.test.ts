@@ -1,7 +1,7 @@
 /**
  * No import circles in src/ (issue 24): the layer zones (eslint.layers.js) keep imports pointing down between
- * folders, and this keeps them from looping inside one, type-only imports and re-exports included. Three
- * circles came back through merged work in one day; this catches the next one before review does.
+ * folders, and this keeps them from looping inside one, type-only imports and re-exports included. Four
+ * circles came in through merged work in one day; this catches the next one before review does.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
