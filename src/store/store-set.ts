@@ -4,11 +4,13 @@ import type { PaymentStore, Store } from '../domain/ports.js';
 import type { WebhookItem } from '../infra/webhooks.js';
 import type { Replica } from './redis/replica.js';
 import type { StoreParts } from './store-parts.js';
+import type { HeldWebhookCalls } from './webhook-gate.js';
 
 /** What `/_sim/health` says of the store (decision 0041). */
 export type StoreHealth = { kind: 'memory' } | { kind: 'redis'; up: boolean; state?: 'reset'; at?: string };
 
-export interface StoreSet {
+/** The webhook calls (`HeldWebhookCalls`) are those of webhook-gate.ts's `heldWebhooks`, for both stores. */
+export interface StoreSet extends HeldWebhookCalls {
   readonly tokens: Store;
   readonly payments: PaymentStore;
   /** The request journal: this process's, or (Redis) every process's on demand. */
@@ -19,17 +21,8 @@ export interface StoreSet {
   readonly processName: string | undefined;
   /** Hands a webhook to delivery: at once, or (Redis) recorded with the change that made it and sent after its commit. */
   send(job: WebhookItem): void;
-  /**
-   * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
-   * records until released, and what waited for the payment's next event follows them.
-   */
-  sendEvent(jobs: readonly WebhookItem[]): void;
-  /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
-  releaseWebhooks(tenant: string, now: number): void;
   /** The dispatcher is done with a job. */
   settled(job: WebhookItem): void;
-  /** A reset drops the tenant's (or every) webhook queue. */
-  clearWebhooks(tenant: string | undefined): void;
   health(): Promise<StoreHealth>;
   /** After a reset of one tenant or (undefined) all. */
   afterReset(tenant: string | undefined): void;

@@ -59,15 +59,25 @@ function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
   for (const item of due) release(store, item);
 }
 
-/**
- * A store set's webhook calls (StoreSet's sendEvent, releaseWebhooks, clearWebhooks) over its held deliveries
- * (memory, or the Redis outbox). Typed here, not from store-set.ts, which the Redis outbox (importing this module) reaches through the replica.
- */
-export function heldWebhooks(store: HeldDeliveries & { clear(tenant?: string): void }, dispatcher: WebhookDispatcher) {
+/** A store set's webhook calls over its held deliveries (StoreSet extends them). */
+export interface HeldWebhookCalls {
+  /**
+   * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
+   * records until released, and what waited for the payment's next event follows them.
+   */
+  sendEvent(jobs: readonly WebhookItem[]): void;
+  /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
+  releaseWebhooks(tenant: string, now: number): void;
+  /** A reset drops the tenant's (or every) webhook queue. */
+  clearWebhooks(tenant: string | undefined): void;
+}
+
+/** The calls over memory's held deliveries or the Redis outbox. */
+export function heldWebhooks(store: HeldDeliveries & { clear(tenant?: string): void }, dispatcher: WebhookDispatcher): HeldWebhookCalls {
   return {
-    sendEvent: (jobs: readonly WebhookItem[]) => sendEvent(store, jobs),
-    releaseWebhooks: (tenant: string, now: number) => releaseDue(store, tenant, now),
-    clearWebhooks(tenant: string | undefined) {
+    sendEvent: (jobs) => sendEvent(store, jobs),
+    releaseWebhooks: (tenant, now) => releaseDue(store, tenant, now),
+    clearWebhooks(tenant) {
       dispatcher.clear(tenant);
       store.clear(tenant);
     },
