@@ -30,13 +30,17 @@ export interface StoredCard {
   readonly fundingType: string;
 }
 
-/** Values submitted in a conflicting create that differ from the stored ones. */
-export interface ConflictingValues {
-  cardHolderName?: string;
-  cardExpiryDate?: CardExpiryDate;
-  billingAddress?: BillingAddress;
-  schemeTransactionReference?: string;
+/** The values a token update (PUT) or a conflict resolution writes, by field. */
+export interface TokenValues {
+  description: string;
+  cardHolderName: string;
+  cardExpiryDate: CardExpiryDate;
+  billingAddress: BillingAddress;
+  schemeTransactionReference: string;
 }
+
+/** Values submitted in a conflicting create that differ from the stored ones. */
+export type ConflictingValues = Partial<Omit<TokenValues, 'description'>>;
 
 export interface PendingConflict {
   values: ConflictingValues;
@@ -74,12 +78,7 @@ export type TokenDraft = Mutable<Omit<Token, TokenKeys | 'card'>> &
   Pick<Token, TokenKeys> & { card: Mutable<Omit<StoredCard, 'number'>> & Pick<StoredCard, 'number'> };
 
 /** What a create request says about the card, as the vault compares it with a stored token. */
-export interface SubmittedCard {
-  cardHolderName: string;
-  cardExpiryDate: CardExpiryDate;
-  billingAddress?: BillingAddress;
-  schemeTransactionReference?: string;
-}
+export type SubmittedCard = ConflictingValues & Pick<TokenValues, 'cardHolderName' | 'cardExpiryDate'>;
 
 /**
  * Values many tokens share, one object or string each, kept by one vault (never across simulators): a vault
@@ -137,42 +136,47 @@ export function sameBillingAddress(a: BillingAddress | undefined, b: BillingAddr
   return ADDRESS_FIELDS.every((f) => a[f] === b[f]);
 }
 
+/** Each field's rule: whether a submitted value conflicts with the token's (description never does), and how it is written. */
+const FIELDS: { [F in keyof TokenValues]: { differs?: (token: Token, value: TokenValues[F]) => boolean; write: (token: TokenDraft, value: TokenValues[F], shared: SharedValues) => void } } = {
+  description: { write: (token, value) => void (token.description = value) },
+  cardHolderName: { differs: (token, value) => value !== token.card.holderName, write: (token, value) => void (token.card.holderName = value) },
+  cardExpiryDate: {
+    differs: (token, value) => value.month !== token.card.expiryDate.month || value.year !== token.card.expiryDate.year,
+    write: (token, value, shared) => void (token.card.expiryDate = shared.expiryDate(value.month, value.year)),
+  },
+  billingAddress: { differs: (token, value) => !sameBillingAddress(value, token.card.billingAddress), write: (token, value) => void (token.card.billingAddress = { ...value }) },
+  schemeTransactionReference: { differs: (token, value) => value !== token.schemeTransactionReference, write: (token, value) => void (token.schemeTransactionReference = value) },
+};
+
+const CONFLICT_FIELDS = ['cardHolderName', 'cardExpiryDate', 'billingAddress', 'schemeTransactionReference'] as const;
+
 /**
- * The submitted values that differ from the stored token. Billing address and scheme transaction
+ * The submitted values that differ from the stored token, as copies. Billing address and scheme transaction
  * reference count only when the request carries them; description and expiry never conflict.
  */
 export function findConflicts(token: Token, submitted: SubmittedCard): ConflictingValues | undefined {
-  const found: ConflictingValues = {};
-  let any = false;
-  if (submitted.cardHolderName !== token.card.holderName) {
-    found.cardHolderName = submitted.cardHolderName;
-    any = true;
+  let found: Record<string, unknown> | undefined;
+  for (const field of CONFLICT_FIELDS) {
+    const value = submitted[field];
+    if (value !== undefined && (FIELDS[field].differs as (t: Token, v: typeof value) => boolean)(token, value)) {
+      (found ??= {})[field] = typeof value === 'object' ? { ...value } : value;
+    }
   }
-  const stored = token.card.expiryDate;
-  if (submitted.cardExpiryDate.month !== stored.month || submitted.cardExpiryDate.year !== stored.year) {
-    found.cardExpiryDate = { ...submitted.cardExpiryDate };
-    any = true;
-  }
-  if (submitted.billingAddress && !sameBillingAddress(submitted.billingAddress, token.card.billingAddress)) {
-    found.billingAddress = { ...submitted.billingAddress };
-    any = true;
-  }
-  const str = submitted.schemeTransactionReference;
-  if (str !== undefined && str !== token.schemeTransactionReference) {
-    found.schemeTransactionReference = str;
-    any = true;
-  }
-  return any ? found : undefined;
+  return found;
+}
+
+/** Writes one field of the token (a PUT). */
+export function writeField<F extends keyof TokenValues>(token: TokenDraft, field: F, value: TokenValues[F], shared: SharedValues): void {
+  token.revision++;
+  FIELDS[field].write(token, value, shared);
 }
 
 /** Writes conflicting values into the token (the `tokens:conflicts` resolution). */
 export function applyConflictingValues(token: TokenDraft, values: ConflictingValues, shared: SharedValues): void {
   token.revision++;
-  if (values.cardHolderName !== undefined) token.card.holderName = values.cardHolderName;
-  if (values.cardExpiryDate !== undefined) token.card.expiryDate = shared.expiryDate(values.cardExpiryDate.month, values.cardExpiryDate.year);
-  if (values.billingAddress !== undefined) token.card.billingAddress = { ...values.billingAddress };
-  if (values.schemeTransactionReference !== undefined) {
-    token.schemeTransactionReference = values.schemeTransactionReference;
+  for (const field of CONFLICT_FIELDS) {
+    const value = values[field];
+    if (value !== undefined) (FIELDS[field].write as (t: TokenDraft, v: typeof value, s: SharedValues) => void)(token, value, shared);
   }
 }
 
