@@ -117,23 +117,6 @@ export interface PartialRefund {
   reference: string;
 }
 
-export interface Payments {
-  /** Records a sale's payment: `sentForSettlement` with its settlement scheduled, or `refused`. */
-  record(tenant: string, sale: NewPayment): Payment;
-  /** The payment with its due events caught up; throws `paymentNotFound`. */
-  get(tenant: string, paymentId: string): Payment;
-  /** Throws `referenceAlreadyUsed` when the tenant already has a payment of this entity with this reference. */
-  checkNewReference(tenant: string, entity: string, reference: string): void;
-  /** The tenant's payments with this transactionReference (any entity), newest first, their due events caught up. */
-  withReference(tenant: string, reference: string): Payment[];
-  /** `failure` (a scenario on the refund itself) makes this refund fail, whatever the sale's script says. */
-  refund(tenant: string, paymentId: string, failure?: Refusal): Payment;
-  partialRefund(tenant: string, paymentId: string, refund: PartialRefund, failure?: Refusal): Payment;
-  reversal(tenant: string, paymentId: string): Payment;
-  /** Catches up every due event of the tenant's payments (a clock move); returns how many happened. */
-  catchUp(tenant: string): number;
-}
-
 /** The last event by now: what the payment's `lastEvent` says. */
 export function lastEventOf(payment: Payment): PaymentEventType {
   return payment.events[payment.events.length - 1]?.type ?? 'sentForSettlement';
