@@ -1,5 +1,5 @@
 /** The card-on-file sale: the sandbox's decision (outcome, refusal codes, risk factors) on an injected clock. */
-import type { BinTable } from './card.js';
+import type { BinTable, CardProfile } from './card.js';
 import { DomainError } from './errors.js';
 import type { Clock, Ids, Merchants } from './ports.js';
 import type { BillingAddress, CardExpiryDate } from './token.js';
@@ -37,14 +37,7 @@ export interface SaleResult {
   authorizationCode?: string;
   refusal?: Refusal;
   schemeReference: string;
-  card: {
-    number: string;
-    expiryDate: CardExpiryDate;
-    network: string;
-    countryCode: string;
-    fundingType: string;
-    paymentAccountReference: string;
-  };
+  card: CardProfile & { number: string; expiryDate: CardExpiryDate; paymentAccountReference: string };
   riskFactors: RiskFactor[];
 }
 

@@ -1,4 +1,5 @@
 /** The token and its rules: identity of a card, conflicts field by field, expiry and extension. */
+import type { CardProfile } from './card.js';
 import { addDuration, type Duration } from './duration.js';
 import { capAtEnd } from './time-range.js';
 
@@ -20,14 +21,11 @@ export interface BillingAddress {
   countryCode: string;
 }
 
-export interface StoredCard {
+export interface StoredCard extends Readonly<CardProfile> {
   readonly number: string;
   readonly holderName: string;
   readonly expiryDate: CardExpiryDate;
   readonly billingAddress?: BillingAddress;
-  readonly network: string;
-  readonly countryCode: string;
-  readonly fundingType: string;
 }
 
 /** The values a token update (PUT) or a conflict resolution writes, by field. */
@@ -91,31 +89,29 @@ export interface SharedValues {
   defaultDescription(last4: string): string;
 }
 
-const SHARED_LIMIT = 50_000;
+/** One value per key, made on first use; past 50,000 keys a value is made but no longer kept. */
+function sharing<K, V>(make: (key: K) => V): (key: K) => V {
+  const kept = new Map<K, V>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = make(key);
+      if (kept.size < 50_000) kept.set(key, value);
+    }
+    return value;
+  };
+}
 
 export function createSharedValues(): SharedValues {
-  const expiryDates = new Map<number, CardExpiryDate>();
-  const descriptions = new Map<string, string>();
+  // The key is year·16 + month (months are 1 to 12), so it gives both back.
+  const expiryDate = sharing((key: number) => Object.freeze({ month: key - 16 * Math.floor(key / 16), year: Math.floor(key / 16) }));
   return {
-    expiryDate(month, year) {
+    expiryDate: (month, year) => {
       const key = year * 16 + month;
       // Past the safe integers the key rounds and two months would share it: such a date is not shared.
-      if (!Number.isSafeInteger(key)) return Object.freeze({ month, year });
-      let date = expiryDates.get(key);
-      if (!date) {
-        date = Object.freeze({ month, year });
-        if (expiryDates.size < SHARED_LIMIT) expiryDates.set(key, date);
-      }
-      return date;
+      return Number.isSafeInteger(key) ? expiryDate(key) : Object.freeze({ month, year });
     },
-    defaultDescription(last4) {
-      let text = descriptions.get(last4);
-      if (text === undefined) {
-        text = `Card ending ${last4}`;
-        if (descriptions.size < SHARED_LIMIT) descriptions.set(last4, text);
-      }
-      return text;
-    },
+    defaultDescription: sharing((last4: string) => `Card ending ${last4}`),
   };
 }
 
