@@ -53,14 +53,12 @@ function refusalOf(payment: Payment, action: PaymentAction): string | undefined 
   return undefined;
 }
 
-const tell = (deps: PaymentsDeps, payment: Payment, event: PaymentEvent): void => deps.onEvent?.(payment, event);
-
 const newEvent = (payment: PaymentDraft, type: PaymentEventType, at: number, amount: number, extra?: Partial<PaymentEvent>): PaymentEvent =>
   extra === undefined ? { seq: ++payment.eventCount, type, at, amount } : { seq: ++payment.eventCount, type, at, amount, ...extra };
 
 function happen(deps: PaymentsDeps, payment: PaymentDraft, event: PaymentEvent): void {
   payment.events.push(event);
-  tell(deps, payment, event);
+  deps.onEvent?.(payment, event);
 }
 
 function schedule(payment: PaymentDraft, event: PaymentEvent): void {
@@ -77,10 +75,7 @@ function isDue(payment: Payment, now: number): boolean {
   return (payment.settlesAt !== undefined && payment.settlesAt <= now) || (next !== undefined && next.at <= now);
 }
 
-/**
- * Moves the events that are due by `now` (their end included) into the history, soonest first (the
- * settlement first of equals); returns how many.
- */
+/** Moves the events due by `now` into the history, soonest first (the settlement first of equals); returns how many. */
 function catchUpPayment(deps: PaymentsDeps, payment: PaymentDraft, now: number): number {
   let n = 0;
   for (;;) {
@@ -129,10 +124,7 @@ function change(deps: PaymentsDeps, payment: Payment, edit: (draft: PaymentDraft
   return payment;
 }
 
-/**
- * Sends an amount for refund now (a refund is then requested); a scripted failure shows once the settlement
- * delay has passed.
- */
+/** Sends an amount for refund now; a scripted failure shows once the settlement delay has passed. */
 function sendForRefund(deps: PaymentsDeps, payment: PaymentDraft, now: number, refund: { amount: number; reference?: string }, scripted: Refusal | undefined): void {
   const { amount, reference } = refund;
   const extra = reference === undefined ? {} : { reference };
@@ -187,7 +179,7 @@ function record(deps: PaymentsDeps, tenant: string, sale: NewPayment): Payment {
     eventCount: approved ? SETTLEMENT_SEQ : 1,
   };
   deps.store.put(payment);
-  tell(deps, payment, first);
+  deps.onEvent?.(payment, first);
   return payment;
 }
 

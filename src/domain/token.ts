@@ -45,10 +45,7 @@ export interface PendingConflict {
   expiresAt: number;
 }
 
-/**
- * A stored token. Read-only: it changes only inside its store's `update`, which hands it over as a
- * TokenDraft, so a shared store sees every change (decision 0050).
- */
+/** A stored token: read-only, changed only as a TokenDraft inside its store's `update` (decision 0050). */
 export interface Token {
   readonly tenant: string;
   readonly tokenId: string;
@@ -78,10 +75,7 @@ export type TokenDraft = Mutable<Omit<Token, TokenKeys | 'card'>> &
 /** What a create request says about the card, as the vault compares it with a stored token. */
 export type SubmittedCard = ConflictingValues & Pick<TokenValues, 'cardHolderName' | 'cardExpiryDate'>;
 
-/**
- * Values many tokens share, one object or string each, kept by one vault (never across simulators): a vault
- * of many cards shares them instead of holding one each (fewer objects for the garbage collector to trace).
- */
+/** Values many tokens share, kept per vault (never across simulators): fewer objects for the garbage collector. */
 export interface SharedValues {
   /** One frozen object per (month, year). Stored expiry dates are only ever replaced, never changed. */
   expiryDate(month: number, year: number): CardExpiryDate;
@@ -181,11 +175,7 @@ export function isExpired(token: Token, now: number): boolean {
   return now >= token.expiresAt;
 }
 
-/**
- * The half-life rule: a use extends the expiry by `extension` when less than half of the token's
- * lifetime remains (the token's own extension). Returns the new expiry (unchanged when more than half remains),
- * never past the end of the clock's range.
- */
+/** The half-life rule: a use with less than half the lifetime left adds the token's extension (capped at the clock's end). */
 export function expiryAfterUse(token: Token, now: number): number {
   const remaining = token.expiresAt - now;
   return remaining < token.lifetimeMs / 2 ? capAtEnd(addDuration(token.expiresAt, token.extension)) : token.expiresAt;

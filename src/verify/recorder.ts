@@ -18,10 +18,7 @@ import type { RecordOptions, Recording } from './types.js';
 
 /** Headers that belong to one connection, not to the request or answer: the proxy sets its own. */
 export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
-/**
- * Not forwarded either: the answer's links are rewritten and the HAR keeps readable text, so the upstream is
- * asked for an uncompressed answer (decision 0059).
- */
+/** Not forwarded either: links are rewritten and the HAR keeps text, so the answer is asked uncompressed (decision 0059). */
 const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding']);
 
 /** Node's raw headers (name, value, name, value…) as pairs. */
