@@ -1,14 +1,17 @@
 /** Card rules: Luhn check, masking, and the BIN table lookup that names network, country and funding. */
 
-export interface CardProfile {
+export interface BinEntry {
+  /** Leading digits ("411111"), or an inclusive range of leading digits of one length ("2221-2720"). */
+  prefix: string;
   network: string;
   countryCode: string;
   fundingType: string;
 }
 
-export interface BinEntry extends CardProfile {
-  /** Leading digits ("411111"), or an inclusive range of leading digits of one length ("2221-2720"). */
-  prefix: string;
+export interface CardProfile {
+  network: string;
+  countryCode: string;
+  fundingType: string;
 }
 
 /** What a card with no matching BIN entry is reported as. */
