@@ -27,10 +27,7 @@ export interface JournalFields {
   rule: string | null;
 }
 
-/**
- * The request headers the journal keeps, in this order, and where a record keeps each (never Authorization).
- * The correlation header is listed under the name the simulator uses (the record's `correlationHeader`).
- */
+/** The request headers kept (never Authorization), in this order, and the record's field for each; the correlation header listed under the simulator's name for it. */
 export const KEPT_REQUEST_HEADERS = [
   ['Host', 'host'],
   ['Accept', 'accept'],
@@ -40,13 +37,11 @@ export const KEPT_REQUEST_HEADERS = [
   ['Correlation-Id', 'clientCorrelationId'],
 ] as const;
 
-/** Where a record keeps each kept request header, as sent (KEPT_REQUEST_HEADERS); the client's correlation id as it came. */
 type KeptHeaders = { [K in (typeof KEPT_REQUEST_HEADERS)[number][1]]?: string | undefined };
 
 /**
- * What is kept per request: only references to what the request and its answer already hold, in one object
- * of one shape (every field present, undefined when there is nothing), so that recording stays cheap. Times
- * are formatted, headers and bodies masked, when listed.
+ * What is kept per request, as sent: references to what the request and answer already hold, in one object of
+ * one shape (every field present), so that recording stays cheap; formatted and masked only when listed.
  */
 export interface JournalRecord extends Omit<JournalFields, 'errorName'>, KeptHeaders {
   errorName?: string | undefined;
@@ -54,33 +49,20 @@ export interface JournalRecord extends Omit<JournalFields, 'errorName'>, KeptHea
   realMs: number;
   /** The query string as requested, without `?`. */
   query?: string | undefined;
-  /**
-   * The name of the correlation header, request and answer alike: the vendor's (`WP-CorrelationId` with
-   * `--vendor worldpay`), `Correlation-Id` when absent.
-   */
+  /** The correlation header's name, request and answer alike (`WP-CorrelationId` with `--vendor worldpay`); absent: `Correlation-Id`. */
   correlationHeader?: string | undefined;
-  /**
-   * The request body, parsed and masked only when listed; kept only up to MAX_BODY_BYTES. A Buffer is
-   * turned into text when recorded: a small Buffer is a slice of an 8 KiB pool slab, and keeping it would
-   * keep the whole slab.
-   */
+  /** Kept up to MAX_BODY_BYTES; a Buffer is made text when recorded (a small one is a slice of an 8 KiB pool slab it would keep). */
   body?: Buffer | string | undefined;
   /** The size of a request body too large to keep. */
   omittedBodyBytes?: number;
-  /**
-   * The answer's headers, as sent: the correlation header, then `sentHeaders` (the list every answer carries; absent
-   * when the request was not answered), then `responseHeaders`, then the body's Content-Type and Length.
-   */
+  /** The answer's headers: the correlation header, `sentHeaders` (name, value…; absent when unanswered), `responseHeaders`, then the body's type and length. */
   sentHeaders?: readonly string[] | undefined;
   responseHeaders?: Readonly<Record<string, string>> | undefined;
   /** The Content-Type of the answer's body (application/json when not said). */
   responseType?: string | undefined;
-  /** The answer's body as sent, masked only when listed; kept only up to MAX_BODY_BYTES. */
+  /** Kept up to MAX_BODY_BYTES. */
   responseBody?: string | undefined;
-  /**
-   * The answer of work done that a `lostAnswer` rule kept from the client (contract 4.4): how it was lost, and
-   * what it would have been; its body kept only up to MAX_BODY_BYTES.
-   */
+  /** The answer a `lostAnswer` rule kept from the client (contract 4.4): how it was lost, and what it was (body up to MAX_BODY_BYTES). */
   lostAnswer?: { as: string; status: number; mediaType?: string | undefined; body?: string | undefined } | undefined;
   /** The size of an answer's body too large to keep. */
   omittedResponseBytes?: number;

@@ -5,12 +5,9 @@
  */
 import type { Refusal } from './payment.js';
 
-export type RiskName = 'not_checked' | 'not_matched' | 'not_supplied';
-export type RiskDetail = 'address' | 'postcode';
-
 export interface RiskFactor {
-  risk: RiskName;
-  detail: RiskDetail;
+  risk: 'not_checked' | 'not_matched' | 'not_supplied';
+  detail: 'address' | 'postcode';
 }
 
 /** The refusal descriptions of the sandbox's `REFUSED<n>` card holder names, by code. */
@@ -50,7 +47,7 @@ export const UNLISTED_REFUSAL = 'REFUSED';
 /** The code a plain card whose expiry month has passed is refused with. */
 export const EXPIRED_CARD_CODE = '33';
 
-const both = (risk: RiskName): readonly RiskFactor[] => [
+const both = (risk: RiskFactor['risk']): readonly RiskFactor[] => [
   { risk, detail: 'address' },
   { risk, detail: 'postcode' },
 ];
@@ -96,29 +93,30 @@ export function riskFactorsFor(postalCode: string | undefined): RiskFactor[] {
   return POSTCODE_RISKS[code]?.map((factor) => ({ ...factor })) ?? [];
 }
 
-/** One magic value and what the sale does with it. */
-export interface MagicEntry<V> {
-  value: V;
-  outcome: NameOutcome;
+/** A scripted outcome (a scenario rule's `then.outcome`): it replaces what the card holder name decides. */
+export interface ScriptedOutcome {
+  outcome: 'sentForSettlement' | 'refused';
+  refusalCode?: string | undefined;
+  refusalDescription?: string | undefined;
 }
 
-/** The magic values as data: each name and postal code with what the sale's own rules make of it. */
-export interface MagicCatalogue {
-  /** `ERROR`, `REFUSED`, then `REFUSED<n>` for each code of the table, in code order. */
-  cardHolderNames: MagicEntry<string>[];
-  /** What a plain card whose expiry month has passed gets. */
-  expiredCard: Refusal;
-  /** Each magic postal code with its risk factors, then `undefined`: no billing address. */
-  postalCodes: { value: string | undefined; riskFactors: RiskFactor[] }[];
+/** The refusal a scripted outcome ends a sale with (code 5 when it names none); undefined when it approves. */
+export function scriptedRefusal(scripted: ScriptedOutcome): Refusal | undefined {
+  return scripted.outcome === 'sentForSettlement' ? undefined : refusalWith(scripted.refusalCode ?? DEFAULT_REFUSAL_CODE, scripted.refusalDescription);
 }
+
+export type MagicCatalogue = ReturnType<typeof magicCatalogue>;
 
 /** The catalogue, each entry's effect computed by the rules the sale runs (outcomeForName, riskFactorsFor). */
-export function magicCatalogue(): MagicCatalogue {
+export function magicCatalogue() {
   // Integer keys iterate in ascending order: the codes come in code order.
   const names = [MAGIC_NAMES.error, MAGIC_NAMES.refused, ...Object.keys(REFUSAL_DESCRIPTIONS).map((code) => `${MAGIC_NAMES.refused}${code}`)];
   return {
+    /** `ERROR`, `REFUSED`, then `REFUSED<n>` for each code of the table, in code order. */
     cardHolderNames: names.map((value) => ({ value, outcome: outcomeForName(value) })),
+    /** What a plain card whose expiry month has passed gets. */
     expiredCard: refusalWith(EXPIRED_CARD_CODE),
+    /** Each magic postal code with its risk factors, then `undefined`: no billing address. */
     postalCodes: [...Object.keys(POSTCODE_RISKS), undefined].map((value) => ({ value, riskFactors: riskFactorsFor(value) })),
   };
 }

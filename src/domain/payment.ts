@@ -1,8 +1,7 @@
 /**
- * A payment after the sale: its amounts, its refunds and its event history, on an injected clock (contract
- * 3.2, decision 0029). Pure rules: the events that are due by the tenant's virtual now are caught up before
- * every action and read, so a clock advance takes effect on the very next request without timers. The
- * rules that change payments are in payments.ts.
+ * A payment after the sale: amounts, refunds and event history (contract 3.2, decision 0029). Events due by the
+ * tenant's virtual now are caught up before every action and read, so a clock move needs no timers. The rules
+ * that change payments are in payments.ts.
  */
 import type { Mutable } from './token.js';
 
@@ -43,10 +42,7 @@ export interface PaymentScript {
 /** Where the settlement stands: `none` for a refused sale. */
 export type Settlement = 'none' | 'pending' | 'settled' | 'failed' | 'cancelled';
 
-/**
- * A stored payment. Read-only: it changes only inside its store's `update`, which hands it over as a
- * PaymentDraft, so a shared store sees every change (decision 0050).
- */
+/** A stored payment: read-only, changed only as a PaymentDraft inside its store's `update` (decision 0050). */
 export interface Payment {
   readonly tenant: string;
   readonly paymentId: string;
@@ -66,10 +62,7 @@ export interface Payment {
   readonly script: PaymentScript;
   /** What happened, oldest first. */
   readonly events: readonly PaymentEvent[];
-  /**
-   * While the settlement is pending: when it happens (`settled`, or the scripted `settlementFailed`, with
-   * `seq` 2). Kept as an instant, not as a scheduled event, so that a sale stores two objects fewer.
-   */
+  /** While the settlement is pending, when it happens (`seq` 2): an instant, not an event, so a sale stores two objects fewer. */
   readonly settlesAt: number | undefined;
   /** What else will happen by the clock (scripted refund failures), soonest first; shared and empty when none. */
   readonly scheduled: readonly PaymentEvent[];
@@ -115,23 +108,6 @@ export interface PartialRefund {
   amount: number;
   currency: string;
   reference: string;
-}
-
-export interface Payments {
-  /** Records a sale's payment: `sentForSettlement` with its settlement scheduled, or `refused`. */
-  record(tenant: string, sale: NewPayment): Payment;
-  /** The payment with its due events caught up; throws `paymentNotFound`. */
-  get(tenant: string, paymentId: string): Payment;
-  /** Throws `referenceAlreadyUsed` when the tenant already has a payment of this entity with this reference. */
-  checkNewReference(tenant: string, entity: string, reference: string): void;
-  /** The tenant's payments with this transactionReference (any entity), newest first, their due events caught up. */
-  withReference(tenant: string, reference: string): Payment[];
-  /** `failure` (a scenario on the refund itself) makes this refund fail, whatever the sale's script says. */
-  refund(tenant: string, paymentId: string, failure?: Refusal): Payment;
-  partialRefund(tenant: string, paymentId: string, refund: PartialRefund, failure?: Refusal): Payment;
-  reversal(tenant: string, paymentId: string): Payment;
-  /** Catches up every due event of the tenant's payments (a clock move); returns how many happened. */
-  catchUp(tenant: string): number;
 }
 
 /** The last event by now: what the payment's `lastEvent` says. */

@@ -14,8 +14,8 @@ import {
   type PaymentDraft,
   type PaymentEvent,
   type PaymentEventType,
+  type PartialRefund,
   type PaymentScript,
-  type Payments,
   type Refusal,
 } from './payment.js';
 import type { Duration } from './duration.js';
@@ -40,31 +40,25 @@ function notAllowed(action: PaymentAction, why: string): DomainError {
   return new DomainError('actionNotAllowed', `A ${action === 'partialRefund' ? 'partial refund' : action} is not allowed: ${why}`);
 }
 
+/** Why a settlement that is over allows no action. */
+const ENDED: Partial<Record<Payment['settlement'], string>> = { none: 'the sale was refused', failed: 'the settlement failed', cancelled: 'the payment was cancelled' };
+
 /** Why the payment's state refuses an action, or undefined when it allows it. */
 function refusalOf(payment: Payment, action: PaymentAction): string | undefined {
-  switch (payment.settlement) {
-    case 'none':
-      return 'the sale was refused';
-    case 'failed':
-      return 'the settlement failed';
-    case 'cancelled':
-      return 'the payment was cancelled';
-    default:
-  }
+  const ended = ENDED[payment.settlement];
+  if (ended !== undefined) return ended;
   if (payment.reversed) return 'the payment was reversed';
   if (action === 'reversal' && payment.refundRequested) return 'the payment has been refunded';
   if (action !== 'reversal' && remainingOf(payment) <= 0) return 'nothing remains to refund';
   return undefined;
 }
 
-const tell = (deps: PaymentsDeps, payment: Payment, event: PaymentEvent): void => deps.onEvent?.(payment, event);
-
 const newEvent = (payment: PaymentDraft, type: PaymentEventType, at: number, amount: number, extra?: Partial<PaymentEvent>): PaymentEvent =>
   extra === undefined ? { seq: ++payment.eventCount, type, at, amount } : { seq: ++payment.eventCount, type, at, amount, ...extra };
 
 function happen(deps: PaymentsDeps, payment: PaymentDraft, event: PaymentEvent): void {
   payment.events.push(event);
-  tell(deps, payment, event);
+  deps.onEvent?.(payment, event);
 }
 
 function schedule(payment: PaymentDraft, event: PaymentEvent): void {
@@ -81,10 +75,7 @@ function isDue(payment: Payment, now: number): boolean {
   return (payment.settlesAt !== undefined && payment.settlesAt <= now) || (next !== undefined && next.at <= now);
 }
 
-/**
- * Moves the events that are due by `now` (their end included) into the history, soonest first (the
- * settlement first of equals); returns how many.
- */
+/** Moves the events due by `now` into the history, soonest first (the settlement first of equals); returns how many. */
 function catchUpPayment(deps: PaymentsDeps, payment: PaymentDraft, now: number): number {
   let n = 0;
   for (;;) {
@@ -133,10 +124,7 @@ function change(deps: PaymentsDeps, payment: Payment, edit: (draft: PaymentDraft
   return payment;
 }
 
-/**
- * Sends an amount for refund now (a refund is then requested); a scripted failure shows once the settlement
- * delay has passed.
- */
+/** Sends an amount for refund now; a scripted failure shows once the settlement delay has passed. */
 function sendForRefund(deps: PaymentsDeps, payment: PaymentDraft, now: number, refund: { amount: number; reference?: string }, scripted: Refusal | undefined): void {
   const { amount, reference } = refund;
   const extra = reference === undefined ? {} : { reference };
@@ -191,24 +179,30 @@ function record(deps: PaymentsDeps, tenant: string, sale: NewPayment): Payment {
     eventCount: approved ? SETTLEMENT_SEQ : 1,
   };
   deps.store.put(payment);
-  tell(deps, payment, first);
+  deps.onEvent?.(payment, first);
   return payment;
 }
 
-export function createPayments(deps: PaymentsDeps): Payments {
+export type Payments = ReturnType<typeof createPayments>;
+
+export function createPayments(deps: PaymentsDeps) {
   return {
-    record: (tenant, sale) => record(deps, tenant, sale),
+    /** Records a sale's payment: `sentForSettlement` with its settlement scheduled, or `refused`. */
+    record: (tenant: string, sale: NewPayment): Payment => record(deps, tenant, sale),
 
-    get: (tenant, paymentId) => live(deps, tenant, paymentId).payment,
+    /** The payment with its due events caught up; throws `paymentNotFound`. */
+    get: (tenant: string, paymentId: string): Payment => live(deps, tenant, paymentId).payment,
 
-    checkNewReference(tenant, entity, reference) {
+    /** Throws `referenceAlreadyUsed` when the tenant already has a payment of this entity with this reference. */
+    checkNewReference(tenant: string, entity: string, reference: string): void {
       // A refused sale is a payment, so its reference counts as used; a scripted error or fault made none.
       if (deps.store.byReference(tenant, reference).some((payment) => payment.entity === entity)) {
         throw new DomainError('referenceAlreadyUsed', `transactionReference '${reference}' was already used for a payment of merchant entity '${entity}'`);
       }
     },
 
-    withReference(tenant, reference) {
+    /** The tenant's payments with this transactionReference (any entity), newest first, their due events caught up. */
+    withReference(tenant: string, reference: string): Payment[] {
       const now = deps.clock.now(tenant);
       // As `live` does: the store's update changes the stored payment itself.
       return deps.store.byReference(tenant, reference).map((payment) => {
@@ -217,14 +211,15 @@ export function createPayments(deps: PaymentsDeps): Payments {
       });
     },
 
-    refund(tenant, paymentId, failure) {
+    /** `failure` (a scenario on the refund itself) makes this refund fail, whatever the sale's script says. */
+    refund(tenant: string, paymentId: string, failure?: Refusal): Payment {
       const { payment, now } = live(deps, tenant, paymentId);
       check(payment, 'refund');
       // After partial refunds, a full refund refunds what remains.
       return change(deps, payment, (draft) => sendForRefund(deps, draft, now, { amount: remainingOf(draft) }, failure));
     },
 
-    partialRefund(tenant, paymentId, refund, failure) {
+    partialRefund(tenant: string, paymentId: string, refund: PartialRefund, failure?: Refusal): Payment {
       const { payment, now } = live(deps, tenant, paymentId);
       if (refund.currency !== payment.currency) {
         throw new DomainError('refundCurrencyMismatch', `currency must be the sale's currency, ${payment.currency}`);
@@ -236,13 +231,14 @@ export function createPayments(deps: PaymentsDeps): Payments {
       return change(deps, payment, (draft) => sendForRefund(deps, draft, now, refund, failure));
     },
 
-    reversal(tenant, paymentId) {
+    reversal(tenant: string, paymentId: string): Payment {
       const { payment, now } = live(deps, tenant, paymentId);
       check(payment, 'reversal');
       return change(deps, payment, (draft) => reverse(deps, draft, now));
     },
 
-    catchUp(tenant) {
+    /** Catches up every due event of the tenant's payments (a clock move); returns how many happened. */
+    catchUp(tenant: string): number {
       const now = deps.clock.now(tenant);
       let n = 0;
       for (const paymentId of deps.store.due(tenant, now)) {

@@ -3,7 +3,6 @@ import type { Duration } from './duration.js';
 import type { Payment, PaymentDraft } from './payment.js';
 import type { Token, TokenDraft } from './token.js';
 
-
 export interface Clock {
   /** The tenant's virtual now, in epoch milliseconds (tenants may have clocks of their own). */
   now(tenant: string): number;
@@ -20,10 +19,7 @@ export interface Ids {
   paymentAccountReference(cardNumber: string): string;
   /** A new payment id for the tenant: 19 digits starting with 99, like token ids. */
   paymentId(tenant: string): string;
-  /**
-   * The id of a payment's `seq`-th event: a UUID-shaped string, a value of the key and its arguments (no
-   * stream), so it is computed only when shown (a webhook) and is the same whenever that is.
-   */
+  /** The id of a payment's `seq`-th event, UUID-shaped: a function of the key and its arguments (no stream), the same whenever shown. */
   eventId(tenant: string, paymentId: string, seq: number): string;
 }
 
@@ -45,17 +41,10 @@ export interface Store {
   findByCard(tenant: string, entity: string, namespace: string | undefined, cardNumber: string): Token | undefined;
   /** Token ids currently indexed under a namespace key (expired ones included until removed). */
   namespaceMembers(tenant: string, namespaceKey: string): readonly string[];
-  /**
-   * The tokens indexed under a namespace, whatever their merchant entity, in the order they were stored
-   * (expired ones included until removed).
-   */
+  /** The tokens indexed under a namespace, whatever their entity, in storing order (expired ones included until removed). */
   namespaceTokens(tenant: string, namespace: string): readonly Token[];
-  /** Adds a new token and indexes it. */
   insert(token: Token): void;
-  /**
-   * Changes a stored token in place (its expiry, fields or conflict): the only way a stored token changes, so
-   * the store, and a shared store's replica, sees every change (decision 0050). Nothing when it is not stored.
-   */
+  /** The only way a stored token changes, so that the store (and a shared store's replica) sees every change (decision 0050); nothing when it is not stored. */
   update(tenant: string, tokenId: string, change: (token: TokenDraft) => void): void;
   remove(tenant: string, tokenId: string): void;
   list(tenant: string): readonly Token[];
@@ -63,10 +52,7 @@ export interface Store {
   clear(tenant?: string): void;
   /** Replaces every token at once (a state import). */
   replaceAll(tokens: readonly Token[]): void;
-  /**
-   * Removes the tenant's tokens that have expired by `now` and returns how many. Cheap when none has: it
-   * does not scan the tenant's tokens.
-   */
+  /** Removes the tenant's tokens expired by `now`, returns how many; cheap when none has (no scan). */
   sweepExpired(tenant: string, now: number): number;
   /** How many tokens the store holds, expired ones included until removed. */
   size(): number;
@@ -78,10 +64,7 @@ export interface LifetimeProfile {
   readonly extension: Duration;
 }
 
-/**
- * The profile in force for a tenant (the configured one, or the one its scenarios name: its own set's, else
- * the global set's). Tokens keep the one they were created under.
- */
+/** The profile in force for a tenant: the configured one, or its own scenario set's, else the global set's. Tokens keep theirs. */
 export interface Profiles {
   current(tenant: string): LifetimeProfile;
 }
@@ -93,15 +76,9 @@ export interface PaymentStore {
   put(payment: Payment): void;
   /** Drops a payment (a shared store's replica, when another process dropped it). */
   remove(tenant: string, paymentId: string): void;
-  /**
-   * Changes a stored payment in place (an event, a refund): the only way a stored payment changes, so the
-   * store sees every change, the events it schedules included (decision 0050). Nothing when it is not stored.
-   */
+  /** The only way a stored payment changes, so that the store sees every change, its schedule included (decision 0050); nothing when it is not stored. */
   update(tenant: string, paymentId: string, change: (payment: PaymentDraft) => void): void;
-  /**
-   * The tenant's payments with an event scheduled by `now`, each scheduled instant given once (a payment may
-   * still have later ones; an event may have happened already).
-   */
+  /** The tenant's payments with an event scheduled by `now`, each instant given once (later ones may remain; one may have happened). */
   due(tenant: string, now: number): readonly string[];
   /** The tenant's payments, oldest first. */
   list(tenant: string): readonly Payment[];

@@ -1,13 +1,11 @@
 /** The card-on-file sale: the sandbox's decision (outcome, refusal codes, risk factors) on an injected clock. */
-import type { BinTable } from './card.js';
+import type { BinTable, CardProfile } from './card.js';
 import { DomainError } from './errors.js';
 import type { Clock, Ids, Merchants } from './ports.js';
 import type { BillingAddress, CardExpiryDate } from './token.js';
 import type { Vault } from './vault.js';
 
-import { EXPIRED_CARD_CODE, DEFAULT_REFUSAL_CODE, outcomeForName, refusalWith, riskFactorsFor, type RiskFactor } from './magic-values.js';
-
-export type { Refusal } from './payment.js';
+import { EXPIRED_CARD_CODE, outcomeForName, refusalWith, riskFactorsFor, scriptedRefusal, type RiskFactor, type ScriptedOutcome } from './magic-values.js';
 import type { Refusal } from './payment.js';
 
 /** A card is valid through the last day of its expiry month (UTC). */
@@ -39,14 +37,7 @@ export interface SaleResult {
   authorizationCode?: string;
   refusal?: Refusal;
   schemeReference: string;
-  card: {
-    number: string;
-    expiryDate: CardExpiryDate;
-    network: string;
-    countryCode: string;
-    fundingType: string;
-    paymentAccountReference: string;
-  };
+  card: CardProfile & { number: string; expiryDate: CardExpiryDate; paymentAccountReference: string };
   riskFactors: RiskFactor[];
 }
 
@@ -60,48 +51,42 @@ export interface SalesDeps {
 
 /** A scripted outcome (scenario rules): replaces what the card holder name and postal code would decide. */
 export interface SaleOverride {
-  outcome?: { outcome: 'sentForSettlement' | 'refused'; refusalCode?: string; refusalDescription?: string };
+  outcome?: ScriptedOutcome;
   riskFactors?: RiskFactor[];
-}
-
-export interface Sales {
-  sale(tenant: string, request: SaleRequest, override?: SaleOverride): SaleResult;
 }
 
 /** The refusal a sale ends with, or undefined when it is approved; throws for the scripted `ERROR`. */
 function decideRefusal(card: SaleCard, plain: boolean, now: number, override: SaleOverride['outcome']): Refusal | undefined {
-  if (override) {
-    if (override.outcome === 'sentForSettlement') return undefined;
-    return refusalWith(override.refusalCode ?? DEFAULT_REFUSAL_CODE, override.refusalDescription);
-  }
+  if (override) return scriptedRefusal(override);
   const named = outcomeForName(card.holderName);
   if (named.kind === 'error') throw new DomainError('issuerFailed', 'A scripted error (card holder name ERROR)');
   if (plain && isCardExpired(card.expiryDate, now)) return refusalWith(EXPIRED_CARD_CODE);
   return named.kind === 'refuse' ? named.refusal : undefined;
 }
 
-export function createSales(deps: SalesDeps): Sales {
-  const { clock, ids, vault, merchants, binTable } = deps;
-
-  /** The card to charge: a plain card as given, or the live token's stored card. */
-  function cardOf(tenant: string, instrument: SaleInstrument, now: number): { card: SaleCard; tokenId?: string } {
-    if (instrument.kind === 'plain') return { card: instrument.card };
-    const token = instrument.tokenId === undefined ? undefined : vault.peek(tenant, instrument.tokenId);
-    if (!token) throw new DomainError('saleTokenNotLive', 'href must be the href of a live token of these credentials');
-    if (isCardExpired(token.card.expiryDate, now)) {
-      throw new DomainError('storedCardExpired', 'The card stored in the token has expired');
-    }
-    return { card: { ...token.card }, tokenId: token.tokenId };
+/** The card to charge: a plain card as given, or the live token's stored card. */
+function cardOf(vault: Vault, tenant: string, instrument: SaleInstrument, now: number): { card: SaleCard; tokenId?: string } {
+  if (instrument.kind === 'plain') return { card: instrument.card };
+  const token = instrument.tokenId === undefined ? undefined : vault.peek(tenant, instrument.tokenId);
+  if (!token) throw new DomainError('saleTokenNotLive', 'href must be the href of a live token of these credentials');
+  if (isCardExpired(token.card.expiryDate, now)) {
+    throw new DomainError('storedCardExpired', 'The card stored in the token has expired');
   }
+  return { card: { ...token.card }, tokenId: token.tokenId };
+}
 
+export type Sales = ReturnType<typeof createSales>;
+
+export function createSales(deps: SalesDeps) {
+  const { clock, ids, vault, merchants, binTable } = deps;
   return {
-    sale(tenant, request, override = {}) {
+    sale(tenant: string, request: SaleRequest, override: SaleOverride = {}): SaleResult {
       const now = clock.now(tenant);
       const entity = merchants.entityFor(tenant, request.entity);
       if (!entity) {
         throw new DomainError('entityNotConfigured', `The merchant entity '${request.entity}' is not configured for these credentials`);
       }
-      const { card, tokenId } = cardOf(tenant, request.instrument, now);
+      const { card, tokenId } = cardOf(vault, tenant, request.instrument, now);
       if (!entity.currencies.has(request.currency)) {
         throw new DomainError('currencyNotAccepted', `The currency ${request.currency} is not configured for the merchant entity`);
       }

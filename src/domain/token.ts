@@ -1,4 +1,5 @@
 /** The token and its rules: identity of a card, conflicts field by field, expiry and extension. */
+import type { CardProfile } from './card.js';
 import { addDuration, type Duration } from './duration.js';
 import { capAtEnd } from './time-range.js';
 
@@ -20,33 +21,31 @@ export interface BillingAddress {
   countryCode: string;
 }
 
-export interface StoredCard {
+export interface StoredCard extends Readonly<CardProfile> {
   readonly number: string;
   readonly holderName: string;
   readonly expiryDate: CardExpiryDate;
   readonly billingAddress?: BillingAddress;
-  readonly network: string;
-  readonly countryCode: string;
-  readonly fundingType: string;
+}
+
+/** The values a token update (PUT) or a conflict resolution writes, by field. */
+export interface TokenValues {
+  description: string;
+  cardHolderName: string;
+  cardExpiryDate: CardExpiryDate;
+  billingAddress: BillingAddress;
+  schemeTransactionReference: string;
 }
 
 /** Values submitted in a conflicting create that differ from the stored ones. */
-export interface ConflictingValues {
-  cardHolderName?: string;
-  cardExpiryDate?: CardExpiryDate;
-  billingAddress?: BillingAddress;
-  schemeTransactionReference?: string;
-}
+export type ConflictingValues = Partial<Omit<TokenValues, 'description'>>;
 
 export interface PendingConflict {
   values: ConflictingValues;
   expiresAt: number;
 }
 
-/**
- * A stored token. Read-only: it changes only inside its store's `update`, which hands it over as a
- * TokenDraft, so a shared store sees every change (decision 0050).
- */
+/** A stored token: read-only, changed only as a TokenDraft inside its store's `update` (decision 0050). */
 export interface Token {
   readonly tenant: string;
   readonly tokenId: string;
@@ -74,17 +73,9 @@ export type TokenDraft = Mutable<Omit<Token, TokenKeys | 'card'>> &
   Pick<Token, TokenKeys> & { card: Mutable<Omit<StoredCard, 'number'>> & Pick<StoredCard, 'number'> };
 
 /** What a create request says about the card, as the vault compares it with a stored token. */
-export interface SubmittedCard {
-  cardHolderName: string;
-  cardExpiryDate: CardExpiryDate;
-  billingAddress?: BillingAddress;
-  schemeTransactionReference?: string;
-}
+export type SubmittedCard = ConflictingValues & Pick<TokenValues, 'cardHolderName' | 'cardExpiryDate'>;
 
-/**
- * Values many tokens share, one object or string each, kept by one vault (never across simulators): a vault
- * of many cards shares them instead of holding one each (fewer objects for the garbage collector to trace).
- */
+/** Values many tokens share, kept per vault (never across simulators): fewer objects for the garbage collector. */
 export interface SharedValues {
   /** One frozen object per (month, year). Stored expiry dates are only ever replaced, never changed. */
   expiryDate(month: number, year: number): CardExpiryDate;
@@ -92,31 +83,29 @@ export interface SharedValues {
   defaultDescription(last4: string): string;
 }
 
-const SHARED_LIMIT = 50_000;
+/** One value per key, made on first use; past 50,000 keys a value is made but no longer kept. */
+function sharing<K, V>(make: (key: K) => V): (key: K) => V {
+  const kept = new Map<K, V>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = make(key);
+      if (kept.size < 50_000) kept.set(key, value);
+    }
+    return value;
+  };
+}
 
 export function createSharedValues(): SharedValues {
-  const expiryDates = new Map<number, CardExpiryDate>();
-  const descriptions = new Map<string, string>();
+  // The key is year·16 + month (months are 1 to 12), so it gives both back.
+  const expiryDate = sharing((key: number) => Object.freeze({ month: key - 16 * Math.floor(key / 16), year: Math.floor(key / 16) }));
   return {
-    expiryDate(month, year) {
+    expiryDate: (month, year) => {
       const key = year * 16 + month;
       // Past the safe integers the key rounds and two months would share it: such a date is not shared.
-      if (!Number.isSafeInteger(key)) return Object.freeze({ month, year });
-      let date = expiryDates.get(key);
-      if (!date) {
-        date = Object.freeze({ month, year });
-        if (expiryDates.size < SHARED_LIMIT) expiryDates.set(key, date);
-      }
-      return date;
+      return Number.isSafeInteger(key) ? expiryDate(key) : Object.freeze({ month, year });
     },
-    defaultDescription(last4) {
-      let text = descriptions.get(last4);
-      if (text === undefined) {
-        text = `Card ending ${last4}`;
-        if (descriptions.size < SHARED_LIMIT) descriptions.set(last4, text);
-      }
-      return text;
-    },
+    defaultDescription: sharing((last4: string) => `Card ending ${last4}`),
   };
 }
 
@@ -137,42 +126,47 @@ export function sameBillingAddress(a: BillingAddress | undefined, b: BillingAddr
   return ADDRESS_FIELDS.every((f) => a[f] === b[f]);
 }
 
+/** Each field's rule: whether a submitted value conflicts with the token's (description never does), and how it is written. */
+const FIELDS: { [F in keyof TokenValues]: { differs?: (token: Token, value: TokenValues[F]) => boolean; write: (token: TokenDraft, value: TokenValues[F], shared: SharedValues) => void } } = {
+  description: { write: (token, value) => void (token.description = value) },
+  cardHolderName: { differs: (token, value) => value !== token.card.holderName, write: (token, value) => void (token.card.holderName = value) },
+  cardExpiryDate: {
+    differs: (token, value) => value.month !== token.card.expiryDate.month || value.year !== token.card.expiryDate.year,
+    write: (token, value, shared) => void (token.card.expiryDate = shared.expiryDate(value.month, value.year)),
+  },
+  billingAddress: { differs: (token, value) => !sameBillingAddress(value, token.card.billingAddress), write: (token, value) => void (token.card.billingAddress = { ...value }) },
+  schemeTransactionReference: { differs: (token, value) => value !== token.schemeTransactionReference, write: (token, value) => void (token.schemeTransactionReference = value) },
+};
+
+const CONFLICT_FIELDS = ['cardHolderName', 'cardExpiryDate', 'billingAddress', 'schemeTransactionReference'] as const;
+
 /**
- * The submitted values that differ from the stored token. Billing address and scheme transaction
+ * The submitted values that differ from the stored token, as copies. Billing address and scheme transaction
  * reference count only when the request carries them; description and expiry never conflict.
  */
 export function findConflicts(token: Token, submitted: SubmittedCard): ConflictingValues | undefined {
-  const found: ConflictingValues = {};
-  let any = false;
-  if (submitted.cardHolderName !== token.card.holderName) {
-    found.cardHolderName = submitted.cardHolderName;
-    any = true;
+  let found: Record<string, unknown> | undefined;
+  for (const field of CONFLICT_FIELDS) {
+    const value = submitted[field];
+    if (value !== undefined && (FIELDS[field].differs as (t: Token, v: typeof value) => boolean)(token, value)) {
+      (found ??= {})[field] = typeof value === 'object' ? { ...value } : value;
+    }
   }
-  const stored = token.card.expiryDate;
-  if (submitted.cardExpiryDate.month !== stored.month || submitted.cardExpiryDate.year !== stored.year) {
-    found.cardExpiryDate = { ...submitted.cardExpiryDate };
-    any = true;
-  }
-  if (submitted.billingAddress && !sameBillingAddress(submitted.billingAddress, token.card.billingAddress)) {
-    found.billingAddress = { ...submitted.billingAddress };
-    any = true;
-  }
-  const str = submitted.schemeTransactionReference;
-  if (str !== undefined && str !== token.schemeTransactionReference) {
-    found.schemeTransactionReference = str;
-    any = true;
-  }
-  return any ? found : undefined;
+  return found;
+}
+
+/** Writes one field of the token (a PUT). */
+export function writeField<F extends keyof TokenValues>(token: TokenDraft, field: F, value: TokenValues[F], shared: SharedValues): void {
+  token.revision++;
+  FIELDS[field].write(token, value, shared);
 }
 
 /** Writes conflicting values into the token (the `tokens:conflicts` resolution). */
 export function applyConflictingValues(token: TokenDraft, values: ConflictingValues, shared: SharedValues): void {
   token.revision++;
-  if (values.cardHolderName !== undefined) token.card.holderName = values.cardHolderName;
-  if (values.cardExpiryDate !== undefined) token.card.expiryDate = shared.expiryDate(values.cardExpiryDate.month, values.cardExpiryDate.year);
-  if (values.billingAddress !== undefined) token.card.billingAddress = { ...values.billingAddress };
-  if (values.schemeTransactionReference !== undefined) {
-    token.schemeTransactionReference = values.schemeTransactionReference;
+  for (const field of CONFLICT_FIELDS) {
+    const value = values[field];
+    if (value !== undefined) (FIELDS[field].write as (t: TokenDraft, v: typeof value, s: SharedValues) => void)(token, value, shared);
   }
 }
 
@@ -181,11 +175,7 @@ export function isExpired(token: Token, now: number): boolean {
   return now >= token.expiresAt;
 }
 
-/**
- * The half-life rule: a use extends the expiry by `extension` when less than half of the token's
- * lifetime remains (the token's own extension). Returns the new expiry (unchanged when more than half remains),
- * never past the end of the clock's range.
- */
+/** The half-life rule: a use with less than half the lifetime left adds the token's extension (capped at the clock's end). */
 export function expiryAfterUse(token: Token, now: number): number {
   const remaining = token.expiresAt - now;
   return remaining < token.lifetimeMs / 2 ? capAtEnd(addDuration(token.expiresAt, token.extension)) : token.expiresAt;

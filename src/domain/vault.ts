@@ -11,11 +11,12 @@ import {
   findConflicts,
   isExpired,
   namespaceKey,
+  writeField,
   type BillingAddress,
   type CardExpiryDate,
   type SharedValues,
   type Token,
-  type TokenDraft,
+  type TokenValues,
 } from './token.js';
 
 export interface VaultPolicy {
@@ -60,37 +61,13 @@ export interface CreateResult {
   token: Token;
 }
 
-export type TokenUpdate =
-  | { field: 'description'; value: string }
-  | { field: 'cardHolderName'; value: string }
-  | { field: 'cardExpiryDate'; value: CardExpiryDate }
-  | { field: 'billingAddress'; value: BillingAddress }
-  | { field: 'schemeTransactionReference'; value: string };
-
-export type TokenField = TokenUpdate['field'];
+/** A PUT of one field. */
+export type TokenUpdate = { [F in keyof TokenValues]: { field: F; value: TokenValues[F] } }[keyof TokenValues];
 
 /** What a token query asks for: a namespace, a token id, or both (a token must then match both). */
 export interface TokenQuery {
   namespace?: string;
   tokenId?: string;
-}
-
-export interface Vault {
-  create(tenant: string, input: CreateTokenInput): CreateResult;
-  /** A use: extends the expiry by the half-life rule. */
-  get(tenant: string, tokenId: string): Token;
-  /** The live token without using it, or undefined. */
-  peek(tenant: string, tokenId: string): Token | undefined;
-  /**
-   * The tenant's live tokens that match the query, oldest first (creation order), whatever their merchant
-   * entity. Not a use: no expiry moves (contract 1.5).
-   */
-  query(tenant: string, query: TokenQuery): Token[];
-  /** The token while its pending conflict is open (a use). */
-  getConflict(tenant: string, tokenId: string): Token;
-  update(tenant: string, tokenId: string, update: TokenUpdate): void;
-  resolveConflict(tenant: string, tokenId: string): void;
-  delete(tenant: string, tokenId: string): void;
 }
 
 function notFound(): DomainError {
@@ -232,55 +209,40 @@ function query(store: Store, tenant: string, { namespace, tokenId }: TokenQuery,
   return found.sort((a, b) => a.createdAt - b.createdAt);
 }
 
-function applyUpdate(token: TokenDraft, update: TokenUpdate, shared: SharedValues): void {
-  token.revision++;
-  switch (update.field) {
-    case 'description':
-      token.description = update.value;
-      break;
-    case 'cardHolderName':
-      token.card.holderName = update.value;
-      break;
-    case 'cardExpiryDate':
-      token.card.expiryDate = shared.expiryDate(update.value.month, update.value.year);
-      break;
-    case 'billingAddress':
-      token.card.billingAddress = { ...update.value };
-      break;
-    case 'schemeTransactionReference':
-      token.schemeTransactionReference = update.value;
-      break;
-  }
-}
+export type Vault = ReturnType<typeof createVault>;
 
-export function createVault(deps: VaultDeps): Vault {
+export function createVault(deps: VaultDeps) {
   const parts: VaultParts = { ...deps, shared: createSharedValues() };
   const { clock, store, shared } = parts;
   return {
-    create: (tenant, input) => create(parts, tenant, input),
+    create: (tenant: string, input: CreateTokenInput): CreateResult => create(parts, tenant, input),
 
-    get(tenant, tokenId) {
+    /** A use: extends the expiry by the half-life rule. */
+    get(tenant: string, tokenId: string): Token {
       const now = clock.now(tenant);
       return use(store, requireLive(store, tenant, tokenId, now), now);
     },
 
-    peek: (tenant, tokenId) => live(store, tenant, store.get(tenant, tokenId), clock.now(tenant)),
+    /** The live token without using it, or undefined. */
+    peek: (tenant: string, tokenId: string): Token | undefined => live(store, tenant, store.get(tenant, tokenId), clock.now(tenant)),
 
-    query: (tenant, q) => query(store, tenant, q, clock.now(tenant)),
+    /** The tenant's live tokens that match the query, oldest first, whatever their entity. Not a use (contract 1.5). */
+    query: (tenant: string, q: TokenQuery): Token[] => query(store, tenant, q, clock.now(tenant)),
 
-    getConflict(tenant, tokenId) {
+    /** The token while its pending conflict is open (a use). */
+    getConflict(tenant: string, tokenId: string): Token {
       const now = clock.now(tenant);
       return use(store, openConflict(requireLive(store, tenant, tokenId, now), now), now);
     },
 
-    update(tenant, tokenId, update) {
+    update(tenant: string, tokenId: string, { field, value }: TokenUpdate): void {
       const now = clock.now(tenant);
       const token = requireLive(store, tenant, tokenId, now);
-      store.update(tenant, tokenId, (draft) => applyUpdate(draft, update, shared));
+      store.update(tenant, tokenId, (draft) => writeField(draft, field, value, shared));
       use(store, token, now);
     },
 
-    resolveConflict(tenant, tokenId) {
+    resolveConflict(tenant: string, tokenId: string): void {
       const now = clock.now(tenant);
       const token = openConflict(requireLive(store, tenant, tokenId, now), now);
       store.update(tenant, tokenId, (draft) => {
@@ -291,7 +253,7 @@ export function createVault(deps: VaultDeps): Vault {
       use(store, token, now);
     },
 
-    delete(tenant, tokenId) {
+    delete(tenant: string, tokenId: string): void {
       const now = clock.now(tenant);
       requireLive(store, tenant, tokenId, now);
       store.remove(tenant, tokenId);

@@ -30,10 +30,7 @@ export function problemOfRefusal(err: unknown): FieldProblem | undefined {
   return undefined;
 }
 
-/**
- * A set's preloaded tokens, each with its tenant (its username, or the set's own tenant, or the first configured
- * credential) and its path in the submitted document.
- */
+/** A set's preloaded tokens, each with its tenant (its username, else the set's tenant, else the first credential) and path. */
 function tokensOf(deps: ActiveSetDeps, scenarios: readonly Scenario[], owner: string | undefined, paths: readonly FieldPath[] = []) {
   return scenarios.flatMap((s, i) =>
     (s.tokens ?? []).map((token, j) => ({ token, username: token.username ?? owner ?? deps.defaultUser, path: [...(paths[i] ?? []), 'tokens', j] })),
@@ -109,6 +106,11 @@ export function createActiveScenarios(deps: ActiveSetDeps) {
     return () => void (before ? own.set(tenant, before) : own.delete(tenant));
   }
 
+  function restoreSet(scenarios: readonly Scenario[], tenant?: string): void {
+    applyProfile(scenarios, tenant);
+    deps.engine.replace(scenarios, tenant);
+  }
+
   return {
     /** The global set, or one tenant's own set. */
     list: (tenant?: string): readonly Scenario[] => deps.engine.scenarios(tenant),
@@ -141,17 +143,11 @@ export function createActiveScenarios(deps: ActiveSetDeps) {
     restoreTenantSets(sets: Readonly<Record<string, readonly Scenario[]>>): void {
       for (const tenant of deps.engine.tenantSets().keys()) deps.engine.replace([], tenant);
       own.clear();
-      for (const [tenant, scenarios] of Object.entries(sets)) {
-        applyProfile(scenarios, tenant);
-        deps.engine.replace(scenarios, tenant);
-      }
+      for (const [tenant, scenarios] of Object.entries(sets)) restoreSet(scenarios, tenant);
     },
 
     /** Replaces the global set, or one tenant's own set, preloading nothing (a shared store's replica brings the tokens). */
-    restoreSet(scenarios: readonly Scenario[], tenant?: string): void {
-      applyProfile(scenarios, tenant);
-      deps.engine.replace(scenarios, tenant);
-    },
+    restoreSet,
 
     /** Puts the sets' preloaded tokens back (of one tenant, or all) after a reset. */
     preload(tenant?: string): void {

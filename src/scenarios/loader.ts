@@ -61,10 +61,7 @@ export interface FileProblem {
   message: string;
 }
 
-/**
- * Every problem of a file (the first MAX_PROBLEMS, then a line saying more were omitted), as `JSONPath: message`
- * lines; empty when the file is valid.
- */
+/** Every problem of a file as `{jsonPath, message}` (the first MAX_PROBLEMS, then a line saying more were omitted). */
 export function problemsOf(err: unknown): FileProblem[] {
   if (!(err instanceof WireError)) return [{ jsonPath: '$', message: err instanceof Error ? err.message : String(err) }];
   const items: readonly FieldProblem[] = err.problems.length > 0 ? err.problems : [{ errorName: 'fieldHasInvalidValue', message: err.message, path: [] }];

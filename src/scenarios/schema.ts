@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { fixtureToken, type FixtureToken } from '../config/fixtures.js';
 import type { Profile } from '../config/options.js';
+import type { RiskFactor } from '../domain/magic-values.js';
 import { parseInstant } from '../wire/instant.js';
 import { API_OPERATIONS, isoInstant, oneOf } from '../wire/schemas.js';
 import { schemaFor } from '../wire/schema-for.js';
@@ -9,6 +10,7 @@ import { checkDelay, checked, delayShape, numberIn, type DelaySpec } from './rul
 import { webhookRuleIssues, webhookThen, webhookWhen, type WebhookThen, type WebhookWhen } from './webhook-rules.js';
 
 export { MAX_DELAY_MS, MAX_SIGMA, type DelaySpec } from './rule-numbers.js';
+export type { RiskFactor } from '../domain/magic-values.js';
 
 /** `webhook`: a payment event's delivery rather than an API request (contract 4.4, decision 0056). */
 export const OPERATIONS = [...API_OPERATIONS, 'webhook', 'any'] as const;
@@ -38,10 +40,6 @@ export interface RuleWhen extends WebhookWhen {
   between?: { from?: string | undefined; until?: string | undefined } | undefined;
 }
 
-export interface RiskFactor {
-  risk: 'not_checked' | 'not_matched' | 'not_supplied';
-  detail: 'address' | 'postcode';
-}
 
 /** What a rule does: at least one of these (the webhook actions on `operation: webhook` only). */
 export interface RuleThen extends WebhookThen {

@@ -5,10 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
 import { startSimulator } from './server.js';
 import { compareAnswers, type Answer } from '../verify/compare.js';
-import { bodyOf, encodedBody, HOP_BY_HOP } from '../verify/recorder.js';
+import { encodedBody, HOP_BY_HOP } from '../verify/recorder.js';
 import { usernameOf } from '../verify/redact.js';
 import { DIFFERENCE_KINDS, type Difference, type VerifyOptions, type VerifyReport } from '../verify/types.js';
 
@@ -81,7 +82,7 @@ function send(base: string, method: string, path: string, headers: [string, stri
     const payload = body === undefined ? undefined : encodedBody(body, encoding);
     const raw = [...headers.flat(), 'Host', new URL(base).host, ...(payload === undefined ? [] : ['Content-Length', String(payload.length)])];
     const req = request(`${base}${path}`, { method, headers: raw }, (res) => {
-      bodyOf(res).then((body) => {
+      buffer(res).then((body) => {
         const h = new Map<string, string>();
         for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') h.set(name, value);
         resolve({ status: res.statusCode ?? 0, headers: h, text: body.toString('utf8') });

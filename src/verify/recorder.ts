@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { rootCertificates } from 'node:tls';
 import { brotliCompressSync, brotliDecompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { packageVersion } from '../config/version.js';
@@ -17,10 +18,7 @@ import type { RecordOptions, Recording } from './types.js';
 
 /** Headers that belong to one connection, not to the request or answer: the proxy sets its own. */
 export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length', 'host']);
-/**
- * Not forwarded either: the answer's links are rewritten and the HAR keeps readable text, so the upstream is
- * asked for an uncompressed answer (decision 0059).
- */
+/** Not forwarded either: links are rewritten and the HAR keeps text, so the answer is asked uncompressed (decision 0059). */
 const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding']);
 
 /** Node's raw headers (name, value, name, value…) as pairs. */
@@ -50,12 +48,6 @@ export function encodedBody(text: string, contentEncoding: string | undefined): 
   return coding ? coding.encode(Buffer.from(text)) : Buffer.from(text);
 }
 
-export async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 interface Upstream {
   /** Origin and path, no trailing slash, as links and requests are joined to it. */
   base: string;
@@ -78,7 +70,7 @@ function connectUpstream(options: RecordOptions): Upstream {
     send: (method, path, headers, body) =>
       new Promise((resolve, reject) => {
         const req = send({ protocol: url.protocol, hostname: url.hostname, port: url.port, method, path: prefix + path, headers: [...headers, 'Host', url.host, ...(body.length > 0 || method === 'POST' || method === 'PUT' ? ['Content-Length', String(body.length)] : [])], agent }, (res) => {
-          bodyOf(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: pairsOf(res.rawHeaders), body: b }), reject);
+          buffer(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: pairsOf(res.rawHeaders), body: b }), reject);
         });
         req.on('error', reject);
         req.end(body);
@@ -91,7 +83,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: Upstr
   const started = Date.now();
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
-  const requestBody = await bodyOf(req);
+  const requestBody = await buffer(req);
   const requestHeaders = pairsOf(req.rawHeaders);
   const forwarded = requestHeaders.filter(([name]) => !NOT_FORWARDED.has(name.toLowerCase())).flat();
   const answer = await upstream.send(method, target, forwarded, requestBody);

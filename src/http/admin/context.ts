@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { Controller } from '../../control/controller.js';
 import type { Journal } from '../../control/journal.js';
 import type { Metrics } from '../../control/metrics.js';
-import type { Payments } from '../../domain/payment.js';
+import type { Payments } from '../../domain/payments.js';
 import type { PaymentStore } from '../../domain/ports.js';
 import type { Vault } from '../../domain/vault.js';
 import type { TenantClocks } from '../../infra/clock.js';

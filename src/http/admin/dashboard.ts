@@ -6,7 +6,8 @@
 import type { Request, Response } from 'express';
 import type { ClockState } from '../../control/snapshot-types.js';
 import type { TokenPosition } from '../../control/token-pages.js';
-import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEventType, type Payments } from '../../domain/payment.js';
+import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEventType } from '../../domain/payment.js';
+import type { Payments } from '../../domain/payments.js';
 import type { PaymentStore } from '../../domain/ports.js';
 import { formatInstant } from '../../wire/instant.js';
 import { maskCardData } from '../../wire/mask.js';

@@ -6,7 +6,7 @@
  */
 import type { BinRange } from '../../config/fixtures.js';
 import { UNKNOWN_CARD } from '../../domain/card.js';
-import { DEFAULT_REFUSAL_CODE, MAGIC_NAMES, UNLISTED_REFUSAL, magicCatalogue, refusalWith, type NameOutcome } from '../../domain/magic-values.js';
+import { MAGIC_NAMES, UNLISTED_REFUSAL, magicCatalogue, scriptedRefusal, type NameOutcome } from '../../domain/magic-values.js';
 import { ruleLabel } from '../../scenarios/engine.js';
 import type { Rule, RuleThen, Scenario } from '../../scenarios/schema.js';
 import * as z from 'zod';
@@ -96,9 +96,8 @@ function thenText(then: RuleThen): string {
   for (const [key, value] of Object.entries(then) as [keyof RuleThen, unknown][]) {
     if (value === undefined || key === 'delayMs') continue;
     if (key === 'outcome' && then.outcome) {
-      const { outcome, refusalCode, refusalDescription } = then.outcome;
-      const refusal = refusalWith(refusalCode ?? DEFAULT_REFUSAL_CODE, refusalDescription);
-      parts.push(outcome === 'refused' ? refusalText(refusal.code, refusal.description) : 'approved (sentForSettlement)');
+      const refusal = scriptedRefusal(then.outcome);
+      parts.push(refusal ? refusalText(refusal.code, refusal.description) : 'approved (sentForSettlement)');
     } else if (key === 'error' && then.error) parts.push(`answers ${then.error.status} ${then.error.errorName}`);
     else if (key === 'fault') parts.push(then.fault === 'connectionReset' ? 'resets the connection unanswered' : 'never answers');
     else if (key === 'riskFactors' && then.riskFactors) parts.push(factorsText(then.riskFactors));

@@ -1,6 +1,7 @@
 /** What an operation of the simulated API takes and gives: no framework, no socket. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Payments, PaymentScript } from '../../domain/payment.js';
+import type { PaymentScript } from '../../domain/payment.js';
+import type { Payments } from '../../domain/payments.js';
 import type { SaleOverride, Sales } from '../../domain/sale.js';
 import type { Vault } from '../../domain/vault.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
