@@ -11,8 +11,6 @@ import { ruleLabel } from '../../scenarios/engine.js';
 import type { Rule, RuleThen, Scenario } from '../../scenarios/schema.js';
 import * as z from 'zod';
 import { schemaFor } from '../../wire/schema-for.js';
-import { answer, errors, jsonSchema } from '../openapi-parts.js';
-import { badQuery, type OperationDoc } from '../openapi-parts.js';
 
 /** A risk factor of a sale's answer. */
 export interface MagicRiskFactor {
@@ -165,7 +163,7 @@ const refusal = { refusalCode: z.string(), refusalDescription: z.string() };
 const cardOrNone = z.string().nullable();
 
 /** The catalogue's schema, checked against MagicValues by the compiler: the OpenAPI document's answer. */
-const magicValuesSchema = schemaFor<MagicValues>()(
+export const magicValuesSchema = schemaFor<MagicValues>()(
   z.strictObject({
     cardHolderNames: z.array(entry({ value: z.string(), outcome: z.enum(['sentForSettlement', 'refused', 'error']), refusalCode: z.string().optional(), refusalDescription: z.string().optional() })),
     cardExpiryDates: z.array(entry({ value: z.string(), outcome: z.literal('refused'), ...refusal })),
@@ -183,11 +181,3 @@ const magicValuesSchema = schemaFor<MagicValues>()(
     cards: z.array(entry({ value: cardOrNone, network: z.string(), brand: z.string(), countryCode: z.string(), fundingType: z.string() })),
   }),
 );
-
-/** The row's OpenAPI description. */
-export const magicValuesDoc = (): OperationDoc => ({
-  operationId: 'magicValues',
-  summary: 'Every value that changes an outcome, each with what it does: card holder names, card expiry, billing postal codes, amounts of the active scenario rules, and the BIN table',
-  description: 'Read from the tables the simulator runs on. With `tenant`, the amounts of that tenant\u2019s own scenario set come first. A `null` postal code is a sale without a billing address; a `null` card prefix, a card no entry matches.',
-  responses: { 200: answer('The catalogue', jsonSchema(magicValuesSchema, 'output')), ...errors(badQuery('an unknown parameter')) },
-});
