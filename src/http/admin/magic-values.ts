@@ -1,8 +1,6 @@
 /**
- * `GET /_sim/magic-values` (contract 4.4, decision 0057): every value that changes an outcome, each with what it
- * does, read from the tables the simulator runs on: the sandbox's names, expiry and postal codes
- * (domain/magic-values.ts, whose rules the sale calls), the BIN table of the fixtures, and the amounts that the
- * active scenario rules match.
+ * `GET /_sim/magic-values` (contract 4.4, decision 0057): every value that changes an outcome and what it does,
+ * read from the tables the simulator runs on (domain/magic-values.ts, the fixtures' BINs, the active rules).
  */
 import type { BinRange } from '../../config/fixtures.js';
 import { UNKNOWN_CARD } from '../../domain/card.js';
@@ -162,7 +160,7 @@ const entry = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...shape, 
 const refusal = { refusalCode: z.string(), refusalDescription: z.string() };
 const cardOrNone = z.string().nullable();
 
-/** The catalogue's schema, checked against MagicValues by the compiler: the OpenAPI document's answer. */
+/** The OpenAPI document's answer, checked against MagicValues by the compiler. */
 export const magicValuesSchema = schemaFor<MagicValues>()(
   z.strictObject({
     cardHolderNames: z.array(entry({ value: z.string(), outcome: z.enum(['sentForSettlement', 'refused', 'error']), refusalCode: z.string().optional(), refusalDescription: z.string().optional() })),
