@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../dist/index.js';
-import { PAGE_SCENARIO, magicValuesPage } from '../dist/http/admin/magic-values-page.js';
+import { PAGE_SCENARIO, magicValuesPage } from '../dist/http/admin/magic-values.js';
 
 const sim = createSimulator({ log: 'silent', scenarios: [fileURLToPath(new URL(`../${PAGE_SCENARIO}`, import.meta.url))] });
 writeFileSync(new URL('../docs/magic-values.md', import.meta.url), magicValuesPage(sim.magicValues()));

@@ -1,35 +1,24 @@
 /**
- * The live journal (`GET /_sim/requests/stream`, decision 0034) for any number of clients at a cost that does
- * not multiply with them (contract 4.1): one hub per simulator listens to the journal, collects new entries,
- * and once per period hands each group of clients with the same filter the entries that match, found once
- * for the group; each entry is serialised and masked once, whoever sends it. What a client keeps of its own
- * is only what its socket could not take yet, at most `pending` entries.
+ * The live journal (`GET /_sim/requests/stream`, decision 0034) at a cost that does not multiply with its
+ * clients (contract 4.1): one hub per simulator collects new entries and, once per period, hands each group of
+ * clients with one filter the entries that match, found once per group; each entry is serialised and masked
+ * once. A client keeps only what its socket could not take yet, at most `pending` entries.
  */
 import type { Request, Response } from 'express';
 import { matchesJournalFilter, type Journal, type JournalFilter, type JournalSelection } from '../control/journal.js';
 import { toEntry } from '../control/journal-entry.js';
 
-/** How the live journal bounds each client (decision 0034). */
+/** How the live journal bounds each client (decision 0034); what is dropped is reported as a gap. */
 export interface StreamLimits {
-  /** Entries sent first when the client gives no `since` or `Last-Event-ID`. */
+  /** Entries sent first without `since` or `Last-Event-ID`. */
   backlog: number;
-  /** Entries sent first at most when resuming: older ones are reported as a gap. */
+  /** Entries sent first at most when resuming. */
   resume: number;
-  /**
-   * Entries waiting for a client at most: beyond, the oldest are dropped and reported as a gap. With
-   * `flushMs`, this also caps the entries a client gets per second (pending × 1000 / flushMs).
-   */
+  /** Entries waiting for a client at most (the oldest dropped); so at most pending × 1000 / flushMs a second. */
   pending: number;
-  /**
-   * New entries are written this long after the first of them arrives, together: one write per period
-   * rather than one per request, so a dashboard open under load costs the API little (0: next turn).
-   */
+  /** New entries are written together this long after the first arrives: one write per period, not per request (0: next turn). */
   flushMs: number;
-  /**
-   * New entries handed out per period across all clients at most: each client's share is this divided by the
-   * number of clients (at most `pending`, at least 1), the rest reported as a gap. What the streams write, and
-   * so what they cost the API, stays bounded however many clients listen (contract 4.1).
-   */
+  /** New entries handed out per period across all clients at most, shared equally: bounded however many listen (contract 4.1). */
   budget: number;
   /** Bytes buffered in the response at most before entries wait. */
   buffered: number;
@@ -39,13 +28,12 @@ export interface StreamLimits {
 
 export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, budget: 1000, buffered: 256 * 1024, heartbeatMs: 15_000 };
 
-/** The open live-journal streams of one simulator: ended at server close, so none holds the shutdown. */
+/** The open live-journal streams of one simulator, ended at server close so that none holds the shutdown. */
 export interface JournalStreams {
   /** Registers a stream's end; returns its removal. After closeAll, ends the stream at once. */
   add(end: () => void): () => void;
   /** Ends every open stream (and any opened later). */
   closeAll(): void;
-  /** How many are open. */
   size(): number;
 }
 
@@ -73,7 +61,7 @@ export function createJournalStreams(): JournalStreams {
 /** One client: what it waits for, and what it missed since its last write. */
 interface Client {
   readonly res: Response;
-  /** Entries up to this sequence number were sent or skipped already (the backlog). */
+  /** Entries up to this seq were sent or skipped already (the backlog). */
   after: number;
   pending: JournalSelection[];
   skipped: number;
@@ -83,11 +71,11 @@ interface Client {
   closed: boolean;
 }
 
-/** Clients with one tenant and filter: the entries they match are found once per period. */
+/** Clients with one tenant and filter. */
 interface Group {
   readonly tenant: string | undefined;
   readonly filter: JournalFilter;
-  /** True when every entry matches (no tenant, no filter): nothing to look at. */
+  /** No tenant, no filter: every entry matches. */
   readonly all: boolean;
   readonly clients: Set<Client>;
 }
@@ -95,7 +83,7 @@ interface Group {
 const gap = (skipped: number): string => `event: gap\ndata: {"skipped":${skipped}}\n\n`;
 
 export class StreamHub {
-  /** Each entry's event, serialised and masked once for every client that sends it. */
+  /** Each entry's event, serialised and masked once. */
   private readonly frames = new WeakMap<JournalSelection, string>();
   private readonly groups = new Map<string, Group>();
   private fresh: JournalSelection[] = [];
@@ -126,8 +114,7 @@ export class StreamHub {
     if (chunk !== '') res.write(chunk);
     client.pending = i === client.pending.length ? [] : client.pending.slice(i);
     if (client.pending.length === 0 && client.skipped === 0) return;
-    // What is left waits for 'drain' when the socket is behind; when it took everything at once (no 'drain'
-    // will come), on the next turn.
+    // The rest waits for 'drain' when the socket is behind; else (no 'drain' will come) for the next turn.
     if (res.writableNeedDrain) {
       if (client.draining) return;
       client.draining = true;
@@ -144,10 +131,7 @@ export class StreamHub {
     }
   }
 
-  /**
-   * Hands a client the matching entries of a period (oldest first): at most `share` of them are taken and at
-   * most `pending` wait, the rest is a gap.
-   */
+  /** Hands a client a period's matching entries: at most `share` taken and `pending` waiting, the rest a gap. */
   private hand(client: Client, matched: readonly JournalSelection[], share: number): void {
     let from = 0;
     // Only a client that joined during this period skips entries its backlog held.
@@ -212,7 +196,7 @@ export class StreamHub {
     this.keep(client, key, group);
   }
 
-  /** Keeps a client's stream alive with heartbeats until it closes or the server ends it; then forgets it. */
+  /** Heartbeats until the client closes or the server ends the stream; then forgets it. */
   private keep(client: Client, key: string, group: Group): void {
     const { res } = client;
     const heartbeat = setInterval(() => {

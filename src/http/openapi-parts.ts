@@ -26,9 +26,8 @@ export const body = (schema: Schema, type?: string): Schema => ({ required: true
 /** An answer: what it means, and the schema of its body (JSON unless `type` says otherwise) when it has one. */
 export const answer = (description: string, schema?: Schema, type?: string): Schema => ({ description, ...(schema && json(schema, type)) });
 export const pathParam = (name: string, description: string, schema: object = { type: 'string' }): Schema => ({ name, in: 'path', required: true, description, schema });
-const errorAnswer = (description: string): Schema => answer(description, ref('Error'));
 export const errors = (...codes: [number, string][]): Record<string, Schema> =>
-  Object.fromEntries(codes.map(([status, text]) => [String(status), errorAnswer(text)]));
+  Object.fromEntries(codes.map(([status, text]) => [String(status), answer(text, ref('Error'))]));
 export const COMMON_ERRORS: [number, string][] = [
   [400, 'headerIsMissing, headerHasInvalidValue, bodyIsEmpty, bodyIsNotJson, bodyDoesNotMatchSchema, urlContainsInvalidValue or a business rule'],
   [401, 'accessDenied'],
@@ -49,5 +48,5 @@ export interface OperationDoc extends Operation {
   tenantText?: string;
 }
 
-/** The 400 of a query the row refuses: a tenant that is not a configured username, or what else it names. */
+/** The 400 of a query: a tenant that is not a configured username, or `what`. */
 export const badQuery = (what: string): [number, string] => [400, `urlContainsInvalidValue (a tenant that is not a configured username, ${what})`];

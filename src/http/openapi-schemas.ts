@@ -1,8 +1,4 @@
-/**
- * zod schemas of what the simulator answers (the requests' schemas are in schemas.ts and sale-schemas.ts),
- * payment queries' included (contract 4.4, decision 0057), and /_sim's (decision 0061). They feed the OpenAPI document, and the tests
- * check real answers against them.
- */
+/** zod schemas of what the API and /_sim answer (decisions 0057, 0061): the OpenAPI document's, which tests hold real answers to. */
 import * as z from 'zod';
 import { OPERATIONS, type JournalEntry } from '../control/journal.js';
 import { PAYMENT_EVENT_TYPES } from '../domain/payment.js';
@@ -68,7 +64,7 @@ export interface ControlToken extends TokenResource {
 }
 
 const href = z.object({ href: z.string() });
-/** Every instant the simulator writes: ISO 8601 in UTC (formatInstant). */
+/** ISO 8601 in UTC (formatInstant). */
 const instant = z.string().meta({ format: 'date-time' });
 const count = z.int().min(0);
 const eventType = z.enum(PAYMENT_EVENT_TYPES);
@@ -201,12 +197,9 @@ export const paymentQueryListResponse = z
 
 export const clockResponse = z.object({ now: instant, frozen: z.boolean() });
 
-/** A token as `GET /_sim/tokens` lists it: the API's representation, and whose it is. */
 export const controlTokenResponse = schemaFor<ControlToken>()(tokenResponse.extend({ tenant: z.string().min(1) }).meta({ description: 'A token (HAL) and its tenant' }));
 
 /* What /_sim answers besides, each checked against its published type by the compiler. */
-
-/** A delivery of the webhook log. */
 export const webhookDelivery = schemaFor<WebhookDelivery>()(
   z.strictObject({
     seq: z.int().min(1),
@@ -227,7 +220,6 @@ export const webhookDelivery = schemaFor<WebhookDelivery>()(
 );
 
 const headers = z.record(z.string(), z.string());
-/** An entry of the journal as /_sim lists it. */
 export const journalEntry = schemaFor<JournalEntry>()(
   z.strictObject({
     seq: z.int().min(1),
@@ -256,11 +248,9 @@ export const journalEntry = schemaFor<JournalEntry>()(
   }),
 );
 
-
 export const webhookFlush = schemaFor<WebhookFlush>()(z.strictObject({ flushed: z.boolean(), pending: count }));
 export const webhookResend = schemaFor<WebhookResend>()(z.strictObject({ id: z.string(), eventId: z.string(), resendOf: z.string() }));
 
-/** A payment as /_sim lists it. */
 export const controlPayment = schemaFor<ControlPayment>()(
   z.strictObject({
     tenant: z.string(),
@@ -285,7 +275,6 @@ export const controlPayment = schemaFor<ControlPayment>()(
   }),
 );
 
-/** A tenant as /_sim/tenants lists it. */
 export const controlTenant = schemaFor<ControlTenant>()(
   z.strictObject({
     name: z.string(),

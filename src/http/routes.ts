@@ -1,6 +1,6 @@
 /**
  * The simulated API's routes, declared once: how a path finds one exactly as Express's router would, the Allow
- * of a 405, and the OpenAPI paths (api-docs.ts: path, methods, operationIds and path parameter from here).
+ * of a 405, and the OpenAPI paths (openapi.ts: path, methods, operationIds and path parameter from here).
  */
 import type { RefCodec, TokenRef } from '../infra/refs.js';
 import type { ApiOperation } from '../wire/schemas.js';

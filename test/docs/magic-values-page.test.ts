@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../../src/index.js';
-import { magicValuesPage } from '../../src/http/admin/magic-values-page.js';
+import { magicValuesPage } from '../../src/http/admin/magic-values.js';
 
 const page = readFileSync(new URL('../../docs/magic-values.md', import.meta.url), 'utf8');
 const script = readFileSync(new URL('../../scripts/magic-values-doc.mjs', import.meta.url), 'utf8');

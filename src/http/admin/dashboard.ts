@@ -1,9 +1,4 @@
-/**
- * The control calls the dashboard needs (contract 3.4, decision 0034), rows of the control table like the
- * others: tenants at a glance, payments with their events, a refund or reversal, deleting a token, and the
- * live journal as server-sent events, bounded per client.
- */
-import type { Request, Response } from 'express';
+/** The control calls the dashboard needs (contract 3.4, decision 0034): tenants, payments, their actions, a token's delete, the live journal. */
 import type { ClockState } from '../../control/snapshot-types.js';
 import type { TokenPosition } from '../../control/token-pages.js';
 import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEventType } from '../../domain/payment.js';
@@ -12,7 +7,7 @@ import type { PaymentStore } from '../../domain/ports.js';
 import { formatInstant } from '../../wire/instant.js';
 import { maskCardData } from '../../wire/mask.js';
 import { checkQueryParams, parseJournalQuery, readLimit, readTokenCursor, refuse, tokenCursor } from '../control-query.js';
-import type { ControlCall, ControlContext, RowCall } from './context.js';
+import type { ControlHandler, RowCall } from './context.js';
 
 /** Oldest first: creation time, tenant, id. */
 const comparePayments = (a: Payment, b: Payment): number =>
@@ -44,10 +39,7 @@ export interface ControlTenant {
   payments: number;
 }
 
-/**
- * Every payment (one tenant's, or every tenant's), oldest first, each tenant's due events caught up first; with
- * a `reference`, only those of that transactionReference (the payment queries' index, decision 0057).
- */
+/** One tenant's payments or all, oldest first, events caught up; with a `reference`, those of that transactionReference (decision 0057). */
 function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | undefined, reference?: string): Payment[] {
   const all: Payment[] = [];
   for (const name of tenant === undefined ? store.tenants() : [tenant]) {
@@ -61,7 +53,6 @@ function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | un
   return all.sort(comparePayments);
 }
 
-/** A payment as the dashboard shows it: its events by the tenant's virtual now, card data masked. */
 function paymentItem(p: Payment): ControlPayment {
   return maskCardData({
     tenant: p.tenant,
@@ -115,7 +106,7 @@ export const listPayments: RowCall<{ limit?: number; after?: TokenPosition | und
   },
 };
 
-/** The same domain calls as the API's refund and reversal: the same rules, events and webhooks (the row names its tenant). */
+/** The API's refund and reversal: the same rules, events and webhooks. */
 const paymentAction = (action: 'refund' | 'reversal'): RowCall<string> => ({
   read: (req) => String(req.params.paymentId),
   run: ({ dashboard }, { tenant }, paymentId) => paymentItem(dashboard.payments[action](tenant as string, paymentId)),
@@ -132,7 +123,7 @@ export const deleteToken: RowCall<string> = {
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;
 
 /** The live journal (journal-stream.ts): one hub per simulator, whose clients share its work (contract 4.1). */
-export function streamRequests(ctx: ControlContext, { tenant, where }: ControlCall, req: Request, res: Response): void {
+export const streamRequests: ControlHandler = (ctx, { tenant, where }, req, res) => {
   const rest = Object.fromEntries(Object.entries(req.query).filter(([key]) => key !== 'tenant' && key !== 'access_token'));
   checkQueryParams(rest, ['operation', 'status', 'method', 'rule', 'since'], where);
   const { filter } = parseJournalQuery(rest, where);
@@ -140,4 +131,4 @@ export function streamRequests(ctx: ControlContext, { tenant, where }: ControlCa
   const header = req.headers['last-event-id'];
   const since = sinceParam ?? (typeof header === 'string' && LAST_EVENT_ID.test(header.trim()) ? Number(header.trim()) : undefined);
   ctx.hub.open(req, res, tenant, live, since);
-}
+};

@@ -1,17 +1,17 @@
 /**
- * How the OpenAPI document describes each row of the control table: summary, parameters, body and answers
- * (the dashboard's rows: contract 3.4, decision 0034). Who may call (security, and the 401 and 403 answers),
- * a write's browser refusals (decision 0042) and the `tenant` parameter (with the 400 of an unknown tenant,
- * unless a row says more) come from the row itself (openapi-paths.ts). Each doc is a function: the document
- * is built fresh each time, its schemas from the zod schemas the readers use.
+ * What the OpenAPI document says of each control row: summary, parameters, body, answers. Security, the
+ * `tenant` parameter and the refusals they imply come from the row (openapi.ts). Functions: the document is
+ * built fresh each time.
  */
 import { OPERATIONS } from '../../control/journal.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
 import { answer, badQuery, body, errors, jsonSchema, pathParam, query, ref, type OperationDoc, type Schema } from '../openapi-parts.js';
 import { controlPayment, controlTenant, journalEntry, webhookDelivery, webhookFlush, webhookResend } from '../openapi-schemas.js';
+import { STREAM_LIMITS } from '../journal-stream.js';
+import { magicValuesSchema } from './magic-values.js';
 
-/** A table of docs, each under its operationId: the key it is written under. */
+/** Docs by operationId. */
 function named<K extends string>(docs: Record<K, () => Omit<OperationDoc, 'operationId'>>): Record<K, () => OperationDoc> {
   const entries = Object.entries<() => Omit<OperationDoc, 'operationId'>>(docs);
   return Object.fromEntries(entries.map(([operationId, doc]) => [operationId, (): OperationDoc => ({ operationId, ...doc() })])) as Record<K, () => OperationDoc>;
@@ -45,10 +45,7 @@ const journalParameters = (): Schema[] => [
   query('format', 'json (default) or har (HAR 1.2)', { type: 'string', enum: ['json', 'har'] }),
 ];
 
-/**
- * The health body: its status, and the store (`memory`, or `redis` and whether it answers; `state: reset` and
- * when, once it was found to have lost its state, until a whole reset: decision 0041).
- */
+/** The health body: `state: reset` and when, once the Redis store was found to have lost its state, until a whole reset (decision 0041). */
 function healthSchema(status: 'ok' | 'unavailable'): Schema {
   const memory = { type: 'object', properties: { kind: { const: 'memory' } }, required: ['kind'], additionalProperties: false };
   const redis = {
@@ -60,6 +57,22 @@ function healthSchema(status: 'ok' | 'unavailable'): Schema {
   };
   return { type: 'object', properties: { status: { const: status }, store: { oneOf: [memory, redis] } }, required: ['status', 'store'], additionalProperties: false };
 }
+
+const payment = (): Schema => jsonSchema(controlPayment, 'output');
+
+const unknownParameter = badQuery('an unknown parameter');
+const tenantNeeded: [number, string] = [400, 'urlContainsInvalidValue (no tenant, or one that is not a configured username; an unknown parameter)'];
+
+const action = (summary: string) => ({
+  summary,
+  pathParameters: [pathParam('paymentId', 'The payment\u2019s id (`paymentId` of GET /_sim/payments)')],
+  responses: {
+    200: answer('The payment after the action, as GET /_sim/payments lists it', payment()),
+    ...errors(tenantNeeded, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
+  },
+});
+
+const { backlog, resume, pending, flushMs, buffered, heartbeatMs } = STREAM_LIMITS;
 
 export const DOCS = named({
   health: () => ({
@@ -142,23 +155,8 @@ export const DOCS = named({
     },
   }),
   openApi: () => ({ responses: { 200: answer('This document', { type: 'object' }) } }),
-});
 
-const payment = (): Schema => jsonSchema(controlPayment, 'output');
-
-const unknownParameter = badQuery('an unknown parameter');
-const tenantNeeded: [number, string] = [400, 'urlContainsInvalidValue (no tenant, or one that is not a configured username; an unknown parameter)'];
-
-const action = (summary: string) => ({
-  summary,
-  pathParameters: [pathParam('paymentId', 'The payment\u2019s id (`paymentId` of GET /_sim/payments)')],
-  responses: {
-    200: answer('The payment after the action, as GET /_sim/payments lists it', payment()),
-    ...errors(tenantNeeded, [404, 'resourceNotFound (no such payment of the tenant)'], [409, 'actionIsNotAllowed (the payment\u2019s state does not allow it)']),
-  },
-});
-
-export const DASHBOARD_DOCS = named({
+  // The dashboard's rows (contract 3.4, decision 0034).
   listTenants: () => ({
     summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
     responses: {
@@ -181,17 +179,23 @@ export const DASHBOARD_DOCS = named({
     responses: { 204: answer('Deleted'), ...errors(tenantNeeded, [404, 'resourceNotFound (no such live token of the tenant)']) },
   }),
   streamRequests: () => ({
-    summary: 'The live journal as server-sent events: the last 50 matching entries (or those after `since` / `Last-Event-ID`), then each new one',
+    summary: `The live journal as server-sent events: the last ${backlog} matching entries (or those after \`since\` / \`Last-Event-ID\`), then each new one`,
     description:
-      'Each entry is `id: <seq>`, `event: request`, `data: <the masked entry GET /_sim/requests lists>`. A comment line every 15 s. ' +
-      'New entries go out together every 200 ms. A client that reads too slowly (over 256 KiB buffered), or more than 200 entries in one period, loses the oldest waiting entries and gets one ' +
+      `Each entry is \`id: <seq>\`, \`event: request\`, \`data: <the masked entry GET /_sim/requests lists>\`. A comment line every ${heartbeatMs / 1000} s. ` +
+      `New entries go out together every ${flushMs} ms. A client that reads too slowly (over ${buffered / 1024} KiB buffered), or more than ${pending} entries in one period, loses the oldest waiting entries and gets one ` +
       '`event: gap` with `data: {"skipped": n}`. The admin token may also be given as `access_token` (EventSource cannot set headers).',
     parameters: [
       ...journalFilters(),
-      query('since', 'Resume: the entries after this seq first (at most 1000; older ones are reported as a gap)', { type: 'integer', minimum: 0 }),
+      query('since', `Resume: the entries after this seq first (at most ${resume}; older ones are reported as a gap)`, { type: 'integer', minimum: 0 }),
       query('access_token', 'The admin token, for clients that cannot set Authorization (this call only)', { type: 'string' }),
       { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume as with since (the browser sends it when it reconnects)', schema: { type: 'string' } },
     ],
     responses: { 200: answer('An endless text/event-stream', { type: 'string' }, 'text/event-stream'), ...errors(unknownParameter) },
+  }),
+  // Every value that changes an outcome (contract 4.4, decision 0057).
+  magicValues: () => ({
+    summary: 'Every value that changes an outcome, each with what it does: card holder names, card expiry, billing postal codes, amounts of the active scenario rules, and the BIN table',
+    description: 'Read from the tables the simulator runs on. With `tenant`, the amounts of that tenant\u2019s own scenario set come first. A `null` postal code is a sale without a billing address; a `null` card prefix, a card no entry matches.',
+    responses: { 200: answer('The catalogue', jsonSchema(magicValuesSchema, 'output')), ...errors(unknownParameter) },
   }),
 });

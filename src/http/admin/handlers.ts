@@ -1,12 +1,8 @@
-/**
- * The /_sim calls of the control table (table.ts): clock, reset, tokens, journal, state, scenarios, webhooks,
- * health, metrics and the OpenAPI document. Each row's call (context.ts RowCall) is run over HTTP and by the
- * library alike (decision 0062), so a bad value is the same refusal over HTTP, in process and remotely.
- */
+/** The /_sim calls of the control table but the dashboard's, each run over HTTP and by the library alike (decision 0062). */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate } from 'node:timers/promises';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { JournalFilter } from '../../control/journal.js';
 import { positionOf, type TokenPosition } from '../../control/token-pages.js';
 import { packageVersion } from '../../config/version.js';
@@ -23,26 +19,26 @@ import { toHar } from '../../verify/har.js';
 import { parseJournalQuery, readFlushTimeout, readJournalCursor, readLimit, readTokenCursor, readWebhookQuery, tokenCursor, type JournalFormat } from '../control-query.js';
 import { essence } from '../media.js';
 import { controlTokenList } from '../present.js';
-import { sendJson, type ControlCall, type ControlContext, type RowCall } from './context.js';
+import { sendJson, type ControlHandler, type RowCall } from './context.js';
 
 const bodyText = async (req: Request, limit?: number): Promise<string> => (await readBody(req, limit)).toString('utf8');
 const jsonOf = async (req: Request, limit?: number): Promise<unknown> => parseJsonText(await bodyText(req, limit));
-/** A body row's arguments: its JSON body, which `run` reads (the library passes the same body, remote.ts sends it). */
+/** A body row's arguments: its JSON body (the library passes the same one). */
 const jsonBody = (req: Request): Promise<unknown> => jsonOf(req);
 
-/** Health stays open: it says where the state lives; with Redis unreachable it answers 503 (contract 3.5). */
-export async function health(ctx: ControlContext, _call: ControlCall, _req: Request, res: Response): Promise<void> {
+/** Open: it says where the state lives; with Redis unreachable, 503 (contract 3.5). */
+export const health: ControlHandler = async (ctx, _call, _req, res) => {
   const store = await ctx.storeHealth();
   const up = store.kind === 'memory' || store.up;
   sendJson(res, up ? 200 : 503, { status: up ? 'ok' : 'unavailable', store });
-}
+};
 
-export async function metrics(ctx: ControlContext, _call: ControlCall, _req: Request, res: Response): Promise<void> {
+export const metrics: ControlHandler = async (ctx, _call, _req, res) => {
   const text = await ctx.metrics.scrape();
   res.statusCode = 200;
   res.setHeader('Content-Type', ctx.metrics.contentType);
   res.end(text);
-}
+};
 
 export const getClock: RowCall = { run: ({ controller }, { tenant }) => controller.clock(tenant) };
 
@@ -65,7 +61,7 @@ export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
 /** The cursor of the page after one that showed `shown` of `count` entries, the last being `lastSeq`. */
 const nextOf = (shown: number, count: number, lastSeq: number | undefined): string | null => (lastSeq !== undefined && count > shown ? String(lastSeq) : null);
 
-/** Filters, a count, and JSON or HAR 1.2 (control-query.ts, har.ts; decision 0018); over HTTP one page of at most `limit` (default 1000). */
+/** Filters, a count, JSON or HAR 1.2 (decision 0018); over HTTP one page of at most `limit` (default 1000). */
 export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalFormat; scheme?: 'http' | 'https' }> = {
   read(req, _ctx, where) {
     const { cursor: cursorParam, ...query } = req.query;
@@ -90,22 +86,17 @@ export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalForm
 
 export const clearRequests: RowCall = { run: ({ controller }, { tenant }) => controller.clearRequests(tenant) };
 
-/**
- * A snapshot token with card data masked, except its lifetime: a number the simulator computes itself, which
- * may read as a card number (Luhn-valid, 12 to 19 digits) and must import back as a number.
- */
+/** Card data masked, but not the lifetime: a number that may read as a card number and must import back as one. */
 const maskTokenState = <T extends { lifetimeMs: number }>(state: T): unknown => ({ ...(maskCardData(state) as object), lifetimeMs: state.lifetimeMs });
 
-/** Tokens per slice of a streamed snapshot: each slice is a few milliseconds of work at most. */
+/** Tokens per slice of a streamed snapshot: a few milliseconds of work at most. */
 const STATE_SLICE = 64;
 
 /**
- * `GET /_sim/state` (`?tenant=` or a tenant's own credentials: that tenant's part only; decision 0026), written
- * a slice of tokens at a time, yielding to other requests between slices and waiting while the client reads
- * slowly: a snapshot of 100,000 tokens never holds the API up, nor is it ever one string in memory. The parts
- * (clocks, counters, the live tokens) are taken at one moment.
+ * `GET /_sim/state` (a tenant's part with a tenant: decision 0026), parts taken at one moment, written a slice
+ * at a time, yielding between slices and waiting for a slow reader: never holding the API up, never one string.
  */
-export async function exportState(ctx: ControlContext, { tenant }: ControlCall, _req: Request, res: Response): Promise<void> {
+export const exportState: ControlHandler = async (ctx, { tenant }, _req, res) => {
   const { head, tokens, toState } = ctx.controller.exportStateParts(tenant);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');
@@ -120,18 +111,18 @@ export async function exportState(ctx: ControlContext, { tenant }: ControlCall, 
     }
     yield ']}';
   }
-  // The pipeline waits for a slow reader and stops when the client is gone (who is then answered nothing more).
+  // Stops when the client is gone.
   await pipeline(Readable.from(parts()), res).catch((err: unknown) => {
     if ((err as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
   });
-}
+};
 
 export const importState: RowCall<unknown> = {
   read: (req, ctx) => jsonOf(req, ctx.stateLimit),
   run: ({ controller }, { tenant }, snapshot) => controller.importState(snapshot, tenant),
 };
 
-/** `?tenant=` names a tenant's own set; without it, the global set. Scenarios may name card numbers: masked like all /_sim output. */
+/** A tenant's own set, or the global one; card numbers masked like all /_sim output. */
 export const listScenarios = {
   run: ({ controller }, { tenant }) => ({ scenarios: controller.scenarios(tenant) }),
   present: ({ scenarios }: { scenarios: readonly Scenario[] }) => ({ scenarios: maskCardData(scenarios) }),
@@ -163,7 +154,7 @@ export const loadScenarios: RowCall<{ scenarios: Scenario[]; paths?: FieldPath[]
 
 export const clearScenarios: RowCall = { run: ({ controller }, { tenant }) => controller.loadScenarios([], undefined, tenant) };
 
-/** The delivery log, paged like the journal: the oldest `limit` after `cursor`, `next` continues (decision 0030). */
+/** The delivery log, paged like the journal (decision 0030). */
 export const listWebhooks: RowCall<WebhookFilter> = {
   read: (req, _ctx, where) => readWebhookQuery(req.query, where),
   run({ webhooks }, { tenant }, filter) {
@@ -178,10 +169,10 @@ export const flushWebhooks: RowCall<number> = {
   run: ({ webhooks }, { tenant }, timeoutMs) => webhooks.flush({ ...(tenant !== undefined && { tenant }), timeoutMs }),
 };
 
-/** Sends a logged delivery again, same eventId, as a new delivery (decision 0056): 202 with its id; 404 for an id the log does not show (of the tenant). */
+/** A logged delivery sent again as a new one, same eventId (decision 0056). */
 export const resendWebhook: RowCall<string> = { read: (req) => String(req.params.id), run: (parts, { tenant }, id) => parts.resendWebhook(id, tenant), status: 202 };
 
-export const openApi = (ctx: ControlContext, _call: ControlCall, req: Request, res: Response): void => sendJson(res, 200, ctx.openApi(req));
+export const openApi: ControlHandler = (ctx, _call, req, res) => sendJson(res, 200, ctx.openApi(req));
 
 /** `GET /_sim/magic-values`: `?tenant=` adds the amounts of that tenant's own scenario set. */
 export const listMagicValues: RowCall = { run: (parts, { tenant }) => parts.magicValues(tenant) };

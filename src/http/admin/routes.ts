@@ -1,9 +1,7 @@
 /**
- * The control API, mounted at /_sim, built from the control table (table.ts): JSON in and out, the standard
- * error body, `?tenant=` to name one tenant. The open and admin-only rows come first; then a tenant's Basic
- * credentials are checked against the paths of the rows they may call, and the admin token is asked of
- * everyone else; then the other rows; a known path answers other methods 405 with `Allow`, any other path
- * endpointNotFound.
+ * The /_sim routes, from the control table (table.ts): the open and admin-only rows first; then a tenant's
+ * Basic credentials checked against the rows they may call, and the admin token asked of everyone else; then
+ * the other rows; a known path answers other methods 405 with `Allow`, any other path endpointNotFound.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
@@ -24,12 +22,12 @@ const pathOf = (req: Request): string => req.path.toLowerCase().replace(/(.)\/$/
 const pathsOf = (ops: readonly ControlOperation[]): RegExp =>
   new RegExp(`^(?:${[...new Set(ops.map((op) => op.path.toLowerCase().replace(/:\w+/g, '[^/]+').replace(/\./g, '\\.')))].join('|')})$`);
 
-/** Bearer check in constant time (comparing digests, so the length of the token does not leak either). */
-function requireAdminToken(adminToken: string): RequestHandler {
+/** Bearer check in constant time (comparing digests, so the length of the token does not leak either), unless `pass`. */
+function requireAdminToken(adminToken: string, pass = (_req: Request, _expected: Buffer): boolean => false): RequestHandler {
   const expected = digest(adminToken);
   return (req, _res, next) => {
     const match = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    if (!match?.[1] || !matches(match[1], expected)) {
+    if (!pass(req, expected) && (!match?.[1] || !matches(match[1], expected))) {
       throw new HttpError('accessDenied', 'The control API needs Authorization: Bearer <admin token>', {
         headers: { 'WWW-Authenticate': 'Bearer realm="token-sim"' },
       });
@@ -62,16 +60,12 @@ function authorizeTenant(authenticate: Authenticate, scopes: WeakMap<Request, st
   };
 }
 
-/** Everyone-wide calls (and calls without a tenant's credentials) need the admin token; the `stream` rows also take it as `?access_token=`. */
-function requireAdminOrTenant(adminToken: string, scopes: WeakMap<Request, string>, streamPaths: RegExp): RequestHandler {
-  const admin = requireAdminToken(adminToken);
-  const expected = digest(adminToken);
-  return (req, res, next) => {
+/** Calls without a tenant's credentials need the admin token; the `stream` rows also take it as `?access_token=`. */
+const requireAdminOrTenant = (adminToken: string, scopes: WeakMap<Request, string>, streamPaths: RegExp): RequestHandler =>
+  requireAdminToken(adminToken, (req, expected) => {
     const given: unknown = req.query.access_token;
-    if (scopes.has(req) || (streamPaths.test(pathOf(req)) && typeof given === 'string' && matches(given, expected))) next();
-    else admin(req, res, next);
-  };
-}
+    return scopes.has(req) || (streamPaths.test(pathOf(req)) && typeof given === 'string' && matches(given, expected));
+  });
 
 /** The routes of these rows, each path answering the methods of no row 405 with its `Allow`. */
 function addRows(router: Router, ctx: ControlContext, ops: readonly ControlOperation[]): void {

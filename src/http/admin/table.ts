@@ -1,42 +1,33 @@
 /**
- * The control plane, declared once: every /_sim call as one row — method, path, who may call it, whether it
- * takes `?tenant=`, the query parameters it takes, its one call (read from the request, run over HTTP and by
- * the library alike; a streamed or odd answer's own handler), the library method that makes it, and its
- * OpenAPI description. From this table come the /_sim routes (routes.ts: the access checks, 405 with Allow,
- * endpointNotFound), the OpenAPI paths (openapi-paths.ts), and the library's in-process and remote methods
- * (simulator/facade.ts, simulator/remote.ts).
+ * The control plane declared once (decision 0049): every /_sim call as one row. From it come the /_sim routes
+ * (routes.ts), the OpenAPI paths (openapi.ts) and the library's methods (simulator/facade.ts, remote.ts).
  */
-import type { Request, Response } from 'express';
-import type { ControlCall, ControlContext, RowCall } from './context.js';
+import type { ControlHandler, RowCall } from './context.js';
 import { deleteToken, listPayments, listTenants, refundPayment, reversePayment, streamRequests } from './dashboard.js';
 import type { OperationDoc } from '../openapi-parts.js';
-import { DASHBOARD_DOCS, DOCS } from './docs.js';
-import { magicValuesDoc } from './magic-values.js';
+import { DOCS } from './docs.js';
 import * as call from './handlers.js';
 
 /**
- * Who may call: `open` anyone, always (a readiness probe needs no secret); `admin` only the admin token when
- * one is set (whatever else /_sim takes); `tenant` the admin token or a tenant's own Basic credentials (which
- * act on that tenant only, decision 0026), anyone without --admin-token; `stream` the same, and the admin token
- * as `?access_token=` too (EventSource cannot set headers, decision 0034).
+ * Who may call: `open` anyone (a readiness probe needs no secret); `admin` the admin token alone when one is
+ * set; `tenant` the admin token or a tenant's own Basic credentials (decision 0026), anyone without
+ * --admin-token; `stream` the same, and the admin token as `?access_token=` (EventSource cannot set headers).
  */
 export type Access = 'open' | 'admin' | 'tenant' | 'stream';
-
-export type ControlHandler = (ctx: ControlContext, call: ControlCall, req: Request, res: Response) => void | Promise<void>;
 
 export interface ControlOperation {
   method: 'GET' | 'PUT' | 'POST' | 'DELETE';
   /** Under /_sim, as Express matches it (case-insensitive, a trailing slash allowed; `:name` a path parameter). */
   path: string;
   access: Access;
-  /** Takes `?tenant=` (or a tenant's own credentials): the tenant the call acts on, read before anything else; `required`: it must be named. */
+  /** Takes `?tenant=` (or a tenant's credentials), read first; `required`: it must be named. */
   tenant: boolean | 'required';
-  /** The query parameters it takes, any other refused (with a hint) next; absent: the call reads its query itself, or none. */
+  /** The query parameters it takes, any other refused; absent: the call reads its query itself. */
   query?: readonly string[];
-  /** Its one call (context.ts): the HTTP handler unless `handle` is the row's own, and the library method's core. */
+  /** Its one call, the library's too; `handle`, the row's own HTTP handler. */
   call?: RowCall;
   handle?: ControlHandler;
-  /** The library method that makes the call (SimulatorControl's; `clock.*` SimulatorClock's). */
+  /** SimulatorControl's method that makes the call (`clock.*` SimulatorClock's). */
   library?: string;
   doc: () => OperationDoc;
 }
@@ -65,15 +56,14 @@ const ROWS = [
   // Webhooks as the vendor sends them (contract 4.4, decision 0056): a logged delivery sent again.
   { method: 'POST', path: '/webhooks/:id/resend', access: 'tenant', tenant: true, query: TENANT, call: call.resendWebhook, library: 'resendWebhook', doc: DOCS.resendWebhook },
   { method: 'GET', path: '/metrics', access: 'admin', tenant: false, query: [], handle: call.metrics, doc: DOCS.metrics },
-  { method: 'GET', path: '/tenants', access: 'tenant', tenant: true, query: TENANT, call: listTenants, doc: DASHBOARD_DOCS.listTenants },
-  { method: 'GET', path: '/payments', access: 'tenant', tenant: true, query: ['tenant', 'limit', 'cursor', 'transactionReference'], call: listPayments, library: 'payments', doc: DASHBOARD_DOCS.listPayments },
-  { method: 'POST', path: '/payments/:paymentId/refund', access: 'tenant', tenant: 'required', query: TENANT, call: refundPayment, doc: DASHBOARD_DOCS.refundPayment },
-  { method: 'POST', path: '/payments/:paymentId/reversal', access: 'tenant', tenant: 'required', query: TENANT, call: reversePayment, doc: DASHBOARD_DOCS.reversePayment },
-  { method: 'DELETE', path: '/tokens/:tokenId', access: 'tenant', tenant: 'required', query: TENANT, call: deleteToken, doc: DASHBOARD_DOCS.deleteToken },
-  { method: 'GET', path: '/requests/stream', access: 'stream', tenant: true, handle: streamRequests, doc: DASHBOARD_DOCS.streamRequests },
+  { method: 'GET', path: '/tenants', access: 'tenant', tenant: true, query: TENANT, call: listTenants, doc: DOCS.listTenants },
+  { method: 'GET', path: '/payments', access: 'tenant', tenant: true, query: ['tenant', 'limit', 'cursor', 'transactionReference'], call: listPayments, library: 'payments', doc: DOCS.listPayments },
+  { method: 'POST', path: '/payments/:paymentId/refund', access: 'tenant', tenant: 'required', query: TENANT, call: refundPayment, doc: DOCS.refundPayment },
+  { method: 'POST', path: '/payments/:paymentId/reversal', access: 'tenant', tenant: 'required', query: TENANT, call: reversePayment, doc: DOCS.reversePayment },
+  { method: 'DELETE', path: '/tokens/:tokenId', access: 'tenant', tenant: 'required', query: TENANT, call: deleteToken, doc: DOCS.deleteToken },
+  { method: 'GET', path: '/requests/stream', access: 'stream', tenant: true, handle: streamRequests, doc: DOCS.streamRequests },
   { method: 'GET', path: '/openapi.json', access: 'tenant', tenant: false, handle: call.openApi, doc: DOCS.openApi },
-  // Every value that changes an outcome (contract 4.4, decision 0057).
-  { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, query: TENANT, call: call.listMagicValues, library: 'magicValues', doc: magicValuesDoc },
+  { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, query: TENANT, call: call.listMagicValues, library: 'magicValues', doc: DOCS.magicValues },
 ] as const satisfies readonly ControlOperation[];
 export const CONTROL_TABLE: readonly ControlOperation[] = ROWS;
 
