@@ -90,7 +90,6 @@ const MIN_STATE_KEY_CHARS = 16;
 /** Longer than the longest scripted delay (60 s), so that a stop never cuts one by default. */
 const DEFAULT_DRAIN_TIMEOUT = 'PT65S';
 
-/** Journal entries kept across all tenants unless told otherwise. */
 const DEFAULT_JOURNAL_TOTAL = 10_000;
 
 const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
@@ -104,10 +103,15 @@ export function profileDurations(profile: Profile): { lifetime: Duration; extens
   return { lifetime: durationOption('lifetime', p.lifetime), extension: durationOption('extension', p.extension) };
 }
 
-/** An ISO 8601 duration that `ok` takes; else refused as `${name} must be ${what}, got '…'`. */
+/** An option's refusal, unless `ok`: `${flag} must be ${what}, got '…'`. */
+function check(ok: unknown, flag: string, what: string, got: unknown): asserts ok {
+  if (!ok) throw new ConfigError(`${flag} must be ${what}, got '${String(got)}'`);
+}
+
+/** An ISO 8601 duration that `ok` takes. */
 function durationOption(name: string, text: string, what = 'a positive ISO 8601 duration such as P7D', ok = isPositiveDuration): Duration {
   const d = parseDuration(text);
-  if (!d || !ok(d)) throw new ConfigError(`${name} must be ${what}, got '${text}'`);
+  check(d && ok(d), name, what, text);
   return d;
 }
 
@@ -146,32 +150,27 @@ function startOf(now: string | number | Date): number {
     const why = reading?.ok === false && reading.reason !== undefined ? `: ${reading.reason}` : '';
     throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(now)}'${why}`);
   }
-  if (!isInRange(start)) {
-    throw new ConfigError(`--now must be inside the clock's range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, got '${String(now)}'`);
-  }
+  check(isInRange(start), '--now', "inside the clock's range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z", now);
   return start;
 }
 
 /** `--base-url`: an http(s) URL, without trailing slashes. */
 function baseUrlOf(baseUrl: string): string {
-  if (!URL.canParse(baseUrl) || !/^https?:/i.test(baseUrl)) throw new ConfigError(`--base-url must be an http(s) URL, got '${baseUrl}'`);
+  check(URL.canParse(baseUrl) && /^https?:/i.test(baseUrl), '--base-url', 'an http(s) URL', baseUrl);
   return baseUrl.replace(/\/+$/, '');
 }
 
 /** An `--allowed-host`: a host name or `*`, lower-cased. */
 function allowedHostOf(name: string): string {
-  if (name !== '*' && !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i.test(name)) {
-    throw new ConfigError(`--allowed-host must be a host name (no scheme, no port) or *, got '${name}'`);
-  }
+  check(name === '*' || /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i.test(name), '--allowed-host', 'a host name (no scheme, no port) or *', name);
   return name.toLowerCase();
 }
 
 /** An `--allowed-origin`: scheme, host and port only. */
 function allowedOriginOf(origin: string): string {
   const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase().replace(/\/$/, '')) {
-    throw new ConfigError(`--allowed-origin must be an origin such as http://localhost:3000 (scheme, host and port only), got '${origin}'`);
-  }
+  const ok = parsed && /^https?:$/.test(parsed.protocol) && parsed.origin === origin.toLowerCase().replace(/\/$/, '');
+  check(ok, '--allowed-origin', 'an origin such as http://localhost:3000 (scheme, host and port only)', origin);
   return parsed.origin;
 }
 
@@ -183,7 +182,7 @@ function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<s
   }
   for (const user of users) {
     const colon = user.indexOf(':');
-    if (colon < 1) throw new ConfigError(`--user must be name:password, got '${user}'`);
+    check(colon >= 1, '--user', 'name:password', user);
     credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']), detokenize: false, webhookUrl: undefined });
   }
   for (const [username, credential] of credentials) {
@@ -201,23 +200,21 @@ export type SimulatorConfig = ReturnType<typeof resolveConfig>;
 
 export function resolveConfig(options: SimulatorOptions = {}) {
   const profile = options.profile ?? 'try';
-  if (!(profile in PROFILES)) throw new ConfigError(`--profile must be try or live, got '${String(profile)}'`);
+  check(profile in PROFILES, '--profile', 'try or live', profile);
   const port = options.port ?? 8080;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0 to 65535, got '${port}'`);
+  check(Number.isInteger(port) && port >= 0 && port <= 65535, '--port', '0 to 65535', port);
   const start = options.now === undefined ? undefined : startOf(options.now);
   const vendor = options.vendor ?? 'service';
-  if (!/^[a-z0-9][a-z0-9.-]*$/i.test(vendor)) throw new ConfigError(`--vendor must be letters, digits, dots or dashes, got '${vendor}'`);
+  check(/^[a-z0-9][a-z0-9.-]*$/i.test(vendor), '--vendor', 'letters, digits, dots or dashes', vendor);
   const baseUrl = options.baseUrl === undefined ? undefined : baseUrlOf(options.baseUrl);
   const allowedHosts = (options.allowedHosts ?? []).map(allowedHostOf);
   const allowedOrigins = (options.allowedOrigins ?? []).map(allowedOriginOf);
   const journalSize = options.journalSize ?? 1000;
-  if (!Number.isInteger(journalSize) || journalSize < 0) throw new ConfigError(`--journal-size must be a whole number, got '${journalSize}'`);
+  check(Number.isInteger(journalSize) && journalSize >= 0, '--journal-size', 'a whole number', journalSize);
   const journalTotal = options.journalTotal ?? Math.max(DEFAULT_JOURNAL_TOTAL, journalSize);
-  if (!Number.isInteger(journalTotal) || journalTotal < 0) throw new ConfigError(`--journal-total must be a whole number, got '${journalTotal}'`);
+  check(Number.isInteger(journalTotal) && journalTotal >= 0, '--journal-total', 'a whole number', journalTotal);
   const stateLimit = options.stateLimit === undefined ? DEFAULT_STATE_LIMIT : parseSize(options.stateLimit);
-  if (stateLimit === undefined || stateLimit < 1024 * 1024 || stateLimit > MAX_STATE_LIMIT) {
-    throw new ConfigError(`--state-limit must be a size from 1MiB to 512MiB such as 256MiB, got '${String(options.stateLimit)}'`);
-  }
+  check(stateLimit !== undefined && stateLimit >= 1024 * 1024 && stateLimit <= MAX_STATE_LIMIT, '--state-limit', 'a size from 1MiB to 512MiB such as 256MiB', options.stateLimit);
   if (options.adminToken !== undefined && !/^\S+$/.test(options.adminToken)) {
     throw new ConfigError('--admin-token must be a non-empty string without spaces');
   }
@@ -225,13 +222,11 @@ export function resolveConfig(options: SimulatorOptions = {}) {
     throw new ConfigError(`--state-key must be at least ${MIN_STATE_KEY_CHARS} characters, without leading or trailing spaces`);
   }
   if (options.stateFile !== undefined && options.stateFile.trim() === '') throw new ConfigError('--state-file must be a path');
-  if (options.webhookUrl !== undefined && !isWebhookUrl(options.webhookUrl)) {
-    throw new ConfigError(`--webhook-url must be an absolute http or https URL, got '${options.webhookUrl}'`);
-  }
+  check(options.webhookUrl === undefined || isWebhookUrl(options.webhookUrl), '--webhook-url', 'an absolute http or https URL', options.webhookUrl);
   const store = resolveStore(options.store);
   const storePrefix = resolveStorePrefix(options.storePrefix);
   const log = options.log ?? 'silent';
-  if (!['pretty', 'json', 'silent'].includes(log)) throw new ConfigError(`--log must be pretty, json or silent, got '${log}'`);
+  check(['pretty', 'json', 'silent'].includes(log), '--log', 'pretty, json or silent', log);
   const fixtures =
     typeof options.fixtures === 'object'
       ? parseFixtures(options.fixtures, 'object')
