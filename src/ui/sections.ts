@@ -31,6 +31,12 @@ export function Problem({ error }: { error: string | undefined }) {
   return error ? html`<p class="problem" role="alert">${error}</p>` : null;
 }
 
+/** A labelled select that hands its value to `set`; `options`: [value, text] pairs. */
+export function Select({ id, label, value, set, options }: { id: string; label: string; value: string; set: (value: string) => void; options: string[][] }) {
+  return html`<label for=${id}>${label}</label>
+    <select id=${id} value=${value} onChange=${(e: Event) => set((e.target as HTMLSelectElement).value)}>${options.map(([v, text]) => html`<option value=${v}>${text}</option>`)}</select>`;
+}
+
 /** What a section shows until its first data arrives: never its "nothing here" line. */
 export function Loading() {
   return html`<p class="empty loading">Loading…</p>`;
