@@ -21,7 +21,7 @@ import { describeStartError } from './start-error.js';
 import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
 
 /** Exit code for bad options and start-up failures. */
-export const USAGE_ERROR = 2;
+const USAGE_ERROR = 2;
 
 /** The simulator's options from what the CLI read: every option but the CLI's own, under the library's name. */
 export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
@@ -34,12 +34,9 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
 }
 
 export interface CliHandlers {
-  /**
-   * Starts the simulator; `watch` lists the scenario files to reload on change; `workers` processes share the
-   * port when more than 1 (--workers).
-   */
+  /** Starts the simulator; `watch`: the scenario files to reload on change; `workers` > 1 share the port. */
   run(options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void>;
-  /** Checks files; resolves with the exit code. */
+  /** Checks files; returns the exit code. */
   validate(files: readonly string[]): number;
 }
 
@@ -63,10 +60,9 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       writeOut: (s) => io.out(s.trimEnd()),
       writeErr: (s) => io.err(s.trimEnd()),
       outputError: (s, write) => write(`token-sim: ${s.replace(/^error: /, '').trim()}`),
-      // Wrapping and colours come from the io, not from whatever process.stdout happens to be.
+      // Wrapping and colours come from the io, not from process.stdout; commander strips the styles when these say no.
       getOutHelpWidth: () => io.helpWidth ?? 80,
       getErrHelpWidth: () => io.helpWidth ?? 80,
-      // commander strips the styles below when these say no.
       getOutHasColors: () => helpColors,
       getErrHasColors: () => helpColors,
     })
@@ -139,11 +135,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
   };
   const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
-    // Checked once here, so that a bad option is one line rather than one per worker; the banner needs it too.
+    // Checked once here (a bad option is one line, not one per worker); the local CA, its server certificate and
+    // the webhooks' client certificate it issues (decision 0056) are made once, before the workers read them.
     const config = resolveConfig(options);
-    // The local CA and its certificate are made here, once, before the workers read them.
     const caFile = (await serverCertificate(config))?.caFile;
-    // And the client certificate of webhook deliveries, when it is issued from that CA (decision 0056).
     await localWebhookClient(config);
     runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
   };
