@@ -12,13 +12,11 @@ import { validateFiles } from './validate.js';
 import { addRecordAndVerify } from './record-verify.js';
 import { watchScenarioFiles } from './watch.js';
 import { bannerLines } from './banner.js';
-import { colorEnabled, colorForced, paint } from './color.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
-import { MAX_WORKERS, commanderOption, withEnvironmentAndFile } from './option-sources.js';
-import { processIo, type CliIo } from './io.js';
+import { MAX_WORKERS, adminTokenOf, commanderOption, withEnvironmentAndFile } from './option-sources.js';
+import { colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
-import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
 
 /** Exit code for bad options and start-up failures. */
 const USAGE_ERROR = 2;
@@ -74,8 +72,9 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .addHelpText('after', ENVIRONMENT_HELP.replace('Environment and config file:', bold('Environment and config file:')))
     .action(async (flags: CliOptions, command: Command) => {
       const options = await withEnvironmentAndFile(flags, command, io);
-      if (command.getOptionValueSource('adminToken') === 'cli') io.err(ADMIN_TOKEN_ON_COMMAND_LINE);
-      if (command.getOptionValueSource('stateKey') === 'cli') io.err(STATE_KEY_ON_COMMAND_LINE);
+      for (const { flag, key, secret } of OPTIONS) {
+        if (secret !== undefined && command.getOptionValueSource(key) === 'cli') io.err(`token-sim: warning: ${flag.split(' ')[0]} on the command line is visible in ps; use ${secret}`);
+      }
       const adminToken = adminTokenOf(options.adminToken, options.adminTokenFile);
       const simulatorOptions = toSimulatorOptions({ ...options, ...(adminToken !== undefined && { adminToken }) });
       const workers = options.workers === 'auto' ? Math.min(availableParallelism(), MAX_WORKERS) : (options.workers ?? 1);

@@ -10,8 +10,7 @@ import { ConfigError, readConfigText, type Fixtures } from '../config/fixtures.j
 import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 import { toJsonPath } from '../wire/validation.js';
 import { closestField } from '../wire/unknown-fields.js';
-import type { Env } from './color.js';
-import type { CliIo } from './io.js';
+import type { CliIo, Env } from './io.js';
 import { OPTIONS, variableOf, type CliOptions, type Kind, type OptionSpec, type OptionValue } from './option-table.js';
 
 export const MAX_WORKERS = 64;
@@ -201,6 +200,19 @@ async function parseText(path: string, text: string): Promise<unknown> {
 function quote(value: unknown): string {
   const json = JSON.stringify(value) ?? String(value);
   return json.length > 40 ? `${json.slice(0, 37)}...` : json;
+}
+
+/**
+ * The admin token from `--admin-token` or `--admin-token-file` (decision 0023), whatever their source; both:
+ * refused. A file's token is its content without one trailing newline; empty, unreadable or not one word: refused.
+ */
+export function adminTokenOf(adminToken: string | undefined, adminTokenFile: string | undefined): string | undefined {
+  if (adminTokenFile === undefined) return adminToken;
+  if (adminToken !== undefined) throw new ConfigError('the admin token is given twice (--admin-token and --admin-token-file): set one');
+  const token = readConfigText(adminTokenFile, (why) => `--admin-token-file ${adminTokenFile} cannot be read (${why})`).replace(/\r?\n$/, '');
+  if (token === '') throw new ConfigError(`--admin-token-file ${adminTokenFile} is empty`);
+  if (/\s/.test(token)) throw new ConfigError(`--admin-token-file ${adminTokenFile} must hold the token alone on one line, without spaces`);
+  return token;
 }
 
 /** Reads and checks a config file; every problem of it on one line, each with its JSONPath. */

@@ -23,6 +23,8 @@ interface OptionRow {
   alias?: string;
   /** The CLI's own (not a simulator option). */
   cliOnly?: true;
+  /** A secret: given as a flag, the CLI warns that `ps` shows it and advises this instead (decision 0023). */
+  secret?: string;
   /** docs/cli.md: the value a config file takes, and the default in words. */
   value: string;
   shown: string;
@@ -96,6 +98,7 @@ const TABLE = [
     flag: '--admin-token <token>',
     help: 'require Authorization: Bearer <token> on /_sim (visible in ps: prefer TOKEN_SIM_ADMIN_TOKEN or --admin-token-file)',
     kind: 'string',
+    secret: 'TOKEN_SIM_ADMIN_TOKEN or --admin-token-file',
     value: 'string without spaces',
     shown: 'none',
   },
@@ -112,6 +115,7 @@ const TABLE = [
     flag: '--state-key <key>',
     help: 'seals card numbers in snapshots (default with --state-file: generated in <file>.key; prefer TOKEN_SIM_STATE_KEY)',
     kind: 'string',
+    secret: 'TOKEN_SIM_STATE_KEY',
     value: 'at least 16 characters',
     shown: 'with `--state-file`: the key file `<file>.key`, generated when missing; else none (the seed seals)',
   },
