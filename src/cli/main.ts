@@ -1,6 +1,8 @@
-/** The command line: `token-sim [options]`. No side effects on import; bin/token-sim.js calls main(). */
+/** The command line: `token-sim [options]` and its commands. No side effects on import; bin/token-sim.js calls main(). */
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
@@ -8,12 +10,14 @@ import { startSimulator } from '../simulator/server.js';
 import { localWebhookClient, serverCertificate } from '../simulator/tls.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
+import { record } from '../verify/recorder.js';
+import { verify } from '../simulator/replay.js';
+import { reportLines } from '../verify/report.js';
 import { validateFiles } from './validate.js';
-import { addRecordAndVerify } from './record-verify.js';
 import { watchScenarioFiles } from './watch.js';
 import { bannerLines } from './banner.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
-import { MAX_WORKERS, adminTokenOf, commanderOption, withEnvironmentAndFile } from './option-sources.js';
+import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';
 import { colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
@@ -100,8 +104,47 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       const code = handlers.validate(files);
       if (code !== 0) io.exit(code);
     });
-  addRecordAndVerify(program, { io, simulatorOptions: (args) => simulatorOptionsOf(args, io) });
+  addRecordAndVerify(program, io);
   return program;
+}
+
+/** `token-sim record` and `token-sim verify` (contract 4.5, decision 0059): the commands around src/verify. */
+function addRecordAndVerify(program: Command, io: CliIo): void {
+  program
+    .command('record')
+    .description('a proxy to --upstream that records every exchange to a HAR file, card data and passwords replaced (docs/verify.md)')
+    .requiredOption('--upstream <url>', 'the API to record, e.g. https://try.access.worldpay.com')
+    .addOption(new Option('-p, --port <n>', 'port of the proxy; 0 picks a free one').argParser(portNumber).default(8080))
+    .option('--upstream-ca <file>', 'PEM CA certificate trusted for an https upstream, besides the system store')
+    .requiredOption('--out <file.har>', 'the HAR 1.2 file, written after every exchange')
+    .action(async (o: { upstream: string; port: number; upstreamCa?: string; out: string }) => {
+      const upstreamCa = o.upstreamCa === undefined ? undefined : readFileSync(o.upstreamCa, 'utf8');
+      const recording = await record({ upstream: o.upstream, out: o.out, port: o.port, ...(upstreamCa !== undefined && { upstreamCa }) }, io.err);
+      io.out(`token-sim record listening on ${recording.url}`);
+      io.out(`token-sim record: recording ${o.upstream} to ${o.out}`);
+      io.onStopSignal(() => {
+        void recording.close().then(() => {
+          io.out(`token-sim record: ${recording.exchanges()} exchanges in ${o.out}`);
+          io.exit(0);
+        });
+      });
+    });
+  program
+    .command('verify')
+    .description('replay a recording against a fresh simulator started with the options after --; print every difference; exit 0 when none, 1 otherwise')
+    .usage('[options] <file.har> [-- <simulator options>]')
+    .argument('<file.har>', 'a recording (token-sim record, or any HAR 1.2 of the API); after it, -- and the simulator\'s options as token-sim takes them')
+    // The simulator's options after `--` are operands past the file: declared here, they would widen every help column.
+    .allowExcessArguments(true)
+    .option('--report <file.json>', 'also write the differences as JSON')
+    .action(async (file: string, o: { report?: string }, command: Command) => {
+      const options = await simulatorOptionsOf(command.args.slice(1), io);
+      if (options === undefined) return;
+      const report = await verify({ har: file, options });
+      for (const line of reportLines(report)) io.out(line);
+      if (o.report !== undefined) await writeFile(o.report, `${JSON.stringify(report, null, 2)}\n`);
+      if (report.differences.length > 0) io.exit(1);
+    });
 }
 
 /** The simulator options a `token-sim` command line gives (flags only: not the environment), or undefined after a usage error. */

@@ -9,6 +9,15 @@ declare const __SHIPPED_SCENARIOS__: { file: string; text: string }[];
 export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'paymentQuery', 'unknown'];
 export const JOURNAL_KEEP = 200;
 
+/** An event's JSON data; undefined when it is broken (the event is skipped, or said without its count). */
+function dataOf<T>(ev: Event): T | undefined {
+  try {
+    return JSON.parse((ev as MessageEvent<string>).data) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]; tenant: string; onEntry: () => void }) {
   const [who, setWho] = useState(tenant);
   const [operation, setOperation] = useState('');
@@ -29,21 +38,13 @@ export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]
     source.addEventListener('open', () => setConnected(true));
     source.addEventListener('error', () => setConnected(false));
     source.addEventListener('request', (ev) => {
-      try {
-        const entry = JSON.parse((ev as MessageEvent<string>).data) as JournalEntry;
-        setEntries((list) => [entry, ...list.filter((e) => e.seq !== entry.seq)].slice(0, JOURNAL_KEEP));
-        onEntryRef.current();
-      } catch {
-        // a broken event: skip it
-      }
+      const entry = dataOf<JournalEntry>(ev);
+      if (!entry) return;
+      setEntries((list) => [entry, ...list.filter((e) => e.seq !== entry.seq)].slice(0, JOURNAL_KEEP));
+      onEntryRef.current();
     });
     source.addEventListener('gap', (ev) => {
-      let skipped = '';
-      try {
-        skipped = String((JSON.parse((ev as MessageEvent<string>).data) as { skipped?: number }).skipped ?? '');
-      } catch {
-        // no count: say it without one
-      }
+      const skipped = String(dataOf<{ skipped?: number } | null>(ev)?.skipped ?? '');
       setNote(`Some journal entries were skipped${skipped ? ` (${skipped})` : ''}: the page read them too slowly.`);
     });
     return () => source.close();
