@@ -84,12 +84,10 @@ export function webhookUrlFor(config: Pick<SimulatorConfig, 'credentials' | 'web
 
 const DEFAULT_STATE_INTERVAL = 'PT10S';
 const STATE_INTERVAL = 'an ISO 8601 duration of at least 10 ms such as PT10S';
-/** The shortest state key taken: a passphrase shorter than this is too easy to guess. */
+/** A shorter passphrase is too easy to guess. */
 const MIN_STATE_KEY_CHARS = 16;
-
 /** Longer than the longest scripted delay (60 s), so that a stop never cuts one by default. */
 const DEFAULT_DRAIN_TIMEOUT = 'PT65S';
-
 const DEFAULT_JOURNAL_TOTAL = 10_000;
 
 const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
