@@ -4,9 +4,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describeStore, type StoreConfig } from '../config/store.js';
-import { paint } from './color.js';
+import { paint } from './io.js';
 
-/** The package's documentation index: beside src/ and dist/ alike, and shipped in the package. */
+/** The documentation index: beside src/ and dist/ alike, and shipped in the package. */
 export const DOCS_PATH = fileURLToPath(new URL('../../docs/README.md', import.meta.url));
 
 /** More credentials than this are counted, not listed: a fixtures file may hold hundreds. */

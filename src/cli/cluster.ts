@@ -1,8 +1,7 @@
 /**
- * `--workers <n>`: this process becomes the node:cluster primary and runs n workers (worker.ts) that share
- * the one port. The primary serves nothing itself: it starts the workers, prints the listening line once,
- * replaces a worker that dies, and on SIGINT/SIGTERM stops them all (each drains) before it exits
- * (decision 0038).
+ * `--workers <n>` (decision 0038): this process becomes the node:cluster primary of n workers (worker.ts) sharing
+ * the port. It serves nothing: it prints the listening line once, replaces a worker that dies, and on
+ * SIGINT/SIGTERM stops them all (each drains) before it exits.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +28,6 @@ export type WorkerMessage =
 
 /** A worker that dies after it started is replaced after this long. */
 const RESTART_DELAY_MS = 1000;
-/** Exit code when a worker cannot start. */
 const START_FAILED = 2;
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));

@@ -1,6 +1,8 @@
-/** The command line: `token-sim [options]`. No side effects on import; bin/token-sim.js calls main(). */
+/** The command line: `token-sim [options]` and its commands. No side effects on import; bin/token-sim.js calls main(). */
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
@@ -8,20 +10,20 @@ import { startSimulator } from '../simulator/server.js';
 import { localWebhookClient, serverCertificate } from '../simulator/tls.js';
 import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
+import { record } from '../verify/recorder.js';
+import { verify } from '../simulator/replay.js';
+import { reportLines } from '../verify/report.js';
 import { validateFiles } from './validate.js';
-import { addRecordAndVerify } from './record-verify.js';
 import { watchScenarioFiles } from './watch.js';
 import { bannerLines } from './banner.js';
-import { colorEnabled, colorForced, paint } from './color.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
-import { MAX_WORKERS, commanderOption, withEnvironmentAndFile } from './option-sources.js';
-import { processIo, type CliIo } from './io.js';
+import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';
+import { colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
 import { runCluster } from './cluster.js';
 import { describeStartError } from './start-error.js';
-import { ADMIN_TOKEN_ON_COMMAND_LINE, STATE_KEY_ON_COMMAND_LINE, adminTokenOf } from './secrets.js';
 
 /** Exit code for bad options and start-up failures. */
-export const USAGE_ERROR = 2;
+const USAGE_ERROR = 2;
 
 /** The simulator's options from what the CLI read: every option but the CLI's own, under the library's name. */
 export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
@@ -34,12 +36,9 @@ export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
 }
 
 export interface CliHandlers {
-  /**
-   * Starts the simulator; `watch` lists the scenario files to reload on change; `workers` processes share the
-   * port when more than 1 (--workers).
-   */
+  /** Starts the simulator; `watch`: the scenario files to reload on change; `workers` > 1 share the port. */
   run(options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void>;
-  /** Checks files; resolves with the exit code. */
+  /** Checks files; returns the exit code. */
   validate(files: readonly string[]): number;
 }
 
@@ -63,10 +62,9 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       writeOut: (s) => io.out(s.trimEnd()),
       writeErr: (s) => io.err(s.trimEnd()),
       outputError: (s, write) => write(`token-sim: ${s.replace(/^error: /, '').trim()}`),
-      // Wrapping and colours come from the io, not from whatever process.stdout happens to be.
+      // Wrapping and colours come from the io, not from process.stdout; commander strips the styles when these say no.
       getOutHelpWidth: () => io.helpWidth ?? 80,
       getErrHelpWidth: () => io.helpWidth ?? 80,
-      // commander strips the styles below when these say no.
       getOutHasColors: () => helpColors,
       getErrHasColors: () => helpColors,
     })
@@ -78,8 +76,9 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
     .addHelpText('after', ENVIRONMENT_HELP.replace('Environment and config file:', bold('Environment and config file:')))
     .action(async (flags: CliOptions, command: Command) => {
       const options = await withEnvironmentAndFile(flags, command, io);
-      if (command.getOptionValueSource('adminToken') === 'cli') io.err(ADMIN_TOKEN_ON_COMMAND_LINE);
-      if (command.getOptionValueSource('stateKey') === 'cli') io.err(STATE_KEY_ON_COMMAND_LINE);
+      for (const { flag, key, secret } of OPTIONS) {
+        if (secret !== undefined && command.getOptionValueSource(key) === 'cli') io.err(`token-sim: warning: ${flag.split(' ')[0]} on the command line is visible in ps; use ${secret}`);
+      }
       const adminToken = adminTokenOf(options.adminToken, options.adminTokenFile);
       const simulatorOptions = toSimulatorOptions({ ...options, ...(adminToken !== undefined && { adminToken }) });
       const workers = options.workers === 'auto' ? Math.min(availableParallelism(), MAX_WORKERS) : (options.workers ?? 1);
@@ -105,8 +104,47 @@ export function createProgram(io: CliIo, handlers: CliHandlers): Command {
       const code = handlers.validate(files);
       if (code !== 0) io.exit(code);
     });
-  addRecordAndVerify(program, { io, simulatorOptions: (args) => simulatorOptionsOf(args, io) });
+  addRecordAndVerify(program, io);
   return program;
+}
+
+/** `token-sim record` and `token-sim verify` (contract 4.5, decision 0059): the commands around src/verify. */
+function addRecordAndVerify(program: Command, io: CliIo): void {
+  program
+    .command('record')
+    .description('a proxy to --upstream that records every exchange to a HAR file, card data and passwords replaced (docs/verify.md)')
+    .requiredOption('--upstream <url>', 'the API to record, e.g. https://try.access.worldpay.com')
+    .addOption(new Option('-p, --port <n>', 'port of the proxy; 0 picks a free one').argParser(portNumber).default(8080))
+    .option('--upstream-ca <file>', 'PEM CA certificate trusted for an https upstream, besides the system store')
+    .requiredOption('--out <file.har>', 'the HAR 1.2 file, written after every exchange')
+    .action(async (o: { upstream: string; port: number; upstreamCa?: string; out: string }) => {
+      const upstreamCa = o.upstreamCa === undefined ? undefined : readFileSync(o.upstreamCa, 'utf8');
+      const recording = await record({ upstream: o.upstream, out: o.out, port: o.port, ...(upstreamCa !== undefined && { upstreamCa }) }, io.err);
+      io.out(`token-sim record listening on ${recording.url}`);
+      io.out(`token-sim record: recording ${o.upstream} to ${o.out}`);
+      io.onStopSignal(() => {
+        void recording.close().then(() => {
+          io.out(`token-sim record: ${recording.exchanges()} exchanges in ${o.out}`);
+          io.exit(0);
+        });
+      });
+    });
+  program
+    .command('verify')
+    .description('replay a recording against a fresh simulator started with the options after --; print every difference; exit 0 when none, 1 otherwise')
+    .usage('[options] <file.har> [-- <simulator options>]')
+    .argument('<file.har>', 'a recording (token-sim record, or any HAR 1.2 of the API); after it, -- and the simulator\'s options as token-sim takes them')
+    // The simulator's options after `--` are operands past the file: declared here, they would widen every help column.
+    .allowExcessArguments(true)
+    .option('--report <file.json>', 'also write the differences as JSON')
+    .action(async (file: string, o: { report?: string }, command: Command) => {
+      const options = await simulatorOptionsOf(command.args.slice(1), io);
+      if (options === undefined) return;
+      const report = await verify({ har: file, options });
+      for (const line of reportLines(report)) io.out(line);
+      if (o.report !== undefined) await writeFile(o.report, `${JSON.stringify(report, null, 2)}\n`);
+      if (report.differences.length > 0) io.exit(1);
+    });
 }
 
 /** The simulator options a `token-sim` command line gives (flags only: not the environment), or undefined after a usage error. */
@@ -139,11 +177,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
   };
   const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
-    // Checked once here, so that a bad option is one line rather than one per worker; the banner needs it too.
+    // Checked once here (a bad option is one line, not one per worker); the local CA, its server certificate and
+    // the webhooks' client certificate it issues (decision 0056) are made once, before the workers read them.
     const config = resolveConfig(options);
-    // The local CA and its certificate are made here, once, before the workers read them.
     const caFile = (await serverCertificate(config))?.caFile;
-    // And the client certificate of webhook deliveries, when it is issued from that CA (decision 0056).
     await localWebhookClient(config);
     runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
   };

@@ -1,8 +1,7 @@
 /**
- * Where an option's value comes from besides its default (decisions 0017, 0048): a flag, a `TOKEN_SIM_*`
- * variable (text) or a `--config` file (JSON or YAML values, keys in camelCase, relative paths resolved
- * against the file's folder). Each kind is read by one reader for all three; a flag wins over the
- * environment, which wins over the file.
+ * Where an option's value comes from besides its default (decisions 0017, 0048, 0063): a flag, a `TOKEN_SIM_*`
+ * variable (text) or a `--config` file (JSON or YAML, relative paths against its folder), each kind read by one
+ * reader for all three; a flag wins over the environment, which wins over the file.
  */
 import { accessSync, constants } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
@@ -11,11 +10,9 @@ import { ConfigError, readConfigText, type Fixtures } from '../config/fixtures.j
 import { resolveConfig, type SimulatorOptions } from '../config/options.js';
 import { toJsonPath } from '../wire/validation.js';
 import { closestField } from '../wire/unknown-fields.js';
-import type { Env } from './color.js';
-import type { CliIo } from './io.js';
+import type { CliIo, Env } from './io.js';
 import { OPTIONS, variableOf, type CliOptions, type Kind, type OptionSpec, type OptionValue } from './option-table.js';
 
-/** `--workers`: at most this many processes. */
 export const MAX_WORKERS = 64;
 
 /** `--workers <n|auto>`'s text → n, `auto`, or undefined when it is neither. */
@@ -26,12 +23,11 @@ function parseWorkers(text: string): number | 'auto' | undefined {
 }
 
 /**
- * How a kind is read: `must` is the refusal after its source's name (`TOKEN_SIM_PORT must be…`); `text` reads
- * a flag's or a variable's text, `file` a config file's value; both give undefined for a value refused.
+ * How a kind is read: `must` follows its source's name (`TOKEN_SIM_PORT must be…`; `mustText` for a variable,
+ * when it says more); `text` reads a flag's or a variable's text, `file` a file's value; undefined: refused.
  */
 interface Reader {
   must: string;
-  /** A variable's refusal, when it says more than `must`. */
   mustText?: string;
   text: (text: string) => OptionValue | undefined;
   file: (value: unknown) => OptionValue | undefined;
@@ -74,7 +70,6 @@ function readerOf(kind: Kind): Reader {
   return { must: `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`, text: choice, file: choice };
 }
 
-/** A value refused: `problem` follows the name of where it came from (`TOKEN_SIM_PORT must be…`). */
 type Parsed = { value: OptionValue } | { problem: string };
 
 /** A variable's text → the option's value. */
@@ -84,7 +79,6 @@ export function parseEnvText(kind: Kind, text: string): Parsed {
   return value === undefined ? { problem: `${reader.mustText ?? reader.must}, got '${text}'` } : { value };
 }
 
-/** commander's parser of a flag's text of this kind: the value, or the kind's refusal. */
 function flagParser(kind: Kind): (text: string) => OptionValue {
   const reader = readerOf(kind);
   return (text) => {
@@ -99,7 +93,6 @@ export const portNumber = flagParser('port');
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-/** An option of the table as commander's: choices, the kind's parser (or a repeatable's list), and the default. */
 export function commanderOption(spec: OptionSpec): Option {
   const option = new Option(spec.flag, spec.help);
   if (Array.isArray(spec.kind)) option.choices(spec.kind);
@@ -117,11 +110,8 @@ const CHECK_FIXTURES: Fixtures = {
 };
 
 /**
- * What resolveConfig says about this option alone (every option but the CLI's own: it passes over those),
- * worded to follow the name of its source: its messages start with the flag (`--now must be…`), which is
- * dropped. One set of rules for flags, variables and files.
- * Files are only checked to be readable here; their content is checked (and reported with its JSONPaths) when
- * the simulator loads them.
+ * What resolveConfig says about this option alone (it passes over the CLI's own), without the flag its messages
+ * start with, to follow the source's name. Files are only checked to be readable: the simulator checks their content.
  */
 export function checkValue(spec: OptionSpec, value: OptionValue): string | undefined {
   if (spec.kind === 'file' || spec.kind === 'files') {
@@ -148,7 +138,6 @@ export function checkValue(spec: OptionSpec, value: OptionValue): string | undef
 type Values = Partial<Record<string, OptionValue>>;
 
 const PREFIX = 'TOKEN_SIM_';
-/** The config file's variable (the CLI reads it). */
 const CONFIG_VARIABLE = 'TOKEN_SIM_CONFIG';
 /** Set by the test-runner helpers for the tests they start: not an option, and no reason to warn. */
 const NOT_OPTIONS: readonly string[] = [CONFIG_VARIABLE, 'TOKEN_SIM_URL'];
@@ -156,10 +145,7 @@ const NOT_OPTIONS: readonly string[] = [CONFIG_VARIABLE, 'TOKEN_SIM_URL'];
 /** A variable set to the empty string counts as unset (as `${VAR:-}` in a compose file leaves it). */
 const valueOf = (env: Env, name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
 
-/**
- * The options `TOKEN_SIM_<OPTION>` variables set; refused values, each naming its variable (any of them stops
- * the CLI); and a warning for each `TOKEN_SIM_*` variable that is not an option (it is ignored).
- */
+/** The options `TOKEN_SIM_<OPTION>` variables set; refused values, each naming its variable; a warning per unknown `TOKEN_SIM_*`. */
 export function readEnvironment(env: Env): { values: Values; problems: string[]; warnings: string[] } {
   const values: Values = {};
   const problems: string[] = [];
@@ -216,6 +202,19 @@ function quote(value: unknown): string {
   return json.length > 40 ? `${json.slice(0, 37)}...` : json;
 }
 
+/**
+ * The admin token from `--admin-token` or `--admin-token-file` (decision 0023), whatever their source; both:
+ * refused. A file's token is its content without one trailing newline; empty, unreadable or not one word: refused.
+ */
+export function adminTokenOf(adminToken: string | undefined, adminTokenFile: string | undefined): string | undefined {
+  if (adminTokenFile === undefined) return adminToken;
+  if (adminToken !== undefined) throw new ConfigError('the admin token is given twice (--admin-token and --admin-token-file): set one');
+  const token = readConfigText(adminTokenFile, (why) => `--admin-token-file ${adminTokenFile} cannot be read (${why})`).replace(/\r?\n$/, '');
+  if (token === '') throw new ConfigError(`--admin-token-file ${adminTokenFile} is empty`);
+  if (/\s/.test(token)) throw new ConfigError(`--admin-token-file ${adminTokenFile} must hold the token alone on one line, without spaces`);
+  return token;
+}
+
 /** Reads and checks a config file; every problem of it on one line, each with its JSONPath. */
 async function readConfigFile(path: string): Promise<Values> {
   const data = await parseText(path, readConfigText(path, (why) => `cannot read config file ${path}: ${why}`));
@@ -256,10 +255,7 @@ async function readConfigFile(path: string): Promise<Values> {
   return values;
 }
 
-/**
- * The options with what the environment and the config file add: for each option not given as a flag, its
- * `TOKEN_SIM_*` variable, else the config file's key, else the default (decision 0017).
- */
+/** The flags, and for each option not given as one: its variable, else the config file's key, else the default. */
 export async function withEnvironmentAndFile(flags: CliOptions, command: Command, io: CliIo): Promise<CliOptions> {
   const env = io.env ?? {};
   const environment = readEnvironment(env);

@@ -2,64 +2,66 @@
  * The CLI's options, each declared once (decision 0048): commander, the environment and a config file read them
  * from one table (text from `TOKEN_SIM_*` variables, JSON/YAML values from a file: decision 0017).
  */
+import { Option } from 'commander';
+
 export type OptionValue = string | number | boolean | string[];
 
 /** How an option's text and a config file's value are read (option-sources.ts); a list of strings: its choices. */
 export type Kind = 'string' | 'file' | 'files' | 'list' | 'boolean' | 'port' | 'count' | 'workers' | readonly string[];
 
 /**
- * One option, declared once (decision 0048): its flag and `--help` line, its `TOKEN_SIM_*` variable and config key
- * (the flag in camelCase, and `alias` for a repeatable one), how its text is read, its default, and its row of
- * docs/cli.md (`value`, `shown`). What its kind takes is checked further by resolveConfig (option-sources.ts).
+ * One option, declared once (decision 0048): its flag (`-p, --port <n>`) and `--help` line, how its text is read,
+ * its default, and its row of docs/cli.md (`value`, `shown`). What its kind takes is checked further by
+ * resolveConfig (option-sources.ts).
  */
-export interface OptionSpec {
-  /** The name commander stores it under: the long flag in camelCase. */
-  key: string;
-  /** The flag as `--help` shows it (`-p, --port <n>`). */
+interface OptionRow {
   flag: string;
-  /** The `--help` line. */
   help: string;
   kind: Kind;
-  /** The default commander applies when no source sets it. */
   default?: string | number;
   /** The plural a config file and the environment also take for a repeatable option (the library's name). */
   alias?: string;
   /** The CLI's own (not a simulator option). */
   cliOnly?: true;
+  /** A secret: given as a flag, the CLI warns that `ps` shows it and advises this instead (decision 0023). */
+  secret?: string;
   /** docs/cli.md: the value a config file takes, and the default in words. */
   value: string;
   shown: string;
 }
 
+/** An option with its key: the long flag in camelCase, as commander stores it, which names its variable and config key. */
+export interface OptionSpec extends OptionRow {
+  key: string;
+}
+
 const DURATION = 'ISO 8601 duration';
 
 const TABLE = [
-  { key: 'port', flag: '-p, --port <n>', help: 'port; 0 picks a free one', kind: 'port', default: 8080, value: 'whole number 0–65535 (`0` picks a free port)', shown: '`8080`' },
-  { key: 'host', flag: '--host <addr>', help: 'bind address', kind: 'string', default: '127.0.0.1', value: 'string', shown: '`127.0.0.1`' },
+  { flag: '-p, --port <n>', help: 'port; 0 picks a free one', kind: 'port', default: 8080, value: 'whole number 0–65535 (`0` picks a free port)', shown: '`8080`' },
+  { flag: '--host <addr>', help: 'bind address', kind: 'string', default: '127.0.0.1', value: 'string', shown: '`127.0.0.1`' },
   {
-    key: 'tls',
     flag: '--tls',
     help: 'serve HTTPS on the same port, with a certificate from a local CA kept in --tls-dir (its ca.pem is printed after the listening line)',
     kind: 'boolean',
     value: '`true` or `false`',
     shown: 'off ([HTTPS](https.md))',
   },
-  { key: 'tlsCert', flag: '--tls-cert <file>', help: 'serve HTTPS with this PEM certificate (chain) instead; needs --tls-key', kind: 'file', value: 'path', shown: 'none' },
-  { key: 'tlsKey', flag: '--tls-key <file>', help: "the PEM private key of --tls-cert", kind: 'file', value: 'path', shown: 'none' },
-  { key: 'tlsDir', flag: '--tls-dir <dir>', help: 'where --tls keeps its local CA and server certificate, made on first use (default: .token-sim/tls)', kind: 'string', value: 'path', shown: '`.token-sim/tls` in the working directory' },
-  { key: 'profile', flag: '--profile <profile>', help: 'token lifetime profile', kind: ['try', 'live'], default: 'try', value: '`try` or `live`', shown: '`try`' },
-  { key: 'tokenLifetime', flag: '--token-lifetime <duration>', help: 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)', kind: 'string', value: DURATION, shown: "the profile's" },
-  { key: 'tokenExtension', flag: '--token-extension <duration>', help: 'ISO 8601 duration overriding the extension on use', kind: 'string', value: DURATION, shown: "the profile's" },
-  { key: 'settlementDelay', flag: '--settlement-delay <duration>', help: 'ISO 8601 duration until a sale settles on the virtual clock (default: P1D)', kind: 'string', value: DURATION, shown: '`P1D`' },
-  { key: 'now', flag: '--now <date-time>', help: 'start the virtual clock at this ISO 8601 date-time (default: real time)', kind: 'string', value: 'ISO 8601 date-time or date', shown: 'real time' },
-  { key: 'frozen', flag: '--frozen', help: 'the clock moves only when told to', kind: 'boolean', value: '`true` or `false`', shown: 'off' },
-  { key: 'seed', flag: '--seed <string>', help: 'deterministic ids, refs and codes', kind: 'string', value: 'string', shown: 'random' },
-  { key: 'fixtures', flag: '--fixtures <file>', help: 'credentials, entities and BIN table (default: fixtures/default.json)', kind: 'file', value: 'path', shown: '`fixtures/default.json`' },
-  { key: 'user', flag: '--user <name:password>', help: 'add a credential; repeatable', kind: 'list', alias: 'users', value: 'string or list of strings', shown: 'none' },
-  { key: 'vendor', flag: '--vendor <name>', help: 'media-type vendor', kind: 'string', default: 'service', value: 'string', shown: '`service`' },
-  { key: 'baseUrl', flag: '--base-url <url>', help: 'base of generated links (default: from the Host header)', kind: 'string', value: 'http(s) URL', shown: 'from `Host`' },
+  { flag: '--tls-cert <file>', help: 'serve HTTPS with this PEM certificate (chain) instead; needs --tls-key', kind: 'file', value: 'path', shown: 'none' },
+  { flag: '--tls-key <file>', help: "the PEM private key of --tls-cert", kind: 'file', value: 'path', shown: 'none' },
+  { flag: '--tls-dir <dir>', help: 'where --tls keeps its local CA and server certificate, made on first use (default: .token-sim/tls)', kind: 'string', value: 'path', shown: '`.token-sim/tls` in the working directory' },
+  { flag: '--profile <profile>', help: 'token lifetime profile', kind: ['try', 'live'], default: 'try', value: '`try` or `live`', shown: '`try`' },
+  { flag: '--token-lifetime <duration>', help: 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)', kind: 'string', value: DURATION, shown: "the profile's" },
+  { flag: '--token-extension <duration>', help: 'ISO 8601 duration overriding the extension on use', kind: 'string', value: DURATION, shown: "the profile's" },
+  { flag: '--settlement-delay <duration>', help: 'ISO 8601 duration until a sale settles on the virtual clock (default: P1D)', kind: 'string', value: DURATION, shown: '`P1D`' },
+  { flag: '--now <date-time>', help: 'start the virtual clock at this ISO 8601 date-time (default: real time)', kind: 'string', value: 'ISO 8601 date-time or date', shown: 'real time' },
+  { flag: '--frozen', help: 'the clock moves only when told to', kind: 'boolean', value: '`true` or `false`', shown: 'off' },
+  { flag: '--seed <string>', help: 'deterministic ids, refs and codes', kind: 'string', value: 'string', shown: 'random' },
+  { flag: '--fixtures <file>', help: 'credentials, entities and BIN table (default: fixtures/default.json)', kind: 'file', value: 'path', shown: '`fixtures/default.json`' },
+  { flag: '--user <name:password>', help: 'add a credential; repeatable', kind: 'list', alias: 'users', value: 'string or list of strings', shown: 'none' },
+  { flag: '--vendor <name>', help: 'media-type vendor', kind: 'string', default: 'service', value: 'string', shown: '`service`' },
+  { flag: '--base-url <url>', help: 'base of generated links (default: from the Host header)', kind: 'string', value: 'http(s) URL', shown: 'from `Host`' },
   {
-    key: 'allowedHost',
     flag: '--allowed-host <name>',
     help: 'also answer requests whose Host names this (besides localhost, IP addresses and single-label names); * allows any; repeatable',
     kind: 'list',
@@ -68,7 +70,6 @@ const TABLE = [
     shown: '`localhost`, `*.localhost`, IP addresses, single-label names, the `--host` and `--base-url` hosts ([security](security.md))',
   },
   {
-    key: 'allowedOrigin',
     flag: '--allowed-origin <origin>',
     help: 'let web pages of this origin (e.g. http://localhost:3000) change the simulator through /_sim; repeatable',
     kind: 'list',
@@ -77,61 +78,57 @@ const TABLE = [
     shown: "none: only the simulator's own pages write to `/_sim` from a browser",
   },
   {
-    key: 'webhookUrl',
     flag: '--webhook-url <url>',
     help: "POST every payment event to this http(s) URL (a fixtures credential's webhookUrl wins)",
     kind: 'string',
     value: 'absolute http(s) URL',
     shown: "none (a credential's `webhookUrl` in the fixtures still applies; [webhooks](webhooks.md))",
   },
-  { key: 'webhookCa', flag: '--webhook-ca <file>', help: 'trust this PEM CA certificate for https webhook receivers, besides the system store', kind: 'file', value: 'path', shown: 'the system store only' },
+  { flag: '--webhook-ca <file>', help: 'trust this PEM CA certificate for https webhook receivers, besides the system store', kind: 'file', value: 'path', shown: 'the system store only' },
   // Webhooks as the vendor sends them (contract 4.4, decision 0056): the client certificate deliveries present.
   {
-    key: 'webhookClientCert',
     flag: '--webhook-client-cert <file>',
     help: 'present this PEM client certificate to https webhook receivers; needs --webhook-client-key (default with --tls: one issued from the local CA)',
     kind: 'file',
     value: 'path',
     shown: "none; with `--tls`, one issued from the local CA ([webhooks](webhooks.md#the-client-certificate))",
   },
-  { key: 'webhookClientKey', flag: '--webhook-client-key <file>', help: 'the PEM private key of --webhook-client-cert', kind: 'file', value: 'path', shown: 'none' },
+  { flag: '--webhook-client-key <file>', help: 'the PEM private key of --webhook-client-cert', kind: 'file', value: 'path', shown: 'none' },
   {
-    key: 'adminToken',
     flag: '--admin-token <token>',
     help: 'require Authorization: Bearer <token> on /_sim (visible in ps: prefer TOKEN_SIM_ADMIN_TOKEN or --admin-token-file)',
     kind: 'string',
+    secret: 'TOKEN_SIM_ADMIN_TOKEN or --admin-token-file',
     value: 'string without spaces',
     shown: 'none',
   },
-  { key: 'adminTokenFile', flag: '--admin-token-file <file>', help: 'read the admin token from this file (one line)', kind: 'file', cliOnly: true, value: 'path', shown: 'none' },
-  { key: 'journalSize', flag: '--journal-size <n>', help: 'journal entries kept per tenant', kind: 'count', default: 1000, value: 'whole number', shown: '`1000`' },
-  { key: 'journalTotal', flag: '--journal-total <n>', help: 'journal entries kept across all tenants (default: 10000, or --journal-size if larger)', kind: 'count', value: 'whole number', shown: '`10000`, or the journal size if larger' },
-  { key: 'stateLimit', flag: '--state-limit <size>', help: 'the largest snapshot PUT /_sim/state takes (default: 256MiB)', kind: 'string', value: 'a size: `256MiB`, `300MB`, `1048576` (1 MiB to 512 MiB)', shown: '`256MiB`' },
-  { key: 'scenario', flag: '--scenario <file>', help: 'scenario file, JSON or YAML; repeatable', kind: 'files', alias: 'scenarios', value: 'path or list of paths', shown: 'none' },
-  { key: 'watch', flag: '--watch', help: 'reload the scenario files when they change (an invalid change keeps the previous set)', kind: 'boolean', cliOnly: true, value: '`true` or `false`', shown: 'off' },
-  { key: 'drainTimeout', flag: '--drain-timeout <duration>', help: 'ISO 8601 duration a stop lets requests in flight finish before cutting them (default: PT65S)', kind: 'string', value: DURATION, shown: '`PT65S`' },
-  { key: 'stateFile', flag: '--state-file <file>', help: 'restore the state from this file at start; save it there atomically every --state-interval and on stop', kind: 'string', value: 'path', shown: 'none (state lives in memory only)' },
-  { key: 'stateInterval', flag: '--state-interval <duration>', help: 'ISO 8601 duration between saves of a changed state to --state-file (default: PT10S)', kind: 'string', value: 'ISO 8601 duration, at least 10 ms', shown: '`PT10S`' },
+  { flag: '--admin-token-file <file>', help: 'read the admin token from this file (one line)', kind: 'file', cliOnly: true, value: 'path', shown: 'none' },
+  { flag: '--journal-size <n>', help: 'journal entries kept per tenant', kind: 'count', default: 1000, value: 'whole number', shown: '`1000`' },
+  { flag: '--journal-total <n>', help: 'journal entries kept across all tenants (default: 10000, or --journal-size if larger)', kind: 'count', value: 'whole number', shown: '`10000`, or the journal size if larger' },
+  { flag: '--state-limit <size>', help: 'the largest snapshot PUT /_sim/state takes (default: 256MiB)', kind: 'string', value: 'a size: `256MiB`, `300MB`, `1048576` (1 MiB to 512 MiB)', shown: '`256MiB`' },
+  { flag: '--scenario <file>', help: 'scenario file, JSON or YAML; repeatable', kind: 'files', alias: 'scenarios', value: 'path or list of paths', shown: 'none' },
+  { flag: '--watch', help: 'reload the scenario files when they change (an invalid change keeps the previous set)', kind: 'boolean', cliOnly: true, value: '`true` or `false`', shown: 'off' },
+  { flag: '--drain-timeout <duration>', help: 'ISO 8601 duration a stop lets requests in flight finish before cutting them (default: PT65S)', kind: 'string', value: DURATION, shown: '`PT65S`' },
+  { flag: '--state-file <file>', help: 'restore the state from this file at start; save it there atomically every --state-interval and on stop', kind: 'string', value: 'path', shown: 'none (state lives in memory only)' },
+  { flag: '--state-interval <duration>', help: 'ISO 8601 duration between saves of a changed state to --state-file (default: PT10S)', kind: 'string', value: 'ISO 8601 duration, at least 10 ms', shown: '`PT10S`' },
   {
-    key: 'stateKey',
     flag: '--state-key <key>',
     help: 'seals card numbers in snapshots (default with --state-file: generated in <file>.key; prefer TOKEN_SIM_STATE_KEY)',
     kind: 'string',
+    secret: 'TOKEN_SIM_STATE_KEY',
     value: 'at least 16 characters',
     shown: 'with `--state-file`: the key file `<file>.key`, generated when missing; else none (the seed seals)',
   },
-  { key: 'log', flag: '--log <format>', help: 'request log on stderr', kind: ['pretty', 'json', 'silent'], default: 'pretty', value: '`pretty`, `json` or `silent`', shown: '`pretty`' },
+  { flag: '--log <format>', help: 'request log on stderr', kind: ['pretty', 'json', 'silent'], default: 'pretty', value: '`pretty`, `json` or `silent`', shown: '`pretty`' },
   {
-    key: 'store',
     flag: '--store <memory|url>',
     help: 'where the state lives: memory, or a redis://host:port[/db] (rediss:// for TLS) that several simulators can share (default: memory)',
     kind: 'string',
     value: '`memory`, or `redis://[user:password@]host[:port][/db]` (`rediss://` for TLS; db 0–15)',
     shown: '`memory`',
   },
-  { key: 'storePrefix', flag: '--store-prefix <prefix>', help: 'the prefix of every Redis key, so that several simulators can share one Redis (default: token-sim:)', kind: 'string', value: 'string without spaces or control characters', shown: '`token-sim:`' },
+  { flag: '--store-prefix <prefix>', help: 'the prefix of every Redis key, so that several simulators can share one Redis (default: token-sim:)', kind: 'string', value: 'string without spaces or control characters', shown: '`token-sim:`' },
   {
-    key: 'workers',
     flag: '--workers <n|auto>',
     help: 'run n processes sharing the port (auto: one per CPU core); needs --store redis://…',
     kind: 'workers',
@@ -139,16 +136,20 @@ const TABLE = [
     value: 'whole number 1–64, or `auto` (one per CPU core); more than 1 needs a Redis `store`',
     shown: '`1`',
   },
-] as const satisfies readonly OptionSpec[];
+] as const satisfies readonly OptionRow[];
 
 /** Every option, in `--help` order. */
-export const OPTIONS: readonly OptionSpec[] = TABLE;
+export const OPTIONS: readonly OptionSpec[] = TABLE.map((row) => ({ ...row, key: new Option(row.flag).attributeName() }));
 
 /** An option's value as read: numbers, booleans, lists or text, by its kind. */
 type ValueOf<K> = K extends 'port' | 'count' ? number : K extends 'workers' ? number | 'auto' : K extends 'boolean' ? boolean : K extends 'files' | 'list' ? string[] : K extends readonly (infer C)[] ? C : string;
 
+/** `--tls-cert <file>` → `tlsCert`, as attributeName() reads a flag. */
+type KeyOf<F> = F extends `${string}--${infer L}` ? Camel<L extends `${infer N} ${string}` ? N : L> : never;
+type Camel<S> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
 /** The options as the CLI reads them (flags, variables, a config file), each typed by its kind. */
-export type CliOptions = { -readonly [S in (typeof TABLE)[number] as S['key']]?: ValueOf<S['kind']> } & { config?: string };
+export type CliOptions = { -readonly [S in (typeof TABLE)[number] as KeyOf<S['flag']>]?: ValueOf<S['kind']> } & { config?: string };
 
 /** `tokenLifetime` → `TOKEN_SIM_TOKEN_LIFETIME`. */
 export const variableOf = (key: string): string => `TOKEN_SIM_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

@@ -1,8 +1,7 @@
 /**
- * `--watch`: reloads the scenario files when one changes; an invalid change keeps the previous set.
- * Polls the files' modification times and sizes rather than using fs.watch, which loses a file that an editor
- * saves by writing a new file and renaming it over the old one. The first look is taken before this returns:
- * fs.watchFile took it later, on libuv's thread pool, and on a loaded machine missed a change made at once.
+ * `--watch`: reloads the scenario files when one changes; an invalid change keeps the previous set. Polls their
+ * times and sizes: fs.watch loses a file an editor saves by renaming a new one over it, and fs.watchFile takes
+ * its first look later, on libuv's pool, missing a change made at once; this one looks before it returns.
  */
 import { statSync } from 'node:fs';
 import type { Simulator } from '../simulator/facade.js';

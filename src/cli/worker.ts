@@ -1,8 +1,7 @@
 /**
- * One `--workers` process (cluster.ts forks it): asks the primary for its options, starts the simulator on the
- * shared port, and reports back. Quiet while it starts (its lines go to the primary, which prints each distinct
- * one once); then it logs requests on stderr as a single simulator does. SIGINT/SIGTERM: drain, exit 0.
- * An entry point: running it is its purpose, so it acts on import.
+ * One `--workers` process (cluster.ts forks it; an entry point, so it acts on import): asks the primary for its
+ * options, starts the simulator on the shared port and reports back; its lines while it starts go to the primary
+ * (which prints each distinct one once), then it logs as a single simulator does. SIGINT/SIGTERM: drain, exit 0.
  */
 import type { WorkerMessage, WorkerStart } from './cluster.js';
 import { describeStartError } from './start-error.js';

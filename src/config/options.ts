@@ -1,7 +1,8 @@
-/** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration. */
+/** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration: how each value is read. */
 import { addDuration, parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
+import { isInRange } from '../domain/time-range.js';
+import { parseInstant, readInstant } from '../wire/instant.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
-import { allowedHostOf, allowedOriginOf, baseUrlOf, parseSize, resolveCredentials, startOf } from './option-values.js';
 import { resolveStore, resolveStorePrefix } from './store.js';
 import { readPem, resolveTls, resolveWebhookClient, type TlsOptions } from './tls.js';
 
@@ -83,13 +84,10 @@ export function webhookUrlFor(config: Pick<SimulatorConfig, 'credentials' | 'web
 
 const DEFAULT_STATE_INTERVAL = 'PT10S';
 const STATE_INTERVAL = 'an ISO 8601 duration of at least 10 ms such as PT10S';
-/** The shortest state key taken: a passphrase shorter than this is too easy to guess. */
+/** A shorter passphrase is too easy to guess. */
 const MIN_STATE_KEY_CHARS = 16;
-
 /** Longer than the longest scripted delay (60 s), so that a stop never cuts one by default. */
 const DEFAULT_DRAIN_TIMEOUT = 'PT65S';
-
-/** Journal entries kept across all tenants unless told otherwise. */
 const DEFAULT_JOURNAL_TOTAL = 10_000;
 
 const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
@@ -103,10 +101,15 @@ export function profileDurations(profile: Profile): { lifetime: Duration; extens
   return { lifetime: durationOption('lifetime', p.lifetime), extension: durationOption('extension', p.extension) };
 }
 
-/** An ISO 8601 duration that `ok` takes; else refused as `${name} must be ${what}, got '…'`. */
+/** An option's refusal, unless `ok`: `${flag} must be ${what}, got '…'`. */
+function check(ok: unknown, flag: string, what: string, got: unknown): asserts ok {
+  if (!ok) throw new ConfigError(`${flag} must be ${what}, got '${String(got)}'`);
+}
+
+/** An ISO 8601 duration that `ok` takes. */
 function durationOption(name: string, text: string, what = 'a positive ISO 8601 duration such as P7D', ok = isPositiveDuration): Duration {
   const d = parseDuration(text);
-  if (!d || !ok(d)) throw new ConfigError(`${name} must be ${what}, got '${text}'`);
+  check(d && ok(d), name, what, text);
   return d;
 }
 
@@ -114,28 +117,102 @@ const DEFAULT_STATE_LIMIT = 256 * 1024 * 1024;
 /** Past about 512 MiB a snapshot's text no longer fits in one JavaScript string. */
 const MAX_STATE_LIMIT = 512 * 1024 * 1024;
 
+/** A configured user: a fixtures credential or a `--user`. */
+export interface Credential {
+  password: string;
+  entities: ReadonlySet<string>;
+  /** May detokenize (`masked=false`): only a fixtures credential with `detokenize: true` (decision 0031). */
+  detokenize: boolean;
+  /** The fixtures credential's own webhook receiver (decision 0030). */
+  webhookUrl: string | undefined;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** Bytes from a number or a size such as `256MiB`, `300 MB`, `1048576`; undefined when it is none. */
+function parseSize(value: number | string): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  const match = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = SIZE_UNITS[(match?.[2] ?? '').toLowerCase()];
+  if (!match || unit === undefined) return undefined;
+  const bytes = Math.floor(Number(match[1]) * unit);
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
+/** `--now`: an instant (ISO 8601 text as parseInstant reads it, epoch milliseconds or a Date) inside the clock's range. */
+function startOf(now: string | number | Date): number {
+  const start = typeof now === 'string' ? parseInstant(now) : Number(now);
+  if (start === undefined || !Number.isFinite(start)) {
+    // A well-formed date that does not exist (2030-02-31) says why.
+    const reading = typeof now === 'string' ? readInstant(now, 'dateOrDateTime') : undefined;
+    const why = reading?.ok === false && reading.reason !== undefined ? `: ${reading.reason}` : '';
+    throw new ConfigError(`--now must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got '${String(now)}'${why}`);
+  }
+  check(isInRange(start), '--now', "inside the clock's range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z", now);
+  return start;
+}
+
+/** `--base-url`: an http(s) URL, without trailing slashes. */
+function baseUrlOf(baseUrl: string): string {
+  check(URL.canParse(baseUrl) && /^https?:/i.test(baseUrl), '--base-url', 'an http(s) URL', baseUrl);
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/** An `--allowed-host`: a host name or `*`, lower-cased. */
+function allowedHostOf(name: string): string {
+  check(name === '*' || /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i.test(name), '--allowed-host', 'a host name (no scheme, no port) or *', name);
+  return name.toLowerCase();
+}
+
+/** An `--allowed-origin`: scheme, host and port only. */
+function allowedOriginOf(origin: string): string {
+  const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
+  const ok = parsed && /^https?:$/.test(parsed.protocol) && parsed.origin === origin.toLowerCase().replace(/\/$/, '');
+  check(ok, '--allowed-origin', 'an origin such as http://localhost:3000 (scheme, host and port only)', origin);
+  return parsed.origin;
+}
+
+/** The fixtures' credentials and the `--user`s (entity `default`); every entity they name must be configured in the fixtures. */
+function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
+  const credentials = new Map<string, Credential>();
+  for (const c of fixtures.credentials) {
+    credentials.set(c.username, { password: c.password, entities: new Set(c.entities), detokenize: c.detokenize === true, webhookUrl: c.webhookUrl });
+  }
+  for (const user of users) {
+    const colon = user.indexOf(':');
+    check(colon >= 1, '--user', 'name:password', user);
+    credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']), detokenize: false, webhookUrl: undefined });
+  }
+  for (const [username, credential] of credentials) {
+    for (const entity of credential.entities) {
+      if (!Object.hasOwn(fixtures.entities, entity)) {
+        throw new ConfigError(`credential '${username}' names the entity '${entity}', which the fixtures' entities do not configure`);
+      }
+    }
+  }
+  return credentials;
+}
+
 /** The checked configuration, as resolveConfig makes it. */
 export type SimulatorConfig = ReturnType<typeof resolveConfig>;
 
 export function resolveConfig(options: SimulatorOptions = {}) {
   const profile = options.profile ?? 'try';
-  if (!(profile in PROFILES)) throw new ConfigError(`--profile must be try or live, got '${String(profile)}'`);
+  check(profile in PROFILES, '--profile', 'try or live', profile);
   const port = options.port ?? 8080;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0 to 65535, got '${port}'`);
+  check(Number.isInteger(port) && port >= 0 && port <= 65535, '--port', '0 to 65535', port);
   const start = options.now === undefined ? undefined : startOf(options.now);
   const vendor = options.vendor ?? 'service';
-  if (!/^[a-z0-9][a-z0-9.-]*$/i.test(vendor)) throw new ConfigError(`--vendor must be letters, digits, dots or dashes, got '${vendor}'`);
+  check(/^[a-z0-9][a-z0-9.-]*$/i.test(vendor), '--vendor', 'letters, digits, dots or dashes', vendor);
   const baseUrl = options.baseUrl === undefined ? undefined : baseUrlOf(options.baseUrl);
   const allowedHosts = (options.allowedHosts ?? []).map(allowedHostOf);
   const allowedOrigins = (options.allowedOrigins ?? []).map(allowedOriginOf);
   const journalSize = options.journalSize ?? 1000;
-  if (!Number.isInteger(journalSize) || journalSize < 0) throw new ConfigError(`--journal-size must be a whole number, got '${journalSize}'`);
+  check(Number.isInteger(journalSize) && journalSize >= 0, '--journal-size', 'a whole number', journalSize);
   const journalTotal = options.journalTotal ?? Math.max(DEFAULT_JOURNAL_TOTAL, journalSize);
-  if (!Number.isInteger(journalTotal) || journalTotal < 0) throw new ConfigError(`--journal-total must be a whole number, got '${journalTotal}'`);
+  check(Number.isInteger(journalTotal) && journalTotal >= 0, '--journal-total', 'a whole number', journalTotal);
   const stateLimit = options.stateLimit === undefined ? DEFAULT_STATE_LIMIT : parseSize(options.stateLimit);
-  if (stateLimit === undefined || stateLimit < 1024 * 1024 || stateLimit > MAX_STATE_LIMIT) {
-    throw new ConfigError(`--state-limit must be a size from 1MiB to 512MiB such as 256MiB, got '${String(options.stateLimit)}'`);
-  }
+  check(stateLimit !== undefined && stateLimit >= 1024 * 1024 && stateLimit <= MAX_STATE_LIMIT, '--state-limit', 'a size from 1MiB to 512MiB such as 256MiB', options.stateLimit);
   if (options.adminToken !== undefined && !/^\S+$/.test(options.adminToken)) {
     throw new ConfigError('--admin-token must be a non-empty string without spaces');
   }
@@ -143,13 +220,11 @@ export function resolveConfig(options: SimulatorOptions = {}) {
     throw new ConfigError(`--state-key must be at least ${MIN_STATE_KEY_CHARS} characters, without leading or trailing spaces`);
   }
   if (options.stateFile !== undefined && options.stateFile.trim() === '') throw new ConfigError('--state-file must be a path');
-  if (options.webhookUrl !== undefined && !isWebhookUrl(options.webhookUrl)) {
-    throw new ConfigError(`--webhook-url must be an absolute http or https URL, got '${options.webhookUrl}'`);
-  }
+  check(options.webhookUrl === undefined || isWebhookUrl(options.webhookUrl), '--webhook-url', 'an absolute http or https URL', options.webhookUrl);
   const store = resolveStore(options.store);
   const storePrefix = resolveStorePrefix(options.storePrefix);
   const log = options.log ?? 'silent';
-  if (!['pretty', 'json', 'silent'].includes(log)) throw new ConfigError(`--log must be pretty, json or silent, got '${log}'`);
+  check(['pretty', 'json', 'silent'].includes(log), '--log', 'pretty, json or silent', log);
   const fixtures =
     typeof options.fixtures === 'object'
       ? parseFixtures(options.fixtures, 'object')

@@ -14,15 +14,13 @@ export const WORKER_PASSWORD = 'secret';
 const DEFAULT_WORKERS = 32;
 
 /**
- * The run's simulator. Kept on globalThis (under a registered symbol), not in this module: a runner may load
- * its set-up and its tear-down as different module instances (one as ESM, one as CommonJS), and a set-up
- * that runs once per project shares one simulator.
+ * The run's simulator, on globalThis under a registered symbol: a runner may load its set-up and tear-down as two
+ * module instances (ESM and CommonJS), and set-ups run once per project share it. `set`: the variables it set;
+ * `users`: the set-ups using it (the last tear-down closes it).
  */
 interface RunState {
   sim: { readonly url: string; readonly caFile: string | undefined; close(): Promise<void> };
-  /** The variables this run set, removed when it stops. */
   set: string[];
-  /** Set-ups that use it; the last tear-down closes it. */
   users: number;
 }
 const STATE = Symbol.for('token-sim.test-runner');

@@ -2,12 +2,21 @@
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, currentAdminToken, describe, getJson, perform, time, url, type ApiError, type JournalEntry, type SectionProps, type WebhookDelivery } from './api.js';
-import { listOf, Loading, newestFirst, Problem, useLoad } from './sections.js';
+import { listOf, Loading, newestFirst, Problem, Select, useLoad } from './sections.js';
 
 declare const __SHIPPED_SCENARIOS__: { file: string; text: string }[];
 
 export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'paymentQuery', 'unknown'];
 export const JOURNAL_KEEP = 200;
+
+/** An event's JSON data; undefined when it is broken (the event is skipped, or said without its count). */
+function dataOf<T>(ev: Event): T | undefined {
+  try {
+    return JSON.parse((ev as MessageEvent<string>).data) as T;
+  } catch {
+    return undefined;
+  }
+}
 
 export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]; tenant: string; onEntry: () => void }) {
   const [who, setWho] = useState(tenant);
@@ -29,21 +38,13 @@ export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]
     source.addEventListener('open', () => setConnected(true));
     source.addEventListener('error', () => setConnected(false));
     source.addEventListener('request', (ev) => {
-      try {
-        const entry = JSON.parse((ev as MessageEvent<string>).data) as JournalEntry;
-        setEntries((list) => [entry, ...list.filter((e) => e.seq !== entry.seq)].slice(0, JOURNAL_KEEP));
-        onEntryRef.current();
-      } catch {
-        // a broken event: skip it
-      }
+      const entry = dataOf<JournalEntry>(ev);
+      if (!entry) return;
+      setEntries((list) => [entry, ...list.filter((e) => e.seq !== entry.seq)].slice(0, JOURNAL_KEEP));
+      onEntryRef.current();
     });
     source.addEventListener('gap', (ev) => {
-      let skipped = '';
-      try {
-        skipped = String((JSON.parse((ev as MessageEvent<string>).data) as { skipped?: number }).skipped ?? '');
-      } catch {
-        // no count: say it without one
-      }
+      const skipped = String(dataOf<{ skipped?: number } | null>(ev)?.skipped ?? '');
       setNote(`Some journal entries were skipped${skipped ? ` (${skipped})` : ''}: the page read them too slowly.`);
     });
     return () => source.close();
@@ -51,16 +52,8 @@ export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]
   return html`<section aria-labelledby="journal-h" class="card wide">
     <h2 id="journal-h">Journal <span class=${connected ? 'badge live' : 'badge'}>${connected ? 'live' : 'not connected'}</span></h2>
     <form class="row filters" onSubmit=${(e: Event) => e.preventDefault()} aria-label="Journal filters">
-      <label for="journal-tenant">Journal tenant</label>
-      <select id="journal-tenant" value=${who} onChange=${(e: Event) => setWho((e.target as HTMLSelectElement).value)}>
-        <option value="*">All tenants</option>
-        ${tenants.map((t) => html`<option value=${t}>${t}</option>`)}
-      </select>
-      <label for="journal-operation">Operation</label>
-      <select id="journal-operation" value=${operation} onChange=${(e: Event) => setOperation((e.target as HTMLSelectElement).value)}>
-        <option value="">Any operation</option>
-        ${OPERATIONS.map((o) => html`<option value=${o}>${o}</option>`)}
-      </select>
+      <${Select} id="journal-tenant" label="Journal tenant" value=${who} set=${setWho} options=${[['*', 'All tenants'], ...tenants.map((t) => [t, t])]} />
+      <${Select} id="journal-operation" label="Operation" value=${operation} set=${setOperation} options=${[['', 'Any operation'], ...OPERATIONS.map((o) => [o, o])]} />
       <label for="journal-status">Status</label>
       <input id="journal-status" inputmode="numeric" size="4" value=${status} aria-invalid=${statusOk ? 'false' : 'true'} onInput=${(e: Event) => setStatus((e.target as HTMLInputElement).value.trim())} placeholder="any" />
     </form>
@@ -102,11 +95,7 @@ export function ScenariosSection({ tenant, version, refresh, say }: SectionProps
   return html`<section aria-labelledby="scenarios-h" class="card wide">
     <h2 id="scenarios-h">Scenarios</h2>
     <div class="row">
-      <label for="scenario-scope">Scenario set</label>
-      <select id="scenario-scope" value=${scope} onChange=${(e: Event) => setScope((e.target as HTMLSelectElement).value as 'global' | 'tenant')}>
-        <option value="tenant">Tenant ${tenant}</option>
-        <option value="global">Global</option>
-      </select>
+      <${Select} id="scenario-scope" label="Scenario set" value=${scope} set=${setScope} options=${[['tenant', `Tenant ${tenant}`], ['global', 'Global']]} />
       <button type="button" class="danger" onClick=${clear}>Clear scenarios</button>
     </div>
     <${Problem} error=${load.error} />
@@ -165,11 +154,7 @@ export function StateSection({ tenant, refresh, say }: SectionProps) {
   return html`<section aria-labelledby="state-h" class="card">
     <h2 id="state-h">State</h2>
     <div class="row">
-      <label for="state-scope">State scope</label>
-      <select id="state-scope" value=${scope} onChange=${(e: Event) => setScope((e.target as HTMLSelectElement).value as 'all' | 'tenant')}>
-        <option value="all">Everything</option>
-        <option value="tenant">Tenant ${tenant} only</option>
-      </select>
+      <${Select} id="state-scope" label="State scope" value=${scope} set=${setScope} options=${[['all', 'Everything'], ['tenant', `Tenant ${tenant} only`]]} />
     </div>
     <div class="row"><button type="button" onClick=${download}>Export state</button></div>
     <form class="row" onSubmit=${upload}>

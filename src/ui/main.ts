@@ -8,7 +8,7 @@ import { render } from 'preact';
 import { html } from 'htm/preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { currentAdminToken, describe, getJson, plural, setAdminToken, whenUnauthorized, type ControlTenant, type Say, type SectionProps } from './api.js';
-import { ClockSection, Loading, PaymentsSection, Problem, TokensSection } from './sections.js';
+import { ClockSection, Loading, PaymentsSection, Problem, Select, TokensSection } from './sections.js';
 import { JournalSection, ScenariosSection, StateSection, WebhooksSection } from './control-sections.js';
 
 // ------------------------------------------------------------------------------------------- the page
@@ -44,10 +44,7 @@ function TopBar({ tenants, tenant, setTenant, onForget }: TopBarProps) {
   return html`<header class="top" role="banner">
       <h1>token-sim dashboard</h1>
       <div class="row">
-        <label for="tenant-picker">Tenant</label>
-        <select id="tenant-picker" value=${tenant} onChange=${(e: Event) => setTenant((e.target as HTMLSelectElement).value)}>
-          ${tenants.map((t) => html`<option value=${t.name}>${t.name}</option>`)}
-        </select>
+        <${Select} id="tenant-picker" label="Tenant" value=${tenant} set=${setTenant} options=${tenants.map((t) => [t.name, t.name])} />
         ${current ? html`<span class="muted">${plural(current.tokens, 'token')} · ${plural(current.payments, 'payment')} · ${current.ownClock ? 'own clock' : 'shared clock'}</span>` : null}
         ${currentAdminToken() !== null ? html`<button type="button" onClick=${onForget}>Forget admin token</button>` : null}
       </div>

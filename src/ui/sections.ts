@@ -4,9 +4,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, describe, formatAmount, formatSpan, getJson, perform, time, type ClockState, type ControlPayment, type ControlToken, type SectionProps } from './api.js';
 
 /**
- * Data loaded again whenever `deps` change. What was loaded is shown only for the `scope` it was loaded for
- * (a tenant, a scenario set): after a switch the section is loading again, never showing another tenant's
- * list (or its "No tokens.") beside a header that counts this tenant's. `loading` until the first answer.
+ * Data loaded again whenever `deps` change, shown only for the `scope` it was loaded for (a tenant, a scenario
+ * set): after a switch the section is loading again, never showing another tenant's list. `loading` until the first answer.
  */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[], scope = ''): { data: T | undefined; error: string | undefined; loading: boolean } {
   const [state, setState] = useState<{ scope: string; data?: T; error?: string }>({ scope });
@@ -31,22 +30,21 @@ export function Problem({ error }: { error: string | undefined }) {
   return error ? html`<p class="problem" role="alert">${error}</p>` : null;
 }
 
+/** A labelled select that hands its value to `set`; `options`: [value, text] pairs. */
+export function Select({ id, label, value, set, options }: { id: string; label: string; value: string; set: (value: string) => void; options: string[][] }) {
+  return html`<label for=${id}>${label}</label>
+    <select id=${id} value=${value} onChange=${(e: Event) => set((e.target as HTMLSelectElement).value)}>${options.map(([v, text]) => html`<option value=${v}>${text}</option>`)}</select>`;
+}
+
 /** What a section shows until its first data arrives: never its "nothing here" line. */
 export function Loading() {
   return html`<p class="empty loading">Loading…</p>`;
 }
 
-/**
- * A list as the dashboard shows it: newest first, then by id. The control API lists tokens and payments
- * oldest first (creation time, tenant, id: a total order, so the same on every call, also under a frozen
- * clock), so the dashboard shows them in exactly the reverse order (decision 0045).
- */
+/** Newest first, then by id: the exact reverse of the control API's total order, oldest first (decision 0045). */
 export const newestFirst = <T>(list: readonly T[]): T[] => [...list].reverse();
 
-/**
- * A section's list as loaded by useLoad: loading, nothing (a failed first load, whose problem says why), its
- * "nothing here" line, or the list itself.
- */
+/** A list loaded by useLoad: loading, nothing (a failed first load: its problem says why), its "nothing here" line, or the list. */
 export function listOf<T>({ data, loading }: { data: unknown; loading: boolean }, list: readonly T[], empty: string, shown: () => unknown) {
   if (loading) return html`<${Loading} />`;
   if (data === undefined) return null;
