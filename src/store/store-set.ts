@@ -3,7 +3,7 @@ import type { Journal } from '../control/journal.js';
 import type { PaymentStore, Store } from '../domain/ports.js';
 import type { WebhookItem } from '../infra/webhooks.js';
 import type { Replica } from './redis/replica.js';
-import type { StoreParts } from './store-parts.js';
+import type { StoreParts } from './redis/records.js';
 import type { HeldWebhookCalls } from './webhook-gate.js';
 
 /** What `/_sim/health` says of the store (decision 0041). */

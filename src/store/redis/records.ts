@@ -7,15 +7,30 @@
  */
 import type { Duration } from '../../domain/duration.js';
 import type { PaymentStore, Store } from '../../domain/ports.js';
-import type { ClockSetting } from '../../infra/clock.js';
+import type { ClockSetting, TenantClocks } from '../../infra/clock.js';
+import type { IdSource } from '../../infra/ids.js';
 import type { Siv } from '../../infra/siv.js';
-import type { TenantCounts } from '../../scenarios/engine.js';
+import type { ActiveScenarios } from '../../scenarios/active-set.js';
+import type { ScenarioEngine, TenantCounts } from '../../scenarios/engine.js';
 import type { Scenario } from '../../scenarios/schema.js';
-import type { StoreParts } from '../store-parts.js';
 import type { SharedJournal } from './journal.js';
-import { OUTBOX_PREFIX, type Outbox } from './outbox.js';
 import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
 import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from '../../control/state.js';
+
+/** What a shared store reads and writes of the rest of one simulator, given once that exists (StoreSet.bind). */
+export interface StoreParts {
+  clocks: TenantClocks;
+  ids: IdSource;
+  engine: ScenarioEngine;
+  scenarios: ActiveScenarios;
+  siv: Siv;
+  /** Puts this process's memory back to the configured start (a Redis that lost its state). */
+  restart(): void;
+  /** Counts a lost store (`token_sim_store_resets_total`). */
+  countReset(): void;
+  /** Where the line that says so goes (stderr). */
+  writeErr(line: string): void;
+}
 
 export interface ReplicaParts extends Pick<StoreParts, 'clocks' | 'ids' | 'engine' | 'scenarios' | 'siv'> {
   store: Store;
@@ -23,7 +38,7 @@ export interface ReplicaParts extends Pick<StoreParts, 'clocks' | 'ids' | 'engin
   /** The extension in force for a tenant (a token record always carries its own). */
   extensionOf(tenant: string): Duration;
   /** The webhook outbox (store/redis/outbox.ts): its `w:<eventId>` records. */
-  outbox: Outbox;
+  outbox: RecordKind & { forget(tenant: string): void };
   /** The shared journal: its clears (store/redis/journal.ts). */
   journal: SharedJournal;
 }
@@ -37,9 +52,11 @@ interface Meta {
 
 const TOKEN = 'k:';
 const PAYMENT = 'p:';
+const OUTBOX = 'w:';
 
 export const tokenField = (id: string): string => `${TOKEN}${id}`;
 export const paymentField = (id: string): string => `${PAYMENT}${id}`;
+export const outboxField = (id: string): string => `${OUTBOX}${id}`;
 
 /** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
 export const COMPARED: readonly string[] = ['s', 'c', 'm'];
@@ -103,7 +120,7 @@ function tenantKinds(parts: ReplicaParts, sets: ReturnType<typeof createSetCodec
       },
       ids: (tenant) => payments.list(tenant).map((found) => found.paymentId),
     },
-    [OUTBOX_PREFIX]: parts.outbox,
+    [OUTBOX]: parts.outbox,
     m: {
       read: (tenant) => JSON.stringify({ ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal.generation(tenant) } satisfies Meta),
       apply(tenant, _id, text) {

@@ -218,10 +218,16 @@ async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createReplica(deps: ReplicaDeps) {
+/** Made with the store set; bound to the records (the rest of the simulator) once they exist. */
+export function createReplica(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
   const s = createState(deps);
   const lanes = new Map<string, Lane>();
   return {
+    /** Units run from now on; the memory stores' reports until now were the configured start, not changes. */
+    bind(bound: Pick<ReplicaDeps, 'records' | 'restart'>): void {
+      Object.assign(s.deps, bound);
+      s.applying = false;
+    },
     /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
     touch: (tenant: string, field: string): void => markChanged(s, tenant, field),
     /** Runs an API unit for a tenant and commits what it changed. */
@@ -229,11 +235,7 @@ export function createReplica(deps: ReplicaDeps) {
     /** Runs a control call under the store's lock, every tenant pulled first and written after. */
     control: <T>(work: () => Promise<T>): Promise<T> => control(s, work),
     /** Pulls every tenant (before a control read). */
-    read: () =>
-      guarded(s, async () => {
-        await pullAll(s);
-        await deps.onRead();
-      }),
+    read: () => guarded(s, () => pullAll(s)),
     /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
     start: () => guarded(s, () => pullAll(s)),
     /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
@@ -241,10 +243,7 @@ export function createReplica(deps: ReplicaDeps) {
       if (s.effects) s.effects.push(effect);
       else effect();
     },
-    close() {
-      deps.onClose();
-      return deps.link.close();
-    },
+    close: () => deps.link.close(),
   };
 }
 

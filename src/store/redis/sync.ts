@@ -10,16 +10,12 @@ import { COMPARED, type Records } from './records.js';
 
 export interface ReplicaDeps {
   link: RedisLink;
-  records: Records;
   /** Every tenant (the configured credentials). */
   tenants: readonly string[];
-  /** Puts this process's memory back to the configured start (fixtures, scenarios' tokens). */
+  /** Given by the replica's bind(), before any unit runs, with `restart`. */
+  records: Records;
+  /** Puts this process's memory back to the configured start and says that Redis lost its state: once per loss (decision 0041). */
   restart(): void;
-  /** Says that Redis lost the state this memory came from: called once per loss, right after `restart` (decision 0041). */
-  lost(): void;
-  /** Pulls what else a control read shows (the other processes' journal entries). */
-  onRead(): Promise<void>;
-  onClose(): void;
 }
 
 const LOCK_TTL_MS = 5000;
@@ -27,9 +23,9 @@ const LOCK_TTL_MS = 5000;
 const LOCK_WAIT_MS = 1800;
 
 /** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
-export function createState(deps: ReplicaDeps) {
+export function createState(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
   return {
-    deps,
+    deps: deps as ReplicaDeps,
     epoch: undefined as string | undefined,
     starting: undefined as Promise<void> | undefined,
     /** Tenant versions this memory holds; absent: not loaded. */
@@ -40,8 +36,8 @@ export function createState(deps: ReplicaDeps) {
     knownGlobal: new Map<string, string>(),
     /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
     dirty: new Map<string, Set<string>>(),
-    /** Redis's values are being put into memory: the stores' reports of them are not changes to commit. */
-    applying: false,
+    /** Redis's values (or, until bound, the configured start) are being put into memory: not changes to commit. */
+    applying: true,
     /** Side effects of the unit running now, run once it is committed. */
     effects: undefined as (() => void)[] | undefined,
     /** Batches whose commit is in flight. */
@@ -210,7 +206,6 @@ function startOver(s: ReplicaState): void {
   } finally {
     s.applying = false;
   }
-  s.deps.lost();
 }
 
 /** Runs `body`, starting over from a fresh start when Redis turns out to have lost its state. */
