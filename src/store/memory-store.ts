@@ -14,7 +14,8 @@ export function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 }
 
 export const newMap = <K, V>(): Map<K, V> => new Map<K, V>();
-const newSet = <T>(): Set<T> => new Set<T>();
+export const newSet = <T>(): Set<T> => new Set<T>();
+export const newArray = <T>(): T[] => [];
 
 /** Told of every record a memory store adds, changes or removes (a shared store's replica writes those: decision 0039). */
 export interface RecordObserver {

@@ -10,6 +10,7 @@
  * and the tenant's record tells the other processes to clear theirs.
  */
 import type { RedisLink } from './link.js';
+import { entryOf, newArray } from '../memory-store.js';
 import { maskCardText } from '../../wire/mask.js';
 import type { Journal, JournalRecord, JournalSelection } from '../../control/journal.js';
 
@@ -114,8 +115,7 @@ function pull(j: JournalShare): Promise<void> {
 function record(j: JournalShare, entry: JournalRecord): void {
   j.local.record(entry);
   startBeating(j);
-  let list = j.waiting.get(entry.tenant);
-  if (!list) j.waiting.set(entry.tenant, (list = []));
+  const list = entryOf(j.waiting, entry.tenant, newArray<JournalRecord>);
   list.push(entry);
   if (j.wanted) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
   else if (list.length > 2 * j.cap) list.splice(0, list.length - j.cap);

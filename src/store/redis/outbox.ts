@@ -1,17 +1,15 @@
 /**
- * The webhook queue with a shared store (decision 0039): an outbox in Redis. A payment event's delivery is a
- * record of its tenant (`w:<delivery id>`), written in the same commit as the change that caused it, so it is
- * never lost with a process. After the commit the process that made it delivers it (its dispatcher keeps
- * order, retries and the delivery log) and, once delivered or given up, removes the record. A record still
- * there a minute later belongs to a process that went away: another process takes it, under a lease so
- * that only one does, and delivers it (at least once: a receiver deduplicates by event id). A delivery a
- * scenario rule holds back (decision 0056) stays a record with its hold, which no process takes, until the
- * process that makes the payment's next event, or moves the clock past it, releases it (store/webhook-gate.ts).
+ * The webhook queue with a shared store (decision 0039): each delivery a record of its tenant (`w:<id>`),
+ * committed with the change that caused it, so no process takes it down when it goes. The process that made it
+ * delivers it (its dispatcher keeps order, retries and the log) and removes it once done. A record still there a
+ * minute later is an orphan: another process takes it under a lease and delivers it (at least once: receivers
+ * deduplicate by event id). A held delivery (decision 0056) is no orphan: it waits for its release (webhook-gate.ts).
  */
 import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
 import { idOf, type HeldDeliveries } from '../webhook-gate.js';
 import { outboxField } from './records.js';
 import type { Replica } from './replica.js';
+import { entryOf, newMap } from '../memory-store.js';
 
 export interface OutboxJob {
   item: WebhookItem;
@@ -33,12 +31,6 @@ interface OutboxState {
   /** Jobs this process is delivering (fresh or taken over). */
   mine: Set<string>;
   sweep: NodeJS.Timeout | undefined;
-}
-
-function jobsOf(o: OutboxState, tenant: string): Map<string, OutboxJob> {
-  let map = o.jobs.get(tenant);
-  if (!map) o.jobs.set(tenant, (map = new Map<string, OutboxJob>()));
-  return map;
 }
 
 function deliver(o: OutboxState, job: OutboxJob): void {
@@ -72,7 +64,7 @@ function startSweeping(o: OutboxState): void {
  */
 function record(o: OutboxState, item: WebhookItem): OutboxJob {
   startSweeping(o);
-  const map = jobsOf(o, item.tenant);
+  const map = entryOf(o.jobs, item.tenant, newMap<string, OutboxJob>);
   const job: OutboxJob = { item, at: (item.hold === undefined ? undefined : map.get(idOf(item))?.at) ?? Date.now() };
   map.set(idOf(item), job);
   o.replica.touch(item.tenant, outboxField(idOf(item)));
@@ -95,6 +87,14 @@ export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, le
       replica.afterCommit(() => deliver(o, job));
     },
     show: (item) => replica.afterCommit(() => dispatcher.hold(item)),
+    /** A reset drops the tenant's queue (decision 0030), its records too. */
+    clear(tenant) {
+      for (const [name, map] of jobs) {
+        if (tenant !== undefined && name !== tenant) continue;
+        for (const id of map.keys()) replica.touch(name, outboxField(id));
+        map.clear();
+      }
+    },
   };
   return {
     ...gate,
@@ -115,20 +115,12 @@ export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, le
     apply(tenant: string, id: string, text: string): void {
       if (text === '') jobs.get(tenant)?.delete(id);
       else {
-        jobsOf(o, tenant).set(id, JSON.parse(text) as OutboxJob);
+        entryOf(jobs, tenant, newMap<string, OutboxJob>).set(id, JSON.parse(text) as OutboxJob);
         startSweeping(o);
       }
     },
     ids: (tenant: string): Iterable<string> => jobs.get(tenant)?.keys() ?? [],
     forget: (tenant: string): boolean => jobs.delete(tenant),
-    /** A reset drops the tenant's queue (decision 0030), its records too. */
-    clear(tenant?: string): void {
-      for (const [name, map] of jobs) {
-        if (tenant !== undefined && name !== tenant) continue;
-        for (const id of map.keys()) replica.touch(name, outboxField(id));
-        map.clear();
-      }
-    },
     close(): void {
       if (o.sweep) clearInterval(o.sweep);
       o.sweep = undefined;

@@ -1,12 +1,9 @@
-/**
- * What one process's replica knows of Redis (decision 0039): the versions its memory holds, the values it last
- * wrote or read of the fields it compares, and what its memory changed since the last commit; and how it
- * pulls, collects, seeds or adopts the store, and starts over when Redis lost its state (decision 0041).
- */
+/** What a replica knows of Redis (decision 0039), and how it pulls, collects, seeds, and starts over (decision 0041). */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type RedisLink, type Versions, type Writes } from './link.js';
 import { COMPARED, type Records } from './records.js';
+import { entryOf, newMap, newSet } from '../memory-store.js';
 
 export interface ReplicaDeps {
   link: RedisLink;
@@ -52,17 +49,10 @@ export type ReplicaState = ReturnType<typeof createState>;
 
 /** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
 export function markChanged(s: ReplicaState, tenant: string, field: string): void {
-  if (s.applying) return;
-  let set = s.dirty.get(tenant);
-  if (!set) s.dirty.set(tenant, (set = new Set()));
-  set.add(field);
+  if (!s.applying) entryOf(s.dirty, tenant, newSet<string>).add(field);
 }
 
-function knownOf(s: ReplicaState, tenant: string): Map<string, string> {
-  let map = s.known.get(tenant);
-  if (!map) s.known.set(tenant, (map = new Map<string, string>()));
-  return map;
-}
+const knownOf = (s: ReplicaState, tenant: string): Map<string, string> => entryOf(s.known, tenant, newMap<string, string>);
 
 /** Takes what changed in a tenant's memory since its last commit: the writes, and the fields they name. */
 export function collect(s: ReplicaState, tenant: string): { writes: Writes; global: Writes | undefined } {
