@@ -57,30 +57,25 @@ function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
   for (const item of due) release(store, item);
 }
 
-/** A store set's webhook calls over its held deliveries (StoreSet extends them). */
-export interface HeldWebhookCalls {
-  /**
-   * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
-   * records until released, and what waited for the payment's next event follows them.
-   */
-  sendEvent(jobs: readonly WebhookItem[]): void;
-  /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
-  releaseWebhooks(tenant: string, now: number): void;
-  /** A reset drops the tenant's (or every) webhook queue. */
-  clearWebhooks(tenant: string | undefined): void;
-}
-
-/** The calls over memory's held deliveries or the Redis outbox. */
-export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatcher): HeldWebhookCalls {
+/** A store set's webhook calls over its held deliveries, memory's or the Redis outbox (StoreSet extends them). */
+export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatcher) {
   return {
-    sendEvent: (jobs) => sendEvent(store, jobs),
-    releaseWebhooks: (tenant, now) => releaseDue(store, tenant, now),
-    clearWebhooks(tenant) {
+    /**
+     * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
+     * records until released, and what waited for the payment's next event follows them.
+     */
+    sendEvent: (jobs: readonly WebhookItem[]): void => sendEvent(store, jobs),
+    /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
+    releaseWebhooks: (tenant: string, now: number): void => releaseDue(store, tenant, now),
+    /** A reset drops the tenant's (or every) webhook queue. */
+    clearWebhooks(tenant: string | undefined): void {
       dispatcher.clear(tenant);
       store.clear(tenant);
     },
   };
 }
+
+export type HeldWebhookCalls = ReturnType<typeof heldWebhooks>;
 
 /** The memory store's held deliveries: per tenant, by id, in the order they were held. */
 export function memoryHeldDeliveries(dispatcher: WebhookDispatcher): HeldDeliveries {

@@ -1,11 +1,7 @@
 /**
  * A shared store's records (decision 0039): how each part of one simulator's memory is written as a Redis hash
- * field, and put back from one. Tokens and payments are one field each (`k:<id>`, `p:<id>`); a tenant's
- * counters (id streams and scenario counts) are `m`, its own clock `c` and its own scenario set `s`; the shared
- * clock and the global scenario set are the global fields `clock` and `scn`. Card numbers travel sealed, as in
- * a state snapshot.
+ * field (link.ts lists them), and put back from one. Card numbers travel sealed, as in a state snapshot.
  */
-import type { Duration } from '../../domain/duration.js';
 import type { PaymentStore, Store } from '../../domain/ports.js';
 import type { ClockSetting, TenantClocks } from '../../infra/clock.js';
 import type { IdSource } from '../../infra/ids.js';
@@ -32,11 +28,9 @@ export interface StoreParts {
   writeErr(line: string): void;
 }
 
-export interface ReplicaParts extends Pick<StoreParts, 'clocks' | 'ids' | 'engine' | 'scenarios' | 'siv'> {
+export interface ReplicaParts extends StoreParts {
   store: Store;
   payments: PaymentStore;
-  /** The extension in force for a tenant (a token record always carries its own). */
-  extensionOf(tenant: string): Duration;
   /** The webhook outbox (store/redis/outbox.ts): its `w:<eventId>` records. */
   outbox: RecordKind & { forget(tenant: string): void };
   /** The shared journal: its clears (store/redis/journal.ts). */
@@ -105,7 +99,7 @@ function tenantKinds(parts: ReplicaParts, sets: ReturnType<typeof createSetCodec
         if (text === '') return;
         const state = JSON.parse(text) as TokenState;
         const number = siv.open(state.sealedCardNumber);
-        if (number !== undefined) store.insert(tokenFromState(state, number, parts.extensionOf(tenant)));
+        if (number !== undefined) store.insert(tokenFromState(state, number, parts.scenarios.current(tenant).extension));
       },
       ids: (tenant) => store.list(tenant).map((found) => found.tokenId),
     },

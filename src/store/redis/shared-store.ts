@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SimulatorConfig } from '../../config/options.js';
 import type { Journal } from '../../control/journal.js';
-import type { WebhookDispatcher } from '../../infra/webhooks.js';
+import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
 import { createMemoryPaymentStore } from '../memory-payments.js';
 import { createMemoryStore } from '../memory-store.js';
-import type { StoreSet } from '../store-set.js';
 import { createSharedJournal } from './journal.js';
 import { createRedisLink } from './link.js';
 import { createOutbox } from './outbox.js';
@@ -22,7 +21,7 @@ const LOST_LINE =
   'from its configuration (fixtures, scenarios, --now); tokens and payments made before are gone';
 
 /** The Redis store set at `url`; `ownJournal` is this process's journal, which the shared one records into. */
-export function openRedisStores(config: SimulatorConfig, url: string, ownJournal: Journal, dispatcher: WebhookDispatcher): StoreSet {
+export function openRedisStores(config: SimulatorConfig, url: string, ownJournal: Journal, dispatcher: WebhookDispatcher) {
   const tenants = [...config.credentials.keys()];
   // This process's name keeps its correlation ids and journal entries apart from the other processes'.
   const processName = randomUUID();
@@ -54,7 +53,6 @@ export function openRedisStores(config: SimulatorConfig, url: string, ownJournal
         ...parts,
         store: tokens,
         payments,
-        extensionOf: (tenant) => parts.scenarios.current(tenant).extension,
         journal,
         outbox,
       }),
@@ -76,12 +74,12 @@ export function openRedisStores(config: SimulatorConfig, url: string, ownJournal
     seed: config.seed ?? `token-sim store ${config.storePrefix}`,
     processName,
     // A new delivery: recorded with the change that caused it, sent once that is committed.
-    send: (job) => outbox.deliver(job),
+    send: (job: WebhookItem) => outbox.deliver(job),
     ...heldWebhooks(outbox, dispatcher),
-    settled: (job) => outbox.settled(job),
-    health: async () => ({ kind: 'redis', up: await link.ping(), ...(lost && { state: 'reset' as const, at: lost.at }) }),
+    settled: (job: WebhookItem) => outbox.settled(job),
+    health: async () => ({ kind: 'redis' as const, up: await link.ping(), ...(lost && { state: 'reset' as const, at: lost.at }) }),
     // A whole reset (not one tenant's) is the answer to a lost store: health reports it no more.
-    afterReset(tenant) {
+    afterReset(tenant: string | undefined) {
       if (tenant === undefined) lost = undefined;
     },
     replica,
