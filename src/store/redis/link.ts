@@ -192,12 +192,14 @@ export function createRedisLink(url: string, prefix: string) {
     <A extends unknown[], R>(fn: (conn: Conn, ...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
       call(conn, () => fn(conn, ...args));
+  /** Sets `key` to `holder` for `ms` unless it is set (a lock, a lease); false when another holds it. */
+  const take = (key: string, holder: string, ms: number): Promise<boolean> => call(conn, async () => (await client.set(key, holder, 'PX', ms, 'NX')) === 'OK');
   return {
     prefix,
     commit: via(commit),
     pull: via(pull),
     globalRecords: () => call(conn, async () => new Map(Object.entries(await client.hgetall(key.global)))),
-    lock: (token: string, ttlMs: number) => call(conn, async () => (await scripts.lock(1, key.lock, token, ttlMs)) === 1),
+    lock: (token: string, ttlMs: number) => take(key.lock, token, ttlMs),
     unlock: (token: string) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
     /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
     seed: (epoch: string) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
@@ -218,7 +220,7 @@ export function createRedisLink(url: string, prefix: string) {
         return wanted !== null && Number(wanted) > now - windowMs;
       }),
     /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
-    lease: (eventId: string, holder: string, ms: number) => call(conn, async () => (await client.set(key.lease(eventId), holder, 'PX', ms, 'NX')) === 'OK'),
+    lease: (eventId: string, holder: string, ms: number) => take(key.lease(eventId), holder, ms),
     /** Asks every process to write its journal entries to Redis for a while. */
     wantJournal: () => call(conn, async () => void (await client.set(key.journalWanted, String(Date.now())))),
     otherProcesses: via(otherProcesses),
