@@ -6,7 +6,7 @@
  */
 import type { Payment, PaymentDraft } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
-import { HEAP_SLACK, clearPartitions, entryOf, type RecordObserver } from './memory-store.js';
+import { HEAP_SLACK, clearPartitions, entryOf, type Changed } from './memory-store.js';
 import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantPayments {
@@ -28,7 +28,7 @@ export const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
 
 const newTenant = (): TenantPayments => ({ byId: new Map(), due: createExpiryHeap(), order: [], head: 0, byReference: new Map() });
 
-export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT, observer?: RecordObserver): PaymentStore {
+export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT, changed?: Changed): PaymentStore {
   const tenants = new Map<string, TenantPayments>();
 
   function put(payment: Payment): void {
@@ -43,10 +43,10 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     }
     if (payment.settlesAt !== undefined) p.due.push(payment.settlesAt, payment.paymentId);
     for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
-    observer?.changed(payment.tenant, payment.paymentId);
+    changed?.(payment.tenant, payment.paymentId);
     while (p.byId.size > perTenant && p.head < p.order.length) {
       const dropped = p.order[p.head++] as string;
-      if (drop(p, dropped)) observer?.changed(payment.tenant, dropped);
+      if (drop(p, dropped)) changed?.(payment.tenant, dropped);
     }
     if (p.head > 1024 && p.head * 2 > p.order.length) {
       p.order = p.order.slice(p.head);
@@ -54,7 +54,7 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     }
   }
 
-  const clear = (tenant?: string): void => clearPartitions(tenants, tenant, observer);
+  const clear = (tenant?: string): void => clearPartitions(tenants, tenant, changed);
 
   return {
     get: (tenant, paymentId) => tenants.get(tenant)?.byId.get(paymentId),
@@ -62,11 +62,11 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     remove(tenant, paymentId) {
       // Its place in the order queue goes stale and is skipped when the oldest are dropped.
       const p = tenants.get(tenant);
-      if (p && drop(p, paymentId)) observer?.changed(tenant, paymentId);
+      if (p && drop(p, paymentId)) changed?.(tenant, paymentId);
     },
     update(tenant, paymentId, change) {
       const p = tenants.get(tenant);
-      if (p && updateIn(p, paymentId, change)) observer?.changed(tenant, paymentId);
+      if (p && updateIn(p, paymentId, change)) changed?.(tenant, paymentId);
     },
     due: (tenant, now) => dueIn(tenants.get(tenant), now),
     byReference(tenant, reference) {

@@ -18,13 +18,11 @@ export const newSet = <T>(): Set<T> => new Set<T>();
 export const newArray = <T>(): T[] => [];
 
 /** Told of every record a memory store adds, changes or removes (a shared store's replica writes those: decision 0039). */
-export interface RecordObserver {
-  changed(tenant: string, id: string): void;
-}
+export type Changed = (tenant: string, id: string) => void;
 
-/** Drops a tenant's (or every) partition of a memory store, telling the observer of each record it held. */
-export function clearPartitions(tenants: Map<string, { byId: Map<string, unknown> }>, tenant: string | undefined, observer: RecordObserver | undefined): void {
-  if (observer) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) observer.changed(name, id);
+/** Drops a tenant's (or every) partition of a memory store, telling `changed` of each record it held. */
+export function clearPartitions(tenants: Map<string, { byId: Map<string, unknown> }>, tenant: string | undefined, changed: Changed | undefined): void {
+  if (changed) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) changed(name, id);
   if (tenant === undefined) tenants.clear();
   else tenants.delete(tenant);
 }
@@ -49,7 +47,7 @@ interface TenantTokens {
 
 const newTenant = (): TenantTokens => ({ byId: new Map(), byCard: new Map(), byNamespace: new Map(), byNamespaceName: new Map(), expiries: createExpiryHeap() });
 
-export function createMemoryStore(observer?: RecordObserver): Store {
+export function createMemoryStore(changed?: Changed): Store {
   const tenants = new Map<string, TenantTokens>();
   const store: Store = {
     get: (tenant, tokenId) => tenants.get(tenant)?.byId.get(tokenId),
@@ -62,7 +60,7 @@ export function createMemoryStore(observer?: RecordObserver): Store {
       // A token stored again under a taken id replaces the old one in every index, not only by id.
       if (p.byId.has(token.tokenId)) store.remove(token.tenant, token.tokenId);
       index(p, token);
-      observer?.changed(token.tenant, token.tokenId);
+      changed?.(token.tenant, token.tokenId);
     },
 
     update(tenant, tokenId, change) {
@@ -73,13 +71,13 @@ export function createMemoryStore(observer?: RecordObserver): Store {
       change(token);
       // A later expiry is found when the earlier one is popped; an earlier one needs an entry of its own.
       if (token.expiresAt < expiresAt) p.expiries.push(token.expiresAt, token);
-      observer?.changed(tenant, tokenId);
+      changed?.(tenant, tokenId);
     },
 
     remove(tenant, tokenId) {
       const p = tenants.get(tenant);
       if (!p || !unindex(p, tokenId)) return;
-      observer?.changed(tenant, tokenId);
+      changed?.(tenant, tokenId);
     },
 
     sweepExpired(tenant, now) {
@@ -107,7 +105,7 @@ export function createMemoryStore(observer?: RecordObserver): Store {
 
     list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
     tenants: () => [...tenants.keys()],
-    clear: (tenant) => clearPartitions(tenants, tenant, observer),
+    clear: (tenant) => clearPartitions(tenants, tenant, changed),
     replaceAll(tokens) {
       store.clear();
       for (const token of tokens) store.insert(token);

@@ -30,8 +30,8 @@ export function openRedisStores(config: SimulatorConfig, url: string, ownJournal
   /** When this process found that Redis had lost its state, until a whole reset (decision 0041). */
   let lost: { at: string } | undefined;
   // They tell the replica of every record written through them, as the field it goes to.
-  const tokens = createMemoryStore({ changed: (tenant, id) => core.touch(tenant, tokenField(id)) });
-  const payments = createMemoryPaymentStore(undefined, { changed: (tenant, id) => core.touch(tenant, paymentField(id)) });
+  const tokens = createMemoryStore((tenant, id) => core.touch(tenant, tokenField(id)));
+  const payments = createMemoryPaymentStore(undefined, (tenant, id) => core.touch(tenant, paymentField(id)));
   // Every process lists every process's requests.
   const journal = createSharedJournal(ownJournal, link, { origin: processName, tenants, cap: config.journalSize });
   // The queue is an outbox of records, committed with the change that made each event.
