@@ -6,21 +6,18 @@
  */
 import type { Payment, PaymentDraft } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
-import type { RecordObserver } from './memory-store.js';
+import { HEAP_SLACK, clearPartitions, entryOf, type Changed } from './memory-store.js';
 import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantPayments {
   byId: Map<string, Payment>;
   /**
-   * (instant, payment id) of every scheduled event. Entries go stale (the event happened on a read, a reversal
-   * cancelled it, the payment was dropped) and are skipped when popped; rebuilt when they outnumber the
-   * payments, so that a clock that never moves cannot make it grow without bound.
+   * (instant, payment id) of every scheduled event. Stale entries (the event happened on a read, a reversal
+   * cancelled it, the payment was dropped) are skipped when popped; rebuilt when they outnumber the payments,
+   * so that a clock that never moves cannot make it grow without bound.
    */
   due: ExpiryHeap<string>;
-  /**
-   * Payment ids in the order they were stored, from `head` on: the oldest is dropped from here. (A Map's own
-   * first key is no queue: after many deletes, finding it walks every deleted entry before it.)
-   */
+  /** Payment ids in the order stored, from `head` on (a Map's first key is no queue: finding it walks every deleted entry). */
   order: string[];
   head: number;
   /** Payment ids by transactionReference, oldest first: the duplicate check and the payment queries read it. */
@@ -28,39 +25,28 @@ interface TenantPayments {
 }
 
 export const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
-const HEAP_SLACK = 64;
 
-export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT, observer?: RecordObserver): PaymentStore {
+const newTenant = (): TenantPayments => ({ byId: new Map(), due: createExpiryHeap(), order: [], head: 0, byReference: new Map() });
+
+export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT, changed?: Changed): PaymentStore {
   const tenants = new Map<string, TenantPayments>();
-  let total = 0;
-
-  function partition(tenant: string): TenantPayments {
-    let p = tenants.get(tenant);
-    if (!p) {
-      p = { byId: new Map(), due: createExpiryHeap(), order: [], head: 0, byReference: new Map() };
-      tenants.set(tenant, p);
-    }
-    return p;
-  }
 
   function put(payment: Payment): void {
-    const p = partition(payment.tenant);
+    const p = entryOf(tenants, payment.tenant, newTenant);
     const before = p.byId.size;
     p.byId.set(payment.paymentId, payment);
     if (p.byId.size > before) {
-      total++;
       p.order.push(payment.paymentId);
-      indexReference(p, payment);
+      const ids = p.byReference.get(payment.transactionReference);
+      if (ids) ids.push(payment.paymentId);
+      else p.byReference.set(payment.transactionReference, [payment.paymentId]);
     }
     if (payment.settlesAt !== undefined) p.due.push(payment.settlesAt, payment.paymentId);
     for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
-    observer?.changed(payment.tenant, payment.paymentId);
+    changed?.(payment.tenant, payment.paymentId);
     while (p.byId.size > perTenant && p.head < p.order.length) {
       const dropped = p.order[p.head++] as string;
-      if (drop(p, dropped)) {
-        total--;
-        observer?.changed(payment.tenant, dropped);
-      }
+      if (drop(p, dropped)) changed?.(payment.tenant, dropped);
     }
     if (p.head > 1024 && p.head * 2 > p.order.length) {
       p.order = p.order.slice(p.head);
@@ -68,16 +54,7 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     }
   }
 
-  function clear(tenant?: string): void {
-    if (observer) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) observer.changed(name, id);
-    if (tenant === undefined) {
-      tenants.clear();
-      total = 0;
-      return;
-    }
-    total -= tenants.get(tenant)?.byId.size ?? 0;
-    tenants.delete(tenant);
-  }
+  const clear = (tenant?: string): void => clearPartitions(tenants, tenant, changed);
 
   return {
     get: (tenant, paymentId) => tenants.get(tenant)?.byId.get(paymentId),
@@ -85,14 +62,11 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     remove(tenant, paymentId) {
       // Its place in the order queue goes stale and is skipped when the oldest are dropped.
       const p = tenants.get(tenant);
-      if (p && drop(p, paymentId)) {
-        total--;
-        observer?.changed(tenant, paymentId);
-      }
+      if (p && drop(p, paymentId)) changed?.(tenant, paymentId);
     },
     update(tenant, paymentId, change) {
       const p = tenants.get(tenant);
-      if (p && updateIn(p, paymentId, change)) observer?.changed(tenant, paymentId);
+      if (p && updateIn(p, paymentId, change)) changed?.(tenant, paymentId);
     },
     due: (tenant, now) => dueIn(tenants.get(tenant), now),
     byReference(tenant, reference) {
@@ -107,15 +81,12 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
       clear(tenant);
       for (const payment of payments) if (tenant === undefined || payment.tenant === tenant) put(payment);
     },
-    size: () => total,
+    size() {
+      let n = 0;
+      for (const p of tenants.values()) n += p.byId.size;
+      return n;
+    },
   };
-}
-
-/** Notes a new payment under its reference. */
-function indexReference(p: TenantPayments, payment: Payment): void {
-  const ids = p.byReference.get(payment.transactionReference);
-  if (ids) ids.push(payment.paymentId);
-  else p.byReference.set(payment.transactionReference, [payment.paymentId]);
 }
 
 /** Removes a stored payment and its place in the reference index; false when it is not stored. */
@@ -123,10 +94,21 @@ function drop(p: TenantPayments, paymentId: string): boolean {
   const payment = p.byId.get(paymentId);
   if (!payment) return false;
   p.byId.delete(paymentId);
-  const ids = p.byReference.get(payment.transactionReference) ?? [];
-  const left = ids.filter((id) => id !== paymentId);
+  const left = (p.byReference.get(payment.transactionReference) ?? []).filter((id) => id !== paymentId);
   if (left.length > 0) p.byReference.set(payment.transactionReference, left);
   else p.byReference.delete(payment.transactionReference);
+  return true;
+}
+
+/** Changes a stored payment and notes what the change scheduled, so a clock move visits it when due; false when not stored. */
+function updateIn(p: TenantPayments, paymentId: string, change: (payment: PaymentDraft) => void): boolean {
+  const payment = p.byId.get(paymentId);
+  if (!payment) return false;
+  const { settlesAt, scheduled } = payment;
+  change(payment as PaymentDraft);
+  if (payment.settlesAt !== undefined && payment.settlesAt !== settlesAt) p.due.push(payment.settlesAt, paymentId);
+  for (const event of payment.scheduled) if (!scheduled.includes(event)) p.due.push(event.at, paymentId);
+  if (p.due.size > 2 * p.byId.size + HEAP_SLACK) rebuild(p);
   return true;
 }
 
@@ -138,19 +120,6 @@ function rebuild(p: TenantPayments): void {
     for (const event of payment.scheduled) entries.push([event.at, payment.paymentId]);
   }
   p.due.rebuild(entries);
-}
-
-/** Changes a stored payment and notes what the change scheduled; false when it is not stored. */
-function updateIn(p: TenantPayments, paymentId: string, change: (payment: PaymentDraft) => void): boolean {
-  const payment = p.byId.get(paymentId);
-  if (!payment) return false;
-  const { settlesAt, scheduled } = payment;
-  change(payment as PaymentDraft);
-  // What the change scheduled is noted, so that a clock move visits the payment when it falls due.
-  if (payment.settlesAt !== undefined && payment.settlesAt !== settlesAt) p.due.push(payment.settlesAt, paymentId);
-  for (const event of payment.scheduled) if (!scheduled.includes(event)) p.due.push(event.at, paymentId);
-  if (p.due.size > 2 * p.byId.size + HEAP_SLACK) rebuild(p);
-  return true;
 }
 
 /** The ids of the payments with an event noted as due by `now`, each noted instant taken once. */

@@ -6,6 +6,30 @@ import type { Store } from '../domain/ports.js';
 import { namespaceKey, type Token } from '../domain/token.js';
 import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
+/** The value under `key`, made (by a module-level `make`: nothing allocated per call) and set when missing. */
+export function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
+export const newMap = <K, V>(): Map<K, V> => new Map<K, V>();
+export const newSet = <T>(): Set<T> => new Set<T>();
+export const newArray = <T>(): T[] => [];
+
+/** Told of every record a memory store adds, changes or removes (a shared store's replica writes those: decision 0039). */
+export type Changed = (tenant: string, id: string) => void;
+
+/** Drops a tenant's (or every) partition of a memory store, telling `changed` of each record it held. */
+export function clearPartitions(tenants: Map<string, { byId: Map<string, unknown> }>, tenant: string | undefined, changed: Changed | undefined): void {
+  if (changed) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) changed(name, id);
+  if (tenant === undefined) tenants.clear();
+  else tenants.delete(tenant);
+}
+
+/** Stale heap entries allowed beyond twice the live count before a rebuild (keeps small tenants from churning). */
+export const HEAP_SLACK = 64;
+
 interface TenantTokens {
   byId: Map<string, Token>;
   /** Card identity: per namespaceKey group (no namespace: ''), by card number (the token's own string: no key to keep). */
@@ -14,33 +38,17 @@ interface TenantTokens {
   /** By namespace alone, across entities (token queries, decision 0031), in the order stored. */
   byNamespaceName: Map<string, Set<Token>>;
   /**
-   * Every stored token under the expiry it had when pushed. Entries go stale, and are checked when popped: a
-   * token removed (or replaced under its id) is skipped, one extended by a use is pushed again at its new
-   * expiry. Rebuilt when stale entries outnumber the tokens, so deletes cannot make it grow without bound.
+   * Every stored token under the expiry it had when pushed. Stale entries (a token removed or replaced) are
+   * skipped when popped; one extended by a use is pushed again at its new expiry. Rebuilt when stale entries
+   * outnumber the tokens, so deletes cannot make it grow without bound.
    */
   expiries: ExpiryHeap<Token>;
 }
 
-/** Stale heap entries allowed beyond twice the live count before a rebuild (keeps small tenants from churning). */
-const HEAP_SLACK = 64;
+const newTenant = (): TenantTokens => ({ byId: new Map(), byCard: new Map(), byNamespace: new Map(), byNamespaceName: new Map(), expiries: createExpiryHeap() });
 
-/** Told of every token a store adds, changes or removes (a shared store's replica writes those: decision 0039). */
-export interface RecordObserver {
-  changed(tenant: string, id: string): void;
-}
-
-export function createMemoryStore(observer?: RecordObserver): Store {
+export function createMemoryStore(changed?: Changed): Store {
   const tenants = new Map<string, TenantTokens>();
-
-  function partition(tenant: string): TenantTokens {
-    let p = tenants.get(tenant);
-    if (!p) {
-      p = { byId: new Map(), byCard: new Map(), byNamespace: new Map(), byNamespaceName: new Map(), expiries: createExpiryHeap() };
-      tenants.set(tenant, p);
-    }
-    return p;
-  }
-
   const store: Store = {
     get: (tenant, tokenId) => tenants.get(tenant)?.byId.get(tokenId),
     findByCard: (tenant, entity, namespace, cardNumber) => tenants.get(tenant)?.byCard.get(namespaceKey(entity, namespace ?? ''))?.get(cardNumber),
@@ -48,11 +56,11 @@ export function createMemoryStore(observer?: RecordObserver): Store {
     namespaceTokens: (tenant, namespace) => [...(tenants.get(tenant)?.byNamespaceName.get(namespace) ?? [])],
 
     insert(token) {
-      const p = partition(token.tenant);
+      const p = entryOf(tenants, token.tenant, newTenant);
       // A token stored again under a taken id replaces the old one in every index, not only by id.
       if (p.byId.has(token.tokenId)) store.remove(token.tenant, token.tokenId);
       index(p, token);
-      observer?.changed(token.tenant, token.tokenId);
+      changed?.(token.tenant, token.tokenId);
     },
 
     update(tenant, tokenId, change) {
@@ -63,13 +71,13 @@ export function createMemoryStore(observer?: RecordObserver): Store {
       change(token);
       // A later expiry is found when the earlier one is popped; an earlier one needs an entry of its own.
       if (token.expiresAt < expiresAt) p.expiries.push(token.expiresAt, token);
-      observer?.changed(tenant, tokenId);
+      changed?.(tenant, tokenId);
     },
 
     remove(tenant, tokenId) {
       const p = tenants.get(tenant);
       if (!p || !unindex(p, tokenId)) return;
-      observer?.changed(tenant, tokenId);
+      changed?.(tenant, tokenId);
     },
 
     sweepExpired(tenant, now) {
@@ -97,11 +105,7 @@ export function createMemoryStore(observer?: RecordObserver): Store {
 
     list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
     tenants: () => [...tenants.keys()],
-    clear(tenant) {
-      if (observer) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) observer.changed(name, id);
-      if (tenant === undefined) tenants.clear();
-      else tenants.delete(tenant);
-    },
+    clear: (tenant) => clearPartitions(tenants, tenant, changed),
     replaceAll(tokens) {
       store.clear();
       for (const token of tokens) store.insert(token);
@@ -114,16 +118,10 @@ export function createMemoryStore(observer?: RecordObserver): Store {
 function index(p: TenantTokens, token: Token): void {
   p.byId.set(token.tokenId, token);
   const group = namespaceKey(token.entity, token.namespace ?? '');
-  let cards = p.byCard.get(group);
-  if (!cards) p.byCard.set(group, (cards = new Map<string, Token>()));
-  cards.set(token.card.number, token);
+  entryOf(p.byCard, group, newMap<string, Token>).set(token.card.number, token);
   if (token.namespace !== undefined) {
-    let members = p.byNamespace.get(group);
-    if (!members) p.byNamespace.set(group, (members = new Set()));
-    members.add(token.tokenId);
-    let named = p.byNamespaceName.get(token.namespace);
-    if (!named) p.byNamespaceName.set(token.namespace, (named = new Set()));
-    named.add(token);
+    entryOf(p.byNamespace, group, newSet<string>).add(token.tokenId);
+    entryOf(p.byNamespaceName, token.namespace, newSet<Token>).add(token);
   }
   p.expiries.push(token.expiresAt, token);
   if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
@@ -138,15 +136,18 @@ function unindex(p: TenantTokens, tokenId: string): boolean {
   const cards = p.byCard.get(group);
   if (cards?.get(token.card.number) === token) cards.delete(token.card.number);
   if (token.namespace !== undefined) {
-    const members = p.byNamespace.get(group);
-    members?.delete(tokenId);
-    if (members?.size === 0) p.byNamespace.delete(group);
-    const named = p.byNamespaceName.get(token.namespace);
-    named?.delete(token);
-    if (named?.size === 0) p.byNamespaceName.delete(token.namespace);
+    removeFrom(p.byNamespace, group, tokenId);
+    removeFrom(p.byNamespaceName, token.namespace, token);
   }
   if (p.expiries.size > 2 * p.byId.size + HEAP_SLACK) compact(p);
   return true;
+}
+
+/** Removes a member from the set under `key`, and the set once empty. */
+function removeFrom<T>(sets: Map<string, Set<T>>, key: string, member: T): void {
+  const set = sets.get(key);
+  set?.delete(member);
+  if (set?.size === 0) sets.delete(key);
 }
 
 /** The heap again from the stored tokens alone, at their current expiries. */

@@ -1,10 +1,10 @@
 /**
- * The deliveries a scenario rule holds back (contract 4.4, decision 0056), between a payment event and the
- * dispatcher. A held delivery is a record of its tenant (memory here; in Redis an outbox record, so that whichever
- * process makes the payment's next event or moves the clock releases it): held for the payment's next event, for
- * the virtual clock, or for the release of the delivery it follows. Released ones go to the dispatcher in order.
+ * The deliveries a scenario rule holds back (contract 4.4, decision 0056) for the payment's next event, the
+ * virtual clock, or the release of the delivery they follow: records of their tenant (in Redis, outbox records,
+ * so that whichever process releases one may). Released ones go to the dispatcher in order.
  */
 import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
+import { entryOf, newMap } from './memory-store.js';
 
 /** Where the held deliveries are kept, and how one is handed on: a store's records, in memory or in Redis. */
 export interface HeldDeliveries {
@@ -15,6 +15,7 @@ export interface HeldDeliveries {
   deliver(item: WebhookItem): void;
   /** Shows a delivery held in the log, once what held it is committed. */
   show(item: WebhookItem): void;
+  clear(tenant?: string): void;
 }
 
 const unheld = ({ hold: _hold, ...item }: WebhookItem): WebhookItem => item;
@@ -30,10 +31,7 @@ function release(store: HeldDeliveries, item: WebhookItem): void {
   }
 }
 
-/**
- * One payment event's deliveries (eventDeliveries' list): what waited for this payment's next event now follows
- * them; held ones are kept and shown held, the others delivered at once (with what follows them).
- */
+/** One payment event's deliveries: what waited for the payment's next event follows them; held ones are kept and shown held. */
 function sendEvent(store: HeldDeliveries, items: readonly WebhookItem[]): void {
   const first = items[0];
   const last = items[items.length - 1];
@@ -59,41 +57,32 @@ function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
   for (const item of due) release(store, item);
 }
 
-/** A store set's webhook calls over its held deliveries (StoreSet extends them). */
-export interface HeldWebhookCalls {
-  /**
-   * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
-   * records until released, and what waited for the payment's next event follows them.
-   */
-  sendEvent(jobs: readonly WebhookItem[]): void;
-  /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
-  releaseWebhooks(tenant: string, now: number): void;
-  /** A reset drops the tenant's (or every) webhook queue. */
-  clearWebhooks(tenant: string | undefined): void;
-}
-
-/** The calls over memory's held deliveries or the Redis outbox. */
-export function heldWebhooks(store: HeldDeliveries & { clear(tenant?: string): void }, dispatcher: WebhookDispatcher): HeldWebhookCalls {
+/** A store set's webhook calls over its held deliveries, memory's or the Redis outbox (StoreSet extends them). */
+export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatcher) {
   return {
-    sendEvent: (jobs) => sendEvent(store, jobs),
-    releaseWebhooks: (tenant, now) => releaseDue(store, tenant, now),
-    clearWebhooks(tenant) {
+    /**
+     * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
+     * records until released, and what waited for the payment's next event follows them.
+     */
+    sendEvent: (jobs: readonly WebhookItem[]): void => sendEvent(store, jobs),
+    /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
+    releaseWebhooks: (tenant: string, now: number): void => releaseDue(store, tenant, now),
+    /** A reset drops the tenant's (or every) webhook queue. */
+    clearWebhooks(tenant: string | undefined): void {
       dispatcher.clear(tenant);
       store.clear(tenant);
     },
   };
 }
 
+export type HeldWebhookCalls = ReturnType<typeof heldWebhooks>;
+
 /** The memory store's held deliveries: per tenant, by id, in the order they were held. */
-export function memoryHeldDeliveries(dispatcher: WebhookDispatcher): HeldDeliveries & { clear(tenant?: string): void } {
+export function memoryHeldDeliveries(dispatcher: WebhookDispatcher): HeldDeliveries {
   const byTenant = new Map<string, Map<string, WebhookItem>>();
   return {
     held: (tenant) => [...(byTenant.get(tenant)?.values() ?? [])],
-    keep(item) {
-      let map = byTenant.get(item.tenant);
-      if (!map) byTenant.set(item.tenant, (map = new Map<string, WebhookItem>()));
-      map.set(idOf(item), item);
-    },
+    keep: (item) => entryOf(byTenant, item.tenant, newMap<string, WebhookItem>).set(idOf(item), item),
     deliver(item) {
       byTenant.get(item.tenant)?.delete(idOf(item));
       dispatcher.enqueue(item);

@@ -1,27 +1,14 @@
 /**
- * The journal with a shared store (decision 0039). Each process records into its own journal as before; its
- * entries go to Redis (each tenant's capped stream, bodies masked) only while someone wants them, so that a
- * load test that lists nothing pays nothing for it:
- * - a control read of the journal (or an open live stream) says so in Redis; if other processes are alive,
- *   it waits for them to write (they check every 200 ms and write within 20 ms), then pulls their entries in;
- * - while wanted (for 10 s after the last ask), a process writes its entries in batches every 20 ms; before
- *   that, the newest `cap` per tenant wait in memory and are written when asked.
- * An entry from another process takes its place in the order it is pulled. Clearing clears the streams too,
- * and the tenant's record tells the other processes to clear theirs.
+ * The journal with a shared store (decision 0039). Each process records into its own journal; its entries go
+ * to Redis (each tenant's capped stream, bodies masked) only while someone wants them, so that a load test that
+ * lists nothing pays nothing for it. A control read (or an open live stream) says so in Redis, waits for the
+ * other live processes to write theirs, and pulls them in, in the order pulled. Until asked, the newest `cap`
+ * per tenant wait in memory. A clear clears the streams, and the tenant's record tells the others to clear theirs.
  */
 import type { RedisLink } from './link.js';
+import { entryOf, newArray } from '../memory-store.js';
 import { maskCardText } from '../../wire/mask.js';
 import type { Journal, JournalRecord, JournalSelection } from '../../control/journal.js';
-
-export interface SharedJournal extends Journal {
-  /** Pulls the entries other processes recorded (asking them to write them first). */
-  pull(): Promise<void>;
-  close(): void;
-  /** How many times a tenant's journal was cleared (a tenant record carries it to the other processes). */
-  generation(tenant: string): number;
-  /** Another process cleared the tenant's journal: clear it here too. */
-  cleared(tenant: string, generation: number): void;
-}
 
 /** How often a process says it is alive and checks whether its entries are wanted. */
 const BEAT_MS = 200;
@@ -114,8 +101,7 @@ function pull(j: JournalShare): Promise<void> {
 function record(j: JournalShare, entry: JournalRecord): void {
   j.local.record(entry);
   startBeating(j);
-  let list = j.waiting.get(entry.tenant);
-  if (!list) j.waiting.set(entry.tenant, (list = []));
+  const list = entryOf(j.waiting, entry.tenant, newArray<JournalRecord>);
   list.push(entry);
   if (j.wanted) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
   else if (list.length > 2 * j.cap) list.splice(0, list.length - j.cap);
@@ -130,20 +116,22 @@ function clear(j: JournalShare, tenant: string | undefined): void {
   }
 }
 
-export function createSharedJournal(local: Journal, link: RedisLink, options: ShareOptions): SharedJournal {
+export function createSharedJournal(local: Journal, link: RedisLink, options: ShareOptions) {
   const j = share(local, link, options);
   return {
     ...local,
-    record: (entry) => record(j, entry),
-    clear: (tenant) => clear(j, tenant),
-    generation: (tenant) => j.generations.get(tenant) ?? 0,
-    cleared(tenant, generation) {
+    record: (entry: JournalRecord): void => record(j, entry),
+    clear: (tenant?: string): void => clear(j, tenant),
+    /** How many times a tenant's journal was cleared (a tenant record carries it to the other processes). */
+    generation: (tenant: string): number => j.generations.get(tenant) ?? 0,
+    /** Another process cleared the tenant's journal: clear it here too. */
+    cleared(tenant: string, generation: number): void {
       if ((j.generations.get(tenant) ?? 0) === generation) return;
       j.generations.set(tenant, generation);
       j.waiting.delete(tenant);
       local.clear(tenant);
     },
-    subscribe(listener: (selection: JournalSelection) => void) {
+    subscribe(listener: (selection: JournalSelection) => void): () => void {
       const unsubscribe = local.subscribe(listener);
       j.streams++;
       return () => {
@@ -151,8 +139,9 @@ export function createSharedJournal(local: Journal, link: RedisLink, options: Sh
         j.streams--;
       };
     },
-    pull: () => pull(j),
-    close() {
+    /** Pulls the entries other processes recorded (asking them to write them first). */
+    pull: (): Promise<void> => pull(j),
+    close(): void {
       if (j.beat) clearInterval(j.beat);
       j.beat = undefined;
       if (j.flushTimer) {
@@ -162,3 +151,5 @@ export function createSharedJournal(local: Journal, link: RedisLink, options: Sh
     },
   };
 }
+
+export type SharedJournal = ReturnType<typeof createSharedJournal>;

@@ -1,25 +1,14 @@
 /**
  * The Redis side of a shared store (decision 0039): one connection (ioredis) and the Lua scripts that change
  * a tenant's records atomically under a version check. It knows keys, versions and fields, not what the
- * records mean: the replica (store/redis/replica.ts) encodes and applies them.
- *
- * Keys, all under the prefix P:
- * - `P t:<tenant>`: the tenant's records (field `_v` is its version; `k:<id>` tokens, `p:<id>` payments,
- *   `m` counters, `c` its own clock, `s` its own scenario set);
- * - `P t:<tenant>:chg`: each record field scored by the version that last wrote it (what others pull);
- * - `P g`: the shared records (`_v` its version, `epoch`, `clock`, `scn` the global scenario set);
- * - `P tenants`: the tenants that have records; `P lock`: the control lock; `P j:<tenant>` (`P j0` for
- *   unauthenticated requests): the journal, a capped stream of entries each tagged with the process that wrote it.
+ * records mean (records.ts).
  */
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import { maskStoreUrl } from '../../config/store.js';
 import { SCRIPTS } from './lua.js';
 
-/**
- * ioredis is loaded when a Redis store is made, not when the simulator is: the memory store's start does not
- * pay for it (about 25 ms of the CLI's first answer).
- */
+/** Loaded when a Redis store is made: the memory store's start does not pay for it (about 25 ms of the CLI's first answer). */
 const loadRedis = (): typeof Redis => (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
 
 /** A store operation that could not reach Redis (down, or slower than the command timeout). */
@@ -45,15 +34,19 @@ const CONNECT_WAIT_MS = 1200;
 
 type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
 
-/** The keys, all under the prefix P (see the top of this file). */
+/** The keys, all under the prefix. */
 const keys = (prefix: string) => ({
+  /** A tenant's records: `_v` its version; `k:<id>` tokens, `p:<id>` payments, `w:<id>` webhooks, `m` counters, `c` its clock, `s` its scenario set. `…:chg` scores each field by the version that last wrote it (what others pull). */
   tenant: (tenant: string): string => `${prefix}t:${tenant}`,
+  /** The shared records: `_v` its version, `epoch`, `clock`, `scn` the global scenario set. */
   global: `${prefix}g`,
   /** Stamps kept beside the hashes' `_v` by the same scripts, for a read-only batch's one-command check. */
   stamp: (tenant: string): string => `${prefix}v:${tenant}`,
   globalStamp: `${prefix}gv`,
   lock: `${prefix}lock`,
+  /** The tenants that have records. */
   tenants: `${prefix}tenants`,
+  /** A capped stream of entries, each tagged with the process that wrote it (`j0`: unauthenticated requests). */
   journal: (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`),
   /** When each process last said it was alive; when the journal was last wanted; a webhook job's lease. */
   procs: `${prefix}procs`,
@@ -199,12 +192,14 @@ export function createRedisLink(url: string, prefix: string) {
     <A extends unknown[], R>(fn: (conn: Conn, ...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
       call(conn, () => fn(conn, ...args));
+  /** Sets `key` to `holder` for `ms` unless it is set (a lock, a lease); false when another holds it. */
+  const take = (key: string, holder: string, ms: number): Promise<boolean> => call(conn, async () => (await client.set(key, holder, 'PX', ms, 'NX')) === 'OK');
   return {
     prefix,
     commit: via(commit),
     pull: via(pull),
     globalRecords: () => call(conn, async () => new Map(Object.entries(await client.hgetall(key.global)))),
-    lock: (token: string, ttlMs: number) => call(conn, async () => (await scripts.lock(1, key.lock, token, ttlMs)) === 1),
+    lock: (token: string, ttlMs: number) => take(key.lock, token, ttlMs),
     unlock: (token: string) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
     /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
     seed: (epoch: string) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
@@ -225,7 +220,7 @@ export function createRedisLink(url: string, prefix: string) {
         return wanted !== null && Number(wanted) > now - windowMs;
       }),
     /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
-    lease: (eventId: string, holder: string, ms: number) => call(conn, async () => (await client.set(key.lease(eventId), holder, 'PX', ms, 'NX')) === 'OK'),
+    lease: (eventId: string, holder: string, ms: number) => take(key.lease(eventId), holder, ms),
     /** Asks every process to write its journal entries to Redis for a while. */
     wantJournal: () => call(conn, async () => void (await client.set(key.journalWanted, String(Date.now())))),
     otherProcesses: via(otherProcesses),

@@ -67,8 +67,7 @@ for i = 3, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'o'
 return #ARGV - 2
 `;
 
-/** Takes the control lock when it is free; returns 1 when taken. */
-const LOCK = `return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0`;
+/** Lets go of the control lock (taken with SET NX PX) if this holder still has it. */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 /** Writes the first state when there is none (the epoch field marks it); returns 1 when it did. */
 const SEED = `
@@ -79,4 +78,4 @@ return 1
 `;
 
 /** Each script by the name link.ts calls it. */
-export const SCRIPTS = { commit: COMMIT, pull: PULL, lock: LOCK, unlock: UNLOCK, seed: SEED, append: APPEND };
+export const SCRIPTS = { commit: COMMIT, pull: PULL, unlock: UNLOCK, seed: SEED, append: APPEND };

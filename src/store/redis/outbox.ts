@@ -1,15 +1,15 @@
 /**
- * The webhook queue with a shared store (decision 0039): an outbox in Redis. A payment event's delivery is a
- * record of its tenant (`w:<delivery id>`), written in the same commit as the change that caused it, so it is
- * never lost with a process. After the commit the process that made it delivers it (its dispatcher keeps
- * order, retries and the delivery log) and, once delivered or given up, removes the record. A record still
- * there a minute later belongs to a process that went away: another process takes it, under a lease so
- * that only one does, and delivers it (at least once: a receiver deduplicates by event id). A delivery a
- * scenario rule holds back (decision 0056) stays a record with its hold, which no process takes, until the
- * process that makes the payment's next event, or moves the clock past it, releases it (store/webhook-gate.ts).
+ * The webhook queue with a shared store (decision 0039): each delivery a record of its tenant (`w:<id>`),
+ * committed with the change that caused it, so no process takes it down when it goes. The process that made it
+ * delivers it (its dispatcher keeps order, retries and the log) and removes it once done. A record still there a
+ * minute later is an orphan: another process takes it under a lease and delivers it (at least once: receivers
+ * deduplicate by event id). A held delivery (decision 0056) is no orphan: it waits for its release (webhook-gate.ts).
  */
 import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
 import { idOf, type HeldDeliveries } from '../webhook-gate.js';
+import { outboxField } from './records.js';
+import type { Replica } from './replica.js';
+import { entryOf, newMap } from '../memory-store.js';
 
 export interface OutboxJob {
   item: WebhookItem;
@@ -17,54 +17,36 @@ export interface OutboxJob {
   at: number;
 }
 
-export interface OutboxDeps {
-  dispatcher: WebhookDispatcher;
-  /** Marks a tenant's record field as changed (the replica writes it with the tenant's next commit). */
-  touch(tenant: string, field: string): void;
-  /** Commits a tenant's changed records now (an empty unit). */
-  commit(tenant: string): Promise<unknown>;
-  /** Runs once the change that made the job is committed. */
-  afterCommit(effect: () => void): void;
-  /** Takes a job's lease; false when another process holds it. */
-  lease(eventId: string, ms: number): Promise<boolean>;
-  /** Pulls every tenant's records (to see jobs other processes left). */
-  pull(): Promise<void>;
-}
-
-export const OUTBOX_PREFIX = 'w:';
 /** A job older than this that is still in the outbox is an orphan. */
 const ORPHAN_AFTER_MS = 60_000;
 const LEASE_MS = 60_000;
 const SWEEP_MS = 10_000;
 
 interface OutboxState {
-  deps: OutboxDeps;
+  dispatcher: WebhookDispatcher;
+  replica: Replica;
+  /** Takes a job's lease; false when another process holds it. */
+  lease(eventId: string, ms: number): Promise<boolean>;
   jobs: Map<string, Map<string, OutboxJob>>;
   /** Jobs this process is delivering (fresh or taken over). */
   mine: Set<string>;
   sweep: NodeJS.Timeout | undefined;
 }
 
-function jobsOf(o: OutboxState, tenant: string): Map<string, OutboxJob> {
-  let map = o.jobs.get(tenant);
-  if (!map) o.jobs.set(tenant, (map = new Map<string, OutboxJob>()));
-  return map;
-}
-
 function deliver(o: OutboxState, job: OutboxJob): void {
   o.mine.add(idOf(job.item));
-  o.deps.dispatcher.enqueue(job.item);
+  o.dispatcher.enqueue(job.item);
 }
 
 /** Takes over the jobs other processes left: older than a minute, under a lease. */
 async function sweepNow(o: OutboxState): Promise<void> {
-  await o.deps.pull();
+  await o.replica.start();
   const old = Date.now() - ORPHAN_AFTER_MS;
   for (const map of o.jobs.values()) {
     for (const job of map.values()) {
       // A held delivery is no orphan: it waits for its release.
       if (job.at > old || job.item.hold !== undefined || o.mine.has(idOf(job.item))) continue;
-      if (await o.deps.lease(idOf(job.item), LEASE_MS)) deliver(o, job);
+      if (await o.lease(idOf(job.item), LEASE_MS)) deliver(o, job);
     }
   }
 }
@@ -82,15 +64,15 @@ function startSweeping(o: OutboxState): void {
  */
 function record(o: OutboxState, item: WebhookItem): OutboxJob {
   startSweeping(o);
-  const map = jobsOf(o, item.tenant);
+  const map = entryOf(o.jobs, item.tenant, newMap<string, OutboxJob>);
   const job: OutboxJob = { item, at: (item.hold === undefined ? undefined : map.get(idOf(item))?.at) ?? Date.now() };
   map.set(idOf(item), job);
-  o.deps.touch(item.tenant, `${OUTBOX_PREFIX}${idOf(item)}`);
+  o.replica.touch(item.tenant, outboxField(idOf(item)));
   return job;
 }
 
-export function createOutbox(deps: OutboxDeps) {
-  const o: OutboxState = { deps, jobs: new Map(), mine: new Set(), sweep: undefined };
+export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, lease: OutboxState['lease']) {
+  const o: OutboxState = { dispatcher, replica, lease, jobs: new Map(), mine: new Set(), sweep: undefined };
   const { jobs, mine } = o;
   /** The outbox as the gate's held deliveries: a delivery is sent once recorded and committed; a dropped one is only logged. */
   const gate: HeldDeliveries = {
@@ -98,13 +80,21 @@ export function createOutbox(deps: OutboxDeps) {
     keep: (item) => void record(o, item),
     deliver(item) {
       if (item.drop === true) {
-        deps.afterCommit(() => deps.dispatcher.enqueue(item));
+        replica.afterCommit(() => dispatcher.enqueue(item));
         return;
       }
       const job = record(o, item);
-      deps.afterCommit(() => deliver(o, job));
+      replica.afterCommit(() => deliver(o, job));
     },
-    show: (item) => deps.afterCommit(() => deps.dispatcher.hold(item)),
+    show: (item) => replica.afterCommit(() => dispatcher.hold(item)),
+    /** A reset drops the tenant's queue (decision 0030), its records too. */
+    clear(tenant) {
+      for (const [name, map] of jobs) {
+        if (tenant !== undefined && name !== tenant) continue;
+        for (const id of map.keys()) replica.touch(name, outboxField(id));
+        map.clear();
+      }
+    },
   };
   return {
     ...gate,
@@ -112,8 +102,9 @@ export function createOutbox(deps: OutboxDeps) {
     settled(item: WebhookItem): void {
       mine.delete(idOf(item));
       if (jobs.get(item.tenant)?.delete(idOf(item))) {
-        deps.touch(item.tenant, `${OUTBOX_PREFIX}${idOf(item)}`);
-        void deps.commit(item.tenant).catch(() => undefined);
+        replica.touch(item.tenant, outboxField(idOf(item)));
+        // Committed now: an empty unit.
+        void replica.run(item.tenant, () => undefined).catch(() => undefined);
       }
     },
     /** As a kind of the tenant's records (records.ts): a record's value now, or another process's ('' when gone). */
@@ -124,20 +115,12 @@ export function createOutbox(deps: OutboxDeps) {
     apply(tenant: string, id: string, text: string): void {
       if (text === '') jobs.get(tenant)?.delete(id);
       else {
-        jobsOf(o, tenant).set(id, JSON.parse(text) as OutboxJob);
+        entryOf(jobs, tenant, newMap<string, OutboxJob>).set(id, JSON.parse(text) as OutboxJob);
         startSweeping(o);
       }
     },
     ids: (tenant: string): Iterable<string> => jobs.get(tenant)?.keys() ?? [],
     forget: (tenant: string): boolean => jobs.delete(tenant),
-    /** A reset drops the tenant's queue (decision 0030), its records too. */
-    clear(tenant?: string): void {
-      for (const [name, map] of jobs) {
-        if (tenant !== undefined && name !== tenant) continue;
-        for (const id of map.keys()) deps.touch(name, `${OUTBOX_PREFIX}${id}`);
-        map.clear();
-      }
-    },
     close(): void {
       if (o.sweep) clearInterval(o.sweep);
       o.sweep = undefined;

@@ -1,29 +1,38 @@
 /**
  * A shared store's records (decision 0039): how each part of one simulator's memory is written as a Redis hash
- * field, and put back from one. Tokens and payments are one field each (`k:<id>`, `p:<id>`); a tenant's
- * counters (id streams and scenario counts) are `m`, its own clock `c` and its own scenario set `s`; the shared
- * clock and the global scenario set are the global fields `clock` and `scn`. Card numbers travel sealed, as in
- * a state snapshot.
+ * field (link.ts lists them), and put back from one. Card numbers travel sealed, as in a state snapshot.
  */
-import type { Duration } from '../../domain/duration.js';
 import type { PaymentStore, Store } from '../../domain/ports.js';
-import type { ClockSetting } from '../../infra/clock.js';
+import type { ClockSetting, TenantClocks } from '../../infra/clock.js';
+import type { IdSource } from '../../infra/ids.js';
 import type { Siv } from '../../infra/siv.js';
-import type { TenantCounts } from '../../scenarios/engine.js';
+import type { ActiveScenarios } from '../../scenarios/active-set.js';
+import type { ScenarioEngine, TenantCounts } from '../../scenarios/engine.js';
 import type { Scenario } from '../../scenarios/schema.js';
-import type { StoreParts } from '../store-parts.js';
 import type { SharedJournal } from './journal.js';
-import { OUTBOX_PREFIX, type Outbox } from './outbox.js';
 import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
 import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from '../../control/state.js';
 
-export interface ReplicaParts extends Pick<StoreParts, 'clocks' | 'ids' | 'engine' | 'scenarios' | 'siv'> {
+/** What a shared store reads and writes of the rest of one simulator, given once that exists (StoreSet.bind). */
+export interface StoreParts {
+  clocks: TenantClocks;
+  ids: IdSource;
+  engine: ScenarioEngine;
+  scenarios: ActiveScenarios;
+  siv: Siv;
+  /** Puts this process's memory back to the configured start (a Redis that lost its state). */
+  restart(): void;
+  /** Counts a lost store (`token_sim_store_resets_total`). */
+  countReset(): void;
+  /** Where the line that says so goes (stderr). */
+  writeErr(line: string): void;
+}
+
+export interface ReplicaParts extends StoreParts {
   store: Store;
   payments: PaymentStore;
-  /** The extension in force for a tenant (a token record always carries its own). */
-  extensionOf(tenant: string): Duration;
   /** The webhook outbox (store/redis/outbox.ts): its `w:<eventId>` records. */
-  outbox: Outbox;
+  outbox: RecordKind & { forget(tenant: string): void };
   /** The shared journal: its clears (store/redis/journal.ts). */
   journal: SharedJournal;
 }
@@ -37,9 +46,11 @@ interface Meta {
 
 const TOKEN = 'k:';
 const PAYMENT = 'p:';
+const OUTBOX = 'w:';
 
 export const tokenField = (id: string): string => `${TOKEN}${id}`;
 export const paymentField = (id: string): string => `${PAYMENT}${id}`;
+export const outboxField = (id: string): string => `${OUTBOX}${id}`;
 
 /** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
 export const COMPARED: readonly string[] = ['s', 'c', 'm'];
@@ -88,7 +99,7 @@ function tenantKinds(parts: ReplicaParts, sets: ReturnType<typeof createSetCodec
         if (text === '') return;
         const state = JSON.parse(text) as TokenState;
         const number = siv.open(state.sealedCardNumber);
-        if (number !== undefined) store.insert(tokenFromState(state, number, parts.extensionOf(tenant)));
+        if (number !== undefined) store.insert(tokenFromState(state, number, parts.scenarios.current(tenant).extension));
       },
       ids: (tenant) => store.list(tenant).map((found) => found.tokenId),
     },
@@ -103,7 +114,7 @@ function tenantKinds(parts: ReplicaParts, sets: ReturnType<typeof createSetCodec
       },
       ids: (tenant) => payments.list(tenant).map((found) => found.paymentId),
     },
-    [OUTBOX_PREFIX]: parts.outbox,
+    [OUTBOX]: parts.outbox,
     m: {
       read: (tenant) => JSON.stringify({ ids: ids.tenantCounters(tenant), counts: engine.countsOf(tenant), journal: parts.journal.generation(tenant) } satisfies Meta),
       apply(tenant, _id, text) {

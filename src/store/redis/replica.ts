@@ -1,16 +1,9 @@
 /**
- * One process's replica of a shared store (decision 0039, docs/consistency.md). The simulator keeps running
- * on its memory stores, synchronous; this replica makes that memory a cache of the records in Redis:
- *
- * - An API request runs as a unit for its tenant. Units of one tenant queue in a lane; whatever queued while
- *   a commit was in flight runs together (group commit). The units run against memory, then the records they
- *   changed go to Redis in one Lua script that checks the tenant's and the shared version. Stale (another
- *   process wrote first): Redis's values are put back over what the units changed, the changes since are
- *   pulled, and the units run again. Nothing is answered before its commit.
- * - A control call takes the store's lock (API commits wait while it is held), pulls every tenant, runs,
- *   and writes what changed. A control read pulls first.
- * - Redis unreachable: the unit fails with StoreUnavailableError (503), and the tenant is loaded again whole
- *   on its next use, so nothing half-written stays in memory.
+ * One process's replica of a shared store (decision 0039, docs/consistency.md): its memory stores become a
+ * cache of the records in Redis. An API request is a unit of its tenant's lane, run with whatever queued
+ * behind a commit in flight (group commit) and committed under a version check; stale, Redis's values go back
+ * over what it changed and it runs again. Nothing is answered before its commit. A control call runs under
+ * the store's lock. Redis unreachable: a 503, and the tenant is loaded again whole on its next use.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type CommitReply, type Versions, type Writes } from './link.js';
@@ -32,19 +25,13 @@ interface Lane {
   scheduled: boolean;
   /** Read-only batches whose version check is in flight. */
   checks: number;
-  /**
-   * Holds on the tenant's memory: a pull in flight, or a batch's writes not yet committed or rolled back.
-   * No batch runs while one is held.
-   */
+  /** Holds on the tenant's memory (a pull in flight, a batch's writes not yet committed or rolled back): no batch runs meanwhile. */
   holds: number;
   waiters: (() => void)[];
 }
 
 const MAX_ATTEMPTS = 200;
-/**
- * Read-only batches of one tenant whose version check may be in flight at once (decision 0040). Redis runs a
- * connection's commands in order, so each check answers for the memory its batch read.
- */
+/** Read-only checks of one tenant in flight at once (decision 0040): Redis answers a connection in order, so each answers for the memory its batch read. */
 const MAX_CHECKS = 4;
 
 function runAll(batch: readonly Job[]): Outcome<unknown>[] {
@@ -92,10 +79,8 @@ async function send(s: ReplicaState, tenant: string, lane: Lane, expected: Versi
 }
 
 /**
- * Runs a batch once and commits what it changed; true when committed (its jobs answered), false when it must
- * run again. A read-only batch's check leaves the lane open to the next batch (up to MAX_CHECKS in flight); a
- * batch that wrote holds the lane until its commit answers, and, when stale, until Redis's values are back
- * over what it wrote.
+ * Runs a batch once and commits what it changed; true when committed, false when it must run again. A batch
+ * that wrote holds the lane until its commit answers (and, when stale, until Redis's values are back).
  */
 async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[], attempt: number): Promise<boolean> {
   const expected = { version: s.versions.get(tenant) ?? 0, globalVersion: s.globalVersion };
@@ -149,13 +134,12 @@ async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: J
 function pump(s: ReplicaState, tenant: string, lane: Lane): void {
   if (lane.queue.length === 0 || lane.holds > 0 || lane.checks >= MAX_CHECKS) return;
   const batch = lane.queue.splice(0);
+  // The run and its commit are synchronous up to the send: a read-only batch's check is in flight on return.
   void commitBatch(s, tenant, lane, batch)
     .catch((err: unknown) => {
       for (const job of batch) job.reject(err);
     })
     .finally(() => pump(s, tenant, lane));
-  // A read-only batch's check is in flight now (the run and its commit are synchronous up to the send): the
-  // lane may take the next batch as soon as one queues.
 }
 
 function run<T>(s: ReplicaState, lanes: Map<string, Lane>, tenant: string, work: () => T): Promise<Outcome<T>> {
@@ -218,10 +202,16 @@ async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createReplica(deps: ReplicaDeps) {
+/** Made with the store set; bound to the records (the rest of the simulator) once they exist. */
+export function createReplica(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
   const s = createState(deps);
   const lanes = new Map<string, Lane>();
   return {
+    /** Units run from now on; the memory stores' reports until now were the configured start, not changes. */
+    bind(bound: Pick<ReplicaDeps, 'records' | 'restart'>): void {
+      Object.assign(s.deps, bound);
+      s.applying = false;
+    },
     /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
     touch: (tenant: string, field: string): void => markChanged(s, tenant, field),
     /** Runs an API unit for a tenant and commits what it changed. */
@@ -229,11 +219,7 @@ export function createReplica(deps: ReplicaDeps) {
     /** Runs a control call under the store's lock, every tenant pulled first and written after. */
     control: <T>(work: () => Promise<T>): Promise<T> => control(s, work),
     /** Pulls every tenant (before a control read). */
-    read: () =>
-      guarded(s, async () => {
-        await pullAll(s);
-        await deps.onRead();
-      }),
+    read: () => guarded(s, () => pullAll(s)),
     /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
     start: () => guarded(s, () => pullAll(s)),
     /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
@@ -241,10 +227,7 @@ export function createReplica(deps: ReplicaDeps) {
       if (s.effects) s.effects.push(effect);
       else effect();
     },
-    close() {
-      deps.onClose();
-      return deps.link.close();
-    },
+    close: () => deps.link.close(),
   };
 }
 

@@ -1,25 +1,18 @@
-/**
- * What one process's replica knows of Redis (decision 0039): the versions its memory holds, the values it last
- * wrote or read of the fields it compares, and what its memory changed since the last commit; and how it
- * pulls, collects, seeds or adopts the store, and starts over when Redis lost its state (decision 0041).
- */
+/** What a replica knows of Redis (decision 0039), and how it pulls, collects, seeds, and starts over (decision 0041). */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type RedisLink, type Versions, type Writes } from './link.js';
 import { COMPARED, type Records } from './records.js';
+import { entryOf, newMap, newSet } from '../memory-store.js';
 
 export interface ReplicaDeps {
   link: RedisLink;
-  records: Records;
   /** Every tenant (the configured credentials). */
   tenants: readonly string[];
-  /** Puts this process's memory back to the configured start (fixtures, scenarios' tokens). */
+  /** Given by the replica's bind(), before any unit runs, with `restart`. */
+  records: Records;
+  /** Puts this process's memory back to the configured start and says that Redis lost its state: once per loss (decision 0041). */
   restart(): void;
-  /** Says that Redis lost the state this memory came from: called once per loss, right after `restart` (decision 0041). */
-  lost(): void;
-  /** Pulls what else a control read shows (the other processes' journal entries). */
-  onRead(): Promise<void>;
-  onClose(): void;
 }
 
 const LOCK_TTL_MS = 5000;
@@ -27,9 +20,9 @@ const LOCK_TTL_MS = 5000;
 const LOCK_WAIT_MS = 1800;
 
 /** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
-export function createState(deps: ReplicaDeps) {
+export function createState(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
   return {
-    deps,
+    deps: deps as ReplicaDeps,
     epoch: undefined as string | undefined,
     starting: undefined as Promise<void> | undefined,
     /** Tenant versions this memory holds; absent: not loaded. */
@@ -40,8 +33,8 @@ export function createState(deps: ReplicaDeps) {
     knownGlobal: new Map<string, string>(),
     /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
     dirty: new Map<string, Set<string>>(),
-    /** Redis's values are being put into memory: the stores' reports of them are not changes to commit. */
-    applying: false,
+    /** Redis's values (or, until bound, the configured start) are being put into memory: not changes to commit. */
+    applying: true,
     /** Side effects of the unit running now, run once it is committed. */
     effects: undefined as (() => void)[] | undefined,
     /** Batches whose commit is in flight. */
@@ -56,17 +49,10 @@ export type ReplicaState = ReturnType<typeof createState>;
 
 /** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
 export function markChanged(s: ReplicaState, tenant: string, field: string): void {
-  if (s.applying) return;
-  let set = s.dirty.get(tenant);
-  if (!set) s.dirty.set(tenant, (set = new Set()));
-  set.add(field);
+  if (!s.applying) entryOf(s.dirty, tenant, newSet<string>).add(field);
 }
 
-function knownOf(s: ReplicaState, tenant: string): Map<string, string> {
-  let map = s.known.get(tenant);
-  if (!map) s.known.set(tenant, (map = new Map<string, string>()));
-  return map;
-}
+const knownOf = (s: ReplicaState, tenant: string): Map<string, string> => entryOf(s.known, tenant, newMap<string, string>);
 
 /** Takes what changed in a tenant's memory since its last commit: the writes, and the fields they name. */
 export function collect(s: ReplicaState, tenant: string): { writes: Writes; global: Writes | undefined } {
@@ -210,7 +196,6 @@ function startOver(s: ReplicaState): void {
   } finally {
     s.applying = false;
   }
-  s.deps.lost();
 }
 
 /** Runs `body`, starting over from a fresh start when Redis turns out to have lost its state. */
