@@ -209,30 +209,33 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhookDispatcher: core.webhooks,
     webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
   };
-  listening.set(sim, (url) => void (addresses.listeningUrl = url));
-  webhookClients.set(sim, (client) => core.webhookSender.present(client));
-  journalStreamsOf.set(sim, journalStreams);
-  if (stores.replica) sharedStores.set(sim, stores.replica);
-  if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));
+  internals.set(sim, {
+    listening: (url) => void (addresses.listeningUrl = url),
+    webhookClient: (client) => core.webhookSender.present(client),
+    journalStreams,
+    replica: stores.replica,
+    stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
+  });
   return sim;
 }
 
-/** What startSimulator tells a simulator once it listens (kept off the public object). */
-export const listening = new WeakMap<Simulator, (url: string) => void>();
+/** What startSimulator needs of a simulator, kept off the public object. */
+export interface Internals {
+  /** Told the address once it listens. */
+  listening: (url: string) => void;
+  /** Gives webhook deliveries the client certificate issued from the local CA. */
+  webhookClient: (client: ClientCertificate) => void;
+  /** The live journal's streams, which the server ends at close. */
+  journalStreams: JournalStreams;
+  /** The shared store's replica, which the server starts and closes. */
+  replica: Replica | undefined;
+  /** The --state-file saver. */
+  stateSaver: StateSaver | undefined;
+}
 
-/** How startSimulator gives a simulator's webhook deliveries the client certificate issued from the local CA (kept off the public object). */
-export const webhookClients = new WeakMap<Simulator, (client: ClientCertificate) => void>();
-
-/** The live journal's streams of a simulator, which its server ends at close (kept off the public object). */
-export const journalStreamsOf = new WeakMap<Simulator, JournalStreams>();
-
-/** The shared store's replica of a simulator, which its server starts and closes (kept off the public object). */
-export const sharedStores = new WeakMap<Simulator, Replica>();
+export const internals = new WeakMap<Simulator, Internals>();
 
 /** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
 export async function closeSharedStore(sim: Simulator): Promise<void> {
-  await sharedStores.get(sim)?.close();
+  await internals.get(sim)?.replica?.close();
 }
-
-/** The --state-file saver of a simulator, which startSimulator runs (kept off the public object). */
-export const stateSavers = new WeakMap<Simulator, StateSaver>();
