@@ -14,7 +14,7 @@ import { parseBounded } from '../wire/bounded-parse.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 import { schemaFor } from '../wire/schema-for.js';
-import { instant, instantMs, paymentState } from './payment-state.js';
+import { definedOf, instant, instantMs, paymentState } from './payment-state.js';
 import type { StateSnapshot, TokenState } from './snapshot-types.js';
 
 export type { ClockState, StateSnapshot, TokenState } from './snapshot-types.js';
@@ -79,23 +79,21 @@ export const stateSchema = schemaFor<StateSnapshot>()(
   }),
 );
 
+const TOKEN_HEAD = ['tenant', 'tokenId', 'entity', 'namespace', 'description'] as const;
+const CARD_KIND = ['network', 'countryCode', 'fundingType'] as const;
+const REFERENCE = ['schemeTransactionReference'] as const;
+
 export function tokenToState(token: Token, siv: Siv): TokenState {
   const { card } = token;
   return {
-    tenant: token.tenant,
-    tokenId: token.tokenId,
-    entity: token.entity,
-    ...(token.namespace !== undefined && { namespace: token.namespace }),
-    description: token.description,
+    ...definedOf(token, TOKEN_HEAD),
     maskedCardNumber: maskCardNumber(card.number),
     sealedCardNumber: siv.seal(card.number),
     cardHolderName: card.holderName,
     cardExpiryDate: { ...card.expiryDate },
     ...(card.billingAddress && { billingAddress: { ...card.billingAddress } }),
-    network: card.network,
-    countryCode: card.countryCode,
-    fundingType: card.fundingType,
-    ...(token.schemeTransactionReference !== undefined && { schemeTransactionReference: token.schemeTransactionReference }),
+    ...definedOf(card, CARD_KIND),
+    ...definedOf(token, REFERENCE),
     createdAt: formatInstant(token.createdAt),
     expiresAt: formatInstant(token.expiresAt),
     lifetimeMs: token.lifetimeMs,
@@ -109,21 +107,15 @@ export function tokenToState(token: Token, siv: Siv): TokenState {
 export function tokenFromState(t: TokenState, cardNumber: string, extension: Duration): Token {
   const v = t.conflict?.values;
   return {
-    tenant: t.tenant,
-    tokenId: t.tokenId,
-    entity: t.entity,
-    ...(t.namespace !== undefined && { namespace: t.namespace }),
-    description: t.description,
+    ...definedOf(t, TOKEN_HEAD),
     card: {
       number: cardNumber,
       holderName: t.cardHolderName,
       expiryDate: Object.freeze({ month: t.cardExpiryDate.month, year: t.cardExpiryDate.year }),
       ...(t.billingAddress && { billingAddress: toBillingAddress(t.billingAddress) }),
-      network: t.network,
-      countryCode: t.countryCode,
-      fundingType: t.fundingType,
+      ...definedOf(t, CARD_KIND),
     },
-    ...(t.schemeTransactionReference !== undefined && { schemeTransactionReference: t.schemeTransactionReference }),
+    ...definedOf(t, REFERENCE),
     createdAt: instantMs(t.createdAt),
     expiresAt: instantMs(t.expiresAt),
     lifetimeMs: t.lifetimeMs,
@@ -134,10 +126,10 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
         pendingConflict: {
           expiresAt: instantMs(t.conflict.expiresAt),
           values: {
-            ...(v.cardHolderName !== undefined && { cardHolderName: v.cardHolderName }),
+            ...definedOf(v, ['cardHolderName']),
             ...(v.cardExpiryDate && { cardExpiryDate: { month: v.cardExpiryDate.month, year: v.cardExpiryDate.year } }),
             ...(v.billingAddress && { billingAddress: toBillingAddress(v.billingAddress) }),
-            ...(v.schemeTransactionReference !== undefined && { schemeTransactionReference: v.schemeTransactionReference }),
+            ...definedOf(v, REFERENCE),
           },
         },
       }),

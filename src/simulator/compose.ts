@@ -55,7 +55,7 @@ function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): vo
 }
 
 function createControl(core: Core) {
-  const { config, stores, activeScenarios } = core;
+  const { stores, activeScenarios } = core;
   return createController({
     clocks: core.clocks,
     store: stores.tokens,
@@ -70,7 +70,7 @@ function createControl(core: Core) {
     engine: core.engine,
     scenarios: activeScenarios,
     profiles: activeScenarios,
-    isTenant: (name) => config.credentials.has(name),
+    isTenant: core.isTenant,
     clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
     releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
@@ -163,7 +163,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   preloadFixtureTokens(core, undefined, true);
   loadScenarios(core, options.scenarios);
   const heldSockets = new Set<Socket>();
-  // The live journal's open streams (decision 0034): the server ends them when it closes.
   const journalStreams = createJournalStreams();
   const controller = createControl(core);
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
@@ -181,7 +180,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     controller,
     refs: core.refs,
     webhooks: core.webhooks,
-    isTenant: (name: string) => config.credentials.has(name),
+    isTenant: core.isTenant,
     resendWebhook: core.resendWebhook,
     magicValues: (tenant: string | undefined) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
     dashboard: {
@@ -219,17 +218,12 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   return sim;
 }
 
-/** What startSimulator needs of a simulator, kept off the public object. */
+/** What startSimulator needs of a simulator, kept off the public object: told the address it listens on, given the local CA's webhook client certificate; the live journal's streams (ended at close), the shared store's replica (started and closed), the --state-file saver. */
 export interface Internals {
-  /** Told the address once it listens. */
   listening: (url: string) => void;
-  /** Gives webhook deliveries the client certificate issued from the local CA. */
   webhookClient: (client: ClientCertificate) => void;
-  /** The live journal's streams, which the server ends at close. */
   journalStreams: JournalStreams;
-  /** The shared store's replica, which the server starts and closes. */
   replica: Replica | undefined;
-  /** The --state-file saver. */
   stateSaver: StateSaver | undefined;
 }
 

@@ -88,7 +88,8 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
   const payments = createPayments({ clock: clocks, ids, store: stores.payments, settlementDelay: config.settlementDelay, onEvent });
   const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
   const resendWebhook = (id: string, tenant: string | undefined): WebhookResend => resend({ webhooks, ids, stores }, id, tenant);
-  return { config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded, resendWebhook };
+  const isTenant = (name: string): boolean => config.credentials.has(name);
+  return { config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded, resendWebhook, isTenant };
 }
 
 export type Core = ReturnType<typeof createCore>;
