@@ -69,7 +69,6 @@ function createControl(core: Core) {
     },
     engine: core.engine,
     scenarios: activeScenarios,
-    profiles: activeScenarios,
     isTenant: core.isTenant,
     clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
