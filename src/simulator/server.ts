@@ -11,20 +11,16 @@ import { stderrIo, type SimulatorIo } from './core.js';
 import type { ComposedSimulator, RunningSimulator } from './facade.js';
 import { localWebhookClient, serverCertificate } from './tls.js';
 
-/** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
+/**
+ * How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. A
+ * slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s (the
+ * answer may take longer), checked twice a second (node's default, 30 s, let a client overstay by as much).
+ */
 const SERVER_TIMING = {
-  /** The request line and headers must arrive within this. */
   headersMs: 10_000,
-  /** The whole request (headers and body) must arrive within this; the answer may take longer. */
   requestMs: 30_000,
-  /** An idle kept-alive connection is closed after this. */
   keepAliveMs: 5_000,
-  /**
-   * How often Node checks the two timeouts above (its `connectionsCheckingInterval`, 30 s by default, which
-   * let a slow client keep its socket up to 30 s past its timeout): they hold to within this.
-   */
   checkEveryMs: 500,
-  /** Expired tokens are swept this often (and whenever a clock moves), so that memory comes back. */
   sweepEveryMs: 60_000,
 };
 export type ServerTiming = typeof SERVER_TIMING;
@@ -44,8 +40,6 @@ export interface StartedSimulator extends ComposedSimulator, RunningSimulator {
 
 /** The node:http server, or node:https with --tls: the same options, the same listener. */
 async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
-  // A slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s,
-  // checked twice a second so that they hold to within a second.
   const options = { headersTimeout: timing.headersMs, requestTimeout: timing.requestMs, keepAliveTimeout: timing.keepAliveMs, connectionsCheckingInterval: timing.checkEveryMs };
   const tls = await serverCertificate(sim.config);
   if (tls === undefined) return { server: createServer(options, listener), caFile: undefined };
