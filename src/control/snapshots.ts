@@ -3,7 +3,7 @@
  * to be written a slice at a time, and imported whole (checked first, so nothing changes on a refusal).
  */
 import { formatInstant } from '../wire/instant.js';
-import { schemaError, type FieldPath, type FieldProblem } from '../wire/problems.js';
+import type { FieldPath, FieldProblem } from '../wire/problems.js';
 import type { Token } from '../domain/token.js';
 import type { Scenario } from '../scenarios/schema.js';
 import type { PaymentStore, Store } from '../domain/ports.js';
@@ -14,7 +14,7 @@ import type { ActiveScenarios } from '../scenarios/active-set.js';
 import type { ScenarioEngine } from '../scenarios/engine.js';
 import type { Journal } from './journal.js';
 import { instantMs, paymentFromState, paymentToState } from './payment-state.js';
-import { parseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
+import { parseState, refuseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
 
 /** What the controller and its snapshots work with. */
 export interface ControllerDeps {
@@ -139,7 +139,7 @@ const NAMED = {
 /** A problem for each name in these places that is refused, throwing them all. */
 function refuseNames(snapshot: StateSnapshot, places: readonly (keyof typeof NAMED)[], refused: (name: string) => boolean, message: (name: string) => string): void {
   const problems = places.flatMap((place) => NAMED[place](snapshot).flatMap(([name, path]): FieldProblem[] => (refused(name) ? [{ errorName: 'fieldHasInvalidValue', message: message(name), path }] : [])));
-  if (problems.length > 0) throw schemaError(problems, 'The state does not match the schema');
+  refuseState(problems);
 }
 
 /** Replaces the whole state (tokens of configured tenants only); changes nothing and throws when the snapshot is not valid. */

@@ -136,6 +136,13 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
   };
 }
 
+const NOT_SEALED_HERE = 'sealedCardNumber was not sealed by a simulator with this seed or state key';
+
+/** Throws the problems found in a snapshot, if any. */
+export function refuseState(problems: readonly FieldProblem[]): void {
+  if (problems.length > 0) throw schemaError([...problems], 'The state does not match the schema');
+}
+
 /** Where a scenario holds card numbers: the `when.cardNumber` predicate and its preloaded tokens' numbers. */
 type CardHolder = Record<string, unknown>;
 const isObject = (v: unknown): v is CardHolder => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -146,10 +153,7 @@ function cardHoldersOf(scenario: unknown): { holder: CardHolder; path: (string |
   return [...within(scenario.rules, 'rules', 'when'), ...within(scenario.tokens, 'tokens', 'paymentInstrument')];
 }
 
-/**
- * Tenants' scenario sets as a snapshot carries them: every card number sealed (`sealedCardNumber` in place
- * of `cardNumber`), like the tokens' own, so a snapshot shows none and still restores them whole.
- */
+/** Tenants' scenario sets as a snapshot carries them: every card number sealed (`sealedCardNumber`), like the tokens'. */
 export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>, siv: Siv): Record<string, Scenario[]> {
   const seal = (scenario: Scenario): Scenario => {
     const copy = structuredClone(scenario);
@@ -178,7 +182,7 @@ export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; prob
         if (number === undefined || 'cardNumber' in holder) {
           problems.push({
             errorName: 'fieldHasInvalidValue',
-            message: number === undefined ? 'sealedCardNumber was not sealed by a simulator with this seed or state key' : 'give cardNumber or sealedCardNumber, not both',
+            message: number === undefined ? NOT_SEALED_HERE : 'give cardNumber or sealedCardNumber, not both',
             path: ['scenarios', tenant, i, ...path, 'sealedCardNumber'],
           });
           continue;
@@ -194,13 +198,12 @@ export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; prob
 }
 
 /**
- * Checks a snapshot whole before anything changes: its shape, that every card number unseals with this
- * simulator's keys, and that no token id or card identity repeats within a tenant. A token without its own
- * extension (an older snapshot) takes its tenant's extension in force.
+ * Checks a snapshot whole before anything changes: its shape, that every card number unseals here, and that no
+ * token id or card identity repeats within a tenant. A token without an extension (older snapshots) takes its tenant's.
  */
 export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string) => Duration): { snapshot: StateSnapshot; tokens: Token[] } {
   const { data, problems: sealProblems } = openScenarioSets(raw, siv);
-  if (sealProblems.length > 0) throw schemaError(sealProblems, 'The state does not match the schema');
+  refuseState(sealProblems);
   const snapshot = parseBounded(stateSchema, data, 'state');
   const problems: FieldProblem[] = [];
   const tokens: Token[] = [];
@@ -209,11 +212,7 @@ export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string)
   snapshot.tokens.forEach((t, i) => {
     const number = siv.open(t.sealedCardNumber);
     if (number === undefined || !/^[0-9]{10,19}$/.test(number)) {
-      problems.push({
-        errorName: 'fieldHasInvalidValue',
-        message: 'sealedCardNumber was not sealed by a simulator with this seed or state key',
-        path: ['tokens', i, 'sealedCardNumber'],
-      });
+      problems.push({ errorName: 'fieldHasInvalidValue', message: NOT_SEALED_HERE, path: ['tokens', i, 'sealedCardNumber'] });
       return;
     }
     const token = tokenFromState(t, number, extensionOf(t.tenant));
@@ -228,8 +227,6 @@ export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string)
     identities.add(identity);
     tokens.push(token);
   });
-  if (problems.length > 0) {
-    throw schemaError(problems, 'The state does not match the schema');
-  }
+  refuseState(problems);
   return { snapshot, tokens };
 }

@@ -70,10 +70,10 @@ function createControl(core: Core) {
     engine: core.engine,
     scenarios: activeScenarios,
     isTenant: core.isTenant,
-    clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
+    clearWebhooks: stores.clearWebhooks,
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
     releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
-    afterReset: (tenant) => stores.afterReset(tenant),
+    afterReset: stores.afterReset,
   });
 }
 
@@ -132,7 +132,7 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
   });
 }
 
-/** The control app, with the calls the library shares (`control`, compose.ts). */
+/** The control app, with the calls the library shares (`control`). */
 function createControlApp(core: Core, edges: Edges, control: SharedControl, metrics: Metrics) {
   const { config, stores } = core;
   return buildApp({

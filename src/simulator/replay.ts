@@ -137,10 +137,6 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   } finally {
     await sim.close();
   }
-  const counts: VerifyReport['counts'] = {};
-  for (const kind of DIFFERENCE_KINDS) {
-    const n = differences.filter((d) => d.kind === kind).length;
-    if (n > 0) counts[kind] = n;
-  }
-  return { requests: entries.length, differences, counts };
+  const counts = DIFFERENCE_KINDS.map((kind) => [kind, differences.filter((d) => d.kind === kind).length] as const).filter(([, n]) => n > 0);
+  return { requests: entries.length, differences, counts: Object.fromEntries(counts) };
 }
