@@ -70,10 +70,10 @@ function createControl(core: Core) {
     engine: core.engine,
     scenarios: activeScenarios,
     isTenant: core.isTenant,
-    clearWebhooks: stores.clearWebhooks,
+    clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
     releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
-    afterReset: stores.afterReset,
+    afterReset: (tenant) => stores.afterReset(tenant),
   });
 }
 
