@@ -59,11 +59,9 @@ export function* liveTokens(deps: ControllerDeps, tenant: string | undefined): G
 }
 
 /**
- * Deletes the tokens that have expired and catches up the payment events that are due (their webhooks queued),
- * each tenant by its own clock: one tenant's; without one, those of every tenant that follows the shared clock
- * (a move of it), or with `forksToo` every tenant's (a periodic sweep). Clock calls sweep before and after the
- * move: setting a clock back never brings an expired token back, and moving it on frees what expires
- * (decision 0023). The store's expiry heap makes it cheap. Returns how many tokens were deleted.
+ * Deletes expired tokens and catches up due payment events, each tenant by its own clock (decision 0023): one
+ * tenant's; without one, every tenant's that follows the shared clock, or with `forksToo` every tenant's (the
+ * periodic sweep). Returns how many tokens were deleted.
  */
 export function sweep(deps: ControllerDeps, tenant: string | undefined, forksToo = false): number {
   const forked = forksToo ? undefined : deps.clocks.forks();
@@ -94,11 +92,7 @@ function onlyTenant<C>(counts: Record<string, Record<string, C>>, tenant: string
   return out;
 }
 
-/**
- * Everything: the shared clock and every fork, every counter and tenant scenario set, every live token and
- * payment. With a tenant, its part only: its live tokens and payments, its own clock when it has one (the
- * shared clock as `clock` either way), its id and scenario counters, and its own scenario set.
- */
+/** Everything; with a tenant its part only: its tokens, payments, own clock (the shared one as `clock`), counters and own set. */
 export function stateParts(deps: ControllerDeps, tenant?: string): StateParts {
   const { clocks, engine } = deps;
   const mine = (t: string): boolean => tenant === undefined || t === tenant;

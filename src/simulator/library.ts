@@ -91,6 +91,16 @@ export interface CallInput {
   items?: (string | object)[];
 }
 
+/** The value of JSON text; undefined for no text, or text that is not JSON. */
+export function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A surface's methods, each made from its library name: `clock.now` goes under `clock` (SimulatorControl, SimulatorTenant, the remote ones). */
 export function surfaceOf<Surface>(names: readonly string[], make: (name: string) => unknown, extra: object = {}): Surface {
   const clock: Record<string, unknown> = {};

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { z } from 'zod';
+import { parseJson } from './library.js';
 import { startSimulator } from './server.js';
 import { compareAnswers, type Answer } from '../verify/compare.js';
 import { bodyOf, encodedBody, HOP_BY_HOP } from '../verify/recorder.js';
@@ -29,15 +30,6 @@ async function readHar(har: VerifyOptions['har']): Promise<Entry[]> {
   }
   return parsed.data.log.entries;
 }
-
-const parseJson = (text: string | undefined): unknown => {
-  if (text === undefined || text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
 
 /** Recorded hrefs and the simulator's, learnt from answers that hold them at the same place. */
 class Links {
