@@ -1,8 +1,6 @@
 /**
- * The control plane behind both /_sim and the library: clocks (shared or per tenant), reset, tokens,
- * the journal, and state snapshots. Without a tenant, a call acts on every tenant. Clock calls take the body
- * as both doors give it (a /_sim body, or a library call as that body), read by one set of rules, so the
- * HTTP and library answers to a bad duration or date are the same error.
+ * The control plane behind both /_sim and the library. Clock calls take the /_sim body (the library passes its
+ * arguments as that body), so a bad duration or date is the same error by both doors.
  */
 import { advanceMs } from '../domain/duration.js';
 import { LATEST_INSTANT, isInRange } from '../domain/time-range.js';
@@ -13,22 +11,18 @@ import { formatInstant, parseInstant } from '../wire/instant.js';
 import { fieldError, type FieldPath } from '../wire/problems.js';
 import { clockAdvanceBody, clockSetBody } from '../wire/schemas.js';
 import { parseBody } from '../wire/validation.js';
-import type { ControllerDeps } from './controller-deps.js';
 import type { JournalEntry, JournalFilter } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
-import { importState, importTenantState, liveTokens, stateParts, sweep, view, type StateParts } from './snapshots.js';
+import { importState, importTenantState, liveTokens, stateParts, sweep, view, type ControllerDeps, type StateParts } from './snapshots.js';
 
 const RANGE = 'the clock runs from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
 
 /** now outside the clock's range: bodyDoesNotMatchSchema, fieldHasInvalidValue at `$.now`. */
 const outOfRange = () => fieldError('fieldHasInvalidValue', ['now'], `now must be inside the clock's range: ${RANGE}`);
 
-/**
- * `{by}` → milliseconds forward from `nowMs`; bodyDoesNotMatchSchema at `$.by` when it is not a non-negative
- * duration, or when it would move the clock past the end of its range.
- */
+/** `{by}` → milliseconds forward from `nowMs`; refused at `$.by` when not a duration or past the clock's range. */
 function readAdvance(body: unknown, nowMs: number): number {
   const { by } = parseBody(clockAdvanceBody, body);
   const ms = advanceMs(by, nowMs);
@@ -41,10 +35,7 @@ function readAdvance(body: unknown, nowMs: number): number {
   return ms;
 }
 
-/**
- * `{now, frozen?}` → the instant and the frozen flag; bodyDoesNotMatchSchema at `$.now` for a bad date or one
- * outside the clock's range.
- */
+/** `{now, frozen?}` → the instant and the frozen flag; refused at `$.now` for a bad date or one outside the range. */
 function readSetClock(body: unknown): { epochMs: number; frozen: boolean | undefined } {
   const parsed = parseBody(clockSetBody, body);
   const epochMs = parseInstant(parsed.now) ?? Number.NaN;
@@ -52,10 +43,7 @@ function readSetClock(body: unknown): { epochMs: number; frozen: boolean | undef
   return { epochMs, frozen: parsed.frozen };
 }
 
-/**
- * A library argument as the /_sim body would carry it: numbers and Dates become ISO strings. A number or
- * Date outside the clock's range throws the refusal the body would get (it has no four-digit-year text).
- */
+/** A library argument as the /_sim body carries it (ISO text); one outside the range, which has no such text, is refused as the body would be. */
 export function instantText(now: string | number | Date): unknown {
   if (typeof now === 'string') return now;
   const ms = now instanceof Date ? now.getTime() : now;
@@ -64,10 +52,7 @@ export function instantText(now: string | number | Date): unknown {
   return formatInstant(ms);
 }
 
-/**
- * The clock a call moves: the tenant's own (forked on first use), or the shared one — which every tenant
- * without a fork follows. A fork moves only by calls naming its tenant.
- */
+/** The clock a call moves: the tenant's own (forked on first use), or the shared one that unforked tenants follow. */
 const target = (clocks: TenantClocks, tenant: string | undefined) => (tenant === undefined ? clocks.shared : clocks.fork(tenant));
 
 /** The control plane of one simulator; without a tenant, a call acts on every tenant. */
@@ -77,10 +62,7 @@ export function createController(deps: ControllerDeps) {
   const { journal } = deps;
   return {
     clock: (tenant?: string): ClockState => view(deps.clocks.of(tenant)),
-    /**
-     * `{by}` read against the clock it moves; the clock's expired tokens are swept after the move, and its due
-     * payment events caught up (decision 0023).
-     */
+    /** Then the clock's expired tokens are swept and its due payment events caught up (decision 0023). */
     advanceClock(body: unknown, tenant?: string): ClockState {
       const ms = readAdvance(body, deps.clocks.of(tenant).now());
       target(deps.clocks, tenant).advance(ms);
@@ -99,24 +81,18 @@ export function createController(deps: ControllerDeps) {
       deps.store.clear(tenant);
       journal.clear(tenant);
       deps.engine.resetCounters(tenant);
-      deps.clearWebhooks?.(tenant);
-      deps.payments?.store.clear(tenant);
+      deps.clearWebhooks(tenant);
+      deps.payments.store.clear(tenant);
       deps.preload(tenant);
-      deps.afterReset?.(tenant);
+      deps.afterReset(tenant);
     },
-    /** The global scenario set, or one tenant's own set. */
     scenarios: (tenant?: string): readonly Scenario[] => deps.scenarios.list(tenant),
     /** Replaces the global scenario set, or one tenant's own set (an empty list clears it); `paths` locate them in the request body. */
     loadScenarios: (scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void => deps.scenarios.load(scenarios, paths, tenant),
-    /** Live tokens, oldest first. */
     tokens: (tenant?: string): Token[] => tokenPage(liveTokens(deps, tenant), undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
     /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
     tokenPage: (tenant: string | undefined, after: TokenPosition | undefined, limit: number) => tokenPage(liveTokens(deps, tenant), after, limit),
-    /**
-     * The journal (one tenant's, or every tenant's): the oldest `filter.limit` entries that pass the filter
-     * (all without a limit), newest last, card data masked; `count` is how many pass it. The filter is
-     * trusted: check it first (checkJournalFilter) when it comes from outside.
-     */
+    /** The oldest `filter.limit` entries that pass the (trusted: checkJournalFilter) filter, masked; `count` is how many pass it. */
     requests(tenant?: string, filter?: JournalFilter): { requests: JournalEntry[]; count: number } {
       const { selected, count } = journal.select(tenant, filter);
       return { requests: selected.map(toEntry), count };
@@ -128,7 +104,7 @@ export function createController(deps: ControllerDeps) {
       const { head, tokens, toState } = stateParts(deps);
       return { ...head, tokens: tokens.map(toState) };
     },
-    /** Replaces the whole state, or with a tenant that tenant's part only; changes nothing and throws when the snapshot is not valid. */
+    /** The whole state, or a tenant's part only; nothing changes when it is refused. */
     importState: (data: unknown, tenant?: string): void => (tenant === undefined ? importState(deps, data) : importTenantState(deps, data, tenant)),
     /** Deletes every tenant's expired tokens, each by its tenant's clock; returns how many (a periodic sweep). */
     sweepExpired: (): number => sweep(deps, undefined, true),

@@ -1,10 +1,8 @@
 /**
- * The request journal: what each tenant's requests were and how they were answered, bounded per tenant and
- * in total. Recording is cheap (references to what the request already holds); filtering is done on the
- * records, and formatting and masking only for the entries a listing returns (journal-entry.ts, har).
+ * The request journal, bounded per tenant and in total. Recording keeps references to what the request holds;
+ * formatting and masking are done only for the entries a listing returns (journal-entry.ts, har).
  */
-import type { FieldProblem } from '../wire/problems.js';
-import { schemaError } from '../wire/problems.js';
+import { schemaError, type FieldProblem } from '../wire/problems.js';
 import { meantValueHint } from '../wire/unknown-fields.js';
 import { mustBeStringMessage } from '../wire/validation.js';
 import { Queue } from '../infra/queue.js';
@@ -12,10 +10,7 @@ import { OPERATIONS, toEntry, type JournalEntry, type JournalRecord, type Operat
 
 export { OPERATIONS, type JournalEntry, type JournalRecord, type Operation } from './journal-entry.js';
 
-/**
- * Bodies over this size are not kept, whole: the journal is bounded by entries, so entries must stay small,
- * and a body cut short could end inside a card number that the masking would then no longer recognise.
- */
+/** Bodies over this size are dropped whole: entries must stay small, and a cut could split a card number that masking then misses. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
 /** Which journal entries to list (`GET /_sim/requests` takes the same as query parameters); all must hold. */
@@ -68,10 +63,7 @@ const FILTER_CHECKS: Readonly<Record<keyof JournalFilter, (key: string, value: u
 
 export const JOURNAL_FILTER_KEYS = Object.keys(FILTER_CHECKS) as readonly (keyof JournalFilter)[];
 
-/**
- * Every problem of a filter, one per offending key (with the key as its path), in the filter's words: the
- * control API reports them for its query parameters, the library for its filter object.
- */
+/** Every problem of a filter, one per offending key (its path), in the filter's words: for /_sim's query and the library alike. */
 export function journalFilterProblems(filter: Readonly<Record<string, unknown>>): FieldProblem[] {
   return Object.keys(filter).flatMap((key): FieldProblem[] => {
     const value = filter[key];
@@ -109,25 +101,6 @@ export const matchesJournalFilter = (filter: JournalFilter, seq: number, r: Jour
   (filter.status === undefined || r.status === filter.status) &&
   (filter.method === undefined || r.method.toUpperCase() === filter.method.toUpperCase()) &&
   (filter.rule === undefined || r.rule === filter.rule);
-
-export interface Journal {
-  record(entry: JournalRecord): void;
-  /** One tenant's entries, or every tenant's (null: unauthenticated) when tenant is undefined; oldest first. */
-  list(tenant?: string): JournalEntry[];
-  /**
-   * The oldest `filter.limit` kept records (all when no limit) of one tenant, or of every tenant, that pass
-   * the filter, oldest first; `count` is how many pass it, however many are returned.
-   */
-  select(tenant: string | undefined, filter?: JournalFilter): { selected: JournalSelection[]; count: number };
-  clear(tenant?: string): void;
-  /** What is held now: entries, and the characters of their kept bodies. */
-  size(): { entries: number; bodyChars: number };
-  /**
-   * Tells `listener` of every entry as it is recorded (the live journal, decision 0034); returns the
-   * unsubscribe. With no subscriber, recording costs one check more.
-   */
-  subscribe(listener: (selection: JournalSelection) => void): () => void;
-}
 
 export interface JournalBounds {
   /** Entries kept per tenant (unauthenticated requests count as one tenant). */
@@ -176,12 +149,11 @@ function selectFrom(queue: Queue<Stored> | undefined, filter: JournalFilter): { 
   return { selected, count };
 }
 
-/**
- * Bounded per tenant and in total (entries and body characters): recording past a bound drops the oldest
- * entries at once, so the journal never holds more than its bounds, however many tenants there are.
- */
-export function createJournal(bounds: JournalBounds): Journal {
-  /** Every live entry in recording order, plus entries dropped by a tenant bound until compacted. */
+export type Journal = ReturnType<typeof createJournal>;
+
+/** Bounded per tenant and in total (entries, body characters): recording past a bound drops the oldest at once. */
+export function createJournal(bounds: JournalBounds) {
+  /** Every live entry in recording order, and entries a tenant bound dropped until compacted. */
   let all = new Queue<Stored>();
   const byTenant = new Map<string | null, Queue<Stored>>();
   let seq = 0;
@@ -207,11 +179,11 @@ export function createJournal(bounds: JournalBounds): Journal {
     if (queue?.length === 0) byTenant.delete(oldest.record.tenant);
   }
 
-  const select = (tenant: string | undefined, filter: JournalFilter = {}): { selected: JournalSelection[]; count: number } =>
-    selectFrom(tenant === undefined ? all : byTenant.get(tenant), filter);
+
+  const queueOf = (tenant: string | undefined): Queue<Stored> | undefined => (tenant === undefined ? all : byTenant.get(tenant));
 
   return {
-    record(entry) {
+    record(entry: JournalRecord): void {
       if (bounds.perTenant <= 0 || bounds.total <= 0) return;
       const record = keptRecord(entry);
       const stored: Stored = { seq: ++seq, record, live: true };
@@ -227,16 +199,19 @@ export function createJournal(bounds: JournalBounds): Journal {
       if (all.length > 2 * entries + 1024) all.retain((s) => s.live);
       if (listeners !== undefined) for (const listener of listeners) listener(stored);
     },
-    subscribe(listener) {
+    /** Tells `listener` of every entry as it is recorded (the live journal, decision 0034); returns the unsubscribe. */
+    subscribe(listener: (selection: JournalSelection) => void): () => void {
       (listeners ??= new Set()).add(listener);
       return () => {
         listeners?.delete(listener);
         if (listeners?.size === 0) listeners = undefined;
       };
     },
-    list: (tenant) => select(tenant).selected.map(toEntry),
-    select,
-    clear(tenant) {
+    /** One tenant's entries, or every tenant's (null: unauthenticated) when tenant is undefined; oldest first. */
+    list: (tenant?: string): JournalEntry[] => selectFrom(queueOf(tenant), {}).selected.map(toEntry),
+    /** The oldest `filter.limit` records (all without one) that pass the filter; `count` is how many pass it. */
+    select: (tenant: string | undefined, filter: JournalFilter = {}): { selected: JournalSelection[]; count: number } => selectFrom(queueOf(tenant), filter),
+    clear(tenant?: string): void {
       if (tenant === undefined) {
         all = new Queue();
         byTenant.clear();
@@ -250,6 +225,7 @@ export function createJournal(bounds: JournalBounds): Journal {
       byTenant.delete(tenant);
       all.retain((s) => s.live);
     },
-    size: () => ({ entries, bodyChars }),
+    /** What is held now: entries, and the characters of their kept bodies. */
+    size: (): { entries: number; bodyChars: number } => ({ entries, bodyChars }),
   };
 }

@@ -1,9 +1,7 @@
 /**
- * One simulator's metrics in the Prometheus text format (decision 0028), through prom-client on a Registry of
- * its own: never prom-client's global registry, never collectDefaultMetrics, so that several simulators in
- * one process count apart. Recording a request is two Map increments (by operation and status, by tenant)
- * and one histogram observation; everything else (tokens, journal, RSS, event-loop lag, the 50 busiest tenants) is read when
- * the metrics are scraped.
+ * One simulator's metrics (decision 0028) on a prom-client Registry of its own (never the global one, nor
+ * collectDefaultMetrics), so that simulators in one process count apart. Recording a request is two Map
+ * increments and one histogram observation; everything else is read when the metrics are scraped.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Operation } from './journal.js';

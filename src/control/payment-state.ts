@@ -52,7 +52,6 @@ export const paymentState = z.strictObject({
   params: { errorName: 'fieldHasInvalidValue' },
 });
 
-
 /** An event with its instant as given (text in a snapshot, epoch ms in a payment), its refusal copied. */
 const withAt = <At>(e: PaymentEvent | PaymentEventState, at: At) => ({
   seq: e.seq,
@@ -70,20 +69,24 @@ const copyScript = (script: PaymentScript | PaymentState['script']): PaymentScri
   ...(script.refundFailure && { refundFailure: { ...script.refundFailure } }),
 });
 
+/** The fields named in K, one that may be undefined made optional instead. */
+type Defined<T, K extends keyof T> = { [P in K as undefined extends T[P] ? never : P]: T[P] } & { [P in K as undefined extends T[P] ? P : never]?: Exclude<T[P], undefined> };
+
+/** The fields of `from` named in `keys` that are defined, in the keys' order. */
+export function definedOf<T, K extends keyof T>(from: T, keys: readonly K[]): Defined<T, K> {
+  const out: Record<string | number | symbol, unknown> = {};
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out as Defined<T, K>;
+}
+
+const HEAD = ['tenant', 'paymentId', 'transactionReference', 'entity', 'currency', 'amount'] as const;
+const STATUS = ['settlement', 'refunded', 'refundRequested', 'reversed'] as const;
+
 export function paymentToState(p: Payment): PaymentState {
   return {
-    tenant: p.tenant,
-    paymentId: p.paymentId,
-    transactionReference: p.transactionReference,
-    entity: p.entity,
-    currency: p.currency,
-    amount: p.amount,
+    ...definedOf(p, HEAD),
     createdAt: formatInstant(p.createdAt),
-    ...(p.origin !== undefined && { origin: p.origin }),
-    settlement: p.settlement,
-    refunded: p.refunded,
-    refundRequested: p.refundRequested,
-    reversed: p.reversed,
+    ...definedOf(p, ['origin', ...STATUS]),
     script: copyScript(p.script),
     events: p.events.map(eventToState),
     // The pending settlement travels as the scheduled event it is (seq 2).
@@ -97,18 +100,10 @@ export function paymentFromState(s: PaymentState): Payment {
   const settlement = s.settlement === 'pending' ? scheduled.find(isSettlement) : undefined;
   const others = scheduled.filter((e) => e !== settlement);
   return {
-    tenant: s.tenant,
-    paymentId: s.paymentId,
-    transactionReference: s.transactionReference,
-    entity: s.entity,
-    currency: s.currency,
-    amount: s.amount,
+    ...definedOf(s, HEAD),
     createdAt: instantMs(s.createdAt),
     origin: s.origin,
-    settlement: s.settlement,
-    refunded: s.refunded,
-    refundRequested: s.refundRequested,
-    reversed: s.reversed,
+    ...definedOf(s, STATUS),
     script: copyScript(s.script),
     events: s.events.map(eventFromState),
     settlesAt: settlement?.at,

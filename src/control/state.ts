@@ -14,7 +14,7 @@ import { parseBounded } from '../wire/bounded-parse.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 import { schemaFor } from '../wire/schema-for.js';
-import { instant, instantMs, paymentState } from './payment-state.js';
+import { definedOf, instant, instantMs, paymentState } from './payment-state.js';
 import type { StateSnapshot, TokenState } from './snapshot-types.js';
 
 export type { ClockState, StateSnapshot, TokenState } from './snapshot-types.js';
@@ -79,23 +79,21 @@ export const stateSchema = schemaFor<StateSnapshot>()(
   }),
 );
 
+const TOKEN_HEAD = ['tenant', 'tokenId', 'entity', 'namespace', 'description'] as const;
+const CARD_KIND = ['network', 'countryCode', 'fundingType'] as const;
+const REFERENCE = ['schemeTransactionReference'] as const;
+
 export function tokenToState(token: Token, siv: Siv): TokenState {
   const { card } = token;
   return {
-    tenant: token.tenant,
-    tokenId: token.tokenId,
-    entity: token.entity,
-    ...(token.namespace !== undefined && { namespace: token.namespace }),
-    description: token.description,
+    ...definedOf(token, TOKEN_HEAD),
     maskedCardNumber: maskCardNumber(card.number),
     sealedCardNumber: siv.seal(card.number),
     cardHolderName: card.holderName,
     cardExpiryDate: { ...card.expiryDate },
     ...(card.billingAddress && { billingAddress: { ...card.billingAddress } }),
-    network: card.network,
-    countryCode: card.countryCode,
-    fundingType: card.fundingType,
-    ...(token.schemeTransactionReference !== undefined && { schemeTransactionReference: token.schemeTransactionReference }),
+    ...definedOf(card, CARD_KIND),
+    ...definedOf(token, REFERENCE),
     createdAt: formatInstant(token.createdAt),
     expiresAt: formatInstant(token.expiresAt),
     lifetimeMs: token.lifetimeMs,
@@ -109,21 +107,15 @@ export function tokenToState(token: Token, siv: Siv): TokenState {
 export function tokenFromState(t: TokenState, cardNumber: string, extension: Duration): Token {
   const v = t.conflict?.values;
   return {
-    tenant: t.tenant,
-    tokenId: t.tokenId,
-    entity: t.entity,
-    ...(t.namespace !== undefined && { namespace: t.namespace }),
-    description: t.description,
+    ...definedOf(t, TOKEN_HEAD),
     card: {
       number: cardNumber,
       holderName: t.cardHolderName,
       expiryDate: Object.freeze({ month: t.cardExpiryDate.month, year: t.cardExpiryDate.year }),
       ...(t.billingAddress && { billingAddress: toBillingAddress(t.billingAddress) }),
-      network: t.network,
-      countryCode: t.countryCode,
-      fundingType: t.fundingType,
+      ...definedOf(t, CARD_KIND),
     },
-    ...(t.schemeTransactionReference !== undefined && { schemeTransactionReference: t.schemeTransactionReference }),
+    ...definedOf(t, REFERENCE),
     createdAt: instantMs(t.createdAt),
     expiresAt: instantMs(t.expiresAt),
     lifetimeMs: t.lifetimeMs,
@@ -134,14 +126,21 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
         pendingConflict: {
           expiresAt: instantMs(t.conflict.expiresAt),
           values: {
-            ...(v.cardHolderName !== undefined && { cardHolderName: v.cardHolderName }),
+            ...definedOf(v, ['cardHolderName']),
             ...(v.cardExpiryDate && { cardExpiryDate: { month: v.cardExpiryDate.month, year: v.cardExpiryDate.year } }),
             ...(v.billingAddress && { billingAddress: toBillingAddress(v.billingAddress) }),
-            ...(v.schemeTransactionReference !== undefined && { schemeTransactionReference: v.schemeTransactionReference }),
+            ...definedOf(v, REFERENCE),
           },
         },
       }),
   };
+}
+
+const NOT_SEALED_HERE = 'sealedCardNumber was not sealed by a simulator with this seed or state key';
+
+/** Throws the problems found in a snapshot, if any. */
+export function refuseState(problems: readonly FieldProblem[]): void {
+  if (problems.length > 0) throw schemaError([...problems], 'The state does not match the schema');
 }
 
 /** Where a scenario holds card numbers: the `when.cardNumber` predicate and its preloaded tokens' numbers. */
@@ -154,10 +153,7 @@ function cardHoldersOf(scenario: unknown): { holder: CardHolder; path: (string |
   return [...within(scenario.rules, 'rules', 'when'), ...within(scenario.tokens, 'tokens', 'paymentInstrument')];
 }
 
-/**
- * Tenants' scenario sets as a snapshot carries them: every card number sealed (`sealedCardNumber` in place
- * of `cardNumber`), like the tokens' own, so a snapshot shows none and still restores them whole.
- */
+/** Tenants' scenario sets as a snapshot carries them: every card number sealed (`sealedCardNumber`), like the tokens'. */
 export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>, siv: Siv): Record<string, Scenario[]> {
   const seal = (scenario: Scenario): Scenario => {
     const copy = structuredClone(scenario);
@@ -186,7 +182,7 @@ export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; prob
         if (number === undefined || 'cardNumber' in holder) {
           problems.push({
             errorName: 'fieldHasInvalidValue',
-            message: number === undefined ? 'sealedCardNumber was not sealed by a simulator with this seed or state key' : 'give cardNumber or sealedCardNumber, not both',
+            message: number === undefined ? NOT_SEALED_HERE : 'give cardNumber or sealedCardNumber, not both',
             path: ['scenarios', tenant, i, ...path, 'sealedCardNumber'],
           });
           continue;
@@ -202,13 +198,12 @@ export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; prob
 }
 
 /**
- * Checks a snapshot whole before anything changes: its shape, that every card number unseals with this
- * simulator's keys, and that no token id or card identity repeats within a tenant. A token without its own
- * extension (an older snapshot) takes its tenant's extension in force.
+ * Checks a snapshot whole before anything changes: its shape, that every card number unseals here, and that no
+ * token id or card identity repeats within a tenant. A token without an extension (older snapshots) takes its tenant's.
  */
 export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string) => Duration): { snapshot: StateSnapshot; tokens: Token[] } {
   const { data, problems: sealProblems } = openScenarioSets(raw, siv);
-  if (sealProblems.length > 0) throw schemaError(sealProblems, 'The state does not match the schema');
+  refuseState(sealProblems);
   const snapshot = parseBounded(stateSchema, data, 'state');
   const problems: FieldProblem[] = [];
   const tokens: Token[] = [];
@@ -217,11 +212,7 @@ export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string)
   snapshot.tokens.forEach((t, i) => {
     const number = siv.open(t.sealedCardNumber);
     if (number === undefined || !/^[0-9]{10,19}$/.test(number)) {
-      problems.push({
-        errorName: 'fieldHasInvalidValue',
-        message: 'sealedCardNumber was not sealed by a simulator with this seed or state key',
-        path: ['tokens', i, 'sealedCardNumber'],
-      });
+      problems.push({ errorName: 'fieldHasInvalidValue', message: NOT_SEALED_HERE, path: ['tokens', i, 'sealedCardNumber'] });
       return;
     }
     const token = tokenFromState(t, number, extensionOf(t.tenant));
@@ -236,8 +227,6 @@ export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string)
     identities.add(identity);
     tokens.push(token);
   });
-  if (problems.length > 0) {
-    throw schemaError(problems, 'The state does not match the schema');
-  }
+  refuseState(problems);
   return { snapshot, tokens };
 }

@@ -1,7 +1,6 @@
 /**
- * Pages of live tokens in a stable order — creation time, then tenant, then token id — from a position
- * given as the last token of the previous page. A page costs one pass over the tenant's tokens and a heap
- * of the page's size (no sort of them all), and deletions between pages neither skip nor repeat a token.
+ * Pages of live tokens by creation time, tenant, token id, after the previous page's last token: one pass and a
+ * heap of the page's size (no sort of them all); deletions between pages neither skip nor repeat a token.
  */
 import type { Token } from '../domain/token.js';
 
@@ -56,10 +55,7 @@ class SmallestK {
   }
 }
 
-/**
- * The first `limit` tokens after `after` (from the start when undefined) among `tokens`, in order, and
- * whether more remain after them.
- */
+/** The first `limit` tokens after `after` (from the start when undefined), in order, and whether more remain. */
 export function tokenPage(tokens: Iterable<Token>, after: TokenPosition | undefined, limit: number): { tokens: Token[]; more: boolean } {
   // One more than the page, to know whether another page follows.
   const heap = new SmallestK(limit + 1);

@@ -55,7 +55,7 @@ function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): vo
 }
 
 function createControl(core: Core) {
-  const { config, stores, activeScenarios } = core;
+  const { stores, activeScenarios } = core;
   return createController({
     clocks: core.clocks,
     store: stores.tokens,
@@ -69,8 +69,7 @@ function createControl(core: Core) {
     },
     engine: core.engine,
     scenarios: activeScenarios,
-    profiles: activeScenarios,
-    isTenant: (name) => config.credentials.has(name),
+    isTenant: core.isTenant,
     clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
     releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
@@ -133,7 +132,7 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
   });
 }
 
-/** The control app, with the calls the library shares (`control`, compose.ts). */
+/** The control app, with the calls the library shares (`control`). */
 function createControlApp(core: Core, edges: Edges, control: SharedControl, metrics: Metrics) {
   const { config, stores } = core;
   return buildApp({
@@ -163,7 +162,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   preloadFixtureTokens(core, undefined, true);
   loadScenarios(core, options.scenarios);
   const heldSockets = new Set<Socket>();
-  // The live journal's open streams (decision 0034): the server ends them when it closes.
   const journalStreams = createJournalStreams();
   const controller = createControl(core);
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
@@ -181,7 +179,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     controller,
     refs: core.refs,
     webhooks: core.webhooks,
-    isTenant: (name: string) => config.credentials.has(name),
+    isTenant: core.isTenant,
     resendWebhook: core.resendWebhook,
     magicValues: (tenant: string | undefined) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
     dashboard: {
@@ -209,30 +207,28 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhookDispatcher: core.webhooks,
     webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
   };
-  listening.set(sim, (url) => void (addresses.listeningUrl = url));
-  webhookClients.set(sim, (client) => core.webhookSender.present(client));
-  journalStreamsOf.set(sim, journalStreams);
-  if (stores.replica) sharedStores.set(sim, stores.replica);
-  if (config.stateFile !== undefined) stateSavers.set(sim, createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr));
+  internals.set(sim, {
+    listening: (url) => void (addresses.listeningUrl = url),
+    webhookClient: (client) => core.webhookSender.present(client),
+    journalStreams,
+    replica: stores.replica,
+    stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
+  });
   return sim;
 }
 
-/** What startSimulator tells a simulator once it listens (kept off the public object). */
-export const listening = new WeakMap<Simulator, (url: string) => void>();
+/** What startSimulator needs of a simulator, kept off the public object: told the address it listens on, given the local CA's webhook client certificate; the live journal's streams (ended at close), the shared store's replica (started and closed), the --state-file saver. */
+export interface Internals {
+  listening: (url: string) => void;
+  webhookClient: (client: ClientCertificate) => void;
+  journalStreams: JournalStreams;
+  replica: Replica | undefined;
+  stateSaver: StateSaver | undefined;
+}
 
-/** How startSimulator gives a simulator's webhook deliveries the client certificate issued from the local CA (kept off the public object). */
-export const webhookClients = new WeakMap<Simulator, (client: ClientCertificate) => void>();
-
-/** The live journal's streams of a simulator, which its server ends at close (kept off the public object). */
-export const journalStreamsOf = new WeakMap<Simulator, JournalStreams>();
-
-/** The shared store's replica of a simulator, which its server starts and closes (kept off the public object). */
-export const sharedStores = new WeakMap<Simulator, Replica>();
+export const internals = new WeakMap<Simulator, Internals>();
 
 /** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
 export async function closeSharedStore(sim: Simulator): Promise<void> {
-  await sharedStores.get(sim)?.close();
+  await internals.get(sim)?.replica?.close();
 }
-
-/** The --state-file saver of a simulator, which startSimulator runs (kept off the public object). */
-export const stateSavers = new WeakMap<Simulator, StateSaver>();

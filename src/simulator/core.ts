@@ -11,16 +11,16 @@ import { createVault } from '../domain/vault.js';
 import { webhookEventBody } from '../http/present.js';
 import { createWebhookSender } from '../http/webhook-sender.js';
 import { createTenantClocks, createVirtualClock } from '../infra/clock.js';
-import { createIdSource, type IdSource } from '../infra/ids.js';
-import { PAYMENT_REF_PURPOSES, createRefCodec, type RefCodec } from '../infra/refs.js';
+import { createIdSource } from '../infra/ids.js';
+import { PAYMENT_REF_PURPOSES, createRefCodec } from '../infra/refs.js';
 import { createSecrets } from '../infra/secrets.js';
 import { createSiv } from '../infra/siv.js';
-import { createWebhookDispatcher, type WebhookDispatcher, type WebhookResend } from '../infra/webhooks.js';
+import { createWebhookDispatcher, type WebhookResend } from '../infra/webhooks.js';
 import { HttpError } from '../http/errors.js';
 import { createActiveScenarios } from '../scenarios/active-set.js';
-import { createScenarioEngine, type ScenarioEngine } from '../scenarios/engine.js';
+import { createScenarioEngine } from '../scenarios/engine.js';
 import { eventDeliveries } from '../scenarios/webhook-actions.js';
-import { openStores, type StoreSet } from '../store/stores.js';
+import { openStores } from '../store/stores.js';
 import { toCreateInput } from '../wire/schemas.js';
 import { resolveStateKey } from './state-file.js';
 
@@ -84,26 +84,15 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
     merchants,
   });
   const sales = createSales({ clock: clocks, ids, vault, merchants, binTable });
-  const onEvent = eventSender({ config, ids, paymentRefs, stores, addresses, engine });
-  const payments = createPayments({ clock: clocks, ids, store: stores.payments, settlementDelay: config.settlementDelay, onEvent });
-  const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
-  const resendWebhook = (id: string, tenant: string | undefined): WebhookResend => resend({ webhooks, ids, stores }, id, tenant);
-  return { config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded, resendWebhook };
-}
-
-export type Core = ReturnType<typeof createCore>;
-
-/**
- * Every payment event goes to the tenant's webhook receiver, if it has one, rendered as it happens (decision
- * 0030): delivery never blocks the request or the clock move that caused it. A rule on `operation: webhook`
- * may duplicate, hold back or drop it (decision 0056); what a rule delayed until this event's time goes first.
- */
-function eventSender(deps: { config: SimulatorConfig; ids: IdSource; paymentRefs: RefCodec<'payment'>; stores: StoreSet; addresses: Addresses; engine: ScenarioEngine }) {
-  const { config, ids, paymentRefs } = deps;
-  return (payment: Payment, event: PaymentEvent): void => {
+  /**
+   * Every payment event goes to the tenant's webhook receiver, if it has one, rendered as it happens (decision
+   * 0030): delivery never blocks the request or the clock move that caused it. A rule on `operation: webhook`
+   * may duplicate, hold back or drop it (decision 0056); what a rule delayed until this event's time goes first.
+   */
+  const onEvent = (payment: Payment, event: PaymentEvent): void => {
     const url = webhookUrlFor(config, payment.tenant);
     if (url === undefined) return;
-    const baseUrl = payment.origin ?? baseUrlOf(config, deps.addresses);
+    const baseUrl = payment.origin ?? baseUrlOf(config, addresses);
     const eventId = ids.eventId(payment.tenant, payment.paymentId, event.seq);
     const item = {
       tenant: payment.tenant,
@@ -114,24 +103,28 @@ function eventSender(deps: { config: SimulatorConfig; ids: IdSource; paymentRefs
       body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event, eventId)),
       mediaType: `application/vnd.${config.vendor}.events-v1.hal+json`,
     };
-    deps.stores.releaseWebhooks(payment.tenant, event.at);
+    stores.releaseWebhooks(payment.tenant, event.at);
     const facts = { item, type: event.type, transactionReference: payment.transactionReference, at: event.at };
-    deps.stores.sendEvent(eventDeliveries(deps.engine, facts, () => ids.webhookId(payment.tenant)));
+    stores.sendEvent(eventDeliveries(engine, facts, () => ids.webhookId(payment.tenant)));
   };
+  const payments = createPayments({ clock: clocks, ids, store: stores.payments, settlementDelay: config.settlementDelay, onEvent });
+  const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
+  /**
+   * `POST /_sim/webhooks/<id>/resend` (decision 0056): the logged delivery `id` (the tenant's, when one is named)
+   * sent again: the same event as a new delivery with an id of its own, in order behind the payment's others, past every rule.
+   */
+  const resendWebhook = (id: string, tenant: string | undefined): WebhookResend => {
+    const found = webhooks.find(id);
+    if (found === undefined || (tenant !== undefined && found.tenant !== tenant)) {
+      throw new HttpError('webhookNotFound', `No webhook delivery '${id}'${tenant === undefined ? '' : ` of tenant '${tenant}'`} in this simulator's delivery log`);
+    }
+    const { url, orderKey, eventId, type, body, mediaType } = found;
+    const again = { tenant: found.tenant, url, orderKey, eventId, type, body, mediaType, id: ids.webhookId(found.tenant) };
+    stores.send(again);
+    return { id: again.id, eventId, resendOf: id };
+  };
+  const isTenant = (name: string): boolean => config.credentials.has(name);
+  return { config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded, resendWebhook, isTenant };
 }
 
-/**
- * `POST /_sim/webhooks/<id>/resend` (decision 0056): the delivery the log shows under `id` (the tenant's, when
- * one is named) sent again, the same event (eventId, body, receiver) as a new delivery of the log with an id of
- * its own, in order behind the payment's other deliveries and past every rule. Unknown here: 404 resourceNotFound.
- */
-function resend(deps: { webhooks: WebhookDispatcher; ids: IdSource; stores: StoreSet }, id: string, tenant: string | undefined): WebhookResend {
-  const found = deps.webhooks.find(id);
-  if (found === undefined || (tenant !== undefined && found.tenant !== tenant)) {
-    throw new HttpError('webhookNotFound', `No webhook delivery '${id}'${tenant === undefined ? '' : ` of tenant '${tenant}'`} in this simulator's delivery log`);
-  }
-  const { url, orderKey, eventId, type, body, mediaType } = found;
-  const again = { tenant: found.tenant, url, orderKey, eventId, type, body, mediaType, id: deps.ids.webhookId(found.tenant) };
-  deps.stores.send(again);
-  return { id: again.id, eventId, resendOf: id };
-}
+export type Core = ReturnType<typeof createCore>;

@@ -164,10 +164,7 @@ export class ReceivedError {
   constructor(readonly body: ErrorBody) {}
 }
 
-/**
- * A refusal by a library call (a bad snapshot, scenario or clock value): `errorName`, `details` (the HTTP
- * error body) and a message naming the first problem.
- */
+/** A refusal by a library call (a bad snapshot, scenario or clock value): `errorName`, `details` (the HTTP error body) and a message naming the first problem. */
 export class SimulatorError extends Error {
   readonly errorName: string;
   readonly details: ErrorBody;
@@ -196,11 +193,9 @@ export type SharedControl = CallParts & Pick<ControlRoutesDeps, 'isTenant'>;
 type Fn = (...args: never[]) => unknown;
 
 /**
- * A library method as its /_sim row (http/admin/table.ts, by the row's library name) serves it: `read` takes
- * its arguments by the row's rules (in process before the tenant check, remotely before anything is sent);
- * in process the row's call runs on them. Remotely a `body` row sends them as its JSON body; paged rows have
- * their pages followed (`pages` names the list, up to `input.limit`; `since` positions the first page only,
- * and in process the call answers the whole list). `answer` picks the result (the answer itself by default).
+ * A library method as its /_sim row (by the row's library name) serves it: `read` takes its arguments by the
+ * row's rules; remotely a `body` row sends them as JSON, and `pages` names a paged row's list (remote.ts
+ * follows its pages). `answer` picks the result (the answer itself by default).
  */
 export interface LibraryMethod<F extends Fn> {
   read: (...args: Parameters<F>) => CallInput;
@@ -241,15 +236,15 @@ export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<Method
 /** The methods of a tenant's handle (SimulatorTenant): the control surface's but the whole state's. */
 export const TENANT_METHODS: readonly MethodName[] = (Object.keys(LIBRARY_METHODS) as MethodName[]).filter((name) => name !== 'exportState' && name !== 'importState');
 
-/** A method's arguments read by its row's rules, the tenant being the handle's when it has one. */
+/** A method's arguments read by its row's rules, the tenant the handle's when it has one. */
 export function readInput(name: MethodName, args: unknown[], handle: string | undefined): CallInput {
   const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
   return { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
 }
 
-/** The control surface of a simulator in this process: the calls of its /_sim rows (http/admin/table.ts), read by the same readers, their links on `baseUrl`. */
+/** The control surface of a simulator in this process: its /_sim rows' calls, their links on `baseUrl`. */
 export function controlFacade(deps: SharedControl & { baseUrl: () => string }): SimulatorControl {
-  /** A method's call: its arguments read, the tenant (the handle's, else the one read) checked, then its row's call; only flushWebhooks answers a promise. */
+  // Only flushWebhooks answers a promise.
   const run = (name: MethodName, args: unknown[], handle?: string): unknown => {
     const method = LIBRARY_METHODS[name] as LibraryMethod<Fn>;
     const call = (): unknown => {

@@ -1,7 +1,6 @@
 /**
- * What the in-process library (facade.ts) and the remote client (remote.ts) share: library arguments read
- * by the rules of their /_sim rows (so a bad value is the same refusal in process, remotely and over HTTP),
- * and the tenant handle, bound once for both from the methods that take a tenant.
+ * What the in-process library (facade.ts) and the remote client (remote.ts) share: arguments read by the rules
+ * of their /_sim rows (a bad value is the same refusal in process, remotely and over HTTP), and the surfaces.
  */
 import { JOURNAL_FILTER_KEYS, type JournalFilter } from '../control/journal.js';
 import { unknownTenant } from '../http/admin/context.js';
@@ -41,11 +40,7 @@ function tenantParam(tenant: unknown): string | undefined {
   return tenant;
 }
 
-/**
- * A library journal query read by the rules of `GET /_sim/requests` (numbers as the parameters' text), so
- * a bad filter is the same `urlContainsInvalidValue` refusal in process, remotely and over HTTP. Throws
- * the HTTP error; callers turn it into a SimulatorError.
- */
+/** A library journal query read by the rules of `GET /_sim/requests`; throws the HTTP error. */
 export function readRequestQuery(query: RequestQuery | string | undefined): CallInput {
   if (typeof query === 'string') return { tenant: query, args: () => ({ filter: {} }) };
   const { tenant, ...rest } = asParams(query);
@@ -83,10 +78,9 @@ export function readResendArgs(id: unknown, tenant?: string): CallInput {
 }
 
 /**
- * A library call's arguments as its /_sim row reads them (facade.ts): the tenant it acts on; what its row's call
- * takes, made once the tenant is checked (in process `run`'s arguments, remotely a body row's body); and
- * remotely its query besides the tenant, path parameters, how many of a paged list, and the
- * scenario files and objects loadScenarios sends as they are.
+ * A library call's arguments as its row reads them: the tenant; what its row's call takes, made once the tenant
+ * is checked; and remotely its query, path parameters, how many of a paged list, and the scenario files and
+ * objects loadScenarios sends as they are.
  */
 export interface CallInput {
   tenant?: string | undefined;
@@ -95,6 +89,16 @@ export interface CallInput {
   params?: Record<string, string>;
   limit?: number | undefined;
   items?: (string | object)[];
+}
+
+/** The value of JSON text; undefined for no text, or text that is not JSON. */
+export function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A surface's methods, each made from its library name: `clock.now` goes under `clock` (SimulatorControl, SimulatorTenant, the remote ones). */

@@ -26,7 +26,7 @@ import {
   type SimulatorTenant,
   type TenantClock,
 } from './facade.js';
-import { surfaceOf } from './library.js';
+import { parseJson, surfaceOf } from './library.js';
 
 /** The calls of an in-process surface, over HTTP: each answering a promise instead. */
 type Remote<T> = { readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
@@ -105,12 +105,7 @@ async function send<T>(link: Link, op: ControlOperation, query: Query = {}, body
   const [res] = (await once(req, 'response')) as [http.IncomingMessage];
   const answer = await text(res);
   if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(answer);
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parseJson(answer);
     const errorBody: ErrorBody =
       typeof parsed === 'object' && parsed !== null && typeof (parsed as ErrorBody).errorName === 'string'
         ? (parsed as ErrorBody)

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
+import { parseJson } from './library.js';
 import { startSimulator } from './server.js';
 import { compareAnswers, type Answer } from '../verify/compare.js';
 import { encodedBody, HOP_BY_HOP } from '../verify/recorder.js';
@@ -30,15 +31,6 @@ async function readHar(har: VerifyOptions['har']): Promise<Entry[]> {
   }
   return parsed.data.log.entries;
 }
-
-const parseJson = (text: string | undefined): unknown => {
-  if (text === undefined || text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
 
 /** Recorded hrefs and the simulator's, learnt from answers that hold them at the same place. */
 class Links {
@@ -138,10 +130,6 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   } finally {
     await sim.close();
   }
-  const counts: VerifyReport['counts'] = {};
-  for (const kind of DIFFERENCE_KINDS) {
-    const n = differences.filter((d) => d.kind === kind).length;
-    if (n > 0) counts[kind] = n;
-  }
-  return { requests: entries.length, differences, counts };
+  const counts = DIFFERENCE_KINDS.map((kind) => [kind, differences.filter((d) => d.kind === kind).length] as const).filter(([, n]) => n > 0);
+  return { requests: entries.length, differences, counts: Object.fromEntries(counts) };
 }

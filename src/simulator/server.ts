@@ -6,27 +6,21 @@ import type { AddressInfo } from 'node:net';
 import type { SimulatorOptions } from '../config/options.js';
 import { ConfigError } from '../config/fixtures.js';
 import { webhookLoop } from './webhook-loop.js';
-import { createSimulator, journalStreamsOf, listening, sharedStores, stateSavers, webhookClients } from './compose.js';
+import { createSimulator, internals, type Internals } from './compose.js';
 import { stderrIo, type SimulatorIo } from './core.js';
 import type { ComposedSimulator, RunningSimulator } from './facade.js';
-import type { StateSaver } from './state-file.js';
-import type { Replica } from '../store/redis/replica.js';
 import { localWebhookClient, serverCertificate } from './tls.js';
 
-/** How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. */
+/**
+ * How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. A
+ * slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s (the
+ * answer may take longer), checked twice a second (node's default, 30 s, let a client overstay by as much).
+ */
 const SERVER_TIMING = {
-  /** The request line and headers must arrive within this. */
   headersMs: 10_000,
-  /** The whole request (headers and body) must arrive within this; the answer may take longer. */
   requestMs: 30_000,
-  /** An idle kept-alive connection is closed after this. */
   keepAliveMs: 5_000,
-  /**
-   * How often Node checks the two timeouts above (its `connectionsCheckingInterval`, 30 s by default, which
-   * let a slow client keep its socket up to 30 s past its timeout): they hold to within this.
-   */
   checkEveryMs: 500,
-  /** Expired tokens are swept this often (and whenever a clock moves), so that memory comes back. */
   sweepEveryMs: 60_000,
 };
 export type ServerTiming = typeof SERVER_TIMING;
@@ -46,8 +40,6 @@ export interface StartedSimulator extends ComposedSimulator, RunningSimulator {
 
 /** The node:http server, or node:https with --tls: the same options, the same listener. */
 async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
-  // A slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s,
-  // checked twice a second so that they hold to within a second.
   const options = { headersTimeout: timing.headersMs, requestTimeout: timing.requestMs, keepAliveTimeout: timing.keepAliveMs, connectionsCheckingInterval: timing.checkEveryMs };
   const tls = await serverCertificate(sim.config);
   if (tls === undefined) return { server: createServer(options, listener), caFile: undefined };
@@ -67,7 +59,8 @@ export async function startSimulator(
 ): Promise<StartedSimulator> {
   const sim = createSimulator(options, io);
   // With --state-file, every answered request may have changed the state: the next periodic save writes it.
-  const saver = stateSavers.get(sim);
+  const own = internals.get(sim) as Internals;
+  const { stateSaver: saver, replica: shared } = own;
   const listener: RequestListener = saver
     ? (req, res) => {
         res.once('close', () => saver.touch());
@@ -77,14 +70,14 @@ export async function startSimulator(
   // What was opened before the server serves: closed again when it cannot.
   const abandon = async (): Promise<void> => {
     sim.webhookDispatcher.close();
-    await sharedStores.get(sim)?.close();
+    await shared?.close();
   };
   let made: Awaited<ReturnType<typeof listenerServer>>;
   try {
     made = await listenerServer(sim, timing, listener);
     // With --tls's local CA, webhook deliveries present a client certificate it issued (decision 0056).
     const client = await localWebhookClient(sim.config);
-    if (client) webhookClients.get(sim)?.(client);
+    if (client) own.webhookClient(client);
   } catch (err) {
     await abandon();
     throw err;
@@ -110,10 +103,9 @@ export async function startSimulator(
     );
   }
   const url = `${sim.config.tls ? 'https' : 'http'}://${host}:${port}`;
-  listening.get(sim)?.(url);
+  own.listening(url);
   // A shared store is joined now (seeded, or its state adopted); if Redis is not there yet, calls answer 503
   // until it is (contract 3.5).
-  const shared = sharedStores.get(sim);
   if (shared) {
     await shared.start().catch((err: unknown) => {
       io.writeErr(`token-sim: warning: ${err instanceof Error ? err.message : String(err)}; API calls answer 503 serviceUnavailable until it answers`);
@@ -129,7 +121,7 @@ export async function startSimulator(
     url,
     server,
     caFile,
-    close: () => (closing ??= shutDown(sim, server, sweeper, saver, shared)),
+    close: () => (closing ??= shutDown(sim, server, sweeper, own)),
   };
 }
 
@@ -137,7 +129,7 @@ export async function startSimulator(
  * Stops accepting; lets requests in flight (scripted delays included) finish, closing each kept-alive
  * connection as soon as it falls idle rather than waiting for its keep-alive timeout; then stops the rest.
  */
-async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout, saver: StateSaver | undefined, shared: Replica | undefined): Promise<void> {
+async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout, own: Internals): Promise<void> {
   clearInterval(sweeper);
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
   // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
@@ -146,7 +138,7 @@ async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.
   server.close();
   server.closeIdleConnections();
   // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
-  journalStreamsOf.get(sim)?.closeAll();
+  own.journalStreams.closeAll();
   // A `noResponse` fault would otherwise hold the server open until the client gives up.
   for (const socket of sim.heldSockets) socket.destroy();
   await closed;
@@ -155,6 +147,6 @@ async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.
   // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
   sim.webhookDispatcher.close();
   // Once the last request has finished, the state is saved a last time (when it changed).
-  await saver?.stop();
-  await shared?.close();
+  await own.stateSaver?.stop();
+  await own.replica?.close();
 }
