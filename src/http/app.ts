@@ -4,14 +4,12 @@
  * Built from one simulator's dependencies, never listening by itself.
  */
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
-import { SECURITY_HEADERS } from './exchange.js';
-import type { Correlation } from './correlation.js';
+import { SECURITY_HEADERS, logMiddleware, type Correlation, type RequestLogger } from './exchange.js';
 import { urlInvalid } from './routes.js';
 import { createControlRoutes } from './admin/routes.js';
 import type { ControlRoutesDeps } from './admin/context.js';
 import { renderError, type RenderedError } from './errors.js';
 import { schemeOf, type Guard } from './guard.js';
-import { logMiddleware, type RequestLogger } from './request-log.js';
 import { serveUi } from './ui.js';
 
 /** The control routes' dependencies (admin/context.ts), and what the app around them needs. */

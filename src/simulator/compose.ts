@@ -9,17 +9,16 @@ import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
 import { createMetrics, type Metrics } from '../control/metrics.js';
 import { magicValuesOf } from '../http/admin/magic-values.js';
-import { createApi } from '../http/api.js';
+import { Api } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
-import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
+import { Correlation, correlationHeaderFor, createRequestLogger } from '../http/exchange.js';
 import { createGuard } from '../http/guard.js';
 import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { createListener } from '../http/lane.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
 import { createReadCache } from '../http/present.js';
-import { createRequestLogger } from '../http/request-log.js';
 import type { IdSource } from '../infra/ids.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
@@ -81,7 +80,7 @@ function createControl(core: Core) {
 /** The request log, the unexpected-error report, authentication and the Host guard, shared by both apps. */
 function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
   // One correlation header per simulator, named after the vendor (decision 0033).
-  const correlation = createCorrelation(correlationHeaderFor(config.vendor), ids);
+  const correlation = new Correlation(correlationHeaderFor(config.vendor), ids);
   const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
   // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
   const reportUnexpected = (err: unknown): void =>
@@ -99,7 +98,7 @@ type Edges = ReturnType<typeof createEdges>;
 function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSockets: Set<Socket>) {
   const { config, vault, refs, payments, paymentRefs, stores } = core;
   const media = mediaTypesFor(config.vendor);
-  return createApi({
+  return new Api({
     operations: {
       vault,
       sales: core.sales,
