@@ -1,17 +1,17 @@
 /**
- * The simulated API's request pipeline, the one path of every API request (lane.ts hands them over):
- * authentication, header checks, body, scenario step, operation (its row below), one error renderer,
- * the journal and the request log (exchange.ts). The listener (lane.ts) only finds the route (routes.ts) and
- * hands over node's request and response.
+ * The simulated API's one request path (decision 0046): node's request listener, with no framework on it, finds
+ * the route (routes.ts) and hands `/_sim` to the control app; the pipeline then runs authentication, header
+ * checks, body, scenario step, the operation (its row below) and one error renderer, and the exchange
+ * (exchange.ts) writes the journal and the request log. What `startSimulator` serves and supertest drives.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Authenticate } from './auth.js';
 import { readBody } from './body.js';
 import { HttpError } from './errors.js';
 import { Exchange, type ExchangeDeps } from './exchange.js';
-import { schemeOf } from './guard.js';
-import type { ApiRoute } from './routes.js';
+import { schemeOf, type Guard } from './guard.js';
+import { decodeRef, matchApiPath, type ApiRoute } from './routes.js';
 import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import { paymentEvents, paymentQuery, partialRefund, refund, reversal, sale } from './operations/payments.js';
 import { createToken, deleteToken, getToken, queryTokens, updateToken } from './operations/tokens.js';
@@ -20,6 +20,7 @@ import type { ApiOperation } from '../wire/schemas.js';
 import { decideScenario, type ScenarioAction, type ScenarioDecision, type ScenarioStepDeps } from './scenario-step.js';
 import type { LostAnswer } from '../scenarios/schema.js';
 import type { Replica } from '../store/redis/replica.js';
+import { redirectToUi, wantsHtml } from './app.js';
 
 export interface ApiDeps extends ExchangeDeps {
   operations: OperationDeps;
@@ -214,3 +215,56 @@ function sendScripted(ex: Exchange, { status, errorName, message, headers }: Scr
 }
 
 const LOST_AS_ERROR: Scripted = { status: 500, errorName: 'internalErrorOccurred', message: 'An internal error occurred' };
+
+/**
+ * The path of a request target as a router reads it: without query or fragment; an absolute-form target
+ * (`http://host/tokens`) gives its path.
+ */
+export function pathOf(url: string): string {
+  let end = url.length;
+  const query = url.indexOf('?');
+  if (query !== -1) end = query;
+  const hash = url.indexOf('#');
+  if (hash !== -1 && hash < end) end = hash;
+  const path = url.slice(0, end);
+  if (path.charCodeAt(0) === 47) return path;
+  return URL.canParse(url) ? new URL(url).pathname : path;
+}
+
+/** Whether a path is the control API's: `/_sim` and below, in any case (as Express mounts it). */
+const isControlPath = (path: string): boolean => path.length >= 5 && path.slice(0, 5).toLowerCase() === '/_sim' && (path.length === 5 || path.charCodeAt(5) === 47);
+
+export function createListener(api: Api, guard: Guard, control: (req: IncomingMessage, res: ServerResponse) => void): RequestListener {
+  return (req, res) => {
+    const path = pathOf(req.url ?? '');
+    if (isControlPath(path)) {
+      control(req, res);
+      return;
+    }
+    const match = matchApiPath(path);
+    const refused = guard.checkHost(req.headers.host);
+    if (refused) {
+      api.serveError(req, res, match?.route, refused);
+      return;
+    }
+    if (match) {
+      let ref: string | undefined;
+      try {
+        ref = match.rawRef === undefined ? undefined : decodeRef(match.rawRef);
+      } catch (err) {
+        api.serveError(req, res, match.route, err);
+        return;
+      }
+      api.serve(req, res, match.route, ref);
+      return;
+    }
+    // A browser opening the simulator's root lands on the dashboard; API clients get the 404 below. Not an API
+    // route: the OpenAPI document describes the JSON APIs only (decision 0035).
+    if (path === '/' && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml(req)) {
+      redirectToUi(res);
+      return;
+    }
+    // Anything else is not an endpoint; the pipeline answers it (journal, log, headers) like any API request.
+    api.serveError(req, res, undefined, new HttpError('endpointNotFound', `There is no endpoint at ${req.method} ${path}`));
+  };
+}
