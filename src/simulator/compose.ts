@@ -13,11 +13,11 @@ import { Api, createListener } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
 import { Correlation, correlationHeaderFor, createRequestLogger } from '../http/exchange.js';
-import { createGuard } from '../http/guard.js';
+import { Guard } from '../http/guard.js';
 import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
-import { createReadCache } from '../http/present.js';
+import { ReadCache } from '../http/present.js';
 import type { IdSource } from '../infra/ids.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
@@ -88,7 +88,7 @@ function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
   // One Basic check for the API and a tenant's own control plane (/_sim, decision 0026).
   const authenticate = createAuthenticator(passwords);
   const fallbackHost = `${config.host}:${config.port}`;
-  const guard = createGuard({ host: config.host, baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins });
+  const guard = new Guard(config);
   return { correlation, log, reportUnexpected, authenticate, fallbackHost, guard };
 }
 
@@ -105,8 +105,8 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
       refs,
       paymentRefs,
       media,
-      reads: createReadCache(),
-      existing: createReadCache(),
+      reads: new ReadCache(),
+      existing: new ReadCache(),
       mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
       origins: new Map(),
     },
