@@ -31,15 +31,11 @@ export interface ApiDeps extends ExchangeDeps {
   scenario: ScenarioStepDeps;
   /** Sockets held open by `noResponse` faults, released at shutdown. */
   heldSockets: Set<Socket>;
-  /**
-   * With a shared store (decision 0039): runs the scenario step and the operation as one unit that commits
-   * before anything is answered. Absent (the memory store): both run straight away.
-   */
+  /** With a shared store (decision 0039): runs the scenario step and the operation as one committed unit. */
   gate?: Gate;
 }
 
-/** Runs a unit of a tenant's work and commits it. */
-export type Gate = Pick<Replica, 'run'>;
+type Gate = Pick<Replica, 'run'>;
 
 /** An operation: the Accept and Content-Type it takes, whether it reads a body, and the work. */
 interface ApiOperationRow extends HeaderRules {

@@ -1,9 +1,8 @@
 /**
- * What keeps a web page from driving a simulator on a developer's laptop (contract 4.1, decision 0042):
- * - the `Host` check, on every request (the API, /_sim, the dashboard): a page that rebinds its own name to
- *   127.0.0.1 sends its own name as `Host`, which is refused;
- * - the cross-site write rules of /_sim: a foreign `Origin` or `Sec-Fetch-Site: cross-site` on a write, and
- *   bodies that are not typed as JSON (or YAML where taken), which a page could send without a preflight.
+ * What keeps a web page from driving a simulator on a developer's laptop (contract 4.1, decision 0042): the
+ * `Host` check on every request (a page that rebinds its name to 127.0.0.1 sends that name as `Host`), and
+ * /_sim's cross-site write rules: no foreign `Origin`, no `Sec-Fetch-Site: cross-site`, and no body a page could
+ * send without a preflight (one not typed as JSON, or YAML where taken).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';

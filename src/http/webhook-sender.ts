@@ -1,7 +1,6 @@
 /**
- * The webhook transport (decision 0030): one POST with node:http or node:https, each simulator with its own
- * keep-alive agents (closed with the dispatcher). The answer's status is all that counts; its body is drained
- * and ignored. A timeout or an abort destroys the request.
+ * The webhook transport (decision 0030): one POST on a simulator's own keep-alive agents (closed with the
+ * dispatcher). Only the answer's status counts (its body is drained); a timeout or an abort destroys the request.
  */
 import http from 'node:http';
 import https from 'node:https';

@@ -1,9 +1,7 @@
 /**
- * The payments' operations. POST /payments/sales/migrateCardOnFile (v5): parse, resolve a token href, call the
- * sale, present. The follow-ups of a sale (contract 3.2): full and partial refunds, reversals and the payment's
- * events, behind the opaque refs of the sale's links. And payment queries (contract 4.4, decision 0057): a
- * client that got no answer to a sale asks what happened, by its transactionReference, then follows the
- * payment's `self` link. Reads only: the events that are due are caught up, nothing else changes.
+ * The payments' operations: the sale (parse, resolve a token href, sell, present), its follow-ups behind the
+ * refs of its links (contract 3.2), and payment queries (contract 4.4, decision 0057: what happened to a sale
+ * that got no answer; reads that only catch up the events due).
  */
 import type { Payment } from '../../domain/payment.js';
 import type { SaleInstrument } from '../../domain/sale.js';
