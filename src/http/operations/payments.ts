@@ -66,26 +66,26 @@ const accepted = (deps: OperationDeps, req: ApiRequest, payment: Payment): ApiRe
   body: paymentActionJson(ctx(deps, req), payment),
 });
 
+/** The id of the payment behind the URL's ref (the path names the action). */
+const refPaymentId = (deps: OperationDeps, req: ApiRequest): string => ownRef(deps.paymentRefs, req, 'payment').tokenId;
+
 export function refund(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  const ref = ownRef(deps.paymentRefs, req, 'payment');
-  return accepted(deps, req, deps.payments.refund(req.tenant, ref.tokenId, req.paymentScript?.refundFailure));
+  return accepted(deps, req, deps.payments.refund(req.tenant, refPaymentId(deps, req), req.paymentScript?.refundFailure));
 }
 
 export function partialRefund(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  const ref = ownRef(deps.paymentRefs, req, 'payment');
+  const paymentId = refPaymentId(deps, req);
   const body = parseBody(partialRefundBody, parseJsonText(req.body));
   const amount = { amount: body.value.amount, currency: body.value.currency, reference: body.reference };
-  return accepted(deps, req, deps.payments.partialRefund(req.tenant, ref.tokenId, amount, req.paymentScript?.refundFailure));
+  return accepted(deps, req, deps.payments.partialRefund(req.tenant, paymentId, amount, req.paymentScript?.refundFailure));
 }
 
 export function reversal(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  const ref = ownRef(deps.paymentRefs, req, 'payment');
-  return accepted(deps, req, deps.payments.reversal(req.tenant, ref.tokenId));
+  return accepted(deps, req, deps.payments.reversal(req.tenant, refPaymentId(deps, req)));
 }
 
 export function paymentEvents(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  const ref = ownRef(deps.paymentRefs, req, 'payment');
-  return { status: 200, mediaType: deps.media.saleResponse, body: paymentEventsJson(ctx(deps, req), deps.payments.get(req.tenant, ref.tokenId)) };
+  return { status: 200, mediaType: deps.media.saleResponse, body: paymentEventsJson(ctx(deps, req), deps.payments.get(req.tenant, refPaymentId(deps, req))) };
 }
 
 /** The payment a paymentId names: one of the tenant's refs, else (unreadable, or another tenant's) 404. */
