@@ -52,9 +52,8 @@ export function readTokenCursor(value: unknown, where: string): TokenPosition | 
   return { createdAt: data[0] as number, tenant: data[1], tokenId: data[2] };
 }
 
-export type JournalFormat = 'json' | 'har';
-
-const FORMATS: readonly string[] = ['json', 'har'];
+const FORMATS = ['json', 'har'] as const;
+export type JournalFormat = (typeof FORMATS)[number];
 const INTEGER_KEYS = new Set<string>(['status', 'since', 'limit']);
 const INTEGER = /^-?[0-9]+$/;
 
@@ -84,7 +83,7 @@ export function parseJournalQuery(query: Readonly<Record<string, unknown>>, wher
       continue;
     }
     if (key === 'format') {
-      if (FORMATS.includes(value)) format = value as JournalFormat;
+      if ((FORMATS as readonly string[]).includes(value)) format = value as JournalFormat;
       else problems.push({ errorName: 'fieldHasInvalidValue', message: `format must be one of ${FORMATS.join(', ')}${meantValueHint(value, FORMATS, '')}` });
       continue;
     }

@@ -18,21 +18,22 @@ import type { ApiResponse } from './operations/types.js';
 /** The vendors whose correlation header is not `Correlation-Id`, by vendor name in lower case. */
 const VENDOR_HEADERS: ReadonlyMap<string, string> = new Map([['worldpay', 'WP-CorrelationId']]);
 
-/** The name of the correlation header of a simulator for `vendor` (contract 3.3; any case). */
-export const correlationHeaderFor = (vendor: string): string => VENDOR_HEADERS.get(vendor.toLowerCase()) ?? 'Correlation-Id';
-
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The correlation header, named once per simulator, and the id of a request (decision 0033). */
+/** The correlation header, named after the vendor once per simulator (contract 3.3), and the id of a request (decision 0033). */
 export class Correlation {
-  /** The header's name in lower case, as node keys request headers. */
+  /** The header's name as answers write it. */
+  readonly header: string;
+  /** The same in lower case, as node keys request headers. */
   readonly key: string;
 
+  /** `vendor` as `--vendor` gives it (any case). */
   constructor(
-    readonly header: string,
+    vendor: string,
     private readonly ids: IdSource,
   ) {
-    this.key = header.toLowerCase();
+    this.header = VENDOR_HEADERS.get(vendor.toLowerCase()) ?? 'Correlation-Id';
+    this.key = this.header.toLowerCase();
   }
 
   /** The client's own id when sane (so it can tie its logs to ours), else a new one; a card number in it is masked. */

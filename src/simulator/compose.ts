@@ -12,7 +12,7 @@ import { magicValuesOf } from '../http/admin/magic-values.js';
 import { Api, createListener } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
-import { Correlation, correlationHeaderFor, createRequestLogger } from '../http/exchange.js';
+import { Correlation, createRequestLogger } from '../http/exchange.js';
 import { Guard } from '../http/guard.js';
 import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
 import { mediaTypesFor } from '../http/media.js';
@@ -79,7 +79,7 @@ function createControl(core: Core) {
 /** The request log, the unexpected-error report, authentication and the Host guard, shared by both apps. */
 function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
   // One correlation header per simulator, named after the vendor (decision 0033).
-  const correlation = new Correlation(correlationHeaderFor(config.vendor), ids);
+  const correlation = new Correlation(config.vendor, ids);
   const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
   // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
   const reportUnexpected = (err: unknown): void =>
