@@ -1,25 +1,26 @@
 /**
- * The simulated API's request pipeline, the one path of every API request (lane.ts hands them over):
- * authentication, header checks, body, scenario step, operation (its row below), one error renderer,
- * the journal and the request log (exchange.ts). The listener (lane.ts) only finds the route (routes.ts) and
- * hands over node's request and response.
+ * The simulated API's one request path (decision 0046): node's request listener, with no framework on it, finds
+ * the route (routes.ts) and hands `/_sim` to the control app; the pipeline then runs authentication, header
+ * checks, body, scenario step, the operation (its row below) and one error renderer, and the exchange
+ * (exchange.ts) writes the journal and the request log. What `startSimulator` serves and supertest drives.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Authenticate } from './auth.js';
 import { readBody } from './body.js';
 import { HttpError } from './errors.js';
-import { begin, fail, send, type Exchange, type ExchangeDeps } from './exchange.js';
-import { schemeOf } from './guard.js';
-import type { ApiRoute } from './routes.js';
+import { Exchange, type ExchangeDeps } from './exchange.js';
+import { schemeOf, type Guard } from './guard.js';
+import { decodeRef, matchApiPath, type ApiRoute } from './routes.js';
 import { checkHeaders, type HeaderRules, type MediaTypes } from './media.js';
 import { paymentEvents, paymentQuery, partialRefund, refund, reversal, sale } from './operations/payments.js';
 import { createToken, deleteToken, getToken, queryTokens, updateToken } from './operations/tokens.js';
 import type { ApiResponse, Operation, OperationDeps } from './operations/types.js';
 import type { ApiOperation } from '../wire/schemas.js';
-import { decideScenario, type ScenarioAction, type ScenarioStepDeps } from './scenario-step.js';
+import { decideScenario, type ScenarioAction, type ScenarioDecision, type ScenarioStepDeps } from './scenario-step.js';
 import type { LostAnswer } from '../scenarios/schema.js';
 import type { Replica } from '../store/redis/replica.js';
+import { redirectToUi, wantsHtml } from './app.js';
 
 export interface ApiDeps extends ExchangeDeps {
   operations: OperationDeps;
@@ -30,15 +31,11 @@ export interface ApiDeps extends ExchangeDeps {
   scenario: ScenarioStepDeps;
   /** Sockets held open by `noResponse` faults, released at shutdown. */
   heldSockets: Set<Socket>;
-  /**
-   * With a shared store (decision 0039): runs the scenario step and the operation as one unit that commits
-   * before anything is answered. Absent (the memory store): both run straight away.
-   */
+  /** With a shared store (decision 0039): runs the scenario step and the operation as one committed unit. */
   gate?: Gate;
 }
 
-/** Runs a unit of a tenant's work and commits it. */
-export type Gate = Pick<Replica, 'run'>;
+type Gate = Pick<Replica, 'run'>;
 
 /** An operation: the Accept and Content-Type it takes, whether it reads a body, and the work. */
 interface ApiOperationRow extends HeaderRules {
@@ -67,7 +64,8 @@ function operationsFor(media: MediaTypes): Readonly<Record<ApiOperation, ApiOper
   };
 }
 
-export const createApi = (deps: ApiDeps): Api => new Api(deps);
+/** A shared store's unit's outcome: the decision, and the work's answer or error (none for a fault or scripted error). */
+type Done = { decision: ScenarioDecision | undefined; response?: ApiResponse; error?: unknown };
 
 export class Api {
   private readonly operations: Readonly<Record<ApiOperation, ApiOperationRow>>;
@@ -80,7 +78,7 @@ export class Api {
   serve(req: IncomingMessage, res: ServerResponse, route: ApiRoute, ref: string | undefined): void {
     const { deps } = this;
     const name = route.methods[req.method ?? ''];
-    const ex = begin(deps, req, res, name ?? 'unknown');
+    const ex = new Exchange(deps, req, res, name ?? 'unknown');
     try {
       if (name === undefined) {
         throw new HttpError('methodNotAllowed', `${req.method ?? ''} is not allowed here; use ${route.allow}`, { headers: { Allow: route.allow } });
@@ -93,136 +91,176 @@ export class Api {
       const op = this.operations[name];
       checkHeaders(op, req.headers);
       if (!op.readsBody) {
-        proceed(deps, ex, op, ref);
+        this.proceed(ex, op, ref);
         return;
       }
       readBody(req).then(
         (body) => {
           ex.body = body.toString('utf8');
           try {
-            proceed(deps, ex, op, ref);
+            this.proceed(ex, op, ref);
           } catch (err) {
-            fail(deps, ex, err);
+            ex.fail(err);
           }
         },
-        (err: unknown) => fail(deps, ex, err),
+        (err: unknown) => ex.fail(err),
       );
     } catch (err) {
-      fail(deps, ex, err);
+      ex.fail(err);
     }
   }
 
   /** Answers a request for `route` (when one matched) with an error found while routing it. */
   serveError(req: IncomingMessage, res: ServerResponse, route: ApiRoute | undefined, err: unknown): void {
-    fail(this.deps, begin(this.deps, req, res, route?.methods[req.method ?? ''] ?? 'unknown'), err);
+    new Exchange(this.deps, req, res, route?.methods[req.method ?? ''] ?? 'unknown').fail(err);
   }
-}
 
-/** After the body: the scenario step (maybe late), then the operation. */
-function proceed(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
-  if (deps.gate) {
-    proceedShared(deps, deps.gate, ex, op, ref);
-    return;
-  }
-  const decision = decideScenario(deps, ex, ref);
-  if (decision) ex.rule = decision.rule;
-  if (!decision || decision.delayMs <= 0) {
-    perform(deps, ex, op, ref, decision?.action);
-    return;
-  }
-  setTimeout(() => {
-    try {
-      perform(deps, ex, op, ref, decision.action);
-    } catch (err) {
-      fail(deps, ex, err);
+  /**
+   * After the body: the scenario step, then the operation. With a shared store both run as one unit, committed
+   * before the answer; a scenario's delay then holds the answer (the change is already made).
+   */
+  private proceed(ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
+    const { deps } = this;
+    if (!deps.gate) {
+      this.reply(ex, op, ref, decideScenario(deps, ex, ref), undefined);
+      return;
     }
-  }, decision.delayMs);
-}
+    deps.gate
+      .run(ex.tenant ?? '', (): Done => {
+        const decision = decideScenario(deps, ex, ref);
+        const action = decision?.action;
+        if (action?.kind === 'fault' || action?.kind === 'error') return { decision };
+        try {
+          return { decision, response: this.operate(ex, op, ref, action) };
+        } catch (error) {
+          return { decision, error };
+        }
+      })
+      .then(
+        (outcome) => (outcome.ok ? this.reply(ex, op, ref, outcome.value.decision, outcome.value) : ex.fail(outcome.error)),
+        (err: unknown) => ex.fail(err),
+      );
+  }
 
-function perform(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string | undefined, action: ScenarioAction | undefined): void {
-  if (action?.kind === 'fault') drop(deps, ex, action.fault);
-  else if (action?.kind === 'error') sendScripted(deps, ex, action);
-  else answer(deps, ex, operate(deps, ex, op, ref, action), action?.lost);
-}
+  /** Carries out the decision after its delay; the work is done then unless already `done`. */
+  private reply(ex: Exchange, op: ApiOperationRow, ref: string | undefined, decision: ScenarioDecision | undefined, done: Done | undefined): void {
+    if (decision) ex.rule = decision.rule;
+    if (!decision || decision.delayMs <= 0) {
+      this.perform(ex, op, ref, decision?.action, done);
+      return;
+    }
+    setTimeout(() => {
+      try {
+        this.perform(ex, op, ref, decision.action, done);
+      } catch (err) {
+        ex.fail(err);
+      }
+    }, decision.delayMs);
+  }
 
-/** A socket fault instead of an answer: the connection reset, or held open until shutdown. */
-function drop(deps: ApiDeps, ex: Exchange, fault: 'connectionReset' | 'noResponse'): void {
-  ex.fault = fault;
-  const socket = ex.req.socket;
-  if (fault === 'connectionReset') socket.destroy();
-  else {
-    deps.heldSockets.add(socket);
-    socket.once('close', () => deps.heldSockets.delete(socket));
+  private perform(ex: Exchange, op: ApiOperationRow, ref: string | undefined, action: ScenarioAction | undefined, done: Done | undefined): void {
+    if (action?.kind === 'fault') this.drop(ex, action.fault);
+    else if (action?.kind === 'error') sendScripted(ex, action);
+    else if (done && !done.response) ex.fail(done.error);
+    else this.answer(ex, done?.response ?? this.operate(ex, op, ref, action), action?.lost);
+  }
+
+  /** A socket fault instead of an answer: the connection reset, or held open until shutdown. */
+  private drop(ex: Exchange, fault: 'connectionReset' | 'noResponse'): void {
+    ex.fault = fault;
+    const socket = ex.req.socket;
+    if (fault === 'connectionReset') socket.destroy();
+    else {
+      this.deps.heldSockets.add(socket);
+      socket.once('close', () => this.deps.heldSockets.delete(socket));
+    }
+  }
+
+  /** The answer of work done: sent, or (a `lostAnswer` rule) lost after the work, the journal keeping both. */
+  private answer(ex: Exchange, response: ApiResponse, lost: LostAnswer | undefined): void {
+    if (lost === undefined) {
+      ex.send(response);
+      return;
+    }
+    ex.lost = { as: lost, response };
+    if (lost === 'internalError') sendScripted(ex, LOST_AS_ERROR);
+    else this.drop(ex, lost);
+  }
+
+  private operate(ex: Exchange, op: ApiOperationRow, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
+    const { deps } = this;
+    const { req } = ex;
+    return op.run(deps.operations, {
+      query: (req.url ?? '').slice(ex.path.length + 1),
+      ref,
+      headers: req.headers,
+      body: ex.body ?? '',
+      tenant: ex.tenant ?? '',
+      baseUrl: deps.baseUrl ?? `${schemeOf(req)}://${req.headers.host ?? deps.fallbackHost}`,
+      ...(action?.saleOverride && { saleOverride: action.saleOverride }),
+      ...(action?.paymentScript && { paymentScript: action.paymentScript }),
+    });
   }
 }
 
 type Scripted = Omit<Extract<ScenarioAction, { kind: 'error' }>, 'kind'>;
 
-function sendScripted(deps: ApiDeps, ex: Exchange, { status, errorName, message, headers }: Scripted): void {
+function sendScripted(ex: Exchange, { status, errorName, message, headers }: Scripted): void {
   ex.errorName = errorName;
-  send(deps, ex, { status, ...(headers && { headers }), body: JSON.stringify({ errorName, message }) });
+  ex.send({ status, ...(headers && { headers }), body: JSON.stringify({ errorName, message }) });
 }
 
 const LOST_AS_ERROR: Scripted = { status: 500, errorName: 'internalErrorOccurred', message: 'An internal error occurred' };
 
-/** The answer of work done: sent, or (a `lostAnswer` rule) lost after the work, the journal keeping both. */
-function answer(deps: ApiDeps, ex: Exchange, response: ApiResponse, lost: LostAnswer | undefined): void {
-  if (lost === undefined) {
-    send(deps, ex, response);
-    return;
-  }
-  ex.lost = { as: lost, response };
-  if (lost === 'internalError') sendScripted(deps, ex, LOST_AS_ERROR);
-  else drop(deps, ex, lost);
-}
-function operate(deps: ApiDeps, ex: Exchange, op: ApiOperationRow, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
-  const { req } = ex;
-  const host = req.headers.host;
-  return op.run(deps.operations, {
-    query: (req.url ?? '').slice(ex.path.length + 1),
-    ref,
-    headers: req.headers,
-    body: ex.body ?? '',
-    tenant: ex.tenant ?? '',
-    baseUrl: deps.baseUrl ?? `${schemeOf(req)}://${host ?? deps.fallbackHost}`,
-    ...(action?.saleOverride && { saleOverride: action.saleOverride }),
-    ...(action?.paymentScript && { paymentScript: action.paymentScript }),
-  });
+/**
+ * The path of a request target as a router reads it: without query or fragment; an absolute-form target
+ * (`http://host/tokens`) gives its path.
+ */
+export function pathOf(url: string): string {
+  let end = url.length;
+  const query = url.indexOf('?');
+  if (query !== -1) end = query;
+  const hash = url.indexOf('#');
+  if (hash !== -1 && hash < end) end = hash;
+  const path = url.slice(0, end);
+  if (path.charCodeAt(0) === 47) return path;
+  return URL.canParse(url) ? new URL(url).pathname : path;
 }
 
-/**
- * With a shared store: the scenario step and the operation run as one unit, committed before the answer;
- * a scenario's delay then holds the answer (the change is already made).
- */
-function proceedShared(deps: ApiDeps, gate: Gate, ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
-  gate
-    .run(ex.tenant ?? '', () => {
-      const decision = decideScenario(deps, ex, ref);
-      const action = decision?.action;
-      if (action?.kind === 'fault' || action?.kind === 'error') return { decision };
+/** Whether a path is the control API's: `/_sim` and below, in any case (as Express mounts it). */
+const isControlPath = (path: string): boolean => path.length >= 5 && path.slice(0, 5).toLowerCase() === '/_sim' && (path.length === 5 || path.charCodeAt(5) === 47);
+
+export function createListener(api: Api, guard: Guard, control: (req: IncomingMessage, res: ServerResponse) => void): RequestListener {
+  return (req, res) => {
+    const path = pathOf(req.url ?? '');
+    if (isControlPath(path)) {
+      control(req, res);
+      return;
+    }
+    const match = matchApiPath(path);
+    const refused = guard.checkHost(req.headers.host);
+    if (refused) {
+      api.serveError(req, res, match?.route, refused);
+      return;
+    }
+    if (match) {
+      let ref: string | undefined;
       try {
-        return { decision, response: operate(deps, ex, op, ref, action) };
-      } catch (error) {
-        return { decision, error };
+        ref = match.rawRef === undefined ? undefined : decodeRef(match.rawRef);
+      } catch (err) {
+        api.serveError(req, res, match.route, err);
+        return;
       }
-    })
-    .then(
-      (outcome) => {
-        if (!outcome.ok) {
-          fail(deps, ex, outcome.error);
-          return;
-        }
-        const { decision, response, error } = outcome.value;
-        if (decision) ex.rule = decision.rule;
-        const reply = (): void => {
-          const action = decision?.action;
-          if (action?.kind === 'fault' || action?.kind === 'error') perform(deps, ex, op, ref, action);
-          else if (response) answer(deps, ex, response, action?.lost);
-          else fail(deps, ex, error);
-        };
-        if (decision && decision.delayMs > 0) setTimeout(reply, decision.delayMs);
-        else reply();
-      },
-      (err: unknown) => fail(deps, ex, err),
-    );
+      api.serve(req, res, match.route, ref);
+      return;
+    }
+    // A browser opening the simulator's root lands on the dashboard; API clients get the 404 below. Not an API
+    // route: the OpenAPI document describes the JSON APIs only (decision 0035).
+    if (path === '/' && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml(req)) {
+      redirectToUi(res);
+      return;
+    }
+    // Anything else is not an endpoint; the pipeline answers it (journal, log, headers) like any API request.
+    api.serveError(req, res, undefined, new HttpError('endpointNotFound', `There is no endpoint at ${req.method} ${path}`));
+  };
 }

@@ -1,22 +1,23 @@
 /**
- * The control app: the control API (/_sim), its dashboard and the OpenAPI document, on Express. The simulator's
- * one listener (lane.ts) hands it the /_sim requests; the simulated API never goes through it (decision 0046).
- * Built from one simulator's dependencies, never listening by itself.
+ * The control app on Express: the control API (/_sim) and the dashboard's built files (decision 0035), never
+ * the simulated API (decision 0046); api.ts's listener hands it /_sim. Built from one simulator's
+ * dependencies, never listening by itself.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
-import { SECURITY_HEADERS } from './exchange.js';
-import type { Correlation } from './correlation.js';
+import { SECURITY_HEADERS, logMiddleware, type Correlation, type RequestLogger } from './exchange.js';
 import { urlInvalid } from './routes.js';
 import { createControlRoutes } from './admin/routes.js';
 import type { ControlRoutesDeps } from './admin/context.js';
-import { renderError, type RenderedError } from './errors.js';
+import { HttpError, renderError, type RenderedError } from './errors.js';
 import { schemeOf, type Guard } from './guard.js';
-import { logMiddleware, type RequestLogger } from './request-log.js';
-import { serveUi } from './ui.js';
+import type { Replica } from '../store/redis/replica.js';
 
 /** The control routes' dependencies (admin/context.ts), and what the app around them needs. */
 export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'> {
-  /** The correlation header, the API's: /_sim answers carry it under the same name (decision 0033). */
+  /** The API's correlation header: /_sim answers carry it too (decision 0033). */
   correlation: Correlation;
   log: RequestLogger | undefined;
   baseUrl: string | undefined;
@@ -24,26 +25,20 @@ export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'
   openApi: (baseUrl: string) => unknown;
   reportUnexpected: (err: unknown) => void;
   /** With a shared store (decision 0039): control changes commit before they answer, reads pull first. */
-  shared?: ControlGate;
+  shared?: Pick<Replica, 'control' | 'read'>;
   /** The Host check and /_sim's cross-site write rules (decision 0042). */
   guard: Guard;
-}
-
-/** A shared store's control side (store/redis/replica.ts). */
-export interface ControlGate {
-  control<T>(work: () => Promise<T>): Promise<T>;
-  read(): Promise<void>;
 }
 
 /** Paths that neither read nor change the state: no pull, no lock. */
 const STATELESS = new Set(['/health', '/openapi.json', '/requests/stream']);
 
 /**
- * With a shared store, every /_sim call that may change the state runs under the store's lock with its answer
- * held until the change is committed (a client that saw it answered sees it from every process); a read
- * pulls the other processes' changes first. Redis unreachable: 503 serviceUnavailable.
+ * With a shared store, a /_sim call that may change the state runs under the store's lock, its answer held
+ * until the change is committed (then every process shows it); a read pulls the other processes' changes
+ * first. Redis unreachable: 503 serviceUnavailable.
  */
-function sharedState(gate: ControlGate): RequestHandler {
+function sharedState(gate: NonNullable<AppDeps['shared']>): RequestHandler {
   return (req, res, next) => {
     if (STATELESS.has(req.path)) {
       next();
@@ -64,8 +59,7 @@ function sharedState(gate: ControlGate): RequestHandler {
               resolve();
               return res;
             }) as Response['end'];
-            // A client gone before its answer (a flush it stopped waiting for) is answered nothing: the change
-            // commits and the lock goes now, not never.
+            // A client gone before its answer is answered nothing: the change commits and the lock goes now.
             res.once('close', resolve);
             next();
           }),
@@ -83,24 +77,6 @@ function sharedState(gate: ControlGate): RequestHandler {
   };
 }
 
-/** Control responses carry the correlation header (the client's own id when sane) and the security headers too. */
-function commonHeaders(correlation: Correlation): RequestHandler {
-  return (req, res, next) => {
-    res.setHeader(correlation.header, correlation.idOf(req));
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    next();
-  };
-}
-
-/** The control API's errors, with the same renderer as the API's. */
-function controlErrors(reportUnexpected: (err: unknown) => void): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    const rendered = renderError(err instanceof URIError ? urlInvalid() : err);
-    if (!rendered.expected) reportUnexpected(err);
-    endWithError(res, rendered, (body) => res.end(body));
-  };
-}
-
 /** Answers a rendered error through `end`; an answer already begun is only ended. */
 function endWithError(res: Response, rendered: RenderedError, end: (body?: string) => unknown): void {
   if (res.headersSent) {
@@ -111,7 +87,7 @@ function endWithError(res: Response, rendered: RenderedError, end: (body?: strin
   for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
   res.statusCode = rendered.status;
   res.setHeader('Content-Type', 'application/json');
-  // Its own length over any set before the error (removing that header would send the body chunked); none set:
+  // A Content-Length set before the error gets the body's (removing it would send the body chunked); none set:
   // node adds it, after the others.
   if (res.hasHeader('Content-Length')) res.setHeader('Content-Length', Buffer.byteLength(body));
   end(body);
@@ -125,7 +101,11 @@ export function buildApp(deps: AppDeps): Express {
 
   const baseUrlOf = (req: Request): string => deps.baseUrl ?? `${schemeOf(req)}://${req.headers.host ?? deps.fallbackHost}`;
   const control = express.Router();
-  control.use(commonHeaders(deps.correlation));
+  control.use((req, res, next) => {
+    res.setHeader(deps.correlation.header, deps.correlation.idOf(req));
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    next();
+  });
   if (deps.log) control.use(logMiddleware(deps.log, deps.correlation.header));
   // Before any state is read or locked: a foreign Host, a write another site could have sent (decision 0042).
   control.use((req, res, next) => {
@@ -135,13 +115,95 @@ export function buildApp(deps: AppDeps): Express {
   });
   if (deps.shared) control.use(sharedState(deps.shared));
   control.use(createControlRoutes({ ...deps, baseUrlOf, openApi: (req) => deps.openApi(baseUrlOf(req)) }));
-  control.use(controlErrors(deps.reportUnexpected));
-  // The dashboard's page and assets: open, ahead of the control API's checks (decision 0035), but not to a
-  // foreign Host.
+  // The control API's errors, with the API's renderer.
+  control.use(((err: unknown, _req, res, _next) => {
+    const rendered = renderError(err instanceof URIError ? urlInvalid() : err);
+    if (!rendered.expected) deps.reportUnexpected(err);
+    endWithError(res, rendered, (body) => res.end(body));
+  }) satisfies ErrorRequestHandler);
+  // The dashboard's files: open (they hold no data: the page reads /_sim with its user's credentials), ahead of
+  // the control API's checks (decision 0035), but not to a foreign Host.
   app.use((req, res, next) => {
     if (!(req.path.startsWith('/_sim/ui') && deps.guard.checkHost(req.headers.host) === undefined && serveUi(req, res, req.path))) next();
   });
   app.use('/_sim', control);
-
   return app;
+}
+
+/** The page's only sources are its own files on this simulator; no inline script or style, no frames. */
+export const UI_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const FILES: Readonly<Record<string, string>> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * Where the built files are: dist/ui beside dist/http (and beside dist/cjs, whose bundle resolves
+ * `import.meta.url` to itself), or, when the simulator runs from src/ (tests, ts-node), the built dist/ui.
+ */
+function uiDir(): string | undefined {
+  for (const rel of ['../ui/', '../../dist/ui/']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(`${dir}app.js`)) return dir;
+  }
+  return undefined;
+}
+
+const cache = new Map<string, Buffer>();
+
+function fileOf(name: string): Buffer | undefined {
+  let body = cache.get(name);
+  if (body) return body;
+  const dir = uiDir();
+  if (dir === undefined || !existsSync(dir + name)) return undefined;
+  body = readFileSync(dir + name);
+  cache.set(name, body);
+  return body;
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string, head: boolean): void {
+  res.statusCode = status;
+  for (const [name, value] of Object.entries({ ...SECURITY_HEADERS, ...headers })) res.setHeader(name, value);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(head ? undefined : body);
+}
+
+function notFound(req: IncomingMessage, res: ServerResponse, message: string): void {
+  const rendered = renderError(new HttpError('endpointNotFound', message));
+  send(res, rendered.status, { ...rendered.headers, 'Content-Type': 'application/json' }, JSON.stringify(rendered.body), req.method === 'HEAD');
+}
+
+/**
+ * Answers `GET`/`HEAD` of `/_sim/ui`, `/_sim/ui/` and `/_sim/ui/<file>`; `false` for anything else (another
+ * method, another path), which the control API answers as usual.
+ */
+export function serveUi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const head = req.method === 'HEAD';
+  const rest = path === '/_sim/ui' || path === '/_sim/ui/' ? 'index.html' : path.startsWith('/_sim/ui/') ? path.slice('/_sim/ui/'.length) : undefined;
+  if (rest === undefined) return false;
+  const type = FILES[rest];
+  if (type === undefined) {
+    notFound(req, res, `There is no dashboard file at ${path}`);
+    return true;
+  }
+  const body = fileOf(rest);
+  if (body === undefined) {
+    notFound(req, res, 'The dashboard is not built: run `npm run build` (scripts/build-ui.mjs writes dist/ui)');
+    return true;
+  }
+  send(res, 200, { 'Content-Type': type, 'Content-Security-Policy': UI_CSP, 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' }, body, head);
+  return true;
+}
+
+/** Whether a request is a browser's page load: its `Accept` names `text/html`. */
+export const wantsHtml = (req: IncomingMessage): boolean => /\btext\/html\b/i.test(req.headers.accept ?? '');
+
+/** `GET /` from a browser: 303 to the dashboard. */
+export function redirectToUi(res: ServerResponse): void {
+  send(res, 303, { Location: '/_sim/ui', 'Content-Type': 'text/plain; charset=utf-8' }, 'See /_sim/ui\n', false);
 }

@@ -1,11 +1,8 @@
 /**
- * HTTP Basic authentication in O(1) in the number of users: one map lookup by username, then one
- * constant-time comparison of that user's password digest. An unknown user costs the same comparison
- * (against a digest no password has), so timing does not tell which usernames exist.
- *
- * A header that has passed that check is remembered (bounded): the same client sending it again is
- * recognised by one map lookup of the whole header. A guess never matches a remembered header, so every
- * guess still takes the constant-time path, and its timing does not depend on the secret.
+ * HTTP Basic authentication in O(1) in the number of users: a map lookup by username, then a constant-time
+ * comparison of password digests; an unknown user is compared with a digest no password has, so timing does
+ * not tell which usernames exist. A header that passed is remembered (bounded) and found by one lookup; a
+ * guess never matches one, so its timing does not depend on the secret.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 

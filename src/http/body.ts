@@ -1,7 +1,4 @@
-/**
- * Request bodies, read from the node:http request stream whatever the adapter: at most 1 MiB (after
- * decompression), gzip, deflate and br decoded with node:zlib.
- */
+/** Request bodies from the node:http stream: at most 1 MiB after decompression (gzip, deflate, br: node:zlib). */
 import type { IncomingMessage } from 'node:http';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';

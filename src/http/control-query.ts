@@ -1,9 +1,7 @@
 /**
- * The queries of the /_sim reads, read alike from the URL and from library arguments (a bad value is the same
- * `urlContainsInvalidValue` refusal everywhere, every problem of a query at once, one item per parameter):
- * paging (contract 3.6: `limit`, default 1000, at most 10000, and `cursor` in, `next` out, the cursor of the
- * following page or null, so a large read is many small answers and none stalls the API), the journal's
- * filter and format (`GET /_sim/requests`), and the webhook log's (decision 0030).
+ * The queries of the /_sim reads, alike from the URL and from library arguments (one `urlContainsInvalidValue`
+ * refusal with every problem): paging (contract 3.6: `limit` and `cursor` in, `next` out, so no large read
+ * stalls the API), the journal's filter and format, and the webhook log's (decision 0030).
  */
 import { JOURNAL_FILTER_KEYS, checkJournalFilter, journalFilterProblems, type JournalFilter } from '../control/journal.js';
 import type { TokenPosition } from '../control/token-pages.js';
@@ -54,9 +52,8 @@ export function readTokenCursor(value: unknown, where: string): TokenPosition | 
   return { createdAt: data[0] as number, tenant: data[1], tokenId: data[2] };
 }
 
-export type JournalFormat = 'json' | 'har';
-
-const FORMATS: readonly string[] = ['json', 'har'];
+const FORMATS = ['json', 'har'] as const;
+export type JournalFormat = (typeof FORMATS)[number];
 const INTEGER_KEYS = new Set<string>(['status', 'since', 'limit']);
 const INTEGER = /^-?[0-9]+$/;
 
@@ -86,7 +83,7 @@ export function parseJournalQuery(query: Readonly<Record<string, unknown>>, wher
       continue;
     }
     if (key === 'format') {
-      if (FORMATS.includes(value)) format = value as JournalFormat;
+      if ((FORMATS as readonly string[]).includes(value)) format = value as JournalFormat;
       else problems.push({ errorName: 'fieldHasInvalidValue', message: `format must be one of ${FORMATS.join(', ')}${meantValueHint(value, FORMATS, '')}` });
       continue;
     }

@@ -74,14 +74,12 @@ const ANSWERS: Record<ErrorCode, Answer> = {
 
 /** An answer the HTTP edge gives by itself; `headers` go with it (Allow, WWW-Authenticate). */
 export class HttpError extends Error {
-  readonly code: HttpCode;
+  override readonly name = 'HttpError';
   readonly problems: readonly FieldProblem[];
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(code: HttpCode, message: string, options: { problems?: readonly FieldProblem[]; headers?: Record<string, string> } = {}) {
+  constructor(readonly code: HttpCode, message: string, options: { problems?: readonly FieldProblem[]; headers?: Record<string, string> } = {}) {
     super(message);
-    this.name = 'HttpError';
-    this.code = code;
     this.problems = options.problems ?? [];
     this.headers = options.headers ?? {};
   }

@@ -1,37 +1,14 @@
 /**
- * What keeps a web page from driving a simulator on a developer's laptop (contract 4.1, decision 0042):
- * - the `Host` check, on every request (the API, /_sim, the dashboard): a page that rebinds its own name to
- *   127.0.0.1 sends its own name as `Host`, which is refused;
- * - the cross-site write rules of /_sim: a foreign `Origin` or `Sec-Fetch-Site: cross-site` on a write, and
- *   bodies that are not typed as JSON (or YAML where taken), which a page could send without a preflight.
+ * What keeps a web page from driving a simulator on a developer's laptop (contract 4.1, decision 0042): the
+ * `Host` check on every request (a page that rebinds its name to 127.0.0.1 sends that name as `Host`), and
+ * /_sim's cross-site write rules: no foreign `Origin`, no `Sec-Fetch-Site: cross-site`, and no body a page could
+ * send without a preflight (one not typed as JSON, or YAML where taken).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { HttpError } from './errors.js';
 import { essence } from './media.js';
-
-export interface GuardOptions {
-  /** The address listened on (`--host`): its name is allowed too. */
-  host: string;
-  /** `--base-url`: its host is allowed too. */
-  baseUrl: string | undefined;
-  /** `--allowed-host` names; `*` allows any. */
-  allowedHosts: readonly string[];
-  /** `--allowed-origin` origins, allowed to write to /_sim from a browser. */
-  allowedOrigins: readonly string[];
-}
-
-export interface Guard {
-  /** The refusal of a request whose `Host` names neither this machine nor an allowed name; undefined when allowed. */
-  checkHost(host: string | undefined): HttpError | undefined;
-  /** The refusal of a /_sim request a web page of another site could have sent; undefined when allowed. */
-  checkControl(req: IncomingMessage, path: string): HttpError | undefined;
-  /**
-   * CORS for the pages of `--allowed-origin` origins, on /_sim: their requests get `Access-Control-Allow-Origin`,
-   * and their preflights are answered (true: answered, nothing more to do). Other origins get no CORS at all.
-   */
-  cors(req: IncomingMessage, res: ServerResponse): boolean;
-}
+import type { SimulatorConfig } from '../config/options.js';
 
 /** Form types: a page can send them to any origin without a preflight, even with an empty body. */
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
@@ -61,6 +38,9 @@ function isLocalName(name: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || !name.includes('.');
 }
 
+/** What the Host check and the cross-site rules read of the configuration: --host, --base-url, --allowed-host (`*`: any), --allowed-origin. */
+type GuardOptions = Pick<SimulatorConfig, 'host' | 'baseUrl' | 'allowedHosts' | 'allowedOrigins'>;
+
 /** The hosts a configuration allows besides the local names; `true` when any host is. */
 function configuredHosts(options: GuardOptions): Set<string> | true {
   if (options.allowedHosts.includes('*')) return true;
@@ -74,67 +54,77 @@ function configuredHosts(options: GuardOptions): Set<string> | true {
 /** At most this many Host values are remembered (a client rarely sends more than a couple). */
 const REMEMBERED_HOSTS = 64;
 
-export function createGuard(options: GuardOptions): Guard {
-  const hosts = configuredHosts(options);
-  const origins = new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
-  const verdicts = new Map<string, boolean>();
-  const hostAllowed = (host: string): boolean => {
-    const known = verdicts.get(host);
+export class Guard {
+  private readonly hosts: Set<string> | true;
+  private readonly origins: Set<string>;
+  private readonly verdicts = new Map<string, boolean>();
+
+  constructor(options: GuardOptions) {
+    this.hosts = configuredHosts(options);
+    this.origins = new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
+  }
+
+  /** The refusal of a request whose `Host` names neither this machine nor an allowed name; undefined when allowed. */
+  checkHost(host: string | undefined): HttpError | undefined {
+    // No Host at all: HTTP/1.0 without one (node refuses HTTP/1.1 without one). Browsers always send it.
+    if (host === undefined || this.hostAllowed(host)) return undefined;
+    return new HttpError(
+      'hostNotAllowed',
+      `Host '${host.slice(0, 100)}' is not this simulator's: use localhost, an IP address, or start token-sim with --allowed-host <name>`,
+    );
+  }
+
+  private hostAllowed(host: string): boolean {
+    const known = this.verdicts.get(host);
     if (known !== undefined) return known;
     const name = hostNameOf(host);
-    const allowed = hosts === true || (name !== undefined && (isLocalName(name) || hosts.has(name)));
-    if (verdicts.size >= REMEMBERED_HOSTS) verdicts.clear();
-    verdicts.set(host, allowed);
+    const allowed = this.hosts === true || (name !== undefined && (isLocalName(name) || this.hosts.has(name)));
+    if (this.verdicts.size >= REMEMBERED_HOSTS) this.verdicts.clear();
+    this.verdicts.set(host, allowed);
     return allowed;
-  };
+  }
 
-  return {
-    checkHost(host) {
-      // No Host at all: HTTP/1.0 without one (node refuses HTTP/1.1 without one). Browsers always send it.
-      if (host === undefined || hostAllowed(host)) return undefined;
+  /** The refusal of a /_sim request a web page of another site could have sent; undefined when allowed. */
+  checkControl(req: IncomingMessage, path: string): HttpError | undefined {
+    if (SAFE_METHODS.has(req.method ?? '')) return undefined;
+    const origin = req.headers.origin;
+    const originAllowed = origin !== undefined && (this.origins.has(origin.toLowerCase()) || isOwnOrigin(req, origin));
+    if (origin !== undefined && !originAllowed) {
       return new HttpError(
-        'hostNotAllowed',
-        `Host '${host.slice(0, 100)}' is not this simulator's: use localhost, an IP address, or start token-sim with --allowed-host <name>`,
+        'originNotAllowed',
+        `A web page of ${origin.slice(0, 100)} may not change this simulator: start token-sim with --allowed-origin <origin> to allow it`,
       );
-    },
+    }
+    if (!originAllowed && req.headers['sec-fetch-site'] === 'cross-site') {
+      return new HttpError('crossSiteNotAllowed', 'A web page of another site may not change this simulator (Sec-Fetch-Site: cross-site)');
+    }
+    const type = essence(req.headers['content-type']);
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    const typed = type === 'application/json' || (isYamlType(type) && YAML_PATHS.has(path));
+    if ((type !== undefined && FORM_TYPES.has(type)) || (hasBody && !typed)) {
+      const yaml = YAML_PATHS.has(path) ? ', or application/yaml' : '';
+      return new HttpError('contentTypeUnsupported', `A /_sim body must be sent with Content-Type: application/json${yaml}; got ${type ?? 'none'}`);
+    }
+    return undefined;
+  }
 
-    checkControl(req, path) {
-      if (SAFE_METHODS.has(req.method ?? '')) return undefined;
-      const origin = req.headers.origin;
-      const originAllowed = origin !== undefined && (origins.has(origin.toLowerCase()) || isOwnOrigin(req, origin));
-      if (origin !== undefined && !originAllowed) {
-        return new HttpError(
-          'originNotAllowed',
-          `A web page of ${origin.slice(0, 100)} may not change this simulator: start token-sim with --allowed-origin <origin> to allow it`,
-        );
-      }
-      if (!originAllowed && req.headers['sec-fetch-site'] === 'cross-site') {
-        return new HttpError('crossSiteNotAllowed', 'A web page of another site may not change this simulator (Sec-Fetch-Site: cross-site)');
-      }
-      const type = essence(req.headers['content-type']);
-      const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-      const typed = type === 'application/json' || (isYamlType(type) && YAML_PATHS.has(path));
-      if ((type !== undefined && FORM_TYPES.has(type)) || (hasBody && !typed)) {
-        const yaml = YAML_PATHS.has(path) ? ', or application/yaml' : '';
-        return new HttpError('contentTypeUnsupported', `A /_sim body must be sent with Content-Type: application/json${yaml}; got ${type ?? 'none'}`);
-      }
-      return undefined;
-    },
-
-    cors(req, res) {
-      const origin = req.headers.origin;
-      if (origin === undefined || !origins.has(origin.toLowerCase())) return false;
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Vary', 'Origin');
-      if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined) return false;
-      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, DELETE');
-      res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Authorization');
-      res.setHeader('Access-Control-Max-Age', '600');
-      res.statusCode = 204;
-      res.end();
-      return true;
-    },
-  };
+  /**
+   * CORS on /_sim for the pages of `--allowed-origin` origins (others get none): `Access-Control-Allow-Origin`,
+   * and their preflights answered (true: answered, nothing more to do).
+   */
+  cors(req: IncomingMessage, res: ServerResponse): boolean {
+    const origin = req.headers.origin;
+    if (origin === undefined || !this.origins.has(origin.toLowerCase())) return false;
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined) return false;
+    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, DELETE');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Authorization');
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.statusCode = 204;
+    res.end();
+    return true;
+  }
 }
 
 /** `https` on a TLS socket (--tls), else `http`. */

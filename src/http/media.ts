@@ -2,22 +2,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpError } from './errors.js';
 
-export interface MediaTypes {
-  token: string;
-  saleRequest: string;
-  saleResponse: string;
+export const mediaTypesFor = (vendor: string) => ({
+  token: `application/vnd.${vendor}.tokens-v1.hal+json`,
+  saleRequest: `application/vnd.${vendor}.payments-v5+json`,
+  saleResponse: `application/vnd.${vendor}.payments-v5.hal+json`,
   /** Payment queries (contract 4.4): what Accept asks for, and what the answer is. */
-  paymentQueries: string;
-}
+  paymentQueries: `application/vnd.${vendor}.payment-queries-v1.hal+json`,
+});
 
-export function mediaTypesFor(vendor: string): MediaTypes {
-  return {
-    token: `application/vnd.${vendor}.tokens-v1.hal+json`,
-    saleRequest: `application/vnd.${vendor}.payments-v5+json`,
-    saleResponse: `application/vnd.${vendor}.payments-v5.hal+json`,
-    paymentQueries: `application/vnd.${vendor}.payment-queries-v1.hal+json`,
-  };
-}
+export type MediaTypes = ReturnType<typeof mediaTypesFor>;
 
 /** `Application/JSON; charset=utf-8` → `application/json`. */
 export function essence(value: string | undefined): string | undefined {

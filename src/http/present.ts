@@ -1,8 +1,6 @@
 /**
- * Domain → wire: masked card, ISO dates, HAL links with opaque refs. Tokens, sales, and how payments look on
- * the wire (contract 3.2): the HAL links of a sale's answer, of a 202 and of the events resource, the vendor's
- * webhook event body, and payment queries' answers (contract 4.4, decision 0057) in the vendor's Payment
- * Queries v1 shape.
+ * Domain → wire: masked cards, ISO dates, HAL links with opaque refs. Tokens, sales, and payments (contract
+ * 3.2): their links, the events resource, the webhook event body and payment queries' answers (contract 4.4).
  */
 import { lastFourDigits, maskCardNumber } from '../domain/card.js';
 import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentAction, type PaymentEvent } from '../domain/payment.js';
@@ -18,10 +16,7 @@ export interface LinkContext<P extends string = RefPurpose> {
   refs: RefCodec<P>;
 }
 
-/**
- * The base URL as links' JSON text writes it: it comes from the Host header, so it is escaped as JSON; the
- * paths, rels and base64url refs written after it need no escaping.
- */
+/** The base URL escaped as JSON (it comes from the Host header); the paths, rels and refs after it need none. */
 const jsonBase = (ctx: LinkContext<string>): string => JSON.stringify(ctx.baseUrl).slice(1, -1);
 
 /** A JSON object's text with `_links` added as its last member (the object's text must not be `{}`). */
@@ -44,10 +39,7 @@ export interface TokenView {
   retrieved?: boolean;
   /** 409 and GET on the conflicts ref: `conflicts` and the `tokens:conflicts` link. */
   conflict?: PendingConflict;
-  /**
-   * Detokenized (`masked=false`, decision 0031): `card/front` with the full card number. Never kept by a
-   * ReadCache, so a cached string is always a masked one.
-   */
+  /** Detokenized (`masked=false`, decision 0031): `card/front` with the full number, never cached. */
   unmasked?: boolean;
 }
 
@@ -95,7 +87,7 @@ function tokenData(token: Token, href: string, view: TokenView): Record<string, 
   return body;
 }
 
-/** The `_links` object as JSON text, written directly. */
+/** The `_links` object as JSON text. */
 function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
   const refs = ctx.refs.encodeAll(token.tenant, token.tokenId);
   const base = jsonBase(ctx);
@@ -115,33 +107,28 @@ export function tokenJson(token: Token, ctx: LinkContext, view: TokenView = {}):
 /** How many served representations one simulator keeps: bounded, so a vault of many tokens keeps no copy of each. */
 const READS_KEPT = 2_000;
 
-export interface ReadCache {
+/** One simulator's cache of token representations (never shared between simulators). */
+export class ReadCache {
+  private readonly kept = new Map<Token, { key: string; json: string }>();
+
   /**
-   * The JSON text of a read (GET) representation, kept while the token's data (its revision), expiry, the
-   * open conflict and the base URL stay the same: a client reading the same token again costs no work.
+   * The representation's JSON text, kept while the token's revision, expiry, open conflict and the base URL
+   * stay the same: reading the same token again costs no work.
    */
-  tokenJson(token: Token, ctx: LinkContext, view: TokenView): string;
+  tokenJson(token: Token, ctx: LinkContext, view: TokenView): string {
+    // A full card number is written afresh each time and never kept: no masked read can be served it.
+    if (view.unmasked) return tokenJson(token, ctx, view);
+    const key = `${view.conflict ? `x${view.conflict.expiresAt}` : ''}|${token.revision}|${token.expiresAt}|${ctx.baseUrl}`;
+    const hit = this.kept.get(token);
+    if (hit !== undefined && hit.key === key) return hit.json;
+    const json = tokenJson(token, ctx, view);
+    if (this.kept.size >= READS_KEPT) this.kept.clear();
+    this.kept.set(token, { key, json });
+    return json;
+  }
 }
 
-/** A cache of one simulator's read representations (never shared between simulators). */
-export function createReadCache(): ReadCache {
-  const kept = new Map<Token, { key: string; json: string }>();
-  return {
-    tokenJson(token, ctx, view) {
-      // A full card number is written afresh each time and never kept: no masked read can be served it.
-      if (view.unmasked) return tokenJson(token, ctx, view);
-      const key = `${view.conflict ? `x${view.conflict.expiresAt}` : ''}|${token.revision}|${token.expiresAt}|${ctx.baseUrl}`;
-      const hit = kept.get(token);
-      if (hit !== undefined && hit.key === key) return hit.json;
-      const json = tokenJson(token, ctx, view);
-      if (kept.size >= READS_KEPT) kept.clear();
-      kept.set(token, { key, json });
-      return json;
-    },
-  };
-}
-
-/** The body of a token query: `{"_embedded": {"tokens": [...]}}`, each token as `read` writes it. */
+/** The body of a token query, each token as `read` writes it. */
 export const tokenListJson = (tokens: readonly Token[], read: (token: Token) => string): string =>
   `{"_embedded":{"tokens":[${tokens.map((token) => read(token)).join(',')}]}}`;
 
@@ -168,10 +155,7 @@ export function presentSale(result: SaleResult): Record<string, unknown> {
   };
 }
 
-/**
- * Tokens as the control plane lists them (`GET /_sim/tokens`, the library's `tokens()`): each with its
- * tenant, free text (descriptions, addresses) masked, unlike in the API's own answers.
- */
+/** Tokens as `GET /_sim/tokens` and the library list them: with their tenant, free text masked (not so in the API). */
 export function controlTokenList(tokens: readonly Token[], ctx: LinkContext): unknown[] {
   const present = (t: Token): Record<string, unknown> => ({ tenant: t.tenant, ...tokenData(t, tokenHref(ctx, t), {}), _links: JSON.parse(linksJson(t, ctx, {})) as unknown });
   return maskCardData(tokens.map(present)) as unknown[];
@@ -190,7 +174,7 @@ const PAYMENT_PATHS: Readonly<Record<PaymentAction | 'events', string>> = {
 /** The ref that ends every link of the payment: also its `paymentId` in payment queries (decision 0057). */
 const paymentRefOf = (ctx: PaymentLinkContext, payment: Payment): string => ctx.refs.encode({ purpose: 'payment', tenant: payment.tenant, tokenId: payment.paymentId });
 
-/** The actions the payment allows now (each `payments:<action>`), its events, and the curies, as JSON text: every sale answers them. */
+/** As JSON text: the actions the payment allows now (`payments:<action>`), its events, and the curies. */
 export function paymentLinksJson(ctx: PaymentLinkContext, payment: Payment): string {
   const ref = paymentRefOf(ctx, payment);
   const base = jsonBase(ctx);
@@ -226,10 +210,7 @@ export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, even
   };
 }
 
-/**
- * `GET /paymentQueries/payments/{paymentId}`: the payment's summary and its events so far, oldest first; without
- * `withEvents`, as a query by transactionReference lists it. Its paymentId is the ref that ends its links.
- */
+/** `GET /paymentQueries/payments/{paymentId}`: the payment and its events so far; without them, as a query lists it. */
 export function paymentQueryJson(ctx: PaymentLinkContext, payment: Payment, withEvents = true): string {
   const paymentId = paymentRefOf(ctx, payment);
   const item = {

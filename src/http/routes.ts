@@ -68,12 +68,6 @@ export function linkPath(operation: ApiOperation): string {
 /** Where a token's links point, before its ref. */
 export const TOKEN_PATH = linkPath('getToken');
 
-export interface RouteMatch {
-  route: ApiRoute;
-  /** The path parameter as it appears in the URL (not yet percent-decoded). */
-  rawRef?: string;
-}
-
 /** Each route's path lower-cased: whole, or up to its path parameter. */
 const MATCHERS = API_ROUTES.map((apiRoute) => {
   const at = apiRoute.pattern.indexOf(':');
@@ -82,9 +76,10 @@ const MATCHERS = API_ROUTES.map((apiRoute) => {
 
 /**
  * The route of a path (without its query) as Express matches it: case-insensitive, one optional trailing
- * slash, a ref of at least one character without a slash. Undefined for any other path.
+ * slash, a ref of at least one character without a slash (`rawRef`, not yet percent-decoded). Undefined for
+ * any other path.
  */
-export function matchApiPath(path: string): RouteMatch | undefined {
+export function matchApiPath(path: string): { route: ApiRoute; rawRef?: string } | undefined {
   const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
   const lower = path.slice(0, end).toLowerCase();
   for (const { route, path: start, hasRef } of MATCHERS) {

@@ -1,7 +1,6 @@
 /**
- * The scenario rule that matches an API request, as a decision the pipeline carries out: a delay, then a
- * socket fault, a scripted error answer, or a sale outcome and risk factors handed on to the sale. Decided
- * after authentication, headers and body reading.
+ * The scenario rule that matches an API request (after authentication, headers and body), as a decision the
+ * pipeline carries out: a delay, then a socket fault, a scripted error, or what the operation is handed on.
  */
 import type { Payment, PaymentScript } from '../domain/payment.js';
 import type { SaleOverride } from '../domain/sale.js';

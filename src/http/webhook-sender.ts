@@ -1,7 +1,6 @@
 /**
- * The webhook transport (decision 0030): one POST with node:http or node:https, each simulator with its own
- * keep-alive agents (closed with the dispatcher). The answer's status is all that counts; its body is drained
- * and ignored. A timeout or an abort destroys the request.
+ * The webhook transport (decision 0030): one POST on a simulator's own keep-alive agents (closed with the
+ * dispatcher). Only the answer's status counts (its body is drained); a timeout or an abort destroys the request.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -9,31 +8,20 @@ import tls from 'node:tls';
 import type { ClientCertificate } from '../config/options.js';
 import type { WebhookSend } from '../infra/webhooks.js';
 
-export interface WebhookSender {
-  send: WebhookSend;
-  /** Destroys the agents' sockets. */
-  close: () => void;
-  /** From now on, presents this client certificate to https receivers (a new agent: the old one's sockets are destroyed). */
-  present: (client: ClientCertificate) => void;
-}
-
 /**
  * `ca`: a PEM CA certificate (--webhook-ca) that https receivers may be signed by, besides the system store's;
  * `client`: the certificate and key presented to an https receiver that asks for one (decision 0056).
  */
-export function createWebhookSender(userAgent = 'token-sim', ca?: string, client?: ClientCertificate): WebhookSender {
+export function createWebhookSender(userAgent = 'token-sim', ca?: string, client?: ClientCertificate) {
   // A `ca` replaces Node's trusted roots: the system's are given back beside it.
   const httpsAgent = (presented: ClientCertificate | undefined): https.Agent =>
     new https.Agent({ keepAlive: true, ...(ca !== undefined && { ca: [...tls.rootCertificates, ca] }), ...(presented && { cert: presented.cert, key: presented.key }) });
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true }),
-    'https:': httpsAgent(client),
-  };
+  const plain = new http.Agent({ keepAlive: true });
+  let secure = httpsAgent(client);
   const send: WebhookSend = ({ url, body, mediaType, timeoutMs, signal }) =>
     new Promise((resolve, reject) => {
       const target = new URL(url);
-      const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
-      const transport = target.protocol === 'https:' ? https : http;
+      const tlsTarget = target.protocol === 'https:';
       const payload = Buffer.from(body, 'utf8');
       // The first call settles the promise; the later ones change nothing.
       const finish = (err: Error | undefined, status?: number): void => {
@@ -42,9 +30,9 @@ export function createWebhookSender(userAgent = 'token-sim', ca?: string, client
         if (err) reject(err);
         else resolve({ status: status ?? 0 });
       };
-      const req = transport.request(target, {
+      const req = (tlsTarget ? https : http).request(target, {
         method: 'POST',
-        agent,
+        agent: tlsTarget ? secure : plain,
         headers: { 'Content-Type': mediaType, 'Content-Length': payload.length, 'User-Agent': userAgent, Accept: '*/*' },
       });
       const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref();
@@ -61,13 +49,15 @@ export function createWebhookSender(userAgent = 'token-sim', ca?: string, client
     });
   return {
     send,
-    close: () => {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+    /** Destroys the agents' sockets. */
+    close: (): void => {
+      plain.destroy();
+      secure.destroy();
     },
-    present: (presented) => {
-      const before = agents['https:'];
-      agents['https:'] = httpsAgent(presented);
+    /** From now on, presents this client certificate to https receivers (a new agent: the old one's sockets are destroyed). */
+    present: (presented: ClientCertificate): void => {
+      const before = secure;
+      secure = httpsAgent(presented);
       before.destroy();
     },
   };

@@ -9,17 +9,15 @@ import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
 import { createMetrics, type Metrics } from '../control/metrics.js';
 import { magicValuesOf } from '../http/admin/magic-values.js';
-import { createApi } from '../http/api.js';
+import { Api, createListener } from '../http/api.js';
 import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
-import { correlationHeaderFor, createCorrelation } from '../http/correlation.js';
-import { createGuard } from '../http/guard.js';
+import { Correlation, createRequestLogger } from '../http/exchange.js';
+import { Guard } from '../http/guard.js';
 import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
-import { createListener } from '../http/lane.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
-import { createReadCache } from '../http/present.js';
-import { createRequestLogger } from '../http/request-log.js';
+import { ReadCache } from '../http/present.js';
 import type { IdSource } from '../infra/ids.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
@@ -80,7 +78,7 @@ function createControl(core: Core) {
 /** The request log, the unexpected-error report, authentication and the Host guard, shared by both apps. */
 function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
   // One correlation header per simulator, named after the vendor (decision 0033).
-  const correlation = createCorrelation(correlationHeaderFor(config.vendor), ids);
+  const correlation = new Correlation(config.vendor, ids);
   const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
   // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
   const reportUnexpected = (err: unknown): void =>
@@ -89,7 +87,7 @@ function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
   // One Basic check for the API and a tenant's own control plane (/_sim, decision 0026).
   const authenticate = createAuthenticator(passwords);
   const fallbackHost = `${config.host}:${config.port}`;
-  const guard = createGuard({ host: config.host, baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins });
+  const guard = new Guard(config);
   return { correlation, log, reportUnexpected, authenticate, fallbackHost, guard };
 }
 
@@ -98,7 +96,7 @@ type Edges = ReturnType<typeof createEdges>;
 function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSockets: Set<Socket>) {
   const { config, vault, refs, payments, paymentRefs, stores } = core;
   const media = mediaTypesFor(config.vendor);
-  return createApi({
+  return new Api({
     operations: {
       vault,
       sales: core.sales,
@@ -106,8 +104,8 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
       refs,
       paymentRefs,
       media,
-      reads: createReadCache(),
-      existing: createReadCache(),
+      reads: new ReadCache(),
+      existing: new ReadCache(),
       mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
       origins: new Map(),
     },

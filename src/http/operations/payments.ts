@@ -1,9 +1,7 @@
 /**
- * The payments' operations. POST /payments/sales/migrateCardOnFile (v5): parse, resolve a token href, call the
- * sale, present. The follow-ups of a sale (contract 3.2): full and partial refunds, reversals and the payment's
- * events, behind the opaque refs of the sale's links. And payment queries (contract 4.4, decision 0057): a
- * client that got no answer to a sale asks what happened, by its transactionReference, then follows the
- * payment's `self` link. Reads only: the events that are due are caught up, nothing else changes.
+ * The payments' operations: the sale (parse, resolve a token href, sell, present), its follow-ups behind the
+ * refs of its links (contract 3.2), and payment queries (contract 4.4, decision 0057: what happened to a sale
+ * that got no answer; reads that only catch up the events due).
  */
 import type { Payment } from '../../domain/payment.js';
 import type { SaleInstrument } from '../../domain/sale.js';
@@ -68,26 +66,26 @@ const accepted = (deps: OperationDeps, req: ApiRequest, payment: Payment): ApiRe
   body: paymentActionJson(ctx(deps, req), payment),
 });
 
+/** The id of the payment behind the URL's ref (the path names the action). */
+const refPaymentId = (deps: OperationDeps, req: ApiRequest): string => ownRef(deps.paymentRefs, req, 'payment').tokenId;
+
 export function refund(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  const ref = ownRef(deps.paymentRefs, req, 'payment');
-  return accepted(deps, req, deps.payments.refund(req.tenant, ref.tokenId, req.paymentScript?.refundFailure));
+  return accepted(deps, req, deps.payments.refund(req.tenant, refPaymentId(deps, req), req.paymentScript?.refundFailure));
 }
 
 export function partialRefund(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  const ref = ownRef(deps.paymentRefs, req, 'payment');
+  const paymentId = refPaymentId(deps, req);
   const body = parseBody(partialRefundBody, parseJsonText(req.body));
   const amount = { amount: body.value.amount, currency: body.value.currency, reference: body.reference };
-  return accepted(deps, req, deps.payments.partialRefund(req.tenant, ref.tokenId, amount, req.paymentScript?.refundFailure));
+  return accepted(deps, req, deps.payments.partialRefund(req.tenant, paymentId, amount, req.paymentScript?.refundFailure));
 }
 
 export function reversal(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  const ref = ownRef(deps.paymentRefs, req, 'payment');
-  return accepted(deps, req, deps.payments.reversal(req.tenant, ref.tokenId));
+  return accepted(deps, req, deps.payments.reversal(req.tenant, refPaymentId(deps, req)));
 }
 
 export function paymentEvents(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  const ref = ownRef(deps.paymentRefs, req, 'payment');
-  return { status: 200, mediaType: deps.media.saleResponse, body: paymentEventsJson(ctx(deps, req), deps.payments.get(req.tenant, ref.tokenId)) };
+  return { status: 200, mediaType: deps.media.saleResponse, body: paymentEventsJson(ctx(deps, req), deps.payments.get(req.tenant, refPaymentId(deps, req))) };
 }
 
 /** The payment a paymentId names: one of the tenant's refs, else (unreadable, or another tenant's) 404. */

@@ -8,7 +8,7 @@ import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import type { MediaTypes } from '../media.js';
 import type { ReadCache } from '../present.js';
 
-/** A request as an adapter parsed it, authenticated and checked. */
+/** A request as the pipeline parsed, authenticated and checked it. */
 export interface ApiRequest {
   /** The query string without `?` ('' when none). */
   readonly query: string;
@@ -46,10 +46,7 @@ export interface OperationDeps {
   media: MediaTypes;
   /** GET answers, kept per token until it changes. */
   reads: ReadCache;
-  /**
-   * 200 answers to a create of a card already on file, kept the same way: a client that re-tokenizes on
-   * every checkout gets one string, and the journal keeps one string for all those answers, not one each.
-   */
+  /** 200 answers to a create of a card on file, kept alike: one string for all, in answers and in the journal. */
   existing: ReadCache;
   /** Whether the credential may detokenize (`detokenize: true` in fixtures; decision 0031). */
   mayDetokenize: (tenant: string) => boolean;
