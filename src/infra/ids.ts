@@ -42,36 +42,19 @@ class Sfc32 {
  * from the end of each batch; a byte at or above the largest multiple of the alphabet's length is skipped.
  */
 export function customRandom(alphabet: string, size: number, getRandom: (bytes: number) => Uint8Array): () => string {
-  if (size <= 0) return () => '';
   const safeByteCutoff = 256 - (256 % alphabet.length);
-  if (safeByteCutoff === 256) {
-    const mask = alphabet.length - 1;
-    return () => {
-      let id = '';
-      for (;;) {
-        const bytes = getRandom(size);
-        let i = size;
-        while (i--) {
-          id += alphabet[(bytes[i] ?? 0) & mask];
-          if (id.length >= size) return id;
-        }
-      }
-    };
-  }
-  const step = Math.ceil((1.6 * 256 * size) / safeByteCutoff);
+  // A power-of-two alphabet takes every byte, so nanoid asks for `size` bytes at a time.
+  const step = safeByteCutoff === 256 ? size : Math.ceil((1.6 * 256 * size) / safeByteCutoff);
   return () => {
     let id = '';
-    for (;;) {
+    while (id.length < size) {
       const bytes = getRandom(step);
-      let i = step;
-      while (i--) {
+      for (let i = step; i-- > 0 && id.length < size; ) {
         const byte = bytes[i] ?? 256;
-        if (byte < safeByteCutoff) {
-          id += alphabet[byte % alphabet.length];
-          if (id.length >= size) return id;
-        }
+        if (byte < safeByteCutoff) id += alphabet[byte % alphabet.length];
       }
     }
+    return id;
   };
 }
 
