@@ -63,13 +63,7 @@ export interface WebhookFilter {
   limit?: number;
 }
 
-export interface WebhookRequest {
-  url: string;
-  body: string;
-  mediaType: string;
-  timeoutMs: number;
-  signal: AbortSignal;
-}
+export type WebhookRequest = Pick<WebhookItem, 'url' | 'body' | 'mediaType'> & { timeoutMs: number; signal: AbortSignal };
 
 /** Sends one POST: resolves with the answer's status, rejects on a network error, a timeout or an abort. */
 export type WebhookSend = (request: WebhookRequest) => Promise<{ status: number }>;

@@ -11,15 +11,8 @@ type Schema = z.core.$ZodType;
 /** The schemas a value may be checked by, once wrappers (optional, default, lazy, pipe…) are looked through. */
 function unwrap(schema: Schema): Schema[] {
   const def = (schema as z.core.$ZodTypes)._zod.def;
+  if ('innerType' in def) return unwrap(def.innerType);
   switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'readonly':
-    case 'catch':
-      return unwrap(def.innerType);
     case 'pipe':
       return unwrap(def.in);
     case 'lazy':
