@@ -1,8 +1,6 @@
 /**
- * Generated values from named streams. Each stream is a small fast PRNG (sfc32) seeded from
- * HMAC-SHA-256(key, stream name): with a seeded key every run yields the same sequence, and each tenant has
- * its own streams, so one test's tokens never shift another's ids. A stream's position is its draw count,
- * which is all a state snapshot needs to carry.
+ * Generated values from named streams: an sfc32 PRNG each, seeded from HMAC-SHA-256(key, name), so a seeded run
+ * repeats, and per tenant, so one test's tokens never shift another's ids. A snapshot carries draw counts.
  */
 import { createHmac, type KeyObject } from 'node:crypto';
 import type { Ids } from '../domain/ports.js';
@@ -36,10 +34,9 @@ class Sfc32 {
 }
 
 /**
- * Random bytes → an id of `size` characters of `alphabet`, without bias: nanoid's `customRandom` algorithm
- * (nanoid 5.1, https://github.com/ai/nanoid, MIT License, Copyright 2017 Andrey Sitnik), reproduced exactly so
- * that seeded ids stay byte-identical, and local because nanoid 5 is ESM-only (decision 0019). Bytes are read
- * from the end of each batch; a byte at or above the largest multiple of the alphabet's length is skipped.
+ * Random bytes → an unbiased id of `size` characters of `alphabet`: nanoid 5.1's `customRandom` (https://github.com/ai/nanoid,
+ * MIT License, Copyright 2017 Andrey Sitnik), exactly, so seeded ids stay byte-identical; local as nanoid 5 is ESM-only
+ * (decision 0019). Each batch is read from its end; a byte at or above the largest multiple of the length is skipped.
  */
 export function customRandom(alphabet: string, size: number, getRandom: (bytes: number) => Uint8Array): () => string {
   const safeByteCutoff = 256 - (256 % alphabet.length);
@@ -58,7 +55,7 @@ export function customRandom(alphabet: string, size: number, getRandom: (bytes: 
   };
 }
 
-/** Streams of numbers rather than ids; like every kind, no colon (a counter's tenant follows the first one). */
+/** Streams of numbers, not ids. No kind has a colon: a counter's tenant follows the first one. */
 export type FractionKind = 'chance' | 'delay';
 
 /** What each kind of id stream draws: a fixed prefix, then `size` characters of an alphabet. */
@@ -83,10 +80,7 @@ interface Stream {
   draws: number;
 }
 
-/**
- * `processName`: with a shared store several processes draw correlation ids at once; each names itself so
- * that theirs never collide (decision 0039). Without it (one process) they follow the seed alone.
- */
+/** `processName`: each of several processes sharing a store names itself, so their correlation ids never collide (decision 0039). */
 export function createIdSource(key: KeyObject, processName?: string): IdSource {
   const streams = new Streams(key, processName);
   const ids = Object.fromEntries(Object.keys(SHAPES).map((kind) => [kind, (tenant: string) => streams.draw(kind as Kind, tenant)]));
@@ -99,7 +93,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   private restored = new Map<string, number>();
   /** Every stream kind seen, for one tenant's counters. */
   private readonly kinds = new Set<string>();
-  /** The generators, built once per shape; they take their bytes from `source`, the stream drawn. */
+  /** A generator per shape, taking its bytes from `source`, the stream drawn. */
   private readonly generators = new Map<readonly [string, string, number], () => string>();
   private source: Sfc32 | undefined;
   private readonly correlationPrefix: string;
@@ -116,8 +110,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
     return createHmac('sha256', this.key).update(name).digest();
   }
 
-  /** The drawn stream's next bytes: its 32-bit words, little-endian. */
-  // Written out byte by byte: a Buffer and its subarray per draw cost a sale about 5 % of its CPU (measured).
+  /** The drawn stream's next bytes: its 32-bit words, little-endian (byte by byte: a Buffer per draw cost a sale 5 % CPU). */
   private readonly nextBytes = (size: number): Uint8Array => {
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i += 4) {
@@ -175,10 +168,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
     }
     return par;
   }
-  /**
-   * A number in [0, 1) from the tenant's stream of this kind (`<kind>:<tenant>`): what a scenario's `chance`
-   * and delay distributions draw (decision 0037). Counted and restored like the id streams.
-   */
+  /** A number in [0, 1) from the tenant's stream: a scenario's `chance` and delay draws (decision 0037). */
   fraction(kind: FractionKind, tenant: string): number {
     return this.next(this.streamOf(kind, tenant)) as number;
   }
