@@ -1,7 +1,6 @@
 /**
- * One master secret per simulator: derived from --seed when given, else from the state key when there is one
- * (so that hrefs and ids survive a restart with --state-file, decision 0027), random otherwise. Snapshots are
- * sealed with keys from the state key when there is one, else from the master.
+ * One master secret per simulator: from --seed, else the state key (hrefs and ids survive a restart with
+ * --state-file, decision 0027), else random. Snapshots are sealed with keys from the state key if any.
  */
 import { createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 

@@ -1,7 +1,5 @@
 /**
- * Instants on the wire: ISO 8601 in, ISO 8601 UTC out. Pure. Every date the simulator reads goes through
- * `readInstant`: the token API's `tokenExpiryDateTime` (RFC 3339, `parseDateTime`) and the simulator's own
- * inputs (`--now`, the clock, scenarios, fixtures, snapshots: `parseInstant`). A text that has the form but
+ * Instants: ISO 8601 in, ISO 8601 UTC out. Every date read goes through `readInstant`; a text of the form that
  * names no real moment (`2030-02-31`, `T24:00`, `+24:00`) is refused, never rolled over as Date.parse would.
  */
 
