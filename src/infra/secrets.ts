@@ -10,8 +10,6 @@ export type KeyPurpose = 'ids' | `${RefKeyLabel}-${'encryption' | 'tag' | 'block
 
 export type Secrets = ReturnType<typeof createSecrets>;
 
-const STATE_PURPOSES: ReadonlySet<KeyPurpose> = new Set(['state-encryption', 'state-iv']);
-
 export function createSecrets(seed?: string, stateKey?: string) {
   const stateMaster = stateKey === undefined ? undefined : Buffer.from(hkdfSync('sha256', Buffer.from(stateKey, 'utf8'), 'token-sim', 'state-key', 32));
   const master =
@@ -26,7 +24,7 @@ export function createSecrets(seed?: string, stateKey?: string) {
     keyObject(purpose: KeyPurpose): KeyObject {
       let k = keys.get(purpose);
       if (!k) {
-        const from = stateMaster !== undefined && STATE_PURPOSES.has(purpose) ? stateMaster : master;
+        const from = stateMaster !== undefined && purpose.startsWith('state-') ? stateMaster : master;
         k = createSecretKey(Buffer.from(hkdfSync('sha256', from, 'token-sim', purpose, 32)));
         keys.set(purpose, k);
       }
