@@ -26,10 +26,7 @@ const positive = (value: number | undefined, fallback: number): number =>
 export const createWebhookDispatcher = (options: WebhookOptions): WebhookDispatcher => new WebhookDispatcher(options);
 
 export class WebhookDispatcher {
-  private readonly concurrency: number;
-  private readonly maxAttempts: number;
-  private readonly backoffMs: number;
-  private readonly timeoutMs: number;
+  private readonly limits: Record<keyof typeof WEBHOOK_DEFAULTS, number>;
   private readonly keys = new Map<string, KeyQueue>();
   private readonly ready = new Queue<KeyQueue>();
   private readonly log: DeliveryLog;
@@ -41,11 +38,10 @@ export class WebhookDispatcher {
   private readonly aborts = new Set<AbortController>();
 
   constructor(private readonly options: WebhookOptions) {
-    this.concurrency = positive(options.concurrency, WEBHOOK_DEFAULTS.concurrency);
-    this.maxAttempts = positive(options.attempts, WEBHOOK_DEFAULTS.attempts);
-    this.backoffMs = options.backoffMs !== undefined && options.backoffMs >= 0 ? options.backoffMs : WEBHOOK_DEFAULTS.backoffMs;
-    this.timeoutMs = positive(options.timeoutMs, WEBHOOK_DEFAULTS.timeoutMs);
-    this.log = new DeliveryLog(positive(options.logSize, WEBHOOK_DEFAULTS.logSize));
+    const limits = Object.entries(WEBHOOK_DEFAULTS).map(([name, fallback]) => [name, positive(options[name as keyof typeof WEBHOOK_DEFAULTS], fallback)]);
+    // A backoff of 0 (retry at once) is allowed.
+    this.limits = { ...Object.fromEntries(limits), ...(options.backoffMs !== undefined && options.backoffMs >= 0 && { backoffMs: options.backoffMs }) } as typeof this.limits;
+    this.log = new DeliveryLog(this.limits.logSize);
   }
 
   /** Items (of the tenant, when named) queued, in flight or waiting to retry. */
@@ -81,7 +77,7 @@ export class WebhookDispatcher {
   }
 
   private pump(): void {
-    while (!this.closed && this.sending < this.concurrency) {
+    while (!this.closed && this.sending < this.limits.concurrency) {
       const key = this.ready.shift();
       if (key === undefined) return;
       if (this.keys.get(key.id) !== key || key.phase !== 'ready') continue;
@@ -117,7 +113,7 @@ export class WebhookDispatcher {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      status = (await this.options.send({ url: item.url, body: item.body, mediaType: item.mediaType, timeoutMs: this.timeoutMs, signal: abort.signal })).status;
+      status = (await this.options.send({ url: item.url, body: item.body, mediaType: item.mediaType, timeoutMs: this.limits.timeoutMs, signal: abort.signal })).status;
       if (!(status >= 200 && status < 300)) error = `answered ${status}`;
     } catch (err) {
       error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
@@ -141,7 +137,7 @@ export class WebhookDispatcher {
     const ok = status !== null && error === null;
     record.lastStatus = status;
     record.lastError = error;
-    if (ok || record.attempts >= this.maxAttempts) {
+    if (ok || record.attempts >= this.limits.attempts) {
       record.state = ok ? 'delivered' : 'failed';
       record.finishedAt = new Date().toISOString();
       const item = key.items.peek()?.item;
@@ -153,7 +149,7 @@ export class WebhookDispatcher {
     key.timer = setTimeout(() => {
       key.timer = undefined;
       if (!this.closed && this.keys.get(key.id) === key) this.makeReady(key);
-    }, this.backoffMs * 2 ** (record.attempts - 1));
+    }, this.limits.backoffMs * 2 ** (record.attempts - 1));
     // Unref'd, unless someone awaits flush(): then the wait is what keeps the process alive.
     if (this.waiters.size === 0) key.timer.unref();
   }
