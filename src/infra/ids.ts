@@ -4,6 +4,7 @@
  */
 import { createHmac, type KeyObject } from 'node:crypto';
 import type { Ids } from '../domain/ports.js';
+import { BoundedMap } from './bounded-map.js';
 
 const DIGITS = '0123456789';
 const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -99,7 +100,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   private readonly correlationPrefix: string;
   private correlationCount = 0;
   /** Recent cards' payment account references: a value of seed and number, so a cache, bounded. */
-  private readonly pars = new Map<string, string>();
+  private readonly pars = new BoundedMap<string, string>(10_000);
 
   constructor(private readonly key: KeyObject, processName: string | undefined) {
     this.correlationPrefix = uuidShaped(this.seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex', 0, 10));
@@ -160,13 +161,10 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   }
   // The same for one card number in every sale and run: a value of the seed and the number, no stream.
   paymentAccountReference(cardNumber: string): string {
-    let par = this.pars.get(cardNumber);
-    if (par === undefined) {
-      par = this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), PAR_SHAPE);
-      if (this.pars.size >= 10_000) this.pars.clear();
-      this.pars.set(cardNumber, par);
-    }
-    return par;
+    return (
+      this.pars.get(cardNumber) ??
+      this.pars.remember(cardNumber, this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), PAR_SHAPE))
+    );
   }
   /** A number in [0, 1) from the tenant's stream: a scenario's `chance` and delay draws (decision 0037). */
   fraction(kind: FractionKind, tenant: string): number {

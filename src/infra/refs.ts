@@ -10,6 +10,7 @@
  *   masked purpose and its tag.
  */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher, type KeyObject } from 'node:crypto';
+import { BoundedMap } from './bounded-map.js';
 import type { RefKeyLabel, Secrets } from './secrets.js';
 import { GCM_TAG_BYTES, IV_BYTES, isBase64url, openGcm, sealGcm } from './siv.js';
 
@@ -82,9 +83,9 @@ export class RefCodec<P extends string = RefPurpose> {
   /** The plain blocks of compactRefs, filled anew on each call: no allocation for them. */
   private readonly blocks: Buffer;
   // Sealed refs (rare) and decoded refs (clients follow the same hrefs again and again) are kept, bounded.
-  private readonly encoded = new Map<string, string[]>();
+  private readonly encoded = new BoundedMap<string, string[]>(CACHE_LIMIT);
   private last: { key: string; refs: string[] } = { key: '', refs: [] };
-  private readonly decoded = new Map<string, TokenRef<P>>();
+  private readonly decoded = new BoundedMap<string, TokenRef<P>>(CACHE_LIMIT);
 
   constructor(secrets: Secrets, tenants: Iterable<string>, options: RefCodecOptions<RefKeyLabel>) {
     const label = options.keyLabel ?? 'refs';
@@ -155,13 +156,7 @@ export class RefCodec<P extends string = RefPurpose> {
       this.last = { key, refs: this.compactRefs(tokenId, tag) };
       return this.last.refs;
     }
-    let refs = this.encoded.get(key);
-    if (!refs) {
-      refs = this.sealedRefs(key);
-      if (this.encoded.size >= CACHE_LIMIT) this.encoded.clear();
-      this.encoded.set(key, refs);
-    }
-    return refs;
+    return this.encoded.get(key) ?? this.encoded.remember(key, this.sealedRefs(key));
   }
 
   private sealedRefs(key: string): string[] {
@@ -206,13 +201,9 @@ export class RefCodec<P extends string = RefPurpose> {
 
   /** The decrypted ref, or undefined when the text is not one of ours (malformed or tampered). */
   decode(text: string): TokenRef<P> | undefined {
-    let ref = this.decoded.get(text);
-    if (!ref) {
-      ref = this.open(text);
-      if (!ref) return undefined;
-      if (this.decoded.size >= CACHE_LIMIT) this.decoded.clear();
-      this.decoded.set(text, ref);
-    }
-    return ref;
+    const known = this.decoded.get(text);
+    if (known) return known;
+    const ref = this.open(text);
+    return ref && this.decoded.remember(text, ref);
   }
 }
