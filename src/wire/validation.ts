@@ -61,10 +61,8 @@ function errorNameOf(issue: z.core.$ZodIssue, value: unknown): FieldErrorName {
       return issue.origin === 'string' ? 'stringIsTooLong' : 'integerIsTooLarge';
     case 'invalid_format':
       return issue.format === 'datetime' ? 'dateHasInvalidFormat' : 'stringFailedRegexCheck';
-    case 'custom': {
-      const named = (issue.params as { errorName?: FieldErrorName } | undefined)?.errorName;
-      return named ?? 'fieldHasInvalidValue';
-    }
+    case 'custom':
+      return (issue.params as { errorName?: FieldErrorName } | undefined)?.errorName ?? 'fieldHasInvalidValue';
     default:
       return 'fieldHasInvalidValue';
   }
