@@ -1,14 +1,14 @@
 /**
- * The local certificate authority of `--tls` (decision 0052): a CA and a server certificate it signed (and the
- * client certificate webhook deliveries present, decision 0056), made in a directory on first use and reused after, so that a client told to trust `<dir>/ca.pem` once keeps trusting
- * every later run. Keys are RSA 2048, made by Node's crypto; node-forge writes the X.509 certificates (Node's
- * crypto reads certificates but cannot make them). node-forge is loaded only when a certificate is made.
+ * The local CA of `--tls` (decision 0052): a CA, the server certificate it signs and the client certificate
+ * webhook deliveries present (decision 0056), made in a directory once and reused, so a client that trusts
+ * `<dir>/ca.pem` keeps trusting later runs. Node makes the RSA keys; node-forge, loaded only then, writes the
+ * certificates (Node's crypto cannot).
  */
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** A certificate and its key, PEM texts: what the server presents, or webhook deliveries (decision 0056). */
+/** A certificate and its key, PEM texts. */
 export interface PemPair {
   cert: string;
   key: string;
@@ -20,7 +20,7 @@ export interface LocalCertificate extends PemPair {
 }
 
 const DAY_MS = 86_400_000;
-/** The CA lives ten years; a server certificate about a year, and is made anew when less than a month is left. */
+/** Lifetimes; a certificate is made anew when less than a month is left. */
 const CA_DAYS = 3650;
 const SERVER_DAYS = 397;
 const RENEW_BEFORE_MS = 30 * DAY_MS;
@@ -30,7 +30,7 @@ const isAddress = (name: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(name
 
 const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'server.pem', key: 'server-key.pem', clientCert: 'client.pem', clientKey: 'client-key.pem' } as const;
 
-/** The extended key usage of a TLS client certificate (what an HTTPS receiver that asks for one checks). */
+/** The extended key usage of a TLS client certificate. */
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 /** The subject of the client certificate webhook deliveries present (decision 0056). */
 export const WEBHOOK_CLIENT_NAME = 'token-sim webhooks';
@@ -41,25 +41,17 @@ export function certificateNames(names: readonly (string | undefined)[]): string
   return [...new Set(named.filter((name) => name !== '0.0.0.0' && name !== '::'))];
 }
 
-/**
- * The server certificate for these names from the local CA in `dir`: both made when missing; the server
- * certificate made anew (by the same CA) when it does not name them all or expires within a month. Several
- * processes starting at once agree on one CA: a file is put in place only if none is there yet.
- */
+/** The server certificate for these names from the local CA in `dir` (both made when missing or no longer serving). */
 export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()): Promise<LocalCertificate> {
   return issued(dir, now, ['cert', 'key'], { names });
 }
 
-/**
- * The client certificate webhook deliveries present (contract 4.4, decision 0056), from the same local CA: made
- * beside the server certificate (`client.pem`, `client-key.pem`) when missing, and reused like it (made anew when
- * it does not go with its key, was not signed by the CA, is not for client authentication or expires within a month).
- */
+/** The client certificate webhook deliveries present (contract 4.4, decision 0056), from the same CA, made and reused alike. */
 export async function localClientCertificate(dir: string, now: number = Date.now()): Promise<LocalCertificate> {
   return issued(dir, now, ['clientCert', 'clientKey'], { names: [WEBHOOK_CLIENT_NAME], client: true });
 }
 
-/** A certificate of the local CA in `dir` and its key, in these files: reused when it still serves the request, else issued anew. */
+/** A certificate of the local CA in `dir` and its key, in these files: reused while it serves the request. */
 async function issued(dir: string, now: number, [certName, keyName]: [keyof typeof FILES, keyof typeof FILES], request: Pick<CertificateRequest, 'names' | 'client'>): Promise<LocalCertificate> {
   const { path, issuer } = await localCa(dir, now);
   const [certFile, keyFile] = [path(certName), path(keyName)];
@@ -71,24 +63,21 @@ async function issued(dir: string, now: number, [certName, keyName]: [keyof type
   return { ...made, caFile: path('ca') };
 }
 
-/** The local CA in `dir` (made when missing), and where its files are. */
+/** The local CA in `dir` (made when missing), and where its files are. Processes starting at once agree on one. */
 async function localCa(dir: string, now: number): Promise<{ path: (name: keyof typeof FILES) => string; issuer: PemPair }> {
   const home = resolve(dir);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = (name: keyof typeof FILES): string => join(home, FILES[name]);
   if (!existsSync(path('ca'))) {
     const ca = await makeCertificate({ names: [], now, days: CA_DAYS });
-    // The key first: whoever places it places the certificate too; another process starting at once waits for it.
+    // Whoever places the key places the certificate too; another process waits for it.
     if (placeOnce(path('caKey'), ca.key, 0o600)) placeOnce(path('ca'), ca.cert, 0o644);
     else await appears(path('ca'));
   }
   return { path, issuer: { cert: readFileSync(path('ca'), 'utf8'), key: readFileSync(path('caKey'), 'utf8') } };
 }
 
-/**
- * Whether a certificate goes with this key, was signed by this CA, has more than a month left, and is for client
- * authentication (a client's) or names every one of the request's names (a server's).
- */
+/** Whether a certificate goes with its key, was signed by this CA, has a month left, and is for client auth or names every name. */
 function serves(current: PemPair, caPem: string, { names, client }: Pick<CertificateRequest, 'names' | 'client'>, now: number): boolean {
   try {
     const cert = new X509Certificate(current.cert);
@@ -102,7 +91,7 @@ function serves(current: PemPair, caPem: string, { names, client }: Pick<Certifi
   }
 }
 
-/** Writes a file only if none is there, whole: written aside, then linked into place (which fails when one exists). True when this one was placed. */
+/** Writes a file whole only if none is there (linked into place, which fails if one is): whether it was placed. */
 function placeOnce(file: string, text: string, mode: number): boolean {
   const aside = writtenAside(file, text, mode);
   try {
@@ -129,7 +118,7 @@ function replace(file: string, text: string, mode: number): void {
   renameSync(writtenAside(file, text, mode), file);
 }
 
-/** The text written whole to a new file beside `file` (a name of this process's own), with this mode: its path. */
+/** The path of a new file beside `file`, of this process's own, holding the text with this mode. */
 function writtenAside(file: string, text: string, mode: number): string {
   const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(aside, text, { mode });
@@ -139,9 +128,9 @@ function writtenAside(file: string, text: string, mode: number): string {
 }
 
 interface CertificateRequest {
-  /** Empty for the CA; else the DNS names and IP addresses the server answers to (a client's: its common name). */
+  /** The server's DNS names and IP addresses; a client's common name; none for the CA. */
   names: readonly string[];
-  /** A client certificate (extKeyUsage clientAuth, no subject alternative names) rather than a server's. */
+  /** A client certificate (clientAuth, no subject alternative names). */
   client?: true;
   now: number;
   days: number;
@@ -149,7 +138,6 @@ interface CertificateRequest {
   issuer?: PemPair;
 }
 
-/** A new key and its certificate. */
 async function makeCertificate(request: CertificateRequest): Promise<PemPair> {
   const { default: forge } = await import('node-forge');
   const { pki } = forge;

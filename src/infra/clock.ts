@@ -1,7 +1,6 @@
 /**
- * The virtual clock: real time plus an offset, or frozen; moved by advance() and set(). It never leaves the
- * clock's range (domain/time-range.ts): a running clock stops at its end, and a move past it lands there
- * (callers refuse such moves first: control/controller.ts reads clock bodies).
+ * The virtual clock: real time plus an offset, or frozen. It never leaves the clock's range (domain/time-range.ts):
+ * a move past it lands at its end (control/controller.ts refuses such moves first).
  */
 import { clampToRange } from '../domain/time-range.js';
 
@@ -24,7 +23,6 @@ export interface ClockOptions {
 export function createVirtualClock(options: ClockOptions = {}) {
   const realNow = options.realNow ?? Date.now;
   let frozen = options.frozen ?? false;
-  // Following real time: now = realNow() + offset. Frozen: now = pinned.
   let pinned = clampToRange(options.start ?? realNow());
   let offset = pinned - realNow();
 
@@ -66,10 +64,7 @@ export function createVirtualClock(options: ClockOptions = {}) {
   };
 }
 
-/**
- * The shared clock plus per-tenant forks. A fork starts at the shared clock's moment and mode, and from
- * then on moves only when told to for that tenant.
- */
+/** The shared clock plus per-tenant forks, each starting at the shared clock's moment and mode, then moved alone. */
 export type TenantClocks = ReturnType<typeof createTenantClocks>;
 
 export function createTenantClocks(shared: VirtualClock, realNow: () => number = Date.now) {

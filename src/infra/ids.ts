@@ -1,11 +1,10 @@
 /**
- * Generated values from named streams. Each stream is a small fast PRNG (sfc32) seeded from
- * HMAC-SHA-256(key, stream name): with a seeded key every run yields the same sequence, and each tenant has
- * its own streams, so one test's tokens never shift another's ids. A stream's position is its draw count,
- * which is all a state snapshot needs to carry.
+ * Generated values from named streams: an sfc32 PRNG each, seeded from HMAC-SHA-256(key, name), so a seeded run
+ * repeats, and per tenant, so one test's tokens never shift another's ids. A snapshot carries draw counts.
  */
 import { createHmac, type KeyObject } from 'node:crypto';
 import type { Ids } from '../domain/ports.js';
+import { BoundedMap } from './bounded-map.js';
 
 const DIGITS = '0123456789';
 const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -36,46 +35,28 @@ class Sfc32 {
 }
 
 /**
- * Random bytes → an id of `size` characters of `alphabet`, without bias: nanoid's `customRandom` algorithm
- * (nanoid 5.1, https://github.com/ai/nanoid, MIT License, Copyright 2017 Andrey Sitnik), reproduced exactly so
- * that seeded ids stay byte-identical, and local because nanoid 5 is ESM-only (decision 0019). Bytes are read
- * from the end of each batch; a byte at or above the largest multiple of the alphabet's length is skipped.
+ * Random bytes → an unbiased id of `size` characters of `alphabet`: nanoid 5.1's `customRandom` (https://github.com/ai/nanoid,
+ * MIT License, Copyright 2017 Andrey Sitnik), exactly, so seeded ids stay byte-identical; local as nanoid 5 is ESM-only
+ * (decision 0019). Each batch is read from its end; a byte at or above the largest multiple of the length is skipped.
  */
 export function customRandom(alphabet: string, size: number, getRandom: (bytes: number) => Uint8Array): () => string {
-  if (size <= 0) return () => '';
   const safeByteCutoff = 256 - (256 % alphabet.length);
-  if (safeByteCutoff === 256) {
-    const mask = alphabet.length - 1;
-    return () => {
-      let id = '';
-      for (;;) {
-        const bytes = getRandom(size);
-        let i = size;
-        while (i--) {
-          id += alphabet[(bytes[i] ?? 0) & mask];
-          if (id.length >= size) return id;
-        }
-      }
-    };
-  }
-  const step = Math.ceil((1.6 * 256 * size) / safeByteCutoff);
+  // A power-of-two alphabet takes every byte, so nanoid asks for `size` bytes at a time.
+  const step = safeByteCutoff === 256 ? size : Math.ceil((1.6 * 256 * size) / safeByteCutoff);
   return () => {
     let id = '';
-    for (;;) {
+    while (id.length < size) {
       const bytes = getRandom(step);
-      let i = step;
-      while (i--) {
+      for (let i = step; i-- > 0 && id.length < size; ) {
         const byte = bytes[i] ?? 256;
-        if (byte < safeByteCutoff) {
-          id += alphabet[byte % alphabet.length];
-          if (id.length >= size) return id;
-        }
+        if (byte < safeByteCutoff) id += alphabet[byte % alphabet.length];
       }
     }
+    return id;
   };
 }
 
-/** Streams of numbers rather than ids; like every kind, no colon (a counter's tenant follows the first one). */
+/** Streams of numbers, not ids. No kind has a colon: a counter's tenant follows the first one. */
 export type FractionKind = 'chance' | 'delay';
 
 /** What each kind of id stream draws: a fixed prefix, then `size` characters of an alphabet. */
@@ -100,10 +81,7 @@ interface Stream {
   draws: number;
 }
 
-/**
- * `processName`: with a shared store several processes draw correlation ids at once; each names itself so
- * that theirs never collide (decision 0039). Without it (one process) they follow the seed alone.
- */
+/** `processName`: each of several processes sharing a store names itself, so their correlation ids never collide (decision 0039). */
 export function createIdSource(key: KeyObject, processName?: string): IdSource {
   const streams = new Streams(key, processName);
   const ids = Object.fromEntries(Object.keys(SHAPES).map((kind) => [kind, (tenant: string) => streams.draw(kind as Kind, tenant)]));
@@ -116,13 +94,13 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   private restored = new Map<string, number>();
   /** Every stream kind seen, for one tenant's counters. */
   private readonly kinds = new Set<string>();
-  /** The generators, built once per shape; they take their bytes from `source`, the stream drawn. */
+  /** A generator per shape, taking its bytes from `source`, the stream drawn. */
   private readonly generators = new Map<readonly [string, string, number], () => string>();
   private source: Sfc32 | undefined;
   private readonly correlationPrefix: string;
   private correlationCount = 0;
   /** Recent cards' payment account references: a value of seed and number, so a cache, bounded. */
-  private readonly pars = new Map<string, string>();
+  private readonly pars = new BoundedMap<string, string>(10_000);
 
   constructor(private readonly key: KeyObject, processName: string | undefined) {
     this.correlationPrefix = uuidShaped(this.seedOf(processName === undefined ? 'correlationId' : `correlationId:${processName}`).toString('hex', 0, 10));
@@ -133,8 +111,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
     return createHmac('sha256', this.key).update(name).digest();
   }
 
-  /** The drawn stream's next bytes: its 32-bit words, little-endian. */
-  // Written out byte by byte: a Buffer and its subarray per draw cost a sale about 5 % of its CPU (measured).
+  /** The drawn stream's next bytes: its 32-bit words, little-endian (byte by byte: a Buffer per draw cost a sale 5 % CPU). */
   private readonly nextBytes = (size: number): Uint8Array => {
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i += 4) {
@@ -184,18 +161,12 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   }
   // The same for one card number in every sale and run: a value of the seed and the number, no stream.
   paymentAccountReference(cardNumber: string): string {
-    let par = this.pars.get(cardNumber);
-    if (par === undefined) {
-      par = this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), PAR_SHAPE);
-      if (this.pars.size >= 10_000) this.pars.clear();
-      this.pars.set(cardNumber, par);
-    }
-    return par;
+    return (
+      this.pars.get(cardNumber) ??
+      this.pars.remember(cardNumber, this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), PAR_SHAPE))
+    );
   }
-  /**
-   * A number in [0, 1) from the tenant's stream of this kind (`<kind>:<tenant>`): what a scenario's `chance`
-   * and delay distributions draw (decision 0037). Counted and restored like the id streams.
-   */
+  /** A number in [0, 1) from the tenant's stream: a scenario's `chance` and delay draws (decision 0037). */
   fraction(kind: FractionKind, tenant: string): number {
     return this.next(this.streamOf(kind, tenant)) as number;
   }

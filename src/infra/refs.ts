@@ -1,20 +1,16 @@
 /**
- * Token references: the opaque path segment of every token href. Two forms, told apart by length:
- *
- * - Compact (the simulator's own token ids, `99` and 17 digits): one AES-256 block per ref — a 4-bit marker,
- *   the purpose, the id's 17 digits and a keyed 64-bit tag of the whole tenant name, enciphered as a
- *   pseudo-random permutation (encode-then-encipher). All seven refs of a token come from one AES-ECB call
- *   over seven blocks; a changed ref deciphers to noise that fails the marker, id and tenant-tag checks
- *   (about n·2^-68 with n tenants). No two tenants of a codec share a tag: a tenant whose tag another already
- *   holds (odds about n²·2^-65) gets sealed refs instead, so tenants never share a ref space (decision 0022).
- * - Sealed (any other token id, e.g. a fixture's "ABC123DEF456GHJ"): one HMAC-SHA-512 of (tokenId, tenant)
- *   gives the synthetic IV of its AES-256-GCM sealing plus seven 5-byte purpose tags; a ref is the sealed
- *   capability (which holds the whole tenant name), the masked purpose and that purpose's tag.
- *
- * Both are deterministic (hrefs are stable, and survive a restart with the same seed), distinct per
- * purpose, opaque, and authenticated.
+ * Refs: the opaque, deterministic, authenticated path segment of every href, one per purpose. Two forms, told
+ * apart by length:
+ * - Compact (our own ids, `99` and 17 digits): one AES-256 block per ref (marker, purpose, digits, a keyed
+ *   64-bit tag of the tenant name), enciphered; all of a token's refs in one AES-ECB call. A changed ref
+ *   deciphers to noise that fails the checks (about n·2^-68 with n tenants). A tenant whose tag another holds
+ *   (odds about n²·2^-65) gets sealed refs, so tenants never share a ref space (decision 0022).
+ * - Sealed (any other id, e.g. a fixture's "ABC123DEF456GHJ"): one HMAC-SHA-512 of (id, tenant) gives the
+ *   synthetic IV of its AES-256-GCM sealing and a 5-byte tag per purpose; a ref is the sealed capability, the
+ *   masked purpose and its tag.
  */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher, type KeyObject } from 'node:crypto';
+import { BoundedMap } from './bounded-map.js';
 import type { RefKeyLabel, Secrets } from './secrets.js';
 import { GCM_TAG_BYTES, IV_BYTES, isBase64url, openGcm, sealGcm } from './siv.js';
 
@@ -28,15 +24,14 @@ export const REF_PURPOSES = [
   'conflicts',
 ] as const;
 
-export type RefPurpose = (typeof REF_PURPOSES)[number];
-
 /**
- * The purpose of a payment's ref: one ref names the payment, and each link's path names the action (the
- * refund, partial refund, reversal and events links of a payment end in the same ref: decision 0029).
+ * Each codec's purposes (at most 8: three bits of a compact block), by the label of its keys, so that a token
+ * ref never opens as a payment's. A payment has one ref; its links' paths name the action (decision 0029).
  */
-export const PAYMENT_REF_PURPOSES = ['payment'] as const;
+const PURPOSES = { refs: REF_PURPOSES, 'payment-refs': ['payment'] } as const satisfies Record<RefKeyLabel, readonly string[]>;
 
-export type PaymentRefPurpose = (typeof PAYMENT_REF_PURPOSES)[number];
+export type RefPurpose = (typeof REF_PURPOSES)[number];
+export type PaymentRefPurpose = (typeof PURPOSES)['payment-refs'][number];
 
 /** A decrypted ref: what it is for, whose it is, and the id it names (a token's, or a payment's). */
 export interface TokenRef<P extends string = RefPurpose> {
@@ -63,52 +58,39 @@ const TENANT_TAG_BYTES = 8;
 
 const purposeTagOf = (mac: Buffer, p: number): Buffer => mac.subarray(IV_BYTES + p * TAG_BYTES, IV_BYTES + (p + 1) * TAG_BYTES);
 
-export interface RefCodecOptions<P extends string = RefPurpose> {
-  /**
-   * The purposes of the codec's refs (at most 8), in order; REF_PURPOSES by default. Payments have a codec of
-   * their own with their own purposes and keys (`keyLabel`), so a token ref never opens as a payment's.
-   */
-  purposes?: readonly P[];
-  /** The prefix of the codec's key names ('refs' by default). */
-  keyLabel?: RefKeyLabel;
-  /**
-   * The tenant tag of compact refs (8 bytes); by default the first 8 bytes of an HMAC-SHA-256 of the whole
-   * tenant name. Tests pass a weak one to exercise tenants whose tags collide.
-   */
+export interface RefCodecOptions<L extends RefKeyLabel> {
+  /** The codec's keys and purposes ('refs': a token's). */
+  keyLabel?: L;
+  /** The tenant tag of compact refs (8 bytes; an HMAC of the tenant name by default). Tests pass a weak one. */
   tenantTag?: (tenant: string) => Buffer;
 }
 
-export const createRefCodec = <P extends string = RefPurpose>(secrets: Secrets, tenants: Iterable<string> = [], options: RefCodecOptions<P> = {}): RefCodec<P> =>
-  new RefCodec(secrets, tenants, options);
+export const createRefCodec = <L extends RefKeyLabel = 'refs'>(secrets: Secrets, tenants: Iterable<string> = [], options: RefCodecOptions<L> = {}) =>
+  new RefCodec<(typeof PURPOSES)[L][number]>(secrets, tenants, options);
 
 export class RefCodec<P extends string = RefPurpose> {
   private readonly purposes: readonly P[];
   private readonly maskByte: number;
   private readonly encKey: KeyObject;
   private readonly macKey: KeyObject;
-  // ECB carries no state from block to block, so one cipher and one decipher serve every call as long
-  // as only whole blocks go in (and final() is never called).
+  // ECB carries no state between blocks: one cipher and one decipher serve every call (whole blocks, no final()).
   private readonly blockCipher: Cipher;
   private readonly blockDecipher: Decipher;
   private readonly tagOfTenant: (tenant: string) => Buffer;
-  // Each tenant's tag, computed once (configured tenants up front, others when first seen) and held, so the
-  // hot path derives nothing. A tag maps back to exactly one tenant: a tenant whose tag is taken gets no
-  // tag (null) and sealed refs, which carry its whole name.
+  // Each tenant's tag, computed once; a tag maps back to one tenant: one whose tag is taken gets null (sealed refs).
   private readonly tags = new Map<string, Buffer | null>();
   private readonly tenantsByTag = new Map<string, string>();
   /** The plain blocks of compactRefs, filled anew on each call: no allocation for them. */
   private readonly blocks: Buffer;
-  // Sealed refs (rare: fixed ids) are remembered; decoded refs too, since clients follow the same hrefs
-  // again and again (both bounded).
-  private readonly encoded = new Map<string, string[]>();
+  // Sealed refs (rare) and decoded refs (clients follow the same hrefs again and again) are kept, bounded.
+  private readonly encoded = new BoundedMap<string, string[]>(CACHE_LIMIT);
   private last: { key: string; refs: string[] } = { key: '', refs: [] };
-  private readonly decoded = new Map<string, TokenRef<P>>();
+  private readonly decoded = new BoundedMap<string, TokenRef<P>>(CACHE_LIMIT);
 
-  constructor(secrets: Secrets, tenants: Iterable<string>, options: RefCodecOptions<P>) {
-    this.purposes = options.purposes ?? (REF_PURPOSES as unknown as readonly P[]);
-    if (this.purposes.length > 8) throw new RangeError('a ref codec takes at most 8 purposes');
-    this.maskByte = IV_BYTES + this.purposes.length * TAG_BYTES;
+  constructor(secrets: Secrets, tenants: Iterable<string>, options: RefCodecOptions<RefKeyLabel>) {
     const label = options.keyLabel ?? 'refs';
+    this.purposes = PURPOSES[label] as readonly string[] as readonly P[];
+    this.maskByte = IV_BYTES + this.purposes.length * TAG_BYTES;
     this.encKey = secrets.keyObject(`${label}-encryption`);
     const macKey = (this.macKey = secrets.keyObject(`${label}-tag`));
     const blockKey = secrets.keyObject(`${label}-block`);
@@ -166,27 +148,19 @@ export class RefCodec<P extends string = RefPurpose> {
   /** The refs of every purpose of a token, in the codec's purpose order (REF_PURPOSES for tokens). */
   encodeAll(tenant: string, tokenId: string): readonly string[] {
     const key = `${tokenId}:${tenant}`;
-    // Compact refs cost one AES call: computing them again is cheaper than keeping them (a cache of every
-    // new token's refs only feeds the garbage collector). One answer asks for the same token's refs a few
-    // times (body, links, Location), so the last token's are kept.
+    // Compact refs cost one AES call, cheaper than a cache that only feeds the garbage collector; one answer
+    // asks for the same token's a few times (body, links, Location), so the last token's are kept.
     if (key === this.last.key) return this.last.refs;
     const tag = COMPACT_ID.test(tokenId) ? this.tagOf(tenant) : null;
     if (tag) {
       this.last = { key, refs: this.compactRefs(tokenId, tag) };
       return this.last.refs;
     }
-    let refs = this.encoded.get(key);
-    if (!refs) {
-      refs = this.sealedRefs(key);
-      if (this.encoded.size >= CACHE_LIMIT) this.encoded.clear();
-      this.encoded.set(key, refs);
-    }
-    return refs;
+    return this.encoded.get(key) ?? this.encoded.remember(key, this.sealedRefs(key));
   }
 
   private sealedRefs(key: string): string[] {
-    // NUL padding makes the capability a multiple of 3 bytes, so its base64 text is shared by all seven
-    // refs and each ref only appends its own suffix.
+    // NUL padding to a multiple of 3 bytes: every ref shares the capability's base64 text and appends a suffix.
     const bytes = Buffer.byteLength(key);
     const plain = Buffer.alloc(bytes + ((3 - ((bytes + IV_BYTES + GCM_TAG_BYTES) % 3)) % 3));
     plain.write(key, 'utf8');
@@ -227,13 +201,9 @@ export class RefCodec<P extends string = RefPurpose> {
 
   /** The decrypted ref, or undefined when the text is not one of ours (malformed or tampered). */
   decode(text: string): TokenRef<P> | undefined {
-    let ref = this.decoded.get(text);
-    if (!ref) {
-      ref = this.open(text);
-      if (!ref) return undefined;
-      if (this.decoded.size >= CACHE_LIMIT) this.decoded.clear();
-      this.decoded.set(text, ref);
-    }
-    return ref;
+    const known = this.decoded.get(text);
+    if (known) return known;
+    const ref = this.open(text);
+    return ref && this.decoded.remember(text, ref);
   }
 }

@@ -1,7 +1,6 @@
 /**
- * One master secret per simulator: derived from --seed when given, else from the state key when there is one
- * (so that hrefs and ids survive a restart with --state-file, decision 0027), random otherwise. Snapshots are
- * sealed with keys from the state key when there is one, else from the master.
+ * One master secret per simulator: from --seed, else the state key (hrefs and ids survive a restart with
+ * --state-file, decision 0027), else random. Snapshots are sealed with keys from the state key if any.
  */
 import { createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
@@ -10,8 +9,6 @@ export type RefKeyLabel = 'refs' | 'payment-refs';
 export type KeyPurpose = 'ids' | `${RefKeyLabel}-${'encryption' | 'tag' | 'block'}` | 'state-encryption' | 'state-iv';
 
 export type Secrets = ReturnType<typeof createSecrets>;
-
-const STATE_PURPOSES: ReadonlySet<KeyPurpose> = new Set(['state-encryption', 'state-iv']);
 
 export function createSecrets(seed?: string, stateKey?: string) {
   const stateMaster = stateKey === undefined ? undefined : Buffer.from(hkdfSync('sha256', Buffer.from(stateKey, 'utf8'), 'token-sim', 'state-key', 32));
@@ -27,7 +24,7 @@ export function createSecrets(seed?: string, stateKey?: string) {
     keyObject(purpose: KeyPurpose): KeyObject {
       let k = keys.get(purpose);
       if (!k) {
-        const from = stateMaster !== undefined && STATE_PURPOSES.has(purpose) ? stateMaster : master;
+        const from = stateMaster !== undefined && purpose.startsWith('state-') ? stateMaster : master;
         k = createSecretKey(Buffer.from(hkdfSync('sha256', from, 'token-sim', purpose, 32)));
         keys.set(purpose, k);
       }

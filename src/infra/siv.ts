@@ -1,7 +1,4 @@
-/**
- * Deterministic authenticated encryption: AES-256-GCM whose IV is an HMAC of the plaintext (the synthetic
- * IV construction). The same plaintext always seals to the same text; any change fails the tag.
- */
+/** Deterministic authenticated encryption: AES-256-GCM with an HMAC of the plaintext as its IV (synthetic IV). */
 import { createCipheriv, createDecipheriv, createHmac, type KeyObject } from 'node:crypto';
 
 export const IV_BYTES = 12;

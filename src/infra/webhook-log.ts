@@ -1,7 +1,6 @@
 /**
- * The webhook delivery log (decisions 0030, 0056): one entry per delivery, newest last, at most `size` (the
- * oldest dropped: a Map in insertion order, O(1)), found by seq for paging and by id for a release or a resend.
- * Each entry keeps the item it delivers (its body included), which the log never shows.
+ * The webhook delivery log (decisions 0030, 0056): newest last, at most `size` (a Map in insertion order drops
+ * the oldest in O(1)), found by seq for paging and by id for a release or a resend.
  */
 import type { WebhookDelivery, WebhookFilter, WebhookItem, WebhookState } from './webhook-types.js';
 

@@ -63,29 +63,20 @@ export interface WebhookFilter {
   limit?: number;
 }
 
-export interface WebhookRequest {
-  url: string;
-  body: string;
-  mediaType: string;
-  timeoutMs: number;
-  signal: AbortSignal;
-}
+export type WebhookRequest = Pick<WebhookItem, 'url' | 'body' | 'mediaType'> & { timeoutMs: number; signal: AbortSignal };
 
 /** Sends one POST: resolves with the answer's status, rejects on a network error, a timeout or an abort. */
 export type WebhookSend = (request: WebhookRequest) => Promise<{ status: number }>;
 
-export interface WebhookOptions {
+/**
+ * The dispatcher's limits, by default: deliveries in flight at once across keys; attempts before a delivery
+ * fails; the first retry's wait (ms; each next one doubles: 100, 200, 400, 800); one attempt's limit (ms); log
+ * entries kept, newest last.
+ */
+export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
+
+export interface WebhookOptions extends Partial<Record<keyof typeof WEBHOOK_DEFAULTS, number>> {
   send: WebhookSend;
-  /** Deliveries in flight at once, across keys (default 8). */
-  concurrency?: number;
-  /** Attempts in all before a delivery is failed (default 5). */
-  attempts?: number;
-  /** The first retry's wait; each next one doubles (default 100 ms: 100, 200, 400, 800). */
-  backoffMs?: number;
-  /** One attempt's limit (default 5000 ms). */
-  timeoutMs?: number;
-  /** Log entries kept, newest last (default 10,000). */
-  logSize?: number;
   /** Called after send's own release of resources at close (the sender's sockets). */
   onClose?: () => void;
   /** Told when an item is done: delivered, or given up after its last attempt. */

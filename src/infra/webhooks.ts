@@ -1,13 +1,12 @@
 /**
- * Webhook delivery (contract 3.2, decision 0030): a queue per order key (a payment), only the head of a key in
- * flight, different keys concurrently up to a bound, retries with exponential backoff in real time, and a
- * bounded delivery log. The transport is injected (`send`: the http layer's node:http/https sender), so this
- * module holds the rules only. No module-level state; every timer is unref'd; nothing thrown escapes.
+ * Webhook delivery (contract 3.2, decision 0030): a queue per order key (a payment), one head in flight per key,
+ * keys concurrently up to a bound, retries with exponential backoff in real time, a bounded log. The transport
+ * (`send`) is injected. Every timer is unref'd; nothing thrown escapes.
  */
 
 export type { WebhookDelivery, WebhookFilter, WebhookFlush, WebhookHold, WebhookItem, WebhookOptions, WebhookRequest, WebhookResend, WebhookSend, WebhookState } from './webhook-types.js';
 export { WEBHOOK_STATES } from './webhook-types.js';
-import type { WebhookDelivery, WebhookFilter, WebhookFlush, WebhookItem, WebhookOptions } from './webhook-types.js';
+import { WEBHOOK_DEFAULTS, type WebhookDelivery, type WebhookFilter, type WebhookFlush, type WebhookItem, type WebhookOptions } from './webhook-types.js';
 import { Queue } from './queue.js';
 import { DeliveryLog, type Entry } from './webhook-log.js';
 
@@ -24,15 +23,10 @@ interface KeyQueue {
 const positive = (value: number | undefined, fallback: number): number =>
   value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 
-export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
-
 export const createWebhookDispatcher = (options: WebhookOptions): WebhookDispatcher => new WebhookDispatcher(options);
 
 export class WebhookDispatcher {
-  private readonly concurrency: number;
-  private readonly maxAttempts: number;
-  private readonly backoffMs: number;
-  private readonly timeoutMs: number;
+  private readonly limits: Record<keyof typeof WEBHOOK_DEFAULTS, number>;
   private readonly keys = new Map<string, KeyQueue>();
   private readonly ready = new Queue<KeyQueue>();
   private readonly log: DeliveryLog;
@@ -44,11 +38,10 @@ export class WebhookDispatcher {
   private readonly aborts = new Set<AbortController>();
 
   constructor(private readonly options: WebhookOptions) {
-    this.concurrency = positive(options.concurrency, WEBHOOK_DEFAULTS.concurrency);
-    this.maxAttempts = positive(options.attempts, WEBHOOK_DEFAULTS.attempts);
-    this.backoffMs = options.backoffMs !== undefined && options.backoffMs >= 0 ? options.backoffMs : WEBHOOK_DEFAULTS.backoffMs;
-    this.timeoutMs = positive(options.timeoutMs, WEBHOOK_DEFAULTS.timeoutMs);
-    this.log = new DeliveryLog(positive(options.logSize, WEBHOOK_DEFAULTS.logSize));
+    const limits = Object.entries(WEBHOOK_DEFAULTS).map(([name, fallback]) => [name, positive(options[name as keyof typeof WEBHOOK_DEFAULTS], fallback)]);
+    // A backoff of 0 (retry at once) is allowed.
+    this.limits = { ...Object.fromEntries(limits), ...(options.backoffMs !== undefined && options.backoffMs >= 0 && { backoffMs: options.backoffMs }) } as typeof this.limits;
+    this.log = new DeliveryLog(this.limits.logSize);
   }
 
   /** Items (of the tenant, when named) queued, in flight or waiting to retry. */
@@ -84,7 +77,7 @@ export class WebhookDispatcher {
   }
 
   private pump(): void {
-    while (!this.closed && this.sending < this.concurrency) {
+    while (!this.closed && this.sending < this.limits.concurrency) {
       const key = this.ready.shift();
       if (key === undefined) return;
       if (this.keys.get(key.id) !== key || key.phase !== 'ready') continue;
@@ -120,7 +113,7 @@ export class WebhookDispatcher {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      status = (await this.options.send({ url: item.url, body: item.body, mediaType: item.mediaType, timeoutMs: this.timeoutMs, signal: abort.signal })).status;
+      status = (await this.options.send({ url: item.url, body: item.body, mediaType: item.mediaType, timeoutMs: this.limits.timeoutMs, signal: abort.signal })).status;
       if (!(status >= 200 && status < 300)) error = `answered ${status}`;
     } catch (err) {
       error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
@@ -144,7 +137,7 @@ export class WebhookDispatcher {
     const ok = status !== null && error === null;
     record.lastStatus = status;
     record.lastError = error;
-    if (ok || record.attempts >= this.maxAttempts) {
+    if (ok || record.attempts >= this.limits.attempts) {
       record.state = ok ? 'delivered' : 'failed';
       record.finishedAt = new Date().toISOString();
       const item = key.items.peek()?.item;
@@ -156,15 +149,12 @@ export class WebhookDispatcher {
     key.timer = setTimeout(() => {
       key.timer = undefined;
       if (!this.closed && this.keys.get(key.id) === key) this.makeReady(key);
-    }, this.backoffMs * 2 ** (record.attempts - 1));
+    }, this.limits.backoffMs * 2 ** (record.attempts - 1));
     // Unref'd, unless someone awaits flush(): then the wait is what keeps the process alive.
     if (this.waiters.size === 0) key.timer.unref();
   }
 
-  /**
-   * Queues one delivery: synchronous, O(1), never throws, never waits for the network. A `drop` item is logged
-   * as dropped and not sent; an item whose id the log shows as held is that entry, released.
-   */
+  /** Queues one delivery: synchronous, O(1), never throws. A `drop` item is only logged; a held one is released. */
   enqueue(item: WebhookItem): void {
     try {
       if (this.closed) return;
@@ -172,7 +162,6 @@ export class WebhookDispatcher {
         this.log.add(item, 'dropped');
         return;
       }
-      // A delivery a rule held back is released as the entry that showed it held.
       const held = item.id === undefined ? undefined : this.log.get(item.id);
       const entry = held?.record.state === 'held' ? held : this.log.add(item, 'pending');
       entry.item = item;
@@ -205,10 +194,7 @@ export class WebhookDispatcher {
     return this.log.select(filter);
   }
 
-  /**
-   * Resolves once nothing (of the tenant, when named) is queued, in flight or waiting to retry, or after
-   * `timeoutMs`, or at close: `flushed` says whether the queue emptied, `pending` what is left.
-   */
+  /** Resolves once nothing (of the tenant) is pending, or after `timeoutMs`, or at close. */
   flush({ tenant, timeoutMs: limit }: { tenant?: string; timeoutMs?: number } = {}): Promise<WebhookFlush> {
     const summary = (): WebhookFlush => ({ flushed: this.idle(tenant), pending: this.pending(tenant) });
     if (this.closed || this.idle(tenant)) return Promise.resolve(summary());
@@ -239,7 +225,6 @@ export class WebhookDispatcher {
         if (tenant !== undefined && key.tenant !== tenant) continue;
         this.keys.delete(key.id);
         if (key.timer) clearTimeout(key.timer);
-        // An attempt in flight is cut: its answer would no longer be recorded anyway.
         key.abort?.abort();
       }
       this.ready.retain((key) => this.keys.get(key.id) === key);

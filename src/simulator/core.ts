@@ -12,7 +12,7 @@ import { webhookEventBody } from '../http/present.js';
 import { createWebhookSender } from '../http/webhook-sender.js';
 import { createTenantClocks, createVirtualClock } from '../infra/clock.js';
 import { createIdSource } from '../infra/ids.js';
-import { PAYMENT_REF_PURPOSES, createRefCodec } from '../infra/refs.js';
+import { createRefCodec } from '../infra/refs.js';
 import { createSecrets } from '../infra/secrets.js';
 import { createSiv } from '../infra/siv.js';
 import { createWebhookDispatcher, type WebhookResend } from '../infra/webhooks.js';
@@ -62,7 +62,7 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
   );
   const ids = createIdSource(secrets.keyObject('ids'), stores.processName);
   const refs = createRefCodec(secrets, config.credentials.keys());
-  const paymentRefs = createRefCodec(secrets, config.credentials.keys(), { purposes: PAYMENT_REF_PURPOSES, keyLabel: 'payment-refs' });
+  const paymentRefs = createRefCodec(secrets, config.credentials.keys(), { keyLabel: 'payment-refs' });
   const merchants = createMerchants(config);
   const binTable = createBinTable(config.fixtures.bins);
   const defaultUser = config.fixtures.credentials[0]?.username ?? 'merchant';

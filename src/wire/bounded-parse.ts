@@ -1,8 +1,7 @@
 /**
- * Parsing a document that may be large and wrong (a scenario set, a state snapshot; contract 4.1): zod
- * examines a whole document before it answers, so a 1 MiB list of wrong items cost hundreds of megabytes of
- * issues. Here long lists are examined item by item first, and the examination stops once more than
- * MAX_PROBLEMS problems are found: an invalid document costs time and memory in proportion to its size.
+ * Parsing a document that may be large and wrong (contract 4.1): zod examines all of it first (a 1 MiB list of
+ * wrong items: hundreds of megabytes of issues), so long lists are examined item by item first, stopping past
+ * MAX_PROBLEMS.
  */
 import type * as z from 'zod';
 import { MAX_PROBLEMS, schemaError } from './problems.js';
@@ -28,11 +27,7 @@ function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * The issues of the long lists in `data`, at any depth under objects and lists, each item examined on its own
- * (its own long lists first): adds them to `found` with their whole path, and stops once `found` weighs more
- * than MAX_PROBLEMS. Returns the weight found.
- */
+/** Adds the issues of long lists at any depth in `data` to `found`, item by item, until they weigh more than MAX_PROBLEMS: the weight. */
 function examine(schema: z.core.$ZodType, data: unknown, path: PropertyKey[], found: Issue[], weight: number): number {
   const def = defOf(unwrapped(schema));
   if (def.type === 'object' && def.shape !== undefined && isRecord(data)) {
@@ -60,10 +55,7 @@ function examine(schema: z.core.$ZodType, data: unknown, path: PropertyKey[], fo
   return weight;
 }
 
-/**
- * `parseBody` for documents that may be large: when the items of its long lists already hold more than
- * MAX_PROBLEMS problems, those are the answer, and the rest is never examined.
- */
+/** `parseBody` for documents that may be large: more than MAX_PROBLEMS in the long lists' items are the answer. */
 export function parseBounded<S extends z.ZodType>(schema: S, body: unknown, rootLabel = 'body'): z.output<S> {
   const found: Issue[] = [];
   if (examine(schema, body, [], found, 0) > MAX_PROBLEMS) throw schemaError(toFieldProblems(found, body, rootLabel, schema));

@@ -1,7 +1,5 @@
 /**
- * Instants on the wire: ISO 8601 in, ISO 8601 UTC out. Pure. Every date the simulator reads goes through
- * `readInstant`: the token API's `tokenExpiryDateTime` (RFC 3339, `parseDateTime`) and the simulator's own
- * inputs (`--now`, the clock, scenarios, fixtures, snapshots: `parseInstant`). A text that has the form but
+ * Instants: ISO 8601 in, ISO 8601 UTC out. Every date read goes through `readInstant`; a text of the form that
  * names no real moment (`2030-02-31`, `T24:00`, `+24:00`) is refused, never rolled over as Date.parse would.
  */
 
@@ -59,20 +57,16 @@ export function readInstant(text: string, form: InstantForm): InstantReading {
 }
 
 /**
- * Parses an ISO 8601 date-time with a zone (`Z` or `±hh:mm`), or a date alone (UTC midnight).
- * Undefined for anything else, including dates and times that do not exist (`2030-02-31`): a zone-less time
- * would depend on the server's zone.
+ * The epoch ms of a text of the form (by default ISO 8601 with a zone, or a date alone: a zone-less time would
+ * depend on the server's zone), or undefined, as for a date that does not exist (`2030-02-31`).
  */
-export function parseInstant(text: string): number | undefined {
-  const reading = readInstant(text, 'dateOrDateTime');
+export function parseInstant(text: string, form: InstantForm = 'dateOrDateTime'): number | undefined {
+  const reading = readInstant(text, form);
   return reading.ok ? reading.epochMs : undefined;
 }
 
-/** Parses an RFC 3339 date-time as the token API takes it (`tokenExpiryDateTime`); undefined otherwise. */
-export function parseDateTime(text: string): number | undefined {
-  const reading = readInstant(text, 'dateTime');
-  return reading.ok ? reading.epochMs : undefined;
-}
+/** An RFC 3339 date-time as the token API takes it (`tokenExpiryDateTime`). */
+export const parseDateTime = (text: string): number | undefined => parseInstant(text, 'dateTime');
 
 /** ISO 8601 in UTC, without `.000` when the instant has no milliseconds: `2030-01-08T00:00:00Z`. */
 export function formatInstant(epochMs: number): string {

@@ -1,14 +1,8 @@
-/**
- * Masks card data in anything the simulator records or shows: card numbers and CVCs never leave in full,
- * whatever their JSON type (string, number, array item), and in free text however their digits are grouped.
- */
+/** Card numbers and CVCs in anything recorded or shown never leave in full: any JSON type, any digit grouping. */
 import { maskCardNumber, passesLuhn } from '../domain/card.js';
 import { MAX_JSON_DEPTH } from './json.js';
 
-/**
- * Chains of digit groups, each joined to the next by one separator: a space or a dash as people write
- * card numbers ("4444 3333 2222 1111", "4444-3333-2222-1111"), or a space as URLs write it (`+`, `%20`).
- */
+/** Digit groups joined by one separator each: a space or dash as people write them, or a URL's space (`+`, `%20`). */
 const DIGIT_CHAINS = /[0-9]+(?:(?:[ +-]|%20)[0-9]+)*/g;
 /** One group of a chain and the separator after it (the digits of a `%20` are no group's). */
 const GROUP = /([0-9]+)(?:[ +-]|%20)?/g;
@@ -16,9 +10,8 @@ const MIN_PAN = 12;
 const MAX_PAN = 19;
 
 /**
- * How card data found in a value is rewritten: masked for the journal (MASK), or replaced by stand-ins for a
- * recording (src/verify/redact.ts). `pan` and `cvc` take the digits (or text) found and return the same number
- * of characters; `cvcNumber` is a security code written as a JSON number.
+ * How card data found is rewritten: masked (MASK), or stand-ins for a recording (verify/redact.ts). `pan` and
+ * `cvc` keep the number of characters; `cvcNumber` takes a security code written as a JSON number.
  */
 export interface CardRewrite {
   pan(digits: string): string;
@@ -29,10 +22,9 @@ export interface CardRewrite {
 export const MASK: CardRewrite = { pan: maskCardNumber, cvc: () => '***', cvcNumber: () => '***' };
 
 /**
- * A chain with every Luhn-valid window of 12–19 digits rewritten. A window is a run of whole groups: a card
- * number is never found inside a longer unbroken run of digits (an order number), but a grouped card
- * number is found beside other groups (`ref 12 4444 3333 2222 1111`). Overlapping windows all rewrite (a
- * character the rewrite changes stays changed).
+ * A chain with every Luhn-valid window of 12–19 digits rewritten. A window is whole groups: never part of a
+ * longer unbroken run (an order number), but beside other groups (`ref 12 4444 3333 2222 1111`). Overlapping
+ * windows all rewrite.
  */
 function rewriteChain(chain: string, rewrite: CardRewrite): string {
   if (chain.length < MIN_PAN) return chain;
@@ -62,10 +54,7 @@ function rewriteChain(chain: string, rewrite: CardRewrite): string {
   return changed ? changed.join('') : chain;
 }
 
-/**
- * Masks every card number inside a text: a Luhn-valid run of 12–19 digits, or such digits grouped by
- * spaces or dashes (first and last four digits kept, separators kept). Luhn-invalid runs stay.
- */
+/** Every Luhn-valid card number in a text masked, grouped or not (first and last four and separators kept). */
 export function maskCardNumbersIn(text: string, rewrite: CardRewrite = MASK): string {
   return text.replace(DIGIT_CHAINS, (chain) => rewriteChain(chain, rewrite));
 }
@@ -85,19 +74,13 @@ const CVC_IN_TEXT = /((?:cvc|cvv|security[_ -]?code)[a-z0-9_]*["']?\s*[:=][\s"'[
 /** `cardNumber: 4444 3333 2222 1111` (even Luhn-invalid): a card number after its key, in any text. */
 const PAN_IN_TEXT = /(card[_ -]?number[a-z0-9_]*["']?\s*[:=][\s"'[]*)([0-9](?:[0-9]|[ -](?=[0-9]))*)/gi;
 
-/**
- * Masks card data in text that is not JSON (a broken body, a header, a query string): security codes and
- * card numbers written after their keys, then card numbers anywhere (maskCardNumbersIn).
- */
+/** Card data in text that is not JSON (a broken body, a header): codes and numbers after their keys, then any card number. */
 export function maskCardText(text: string, rewrite: CardRewrite = MASK): string {
   const codes = text.replace(CVC_IN_TEXT, (_m, key: string, code: string) => key + rewrite.cvc(code));
   return maskCardNumbersIn(codes.replace(PAN_IN_TEXT, (_m, key: string, digits: string) => key + rewriteDigitsOf(digits, rewrite)), rewrite);
 }
 
-/**
- * A client's Correlation-Id (letters, digits and `._:-`), masked where its digits, grouped by any of that
- * punctuation, hold a card number. The simulator's own ids are never passed here.
- */
+/** A client's Correlation-Id (letters, digits, `._:-`) masked where its digits, grouped by that punctuation, hold a card number. */
 export function maskCorrelationId(id: string): string {
   const probe = id.replace(/[._:]/g, '-');
   const masked = maskCardNumbersIn(probe);
@@ -107,10 +90,7 @@ export function maskCorrelationId(id: string): string {
   return out;
 }
 
-/**
- * A link with its authority (`http://<Host>`) masked: the Host may come from the client. The rest is the
- * simulator's own (a ref may hold any digits), and so is a value that is not an absolute link.
- */
+/** A link with its authority masked (the Host may come from the client); the rest is ours (a ref may hold any digits). */
 export function maskHref(href: string, rewrite: CardRewrite = MASK): string {
   const scheme = href.indexOf('://');
   if (scheme === -1) return href;
@@ -147,11 +127,9 @@ function maskString(value: string, key: string | undefined, kind: Kind, rewrite:
 }
 
 /**
- * A copy of a JSON value with card data masked: any value under a `cardNumber`-like key (string, or a number
- * of 10 digits or more) keeps its first and last four characters; any value under a `cvc`/`cvv`/
- * `securityCode`-like key becomes `***`; both apply to array items and nested values under such a key
- * (`inherited`). Other strings and numbers have card numbers masked (maskCardNumbersIn); a masked number
- * becomes a string.
+ * A copy of a JSON value with card data masked: under a `cardNumber`-like key (a string, or a number of 10+
+ * digits) first and last four kept; under a `cvc`/`cvv`/`securityCode`-like key `***`; both at any depth under
+ * the key (`inherited`). Elsewhere card numbers are masked (a masked number becomes a string).
  */
 export function maskCardData(value: unknown, key?: string, depth = 0, rewrite: CardRewrite = MASK, inherited?: Kind): unknown {
   if (key !== undefined && OWN_IDS.has(key)) return value;
@@ -169,24 +147,15 @@ export function maskCardData(value: unknown, key?: string, depth = 0, rewrite: C
   return out;
 }
 
-/**
- * A named text value (a query parameter) masked as maskCardData masks a field of that name: a security code
- * starred, a card number masked whatever its digits, the simulator's own ids kept, anything else as text.
- */
+/** A named text value (a query parameter) masked as maskCardData masks a field of that name. */
 export function maskField(name: string, value: string, rewrite: CardRewrite = MASK): string {
   return OWN_IDS.has(name) ? value : maskString(value, name, kindOfKey(name), rewrite, maskCardText);
 }
 
-/**
- * A JSON string (to its closing quote, or to the end of a text cut short) or a JSON number literal: strings
- * are matched only to be stepped over, so that digits inside them are never read as a number.
- */
+/** A JSON string (to the end of a text cut short), stepped over, or a number literal. */
 const STRING_OR_NUMBER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"?|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g;
 
-/**
- * JSON text whose number literals holding a card number are written as masked strings, from their exact
- * digits: JSON.parse would round a 17–19 digit number, and its rounded digits would escape the Luhn check.
- */
+/** Number literals holding a card number masked from their exact digits: JSON.parse rounds 17–19 digits past Luhn. */
 function maskNumberLiterals(text: string, rewrite: CardRewrite): string {
   return text.replace(STRING_OR_NUMBER, (token) => {
     if (token.startsWith('"')) return token;
@@ -196,10 +165,7 @@ function maskNumberLiterals(text: string, rewrite: CardRewrite): string {
   });
 }
 
-/**
- * A recorded body as it may be shown: JSON parsed and masked (maskCardData, numbers masked from their exact
- * digits), anything else as masked text (maskCardText).
- */
+/** A recorded body as it may be shown: JSON parsed and masked, anything else as masked text. */
 export function maskBodyText(text: string, rewrite: CardRewrite = MASK): { json: true; value: unknown } | { json: false; text: string } {
   let parsed: unknown;
   try {

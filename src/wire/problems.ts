@@ -1,7 +1,4 @@
-/**
- * Problems with a document on the wire (an API body, a fixtures or scenario file, a snapshot): field
- * problems with structured paths, rendered as JSONPaths only at the edge.
- */
+/** Problems with a document (a body, a file, a snapshot): structured field paths, JSONPaths only at the edge. */
 import type { DomainCode } from '../domain/errors.js';
 
 /** Field-level problem names (the spec's "field validation errors"). */

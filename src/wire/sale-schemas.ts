@@ -1,7 +1,4 @@
-/**
- * zod schemas of the payments v5 requests: the card-on-file sale, with the contract's two instrument kinds,
- * and the partial refund (contract 3.2). An optional field sent as `null` is absent (`.nullish()`, decision 0032).
- */
+/** zod schemas of the payments v5 sale and partial refund (contract 3.2); `null` is absent (decision 0032). */
 import * as z from 'zod';
 import { billingAddress, cardHolderName, cardNumber, createCardExpiryDate, nonEmpty, oneOf, text } from './schemas.js';
 

@@ -1,7 +1,6 @@
 /**
- * A type that users see (a fixtures document, a scenario, a state snapshot) is declared once, as a plain
- * interface that imports nothing, so that the published declarations need no zod (decision 0047); the zod
- * schema that reads it is checked against it here, both ways, so that neither can drift from the other.
+ * A type users see is a plain interface that imports nothing, so the published declarations need no zod
+ * (decision 0047); the zod schema that reads it is checked against it here, both ways.
  */
 import type * as z from 'zod';
 

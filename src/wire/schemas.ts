@@ -80,11 +80,8 @@ export const cardNumber = text(10, 19)
   .refine(passesLuhn, { error: 'must pass the Luhn check', params: { errorName: 'panFailedLuhnCheck' } });
 
 /**
- * An optional field of an API body is `.nullish()`: absent, or `null`, which means absent (contract 3.3; the
- * vendor's own plugins send `"address2": null`). zod hands any other value straight to the field's schema, so a
- * body without nulls parses as fast as before and a wrong value is reported as before; the `to…` functions drop
- * the nulls (`given`). Files (fixtures, scenarios, snapshots) keep `.optional()`: a null there is fieldIsNull
- * (decision 0032).
+ * An API body's optional field is `.nullish()`: `null` means absent (contract 3.3; the vendor's plugins send
+ * `"address2": null`), and the `to…` functions drop it. Files keep `.optional()`: a null is fieldIsNull (decision 0032).
  */
 const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
@@ -96,10 +93,7 @@ type FileForm<S> =
       ? z.ZodObject<{ -readonly [K in keyof Shape]: FileForm<Shape[K]> }, z.core.$strict>
       : S;
 
-/**
- * An API body's schema as a file (fixtures, scenarios, snapshots) takes the same document: API bodies ignore
- * fields they do not define (contract 1.3) and read `null` as absent; files refuse both (decision 0032).
- */
+/** An API body's schema as a file takes it: API bodies ignore unknown fields and read `null` as absent (contract 1.3); files refuse both (decision 0032). */
 function fileForm<S extends z.ZodType>(schema: S): FileForm<S>;
 function fileForm(schema: z.ZodType): z.ZodType {
   const inner: unknown = schema instanceof z.ZodOptional ? schema.unwrap() : undefined;
@@ -145,11 +139,7 @@ const INSTANT_FORMATS: Record<InstantForm, Record<string, unknown>> = {
   dateOrDateTime: { anyOf: [{ format: 'date-time' }, { format: 'date' }] },
 };
 
-/**
- * A date-time text that the one date parser (instant.ts) reads in `form`: a text of another form is refused
- * with `formatMessage`, a date or time that does not exist (`2030-02-31`) with the reason; both are
- * dateHasInvalidFormat.
- */
+/** A date-time text instant.ts reads in `form`; else dateHasInvalidFormat: `formatMessage`, or why the date does not exist. */
 export function isoInstant(form: InstantForm, formatMessage: string): z.ZodString {
   return z
     .string()

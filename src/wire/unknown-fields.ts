@@ -1,8 +1,4 @@
-/**
- * Fields a file does not define (zod's `unrecognized_keys` on strict objects): which fields the object at a
- * path does define, read from the schema itself, and the "did you mean" hint for a misspelt one. The same
- * hint serves a misspelt value of a field that takes one of a few (an enum: `operation: sael`).
- */
+/** Unknown fields of strict objects: the fields the schema defines at a path, and "did you mean" for a misspelt key or value. */
 import type * as z from 'zod';
 import type { FieldPath } from './problems.js';
 
@@ -11,15 +7,8 @@ type Schema = z.core.$ZodType;
 /** The schemas a value may be checked by, once wrappers (optional, default, lazy, pipe…) are looked through. */
 function unwrap(schema: Schema): Schema[] {
   const def = (schema as z.core.$ZodTypes)._zod.def;
+  if ('innerType' in def) return unwrap(def.innerType);
   switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'readonly':
-    case 'catch':
-      return unwrap(def.innerType);
     case 'pipe':
       return unwrap(def.in);
     case 'lazy':
@@ -67,8 +56,7 @@ export function definedFieldsAt(schema: Schema, path: FieldPath): string[] {
 
 /** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`. */
 export function editDistance(a: string, b: string): number {
-  // d[i][j]: the distance between the first i characters of a and the first j of b. Row 0 and column 0
-  // start as j and i (that many insertions or deletions); every other cell is computed below.
+  // d[i][j]: the distance between a's first i characters and b's first j (row and column 0: i + j).
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i + j));
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
@@ -83,17 +71,15 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The defined field a misspelt key most likely meant: the closest by edit distance (the first defined, on a
- * tie), when it is close: at most max(2, a third of the key's length) edits, and fewer than the key's length
- * (a hint must keep something of what was typed).
+ * The field a misspelt key most likely meant: the closest (the first on a tie) within max(2, a third of the
+ * key's length) edits, and fewer than its length (a hint must keep something of what was typed).
  */
 export function closestField(key: string, fields: readonly string[]): string | undefined {
   const limit = Math.min(Math.max(2, Math.floor(key.length / 3)), key.length - 1);
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const field of fields) {
-    // The distance is at least the difference in length: a field that cannot be closer is not measured, so a
-    // long key (or value) costs no quadratic table.
+    // The distance is at least the difference in length: a long key costs no quadratic table.
     if (Math.abs(field.length - key.length) >= bestDistance) continue;
     const distance = editDistance(key, field);
     if (distance < bestDistance) {
@@ -110,20 +96,13 @@ export function notAllowedMessage(key: string, fields: readonly string[]): strin
   return `${key} is not a field of this object${hint === undefined ? '' : `; did you mean ${hint}?`}`;
 }
 
-/**
- * The allowed value a misspelt one most likely meant: the one it equals but for case (`SALE`), else the
- * closest as closestField finds it; undefined when none is close.
- */
+/** The allowed value a misspelt one most likely meant: equal but for case (`SALE`), else the closest. */
 export function closestValue(given: string, allowed: readonly string[]): string | undefined {
   const lower = given.toLowerCase();
   return allowed.find((value) => value.toLowerCase() === lower) ?? closestField(given, allowed);
 }
 
-/**
- * `; did you mean 'sale'?` after a message that lists the allowed values (each in `quote`, as the message
- * writes them), when the value given is a string and a close one exists; '' otherwise, and when only one
- * value is allowed (the message already names it).
- */
+/** `; did you mean 'sale'?` for a string close to one of several allowed values (quoted as the message quotes them); else ''. */
 export function meantValueHint(given: unknown, allowed: readonly string[], quote = "'"): string {
   if (typeof given !== 'string' || allowed.length < 2) return '';
   const meant = closestValue(given, allowed);

@@ -19,8 +19,7 @@ export function toJsonPath(path: FieldPath): string {
 
 const TYPE_ERRORS: Record<string, FieldErrorName> = {
   string: 'fieldMustBeString',
-  // Every numeric field of both APIs is an integer, so a non-number and a non-integral number alike
-  // are reported as fieldMustBeInteger.
+  // Every numeric field of both APIs is an integer.
   number: 'fieldMustBeInteger',
   int: 'fieldMustBeInteger',
   boolean: 'fieldMustBeBoolean',
@@ -62,10 +61,8 @@ function errorNameOf(issue: z.core.$ZodIssue, value: unknown): FieldErrorName {
       return issue.origin === 'string' ? 'stringIsTooLong' : 'integerIsTooLarge';
     case 'invalid_format':
       return issue.format === 'datetime' ? 'dateHasInvalidFormat' : 'stringFailedRegexCheck';
-    case 'custom': {
-      const named = (issue.params as { errorName?: FieldErrorName } | undefined)?.errorName;
-      return named ?? 'fieldHasInvalidValue';
-    }
+    case 'custom':
+      return (issue.params as { errorName?: FieldErrorName } | undefined)?.errorName ?? 'fieldHasInvalidValue';
     default:
       return 'fieldHasInvalidValue';
   }
@@ -75,11 +72,8 @@ function errorNameOf(issue: z.core.$ZodIssue, value: unknown): FieldErrorName {
 const isSecretKey = (key: string | number): boolean => typeof key === 'string' && (isCardDataKey(key) || /password|secret/i.test(key));
 
 /**
- * `refusalCode must be a string, not the number 51: quote it`: a number or a boolean where text is due is
- * nearly always a value a YAML or JSON writer left unquoted. The message names the value as it was read, not
- * as it was typed: YAML reads `05` as 5, so "quote it, \"5\"" would teach the wrong code (decision 0045). A
- * value under a secret key (a card number, a security code, a password) is not repeated: messages are shown,
- * logged and journaled.
+ * `refusalCode must be a string, not the number 51: quote it`: a value a YAML or JSON writer left unquoted, named
+ * as it was read (YAML reads `05` as 5: decision 0045), unless under a secret key (messages are logged).
  */
 export function mustBeStringMessage(label: string, value: unknown, path: FieldPath): string {
   const base = `${label} must be a string`;
@@ -99,15 +93,12 @@ function allowedValuesOf(issue: z.core.$ZodIssue): readonly string[] {
 
 function messageOf(errorName: FieldErrorName, issue: z.core.$ZodIssue, label: string, value: unknown, path: FieldPath): string {
   if (errorName === 'fieldMustBeString') return mustBeStringMessage(label, value, path);
-  // Else a rule's own message; for a misspelt value of a field that takes one of a few: `; did you mean 'sale'?`.
   return `${label} ${FIXED_MESSAGES[errorName] ?? issue.message + meantValueHint(value, allowedValuesOf(issue))}`;
 }
 
 /**
- * One problem per offending field (the first rule it breaks), in the order zod found them. A strict object's
- * unknown keys are one `fieldIsNotAllowed` each, at the key's own path, with a hint from the fields `schema`
- * defines there. It stops once it has more than MAX_PROBLEMS (an answer lists no more, and says so), so a
- * document with a million problems costs no more to describe than one with a hundred.
+ * One problem per offending field (the first rule it breaks), in zod's order; an unknown key is a
+ * `fieldIsNotAllowed` at its own path, hinted from the fields `schema` defines there. Stops past MAX_PROBLEMS.
  */
 export function toFieldProblems(issues: readonly z.core.$ZodIssue[], root: unknown, rootLabel: string, schema?: z.core.$ZodType): FieldProblem[] {
   const seen = new Set<string>();
