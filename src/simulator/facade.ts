@@ -164,7 +164,10 @@ export class ReceivedError {
   constructor(readonly body: ErrorBody) {}
 }
 
-/** A refusal by a library call (a bad snapshot, scenario or clock value): `errorName`, `details` (the HTTP error body) and a message naming the first problem. */
+/**
+ * A refusal by a library call (a bad snapshot, scenario or clock value): `errorName`, `details` (the HTTP
+ * error body) and a message naming the first problem.
+ */
 export class SimulatorError extends Error {
   readonly errorName: string;
   readonly details: ErrorBody;
