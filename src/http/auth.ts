@@ -5,6 +5,7 @@
  * guess never matches one, so its timing does not depend on the secret.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { BoundedMap } from '../infra/bounded-map.js';
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
@@ -21,7 +22,7 @@ export function createAuthenticator(passwords: ReadonlyMap<string, string>): Aut
   const digests = new Map<string, Buffer>();
   for (const [username, password] of passwords) digests.set(username, digest(password));
   const nobody = digest(randomBytes(32).toString('hex'));
-  const verified = new Map<string, string>();
+  const verified = new BoundedMap<string, string>(VERIFIED_KEPT);
   return (authorization) => {
     if (authorization === undefined) return undefined;
     const known = verified.get(authorization);
@@ -35,8 +36,6 @@ export function createAuthenticator(passwords: ReadonlyMap<string, string>): Aut
     const expected = digests.get(username);
     const matches = timingSafeEqual(digest(decoded.slice(colon + 1)), expected ?? nobody);
     if (!matches || expected === undefined) return undefined;
-    if (verified.size >= VERIFIED_KEPT) verified.clear();
-    verified.set(authorization, username);
-    return username;
+    return verified.remember(authorization, username);
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import { BoundedMap } from '../infra/bounded-map.js';
 import { HttpError } from './errors.js';
 import { essence } from './media.js';
 import type { SimulatorConfig } from '../config/options.js';
@@ -57,7 +58,7 @@ const REMEMBERED_HOSTS = 64;
 export class Guard {
   private readonly hosts: Set<string> | true;
   private readonly origins: Set<string>;
-  private readonly verdicts = new Map<string, boolean>();
+  private readonly verdicts = new BoundedMap<string, boolean>(REMEMBERED_HOSTS);
 
   constructor(options: GuardOptions) {
     this.hosts = configuredHosts(options);
@@ -79,9 +80,7 @@ export class Guard {
     if (known !== undefined) return known;
     const name = hostNameOf(host);
     const allowed = this.hosts === true || (name !== undefined && (isLocalName(name) || this.hosts.has(name)));
-    if (this.verdicts.size >= REMEMBERED_HOSTS) this.verdicts.clear();
-    this.verdicts.set(host, allowed);
-    return allowed;
+    return this.verdicts.remember(host, allowed);
   }
 
   /** The refusal of a /_sim request a web page of another site could have sent; undefined when allowed. */

@@ -10,6 +10,7 @@ import { PAYMENT_QUERIES_ROUTE, TOKEN_PATH, linkPath } from './routes.js';
 import type { SaleResult } from '../domain/sale.js';
 import type { PendingConflict, Token } from '../domain/token.js';
 import { REF_PURPOSES, type PaymentRefPurpose, type RefCodec, type RefPurpose } from '../infra/refs.js';
+import { BoundedMap } from '../infra/bounded-map.js';
 
 export interface LinkContext<P extends string = RefPurpose> {
   baseUrl: string;
@@ -109,7 +110,7 @@ const READS_KEPT = 2_000;
 
 /** One simulator's cache of token representations (never shared between simulators). */
 export class ReadCache {
-  private readonly kept = new Map<Token, { key: string; json: string }>();
+  private readonly kept = new BoundedMap<Token, { key: string; json: string }>(READS_KEPT);
 
   /**
    * The representation's JSON text, kept while the token's revision, expiry, open conflict and the base URL
@@ -122,9 +123,7 @@ export class ReadCache {
     const hit = this.kept.get(token);
     if (hit !== undefined && hit.key === key) return hit.json;
     const json = tokenJson(token, ctx, view);
-    if (this.kept.size >= READS_KEPT) this.kept.clear();
-    this.kept.set(token, { key, json });
-    return json;
+    return this.kept.remember(token, { key, json }).json;
   }
 }
 

@@ -19,6 +19,7 @@ import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
 import { ReadCache } from '../http/present.js';
 import type { IdSource } from '../infra/ids.js';
+import { BoundedMap } from '../infra/bounded-map.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Replica } from '../store/redis/replica.js';
@@ -107,7 +108,7 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
       reads: new ReadCache(),
       existing: new ReadCache(),
       mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
-      origins: new Map(),
+      origins: new BoundedMap(64),
     },
     authenticate: edges.authenticate,
     baseUrl: config.baseUrl,

@@ -6,6 +6,7 @@
 import type { Payment } from '../../domain/payment.js';
 import type { SaleInstrument } from '../../domain/sale.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
+import type { BoundedMap } from '../../infra/bounded-map.js';
 import { parseJsonText } from '../../wire/json.js';
 import { partialRefundBody, saleBody, type SaleBody } from '../../wire/sale-schemas.js';
 import { toCard } from '../../wire/schemas.js';
@@ -25,14 +26,7 @@ function instrumentOf(pi: SaleBody['instruction']['paymentInstrument'], refs: Re
   return { kind: 'plain', card: toCard(pi) };
 }
 
-function originOf(origins: Map<string, string>, baseUrl: string): string {
-  let origin = origins.get(baseUrl);
-  if (origin === undefined) {
-    if (origins.size >= 64) origins.clear();
-    origins.set(baseUrl, (origin = baseUrl));
-  }
-  return origin;
-}
+const originOf = (origins: BoundedMap<string, string>, baseUrl: string): string => origins.get(baseUrl) ?? origins.remember(baseUrl, baseUrl);
 
 const ctx = (deps: OperationDeps, req: ApiRequest): LinkContext<PaymentRefPurpose> => ({ baseUrl: req.baseUrl, refs: deps.paymentRefs });
 

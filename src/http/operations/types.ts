@@ -5,6 +5,7 @@ import type { Payments } from '../../domain/payments.js';
 import type { SaleOverride, Sales } from '../../domain/sale.js';
 import type { Vault } from '../../domain/vault.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
+import type { BoundedMap } from '../../infra/bounded-map.js';
 import type { MediaTypes } from '../media.js';
 import type { ReadCache } from '../present.js';
 
@@ -51,7 +52,7 @@ export interface OperationDeps {
   /** Whether the credential may detokenize (`detokenize: true` in fixtures; decision 0031). */
   mayDetokenize: (tenant: string) => boolean;
   /** The base URLs the sales' payments keep: one string per base URL, not one per payment. */
-  origins: Map<string, string>;
+  origins: BoundedMap<string, string>;
 }
 
 /** An operation of the simulated API: the request in, the answer out (or a thrown error). */
