@@ -1,11 +1,12 @@
 /** Payment events as webhooks, end to end: the payment domain, the dispatcher, and a real HTTP receiver. */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Simulator } from '../../src/index.js';
 import { SALE_REQUEST, SALE_RESPONSE, plainCard, sale, saleBody } from '../support/sale.js';
-import { HOST, START, handlerOf, pathOf, scenarioFile, testSimulator } from '../support/sim.js';
+import { HOST, START, handlerOf, pathOf, scenarioFile, testSimulator as makeSimulator } from '../support/sim.js';
 
 interface Received {
   status: number;
@@ -18,18 +19,26 @@ interface Received {
 }
 
 const receivers: Server[] = [];
+const simulators: Simulator[] = [];
 afterEach(async () => {
+  // A reset drops the deliveries a simulator would otherwise go on retrying after its test.
+  for (const sim of simulators.splice(0)) sim.reset();
   for (const server of receivers.splice(0)) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
 });
 
-/** A real receiver that answers `statuses` in turn (then 204), and notes every request. */
+/**
+ * A real receiver that answers `statuses` in turn (then 204), and notes every request to its own URL. Its path is
+ * its own: a request meant for another test's receiver (on a port used again) is answered 404, not noted.
+ */
 async function receiver(statuses: number[] = [], hang = false): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
   const plan = [...statuses];
+  const path = `/hooks/${randomUUID()}`;
   const server = createServer((req: IncomingMessage, res) => {
+    if (req.url !== path) return void res.writeHead(404).end();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -41,10 +50,15 @@ async function receiver(statuses: number[] = [], hang = false): Promise<{ url: s
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receivers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, received };
 }
 
 type Links = Record<string, { href: string }>;
+const testSimulator = (options?: Parameters<typeof makeSimulator>[0]): Simulator => {
+  const sim = makeSimulator(options);
+  simulators.push(sim);
+  return sim;
+};
 const post = (sim: Simulator, href: string, body?: unknown) => {
   const req = request(handlerOf(sim)).post(pathOf(href)).auth('merchant', 'secret').set('Host', HOST).set('Accept', SALE_RESPONSE);
   return body === undefined ? req.send() : req.set('Content-Type', SALE_REQUEST).send(JSON.stringify(body));
