@@ -92,7 +92,7 @@ export function createController(deps: ControllerDeps) {
     tokens: (tenant?: string): Token[] => tokenPage(liveTokens(deps, tenant), undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
     /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
     tokenPage: (tenant: string | undefined, after: TokenPosition | undefined, limit: number) => tokenPage(liveTokens(deps, tenant), after, limit),
-    /** The oldest `filter.limit` entries that pass the (trusted: checkJournalFilter) filter, masked; `count` is how many pass it. */
+    /** The oldest `filter.limit` entries that pass the (trusted: cleanJournalFilter) filter, masked; `count` is how many pass it. */
     requests(tenant?: string, filter?: JournalFilter): { requests: JournalEntry[]; count: number } {
       const { selected, count } = journal.select(tenant, filter);
       return { requests: selected.map(toEntry), count };
