@@ -24,10 +24,13 @@ export function tokenPage(tokens: Iterable<Token>, after: TokenPosition | undefi
   // One more than the page, to know whether another page follows; cut back to it whenever twice as many are held.
   const keep = limit + 1;
   const held: Token[] = [];
+  let last: Token | undefined; // the last kept at the latest cut: no later token can enter the page
   for (const t of tokens) {
-    if (after !== undefined && compare(t, after) <= 0) continue;
+    if ((after !== undefined && compare(t, after) <= 0) || (last !== undefined && compare(t, last) >= 0)) continue;
     held.push(t);
-    if (held.length >= 2 * keep) held.sort(compare).length = keep;
+    if (held.length < 2 * keep) continue;
+    held.sort(compare).length = keep;
+    last = held[limit];
   }
   held.sort(compare);
   return { tokens: held.slice(0, limit), more: held.length > limit };
