@@ -15,7 +15,7 @@ import type { JournalEntry, JournalFilter } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 import type { ClockState, StateSnapshot } from './state.js';
-import { importState, importTenantState, liveTokens, stateParts, sweep, view, type ControllerDeps, type StateParts } from './snapshots.js';
+import { importState, liveTokens, stateParts, sweep, view, type ControllerDeps, type StateParts } from './snapshots.js';
 
 const RANGE = 'the clock runs from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
 
@@ -105,7 +105,7 @@ export function createController(deps: ControllerDeps) {
       return { ...head, tokens: tokens.map(toState) };
     },
     /** The whole state, or a tenant's part only; nothing changes when it is refused. */
-    importState: (data: unknown, tenant?: string): void => (tenant === undefined ? importState(deps, data) : importTenantState(deps, data, tenant)),
+    importState: (data: unknown, tenant?: string): void => importState(deps, data, tenant),
     /** Deletes every tenant's expired tokens, each by its tenant's clock; returns how many (a periodic sweep). */
     sweepExpired: (): number => sweep(deps, undefined, true),
   };

@@ -5,13 +5,12 @@
 import { formatInstant } from '../wire/instant.js';
 import type { FieldPath, FieldProblem } from '../wire/problems.js';
 import type { Token } from '../domain/token.js';
-import type { Scenario } from '../scenarios/schema.js';
 import type { PaymentStore, Store } from '../domain/ports.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
 import type { IdSource } from '../infra/ids.js';
 import type { Siv } from '../infra/siv.js';
 import type { ActiveScenarios } from '../scenarios/active-set.js';
-import type { ScenarioEngine } from '../scenarios/engine.js';
+import type { ScenarioCounters, ScenarioEngine } from '../scenarios/engine.js';
 import type { Journal } from './journal.js';
 import { instantMs, paymentFromState, paymentToState } from './payment-state.js';
 import { parseState, refuseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
@@ -130,55 +129,48 @@ const NAMED = {
   scenarios: (s) => keysOf(s.scenarios, 'scenarios'),
 } satisfies Record<string, Named>;
 
-/** A problem for each name in these places that is refused, throwing them all. */
-function refuseNames(snapshot: StateSnapshot, places: readonly (keyof typeof NAMED)[], refused: (name: string) => boolean, message: (name: string) => string): void {
-  const problems = places.flatMap((place) => NAMED[place](snapshot).flatMap(([name, path]): FieldProblem[] => (refused(name) ? [{ errorName: 'fieldHasInvalidValue', message: message(name), path }] : [])));
-  refuseState(problems);
+/** Refuses a snapshot naming a tenant the import may not write: with a tenant, any other; without, one not configured. */
+function refuseNames(deps: ControllerDeps, snapshot: StateSnapshot, tenant: string | undefined): void {
+  // A token or clock of a name that is not configured would be out of every reach.
+  const places = tenant === undefined ? (['tokens', 'tenantClocks', 'scenarios', 'payments'] as const) : (Object.keys(NAMED) as (keyof typeof NAMED)[]);
+  const refused = (name: string): string | undefined =>
+    tenant === undefined ? (deps.isTenant(name) ? undefined : `'${name}' is not a configured username`) : name === tenant ? undefined : `this import writes tenant '${tenant}' only`;
+  refuseState(
+    places.flatMap((place) =>
+      NAMED[place](snapshot).flatMap(([name, path]): FieldProblem[] => {
+        const message = refused(name);
+        return message === undefined ? [] : [{ errorName: 'fieldHasInvalidValue', message, path }];
+      }),
+    ),
+  );
 }
 
-/** Replaces the whole state (tokens of configured tenants only); changes nothing and throws when the snapshot is not valid. */
-export function importState(deps: ControllerDeps, data: unknown): void {
-  const { clocks } = deps;
+/** Replaces the whole state (tokens of configured tenants only), or one tenant's part with a snapshot naming no other; nothing changes on a refusal. */
+export function importState(deps: ControllerDeps, data: unknown, tenant?: string): void {
+  const { clocks, engine } = deps;
   const { snapshot, tokens } = parseState(data, deps.siv, (t) => deps.scenarios.current(t).extension);
-  // An import writes configured tenants only: a token or clock of any other name would be out of every reach.
-  refuseNames(snapshot, ['tokens', 'tenantClocks', 'scenarios', 'payments'], (name) => !deps.isTenant(name), (name) => `'${name}' is not a configured username`);
-  // Everything is checked; from here on nothing can fail half-way.
-  clocks.dropForks();
-  clocks.shared.set(instantMs(snapshot.clock.now), snapshot.clock.frozen);
-  for (const [tenant, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(tenant).set(instantMs(c.now), c.frozen);
-  deps.ids.restoreCounters(snapshot.counters.ids);
-  deps.scenarios.restoreTenantSets(snapshot.scenarios ?? {});
-  deps.engine.restoreCounters(snapshot.counters.scenarios ?? {}, snapshot.counters.tenantScenarios ?? {});
-  deps.store.replaceAll(tokens);
-  deps.payments.store.replaceAll((snapshot.payments ?? []).map(paymentFromState));
-  sweep(deps, undefined, true);
-}
-
-/** Replaces one tenant's part of the state with a snapshot's, which must name no other tenant. */
-export function importTenantState(deps: ControllerDeps, data: unknown, tenant: string): void {
-  const { clocks, engine, store } = deps;
-  const { snapshot, tokens } = parseState(data, deps.siv, (t) => deps.scenarios.current(t).extension);
-  refuseNames(snapshot, Object.keys(NAMED) as (keyof typeof NAMED)[], (name) => name !== tenant, () => `this import writes tenant '${tenant}' only`);
-  // Everything is checked; from here on nothing can fail half-way. Other tenants' parts are kept as they are.
-  const own = snapshot.tenantClocks[tenant];
-  if (own) clocks.fork(tenant).set(instantMs(own.now), own.frozen);
-  deps.ids.restoreCounters({ ...only(deps.ids.counters(), (key) => tenantOfCounter(key) !== tenant), ...snapshot.counters.ids });
-  const sets: Record<string, readonly Scenario[]> = Object.fromEntries([...engine.tenantSets()].filter(([owner]) => owner !== tenant));
-  const mine = snapshot.scenarios?.[tenant];
-  if (mine && mine.length > 0) sets[tenant] = mine;
-  const counts = engine.counters();
-  const ownCounts = engine.tenantCounters();
-  deps.scenarios.restoreTenantSets(sets);
-  for (const byTenant of Object.values(counts)) delete byTenant[tenant];
-  for (const [label, byTenant] of Object.entries(snapshot.counters.scenarios ?? {})) {
-    const c = byTenant[tenant];
-    if (c) (counts[label] ??= {})[tenant] = c;
+  refuseNames(deps, snapshot, tenant);
+  // Everything is checked; from here on nothing can fail half-way. With a tenant, the other tenants' parts are kept.
+  const kept = (t: string): boolean => tenant !== undefined && t !== tenant;
+  // Read before the sets are replaced (which drops their counts).
+  const counts: ScenarioCounters = tenant === undefined ? {} : engine.counters();
+  const ownCounts = tenant === undefined ? {} : only(engine.tenantCounters(), kept);
+  if (tenant === undefined) {
+    clocks.dropForks();
+    clocks.shared.set(instantMs(snapshot.clock.now), snapshot.clock.frozen);
   }
-  delete ownCounts[tenant];
-  const ownNext = snapshot.counters.tenantScenarios?.[tenant];
-  engine.restoreCounters(counts, ownNext ? { ...ownCounts, [tenant]: ownNext } : ownCounts);
-  store.clear(tenant);
-  for (const token of tokens) store.insert(token);
+  for (const [t, c] of Object.entries(snapshot.tenantClocks)) clocks.fork(t).set(instantMs(c.now), c.frozen);
+  deps.ids.restoreCounters({ ...only(deps.ids.counters(), (key) => kept(tenantOfCounter(key))), ...snapshot.counters.ids });
+  // An empty set is none.
+  deps.scenarios.restoreTenantSets({ ...Object.fromEntries([...engine.tenantSets()].filter(([owner]) => kept(owner))), ...snapshot.scenarios });
+  for (const byTenant of Object.values(counts)) if (tenant !== undefined) delete byTenant[tenant];
+  for (const [label, byTenant] of Object.entries(snapshot.counters.scenarios ?? {})) for (const [t, c] of Object.entries(byTenant)) (counts[label] ??= {})[t] = c;
+  engine.restoreCounters(counts, { ...ownCounts, ...snapshot.counters.tenantScenarios });
+  if (tenant === undefined) deps.store.replaceAll(tokens);
+  else {
+    deps.store.clear(tenant);
+    for (const token of tokens) deps.store.insert(token);
+  }
   deps.payments.store.replaceAll((snapshot.payments ?? []).map(paymentFromState), tenant);
-  sweep(deps, tenant);
+  sweep(deps, tenant, true);
 }
