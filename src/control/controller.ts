@@ -19,10 +19,8 @@ import { importState, liveTokens, stateParts, sweep, view, type ControllerDeps, 
 
 const RANGE = 'the clock runs from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
 
-/** now outside the clock's range: bodyDoesNotMatchSchema, fieldHasInvalidValue at `$.now`. */
 const outOfRange = () => fieldError('fieldHasInvalidValue', ['now'], `now must be inside the clock's range: ${RANGE}`);
 
-/** `{by}` → milliseconds forward from `nowMs`; refused at `$.by` when not a duration or past the clock's range. */
 function readAdvance(body: unknown, nowMs: number): number {
   const { by } = parseBody(clockAdvanceBody, body);
   const ms = advanceMs(by, nowMs);
@@ -35,7 +33,6 @@ function readAdvance(body: unknown, nowMs: number): number {
   return ms;
 }
 
-/** `{now, frozen?}` → the instant and the frozen flag; refused at `$.now` for a bad date or one outside the range. */
 function readSetClock(body: unknown): { epochMs: number; frozen: boolean | undefined } {
   const parsed = parseBody(clockSetBody, body);
   const epochMs = parseInstant(parsed.now) ?? Number.NaN;

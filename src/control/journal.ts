@@ -166,7 +166,6 @@ export function createJournal(bounds: JournalBounds) {
     if (queue?.length === 0) byTenant.delete(oldest.record.tenant);
   }
 
-
   const queueOf = (tenant: string | undefined): Queue<Stored> | undefined => (tenant === undefined ? all : byTenant.get(tenant));
 
   return {
@@ -212,7 +211,6 @@ export function createJournal(bounds: JournalBounds) {
       byTenant.delete(tenant);
       all.retain((s) => s.live);
     },
-    /** What is held now: entries, and the characters of their kept bodies. */
     size: (): { entries: number; bodyChars: number } => ({ entries, bodyChars }),
   };
 }

@@ -13,9 +13,7 @@ export const TOP_TENANTS = 50;
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export interface MetricsSources {
-  /** Live tokens held, every tenant. */
   tokens: () => number;
-  /** Payments held, every tenant. */
   payments: () => number;
   /** What the journal holds now: entries and the characters of their kept bodies. */
   journal: () => { entries: number; bodyChars: number };
@@ -37,7 +35,6 @@ const GAUGES: readonly (readonly [name: string, help: string, read: (sources: Me
   ['nodejs_eventloop_lag_seconds', 'How long a callback queued at scrape time waited for the event loop (shared by every simulator in the process)', eventLoopLag],
 ];
 
-/** One simulator's metrics. */
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function createMetrics(sources: MetricsSources) {

@@ -28,7 +28,6 @@ export interface ControllerDeps {
   engine: ScenarioEngine;
   /** The active sets, with the profile in force: imported tokens without an extension of their own take its extension. */
   scenarios: ActiveScenarios;
-  /** Whether a name is a configured credential (a tenant). */
   isTenant(name: string): boolean;
   /** Drops the webhook queue and delivery log (of one tenant, or all) at a reset (decision 0030). */
   clearWebhooks(tenant?: string): void;
@@ -77,11 +76,9 @@ export function sweep(deps: ControllerDeps, tenant: string | undefined, forksToo
 /** The tenant of an id counter (`<kind>:<tenant>`; kinds hold no colon). */
 const tenantOfCounter = (key: string): string => key.slice(key.indexOf(':') + 1);
 
-/** The entries of a record whose key passes. */
 const only = <V>(record: Record<string, V>, keep: (key: string) => boolean): Record<string, V> =>
   Object.fromEntries(Object.entries(record).filter(([key]) => keep(key)));
 
-/** Per-label counts of one tenant only. */
 function onlyTenant<C>(counts: Record<string, Record<string, C>>, tenant: string): Record<string, Record<string, C>> {
   const out: Record<string, Record<string, C>> = {};
   for (const [label, byTenant] of Object.entries(counts)) {

@@ -138,7 +138,6 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
 
 const NOT_SEALED_HERE = 'sealedCardNumber was not sealed by a simulator with this seed or state key';
 
-/** Throws the problems found in a snapshot, if any. */
 export function refuseState(problems: readonly FieldProblem[]): void {
   if (problems.length > 0) throw schemaError([...problems], 'The state does not match the schema');
 }
