@@ -39,32 +39,25 @@ export const KEPT_REQUEST_HEADERS = [
 
 type KeptHeaders = { [K in (typeof KEPT_REQUEST_HEADERS)[number][1]]?: string | undefined };
 
-/**
- * What is kept per request, as sent: references to what the request and answer already hold, in one object of
- * one shape (every field present), so that recording stays cheap; formatted and masked only when listed.
- */
+/** What is kept per request: references to what the request and answer hold, in one shape (every field present), so recording stays cheap. */
 export interface JournalRecord extends Omit<JournalFields, 'errorName'>, KeptHeaders {
   errorName?: string | undefined;
   virtualMs: number;
   realMs: number;
-  /** The query string as requested, without `?`. */
   query?: string | undefined;
   /** The correlation header's name, request and answer alike (`WP-CorrelationId` with `--vendor worldpay`); absent: `Correlation-Id`. */
   correlationHeader?: string | undefined;
   /** Kept up to MAX_BODY_BYTES; a Buffer is made text when recorded (a small one is a slice of an 8 KiB pool slab it would keep). */
   body?: Buffer | string | undefined;
-  /** The size of a request body too large to keep. */
   omittedBodyBytes?: number;
   /** The answer's headers: the correlation header, `sentHeaders` (name, value…; absent when unanswered), `responseHeaders`, then the body's type and length. */
   sentHeaders?: readonly string[] | undefined;
   responseHeaders?: Readonly<Record<string, string>> | undefined;
-  /** The Content-Type of the answer's body (application/json when not said). */
+  /** Absent: application/json. */
   responseType?: string | undefined;
-  /** Kept up to MAX_BODY_BYTES. */
   responseBody?: string | undefined;
   /** The answer a `lostAnswer` rule kept from the client (contract 4.4): how it was lost, and what it was (body up to MAX_BODY_BYTES). */
   lostAnswer?: { as: string; status: number; mediaType?: string | undefined; body?: string | undefined } | undefined;
-  /** The size of an answer's body too large to keep. */
   omittedResponseBytes?: number;
 }
 
@@ -96,7 +89,6 @@ export interface JournalEntry extends JournalFields {
   lostAnswer?: { as: 'connectionReset' | 'noResponse' | 'internalError'; status: number; body?: unknown; text?: string };
 }
 
-/** A kept body as it may be shown. */
 export type BodyView = { kind: 'json'; value: unknown } | { kind: 'text'; text: string } | { kind: 'omitted'; bytes: number };
 
 export function bodyView(body: string | Buffer | undefined, omittedBytes: number | undefined): BodyView | undefined {
@@ -120,7 +112,6 @@ export function maskedQueryPairs(query: string): [string, string][] {
   return [...new URLSearchParams(query)].map(([name, value]) => [maskCardText(name), maskField(name, value)]);
 }
 
-/** The kept request headers that were sent, by name, masked. */
 export function maskedRequestHeaders(r: JournalRecord): [string, string][] {
   return KEPT_REQUEST_HEADERS.flatMap(([name, key]): [string, string][] => {
     const value = r[key];
@@ -129,11 +120,7 @@ export function maskedRequestHeaders(r: JournalRecord): [string, string][] {
   });
 }
 
-/**
- * The answer's headers as it was sent (none when it was not answered), masked: Location's authority (it comes
- * from the Host header) and any other value; the correlation id (the first header) was masked when the
- * request arrived, and the simulator's own ids are left alone.
- */
+/** The answer's headers as sent (none when unanswered), masked: Location's authority (from the Host header) too; the correlation id was masked on arrival. */
 export function maskedResponseHeaders(r: JournalRecord): [string, string][] {
   if (r.sentHeaders === undefined) return [];
   const out: [string, string][] = [];

@@ -2,7 +2,7 @@
  * The request journal, bounded per tenant and in total. Recording keeps references to what the request holds;
  * formatting and masking are done only for the entries a listing returns (journal-entry.ts, har).
  */
-import { schemaError, type FieldProblem } from '../wire/problems.js';
+import type { FieldProblem } from '../wire/problems.js';
 import { meantValueHint } from '../wire/unknown-fields.js';
 import { mustBeStringMessage } from '../wire/validation.js';
 import { Queue } from '../infra/queue.js';
@@ -33,11 +33,8 @@ const MAX_STATUS = 599;
 const MAX_RULE = 256;
 
 function integerProblems(key: string, value: unknown, max: number, what: string): FieldProblem[] {
-  const path = [key];
-  if (typeof value !== 'number' || !Number.isInteger(value)) return [{ errorName: 'fieldMustBeInteger', message: `${key} must be ${what}`, path }];
-  if (value < 0) return [{ errorName: 'integerIsTooSmall', message: `${key} must be ${what}`, path }];
-  if (value > max) return [{ errorName: 'integerIsTooLarge', message: `${key} must be ${what}`, path }];
-  return [];
+  const errorName = typeof value !== 'number' || !Number.isInteger(value) ? 'fieldMustBeInteger' : value < 0 ? 'integerIsTooSmall' : value > max ? 'integerIsTooLarge' : undefined;
+  return errorName === undefined ? [] : [{ errorName, message: `${key} must be ${what}`, path: [key] }];
 }
 
 function stringProblems(key: string, value: unknown, check: (s: string) => string | undefined): FieldProblem[] {
@@ -75,18 +72,8 @@ export function journalFilterProblems(filter: Readonly<Record<string, unknown>>)
   });
 }
 
-/** A valid filter as given (the method upper-cased), or a bodyDoesNotMatchSchema error naming every problem. */
-export function checkJournalFilter(filter: JournalFilter = {}): JournalFilter {
-  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
-    throw schemaError([{ errorName: 'fieldMustBeObject', message: 'the journal filter must be an object', path: [] }], 'The journal filter is not valid');
-  }
-  const problems = journalFilterProblems(filter as Record<string, unknown>);
-  if (problems.length > 0) throw schemaError(problems, 'The journal filter is not valid');
-  const clean: JournalFilter = {};
-  for (const key of JOURNAL_FILTER_KEYS) if (filter[key] !== undefined) Object.assign(clean, { [key]: filter[key] });
-  if (clean.method !== undefined) clean.method = clean.method.toUpperCase();
-  return clean;
-}
+/** A filter in which journalFilterProblems found nothing (the caller refuses first), its method upper-cased. */
+export const cleanJournalFilter = (filter: JournalFilter): JournalFilter => (filter.method === undefined ? filter : { ...filter, method: filter.method.toUpperCase() });
 
 /** One kept request: the record as recorded and its order of recording. */
 export interface JournalSelection {
@@ -179,7 +166,6 @@ export function createJournal(bounds: JournalBounds) {
     if (queue?.length === 0) byTenant.delete(oldest.record.tenant);
   }
 
-
   const queueOf = (tenant: string | undefined): Queue<Stored> | undefined => (tenant === undefined ? all : byTenant.get(tenant));
 
   return {
@@ -225,7 +211,6 @@ export function createJournal(bounds: JournalBounds) {
       byTenant.delete(tenant);
       all.retain((s) => s.live);
     },
-    /** What is held now: entries, and the characters of their kept bodies. */
     size: (): { entries: number; bodyChars: number } => ({ entries, bodyChars }),
   };
 }

@@ -13,25 +13,37 @@ export const TOP_TENANTS = 50;
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export interface MetricsSources {
-  /** Live tokens held, every tenant. */
   tokens: () => number;
-  /** Payments held, every tenant. */
   payments: () => number;
   /** What the journal holds now: entries and the characters of their kept bodies. */
   journal: () => { entries: number; bodyChars: number };
 }
 
+/** What prom-client's default lag measures: how long a callback queued now waits, in seconds. */
+const eventLoopLag = (): Promise<number> => {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve) => setImmediate(() => resolve(Number(process.hrtime.bigint() - start) / 1e9)));
+};
+
 /** The gauges read when the metrics are scraped, in the order the exposition lists them. */
-const GAUGES: readonly (readonly [name: string, help: string, read: (sources: MetricsSources) => number])[] = [
+const GAUGES: readonly (readonly [name: string, help: string, read: (sources: MetricsSources) => number | Promise<number>])[] = [
   ['token_sim_tokens', 'Live tokens held, every tenant', (s) => s.tokens()],
   ['token_sim_payments', 'Payments held, every tenant (a sale makes one, approved or refused)', (s) => s.payments()],
   ['token_sim_journal_entries', 'Requests the journal holds', (s) => s.journal().entries],
   ['token_sim_journal_bytes', 'Request and response bodies the journal holds, in characters (bytes for ASCII bodies)', (s) => s.journal().bodyChars],
   ['process_resident_memory_bytes', 'Resident set size of the process (shared by every simulator in it)', () => process.memoryUsage.rss()],
+  ['nodejs_eventloop_lag_seconds', 'How long a callback queued at scrape time waited for the event loop (shared by every simulator in the process)', eventLoopLag],
 ];
 
-/** The two request counters, handed the counts of the plain maps (by operation then status, per tenant) when scraped. */
-function requestCounters(byOperation: Map<Operation, Map<number, number>>, perTenant: Map<string, number>, registers: Registry[]): Histogram<'operation'> {
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics(sources: MetricsSources) {
+  const registry = new Registry();
+  const registers = [registry];
+  // prom-client's labelled increment hashes its labels each time: the hot path counts in plain maps, handed to
+  // the counters when scraped. Tenants are configured usernames (credentials); only the busiest become series.
+  const byOperation = new Map<Operation, Map<number, number>>();
+  const perTenant = new Map<string, number>();
   new Counter({
     name: 'token_sim_requests_total',
     help: 'Simulated API requests, by operation and HTTP status (0: closed unanswered)',
@@ -60,20 +72,6 @@ function requestCounters(byOperation: Map<Operation, Map<number, number>>, perTe
       for (const [tenant, count] of busiest) this.inc({ tenant }, count);
     },
   });
-  return latency;
-}
-
-/** One simulator's metrics. */
-export type Metrics = ReturnType<typeof createMetrics>;
-
-export function createMetrics(sources: MetricsSources) {
-  const registry = new Registry();
-  const registers = [registry];
-  // prom-client's labelled increment hashes its labels each time: the hot path counts in plain maps. Tenants
-  // are configured usernames (credentials), never whatever a client sends; only the busiest become series.
-  const byOperation = new Map<Operation, Map<number, number>>();
-  const perTenant = new Map<string, number>();
-  const latency = requestCounters(byOperation, perTenant, registers);
   const storeResets = new Counter({
     name: 'token_sim_store_resets_total',
     help: 'Times this process found that the Redis store had lost its state (restarted empty) and started over',
@@ -84,21 +82,11 @@ export function createMetrics(sources: MetricsSources) {
       name,
       help,
       registers,
-      collect() {
-        this.set(read(sources));
+      async collect() {
+        this.set(await read(sources));
       },
     });
   }
-  new Gauge({
-    name: 'nodejs_eventloop_lag_seconds',
-    help: 'How long a callback queued at scrape time waited for the event loop (shared by every simulator in the process)',
-    registers,
-    // What prom-client's default lag measures: how long a callback queued now waits.
-    async collect() {
-      const start = process.hrtime.bigint();
-      this.set(await new Promise<number>((resolve) => setImmediate(() => resolve(Number(process.hrtime.bigint() - start) / 1e9))));
-    },
-  });
 
   return {
     /** One answered (or unanswered: status 0) API request; `tenant` is null when it was not authenticated. */

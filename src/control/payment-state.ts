@@ -13,7 +13,6 @@ export const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-ti
   error: "must be inside the clock's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z",
   params: { errorName: 'fieldHasInvalidValue' },
 });
-/** A snapshot's instant (checked by `instant`) in epoch milliseconds. */
 export const instantMs = (text: string): number => parseInstant(text) ?? Number.NaN;
 const amount = z.int().min(0);
 /** The pending settlement among a payment's scheduled events. */

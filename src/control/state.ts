@@ -138,7 +138,6 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
 
 const NOT_SEALED_HERE = 'sealedCardNumber was not sealed by a simulator with this seed or state key';
 
-/** Throws the problems found in a snapshot, if any. */
 export function refuseState(problems: readonly FieldProblem[]): void {
   if (problems.length > 0) throw schemaError([...problems], 'The state does not match the schema');
 }
@@ -153,48 +152,43 @@ function cardHoldersOf(scenario: unknown): { holder: CardHolder; path: (string |
   return [...within(scenario.rules, 'rules', 'when'), ...within(scenario.tokens, 'tokens', 'paymentInstrument')];
 }
 
-/** Tenants' scenario sets as a snapshot carries them: every card number sealed (`sealedCardNumber`), like the tokens'. */
-export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>, siv: Siv): Record<string, Scenario[]> {
-  const seal = (scenario: Scenario): Scenario => {
+/** Copies of scenarios with each card number moved from `from` to `to` as `convert` gives it; one it cannot give stays, told to `refused`. */
+function moveCardNumbers(scenarios: readonly unknown[], from: string, to: string, convert: (h: CardHolder) => string | undefined, refused?: (path: (string | number)[], h: CardHolder) => void): unknown[] {
+  return scenarios.map((scenario, i) => {
     const copy = structuredClone(scenario);
-    for (const { holder } of cardHoldersOf(copy)) {
-      if (typeof holder.cardNumber !== 'string') continue;
-      holder.sealedCardNumber = siv.seal(holder.cardNumber);
-      delete holder.cardNumber;
+    for (const { holder, path } of cardHoldersOf(copy)) {
+      if (!(from in holder)) continue;
+      const value = convert(holder);
+      if (value === undefined) {
+        refused?.([i, ...path, from], holder);
+        continue;
+      }
+      holder[to] = value;
+      delete holder[from];
     }
     return copy;
-  };
-  return Object.fromEntries([...sets].map(([tenant, scenarios]) => [tenant, scenarios.map(seal)]));
+  });
+}
+
+/** Tenants' scenario sets as a snapshot carries them: every card number sealed (`sealedCardNumber`), like the tokens'. */
+export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>, siv: Siv): Record<string, Scenario[]> {
+  const seal = (h: CardHolder): string | undefined => (typeof h.cardNumber === 'string' ? siv.seal(h.cardNumber) : undefined);
+  return Object.fromEntries([...sets].map(([tenant, scenarios]) => [tenant, moveCardNumbers(scenarios, 'cardNumber', 'sealedCardNumber', seal) as Scenario[]]));
 }
 
 /** The snapshot with its scenario sets' sealed card numbers opened (a copy), and what could not be opened. */
 export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; problems: FieldProblem[] } {
-  if (typeof data !== 'object' || data === null || !('scenarios' in data)) return { data, problems: [] };
-  const sets = data.scenarios;
-  if (!isObject(sets)) return { data, problems: [] };
+  if (typeof data !== 'object' || data === null || !('scenarios' in data) || !isObject(data.scenarios)) return { data, problems: [] };
   const problems: FieldProblem[] = [];
-  const open = (tenant: string, scenarios: unknown[]): unknown[] =>
-    scenarios.map((scenario, i) => {
-      const copy = structuredClone(scenario);
-      for (const { holder, path } of cardHoldersOf(copy)) {
-        if (!('sealedCardNumber' in holder)) continue;
-        const number = typeof holder.sealedCardNumber === 'string' ? siv.open(holder.sealedCardNumber) : undefined;
-        if (number === undefined || 'cardNumber' in holder) {
-          problems.push({
-            errorName: 'fieldHasInvalidValue',
-            message: number === undefined ? NOT_SEALED_HERE : 'give cardNumber or sealedCardNumber, not both',
-            path: ['scenarios', tenant, i, ...path, 'sealedCardNumber'],
-          });
-          continue;
-        }
-        holder.cardNumber = number;
-        delete holder.sealedCardNumber;
-      }
-      return copy;
-    });
+  const opened = (h: CardHolder): string | undefined => (typeof h.sealedCardNumber === 'string' ? siv.open(h.sealedCardNumber) : undefined);
+  const refused = (tenant: string) => (path: (string | number)[], h: CardHolder) =>
+    problems.push({ errorName: 'fieldHasInvalidValue', message: opened(h) === undefined ? NOT_SEALED_HERE : 'give cardNumber or sealedCardNumber, not both', path: ['scenarios', tenant, ...path] });
   // fromEntries defines each tenant as an own property, `__proto__` included.
-  const opened = Object.fromEntries(Object.entries(sets).map(([tenant, scenarios]) => [tenant, Array.isArray(scenarios) ? open(tenant, scenarios) : scenarios]));
-  return { data: { ...data, scenarios: opened }, problems };
+  const sets = Object.entries(data.scenarios).map(([tenant, scenarios]): [string, unknown] => [
+    tenant,
+    Array.isArray(scenarios) ? moveCardNumbers(scenarios, 'sealedCardNumber', 'cardNumber', (h) => ('cardNumber' in h ? undefined : opened(h)), refused(tenant)) : scenarios,
+  ]);
+  return { data: { ...data, scenarios: Object.fromEntries(sets) }, problems };
 }
 
 /**

@@ -3,7 +3,7 @@
  * refusal with every problem): paging (contract 3.6: `limit` and `cursor` in, `next` out, so no large read
  * stalls the API), the journal's filter and format, and the webhook log's (decision 0030).
  */
-import { JOURNAL_FILTER_KEYS, checkJournalFilter, journalFilterProblems, type JournalFilter } from '../control/journal.js';
+import { JOURNAL_FILTER_KEYS, cleanJournalFilter, journalFilterProblems, type JournalFilter } from '../control/journal.js';
 import type { TokenPosition } from '../control/token-pages.js';
 import { WEBHOOK_STATES, type WebhookFilter, type WebhookState } from '../infra/webhooks.js';
 import type { FieldProblem } from '../wire/problems.js';
@@ -93,7 +93,7 @@ export function parseJournalQuery(query: Readonly<Record<string, unknown>>, wher
   // The filter's own rules, worded for its keys (which are the parameters' names): URL problems carry no JSONPath.
   problems.push(...journalFilterProblems(given).map(({ errorName, message }) => ({ errorName, message })));
   if (problems.length > 0) throw queryRefusal(where, problems);
-  return { filter: checkJournalFilter(given), format };
+  return { filter: cleanJournalFilter(given), format };
 }
 
 /** Refuses any parameter but `known` (e.g. a filter on a call that takes none). */

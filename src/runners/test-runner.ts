@@ -13,11 +13,7 @@ export const CA_VARIABLE = 'TOKEN_SIM_CA';
 export const WORKER_PASSWORD = 'secret';
 const DEFAULT_WORKERS = 32;
 
-/**
- * The run's simulator, on globalThis under a registered symbol: a runner may load its set-up and tear-down as two
- * module instances (ESM and CommonJS), and set-ups run once per project share it. `set`: the variables it set;
- * `users`: the set-ups using it (the last tear-down closes it).
- */
+/** On globalThis: set-up and tear-down may be two module instances (ESM, CommonJS); `users`: the set-ups sharing it. */
 interface RunState {
   sim: { readonly url: string; readonly caFile: string | undefined; close(): Promise<void> };
   set: string[];

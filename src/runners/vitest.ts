@@ -18,25 +18,21 @@ export interface GlobalSetupContext {
   provide?: (key: string, value: unknown) => void;
 }
 
-async function start(options: TestRunnerOptions, context: GlobalSetupContext | undefined): Promise<void> {
-  const url = await startRun(options);
-  context?.provide?.(URL_VARIABLE, url);
-}
-
 /**
  * A Vitest global set-up (a default export) that starts the run's simulator with these options (port 0
  * unless given) and answers its tear-down.
  */
 export function globalSetup(options: TestRunnerOptions = {}): (context?: GlobalSetupContext) => Promise<() => Promise<void>> {
   return async (context) => {
-    await start(options, context);
+    const url = await startRun(options);
+    context?.provide?.(URL_VARIABLE, url);
     return stopRun;
   };
 }
 
 /** The ready global set-up: `globalSetup: ['token-sim/vitest']` (default options). */
 export async function setup(context?: GlobalSetupContext): Promise<void> {
-  await start({}, context);
+  await globalSetup()(context);
 }
 
 /** The ready global tear-down. */

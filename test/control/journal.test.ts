@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkJournalFilter, createJournal, journalFilterProblems, type JournalFilter, type JournalRecord } from '../../src/control/journal.js';
-import { WireError } from '../../src/wire/problems.js';
+import { cleanJournalFilter, createJournal, journalFilterProblems, type JournalFilter, type JournalRecord } from '../../src/control/journal.js';
 import { maskCardData } from '../../src/wire/mask.js';
 
 const entry = (tenant: string | null, path: string): JournalRecord => ({
@@ -201,21 +200,12 @@ describe('journal queries', () => {
 
 describe('checking a journal filter', () => {
   it('returns a valid filter with its method in capitals', () => {
-    expect(checkJournalFilter({ operation: 'sale', status: 0, method: 'delete', rule: 'r', since: 0, limit: 10 })).toEqual({ operation: 'sale', status: 0, method: 'DELETE', rule: 'r', since: 0, limit: 10 });
-    expect(checkJournalFilter()).toEqual({});
+    expect(cleanJournalFilter({ operation: 'sale', status: 0, method: 'delete', rule: 'r', since: 0, limit: 10 })).toEqual({ operation: 'sale', status: 0, method: 'DELETE', rule: 'r', since: 0, limit: 10 });
+    expect(cleanJournalFilter({})).toEqual({});
   });
 
   it('names every problem at once, each at its key', () => {
-    const bad = { operation: 'capture', status: 600, method: 'GE T', rule: '', since: -1, limit: 1.5, opertion: 'sale' } as unknown as JournalFilter;
-    let error: unknown;
-    try {
-      checkJournalFilter(bad);
-    } catch (err) {
-      error = err;
-    }
-    expect(error).toBeInstanceOf(WireError);
-    const { code, problems } = error as WireError;
-    expect(code).toBe('bodyDoesNotMatchSchema');
+    const problems = journalFilterProblems({ operation: 'capture', status: 600, method: 'GE T', rule: '', since: -1, limit: 1.5, opertion: 'sale' });
     expect(problems.map((p) => [p.errorName, p.path])).toEqual([
       ['fieldHasInvalidValue', ['operation']],
       ['integerIsTooLarge', ['status']],
