@@ -8,33 +8,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type CommitReply, type Versions, type Writes } from './link.js';
 import { COMPARED } from './records.js';
-import { EpochChanged, collect, createState, distrust, guarded, locked, markChanged, pull, pullAll, remember, type ReplicaDeps, type ReplicaState } from './sync.js';
-
-/** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-interface Job {
-  work: () => unknown;
-  resolve: (outcome: Outcome<unknown>) => void;
-  reject: (err: unknown) => void;
-}
-
-interface Lane {
-  queue: Job[];
-  /** A batch is to be taken on the next turn of the event loop. */
-  scheduled: boolean;
-  /** Read-only batches whose version check is in flight. */
-  checks: number;
-  /** Holds on the tenant's memory (a pull in flight, a batch's writes not yet committed or rolled back): no batch runs meanwhile. */
-  holds: number;
-  waiters: (() => void)[];
-}
+import { EpochChanged, collect, createState, distrust, guarded, laneOf, locked, markChanged, pull, pullAll, remember, type Lane, type Outcome, type ReplicaDeps, type ReplicaState } from './sync.js';
 
 const MAX_ATTEMPTS = 200;
 /** Read-only checks of one tenant in flight at once (decision 0040): Redis answers a connection in order, so each answers for the memory its batch read. */
 const MAX_CHECKS = 4;
 
-function runAll(batch: readonly Job[]): Outcome<unknown>[] {
+function runAll(batch: Lane['queue']): Outcome<unknown>[] {
   return batch.map((job) => {
     try {
       return { ok: true, value: job.work() };
@@ -82,8 +62,8 @@ async function send(s: ReplicaState, tenant: string, lane: Lane, expected: Versi
  * Runs a batch once and commits what it changed; true when committed, false when it must run again. A batch
  * that wrote holds the lane until its commit answers (and, when stale, until Redis's values are back).
  */
-async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[], attempt: number): Promise<boolean> {
-  const expected = { version: s.versions.get(tenant) ?? 0, globalVersion: s.globalVersion };
+async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Lane['queue'], attempt: number): Promise<boolean> {
+  const expected = { version: lane.version ?? 0, globalVersion: s.globalVersion };
   s.effects = [];
   const outcomes = runAll(batch);
   const done = s.effects;
@@ -115,12 +95,12 @@ async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[
 }
 
 /** Runs a batch until it commits: after any control call, on a loaded, current memory of the tenant. */
-async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[]): Promise<void> {
+async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Lane['queue']): Promise<void> {
   await guarded(s, async () => {
     for (let attempt = 0; ; attempt++) {
       while (s.controlling) await s.controlling;
       if (lane.holds > 0) await free(lane);
-      if (!s.versions.has(tenant) || s.globalVersion < 0) {
+      if (lane.version === undefined || s.globalVersion < 0) {
         await holding(lane, () => pull(s, tenant));
         continue;
       }
@@ -142,10 +122,8 @@ function pump(s: ReplicaState, tenant: string, lane: Lane): void {
     .finally(() => pump(s, tenant, lane));
 }
 
-function run<T>(s: ReplicaState, lanes: Map<string, Lane>, tenant: string, work: () => T): Promise<Outcome<T>> {
-  let lane = lanes.get(tenant);
-  if (!lane) lanes.set(tenant, (lane = { queue: [], scheduled: false, checks: 0, holds: 0, waiters: [] }));
-  const open = lane;
+function run<T>(s: ReplicaState, tenant: string, work: () => T): Promise<Outcome<T>> {
+  const open = laneOf(s, tenant);
   const promise = new Promise<Outcome<T>>((resolve, reject) => {
     open.queue.push({ work, resolve: resolve as (o: Outcome<unknown>) => void, reject });
   });
@@ -205,7 +183,6 @@ async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
 /** Made with the store set; bound to the records (the rest of the simulator) once they exist. */
 export function createReplica(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
   const s = createState(deps);
-  const lanes = new Map<string, Lane>();
   return {
     /** Units run from now on; the memory stores' reports until now were the configured start, not changes. */
     bind(bound: Pick<ReplicaDeps, 'records' | 'restart'>): void {
@@ -215,7 +192,7 @@ export function createReplica(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
     /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
     touch: (tenant: string, field: string): void => markChanged(s, tenant, field),
     /** Runs an API unit for a tenant and commits what it changed. */
-    run: <T>(tenant: string, work: () => T): Promise<Outcome<T>> => run(s, lanes, tenant, work),
+    run: <T>(tenant: string, work: () => T): Promise<Outcome<T>> => run(s, tenant, work),
     /** Runs a control call under the store's lock, every tenant pulled first and written after. */
     control: <T>(work: () => Promise<T>): Promise<T> => control(s, work),
     /** Pulls every tenant (before a control read). */
