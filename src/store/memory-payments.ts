@@ -1,9 +1,4 @@
-/**
- * In-memory payment storage: per tenant, by id in insertion order, with a heap of the instants at which
- * payments have events scheduled (so a clock move visits only what is due). At most `perTenant` payments are
- * kept per tenant; beyond that the oldest goes (a load test's millions of sales must not grow memory without
- * bound: decision 0029).
- */
+/** In-memory payments per tenant, at most `perTenant` (the oldest go: decision 0029), with a heap of their scheduled instants. */
 import type { Payment, PaymentDraft } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
 import { HEAP_SLACK, entryOf, newSet, partitions, removeFrom, type Changed } from './memory-store.js';
@@ -11,11 +6,7 @@ import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantPayments {
   byId: Map<string, Payment>;
-  /**
-   * (instant, payment id) of every scheduled event. Stale entries (the event happened on a read, a reversal
-   * cancelled it, the payment was dropped) are skipped when popped; rebuilt when they outnumber the payments,
-   * so that a clock that never moves cannot make it grow without bound.
-   */
+  /** (instant, payment id) of every scheduled event; stale entries are skipped when popped, and rebuilt away. */
   due: ExpiryHeap<string>;
   /** Payment ids in the order stored, from `head` on (a Map's first key is no queue: finding it walks every deleted entry). */
   order: string[];

@@ -1,7 +1,4 @@
-/**
- * In-memory token storage with per-tenant indexes by id, card identity and namespace, and an expiry heap per
- * tenant so that expired tokens are swept without scanning the live ones (decision 0023).
- */
+/** In-memory tokens per tenant, indexed by id, card identity and namespace, with an expiry heap (decision 0023). */
 import type { Store } from '../domain/ports.js';
 import { namespaceKey, type Token } from '../domain/token.js';
 import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
@@ -51,11 +48,7 @@ interface TenantTokens {
   byNamespace: Map<string, Set<string>>;
   /** By namespace alone, across entities (token queries, decision 0031), in the order stored. */
   byNamespaceName: Map<string, Set<Token>>;
-  /**
-   * Every stored token under the expiry it had when pushed. Stale entries (a token removed or replaced) are
-   * skipped when popped; one extended by a use is pushed again at its new expiry. Rebuilt when stale entries
-   * outnumber the tokens, so deletes cannot make it grow without bound.
-   */
+  /** Every stored token under the expiry it had when pushed; stale entries are skipped when popped, and rebuilt away. */
   expiries: ExpiryHeap<Token>;
 }
 

@@ -1,8 +1,4 @@
-/**
- * The deliveries a scenario rule holds back (contract 4.4, decision 0056) for the payment's next event, the
- * virtual clock, or the release of the delivery they follow: records of their tenant (in Redis, outbox records,
- * so that whichever process releases one may). Released ones go to the dispatcher in order.
- */
+/** The deliveries a scenario rule holds back, kept as records of their tenant (contract 4.4, decision 0056). */
 import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
 import { entryOf, newMap } from './memory-store.js';
 
@@ -60,10 +56,7 @@ function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
 /** A store set's webhook calls over its held deliveries, memory's or the Redis outbox (StoreSet extends them). */
 export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatcher) {
   return {
-    /**
-     * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
-     * records until released, and what waited for the payment's next event follows them.
-     */
+    /** Hands one payment event's deliveries on (decision 0056). */
     sendEvent: (jobs: readonly WebhookItem[]): void => sendEvent(store, jobs),
     /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
     releaseWebhooks: (tenant: string, now: number): void => releaseDue(store, tenant, now),

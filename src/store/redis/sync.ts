@@ -42,7 +42,6 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 const newLane = (): Lane => ({ version: undefined, known: new Map(), dirty: new Set(), queue: [], scheduled: false, checks: 0, holds: 0, waiters: [] });
 
-/** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
 export function createState(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
   return {
     deps: deps as ReplicaDeps,
@@ -67,12 +66,11 @@ export type ReplicaState = ReturnType<typeof createState>;
 
 export const laneOf = (s: ReplicaState, tenant: string): Lane => entryOf(s.lanes, tenant, newLane);
 
-/** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
 export function markChanged(s: ReplicaState, tenant: string, field: string): void {
   if (!s.applying) laneOf(s, tenant).dirty.add(field);
 }
 
-/** Takes what changed in a tenant's memory since its last commit: the writes, and the fields they name. */
+/** What changed in a tenant's memory since its last commit. */
 export function collect(s: ReplicaState, tenant: string): { writes: Writes; global: Writes | undefined } {
   const { records } = s.deps;
   const { dirty, known } = laneOf(s, tenant);
