@@ -17,14 +17,13 @@ const ALIVE_MS = 2_000;
 
 type ShareOptions = { origin: string; tenants: readonly string[]; cap: number };
 
-function share(local: Journal, link: RedisLink, { origin, tenants, cap }: ShareOptions) {
+function share(local: Journal, link: RedisLink, options: ShareOptions) {
   return {
     local,
     link,
-    origin,
-    cap,
+    ...options,
     /** Every tenant's stream key, and null for unauthenticated requests. */
-    keys: [...tenants, null],
+    keys: [...options.tenants, null],
     /** The last entry pulled from each stream. */
     after: new Map<string | null, string>(),
     generations: new Map<string, number>(),
