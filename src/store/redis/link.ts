@@ -188,10 +188,9 @@ export function createRedisLink(url: string, prefix: string) {
   /** Sets `key` to `holder` for `ms` unless it is set (a lock, a lease); false when another holds it. */
   const take = (key: string, holder: string, ms: number): Promise<boolean> => call(conn, async () => (await client.set(key, holder, 'PX', ms, 'NX')) === 'OK');
   return {
-    prefix,
     commit: via(commit),
     pull: via(pull),
-    globalRecords: () => call(conn, async () => new Map(Object.entries(await client.hgetall(key.global)))),
+    epoch: () => call(conn, async () => (await client.hget(key.global, 'epoch')) ?? undefined),
     lock: (token: string, ttlMs: number) => take(key.lock, token, ttlMs),
     unlock: (token: string) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
     /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */

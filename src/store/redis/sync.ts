@@ -191,7 +191,7 @@ function started(s: ReplicaState): Promise<void> {
     if (await link.seed(mine)) {
       await seed(s, token, mine);
     } else {
-      s.epoch = (await link.globalRecords()).get('epoch');
+      s.epoch = await link.epoch();
       distrust(s);
       await pullAll(s);
     }
