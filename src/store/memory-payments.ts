@@ -1,27 +1,18 @@
-/**
- * In-memory payment storage: per tenant, by id in insertion order, with a heap of the instants at which
- * payments have events scheduled (so a clock move visits only what is due). At most `perTenant` payments are
- * kept per tenant; beyond that the oldest goes (a load test's millions of sales must not grow memory without
- * bound: decision 0029).
- */
+/** In-memory payments per tenant, at most `perTenant` (the oldest go: decision 0029), with a heap of their scheduled instants. */
 import type { Payment, PaymentDraft } from '../domain/payment.js';
 import type { PaymentStore } from '../domain/ports.js';
-import { HEAP_SLACK, clearPartitions, entryOf, type Changed } from './memory-store.js';
+import { HEAP_SLACK, entryOf, newSet, partitions, removeFrom, type Changed } from './memory-store.js';
 import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
 
 interface TenantPayments {
   byId: Map<string, Payment>;
-  /**
-   * (instant, payment id) of every scheduled event. Stale entries (the event happened on a read, a reversal
-   * cancelled it, the payment was dropped) are skipped when popped; rebuilt when they outnumber the payments,
-   * so that a clock that never moves cannot make it grow without bound.
-   */
+  /** (instant, payment id) of every scheduled event; stale entries are skipped when popped, and rebuilt away. */
   due: ExpiryHeap<string>;
   /** Payment ids in the order stored, from `head` on (a Map's first key is no queue: finding it walks every deleted entry). */
   order: string[];
   head: number;
   /** Payment ids by transactionReference, oldest first: the duplicate check and the payment queries read it. */
-  byReference: Map<string, string[]>;
+  byReference: Map<string, Set<string>>;
 }
 
 export const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
@@ -29,7 +20,7 @@ export const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
 const newTenant = (): TenantPayments => ({ byId: new Map(), due: createExpiryHeap(), order: [], head: 0, byReference: new Map() });
 
 export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT, changed?: Changed): PaymentStore {
-  const tenants = new Map<string, TenantPayments>();
+  const { tenants, clear, ...common } = partitions<Payment, TenantPayments>(changed);
 
   function put(payment: Payment): void {
     const p = entryOf(tenants, payment.tenant, newTenant);
@@ -37,9 +28,7 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     p.byId.set(payment.paymentId, payment);
     if (p.byId.size > before) {
       p.order.push(payment.paymentId);
-      const ids = p.byReference.get(payment.transactionReference);
-      if (ids) ids.push(payment.paymentId);
-      else p.byReference.set(payment.transactionReference, [payment.paymentId]);
+      entryOf(p.byReference, payment.transactionReference, newSet<string>).add(payment.paymentId);
     }
     if (payment.settlesAt !== undefined) p.due.push(payment.settlesAt, payment.paymentId);
     for (const event of payment.scheduled) p.due.push(event.at, payment.paymentId);
@@ -54,10 +43,8 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     }
   }
 
-  const clear = (tenant?: string): void => clearPartitions(tenants, tenant, changed);
-
   return {
-    get: (tenant, paymentId) => tenants.get(tenant)?.byId.get(paymentId),
+    ...common,
     put,
     remove(tenant, paymentId) {
       // Its place in the order queue goes stale and is skipped when the oldest are dropped.
@@ -71,20 +58,13 @@ export function createMemoryPaymentStore(perTenant = DEFAULT_PAYMENTS_PER_TENANT
     due: (tenant, now) => dueIn(tenants.get(tenant), now),
     byReference(tenant, reference) {
       const p = tenants.get(tenant);
-      const ids = p?.byReference.get(reference) ?? [];
-      return ids.map((id) => p?.byId.get(id) as Payment).reverse();
+      return [...(p?.byReference.get(reference) ?? [])].map((id) => p?.byId.get(id) as Payment).reverse();
     },
-    list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
     tenants: () => [...tenants.keys()].filter((t) => (tenants.get(t)?.byId.size ?? 0) > 0),
     clear,
     replaceAll(payments, tenant) {
       clear(tenant);
       for (const payment of payments) if (tenant === undefined || payment.tenant === tenant) put(payment);
-    },
-    size() {
-      let n = 0;
-      for (const p of tenants.values()) n += p.byId.size;
-      return n;
     },
   };
 }
@@ -94,9 +74,7 @@ function drop(p: TenantPayments, paymentId: string): boolean {
   const payment = p.byId.get(paymentId);
   if (!payment) return false;
   p.byId.delete(paymentId);
-  const left = (p.byReference.get(payment.transactionReference) ?? []).filter((id) => id !== paymentId);
-  if (left.length > 0) p.byReference.set(payment.transactionReference, left);
-  else p.byReference.delete(payment.transactionReference);
+  removeFrom(p.byReference, payment.transactionReference, paymentId);
   return true;
 }
 

@@ -1,7 +1,4 @@
-/**
- * In-memory token storage with per-tenant indexes by id, card identity and namespace, and an expiry heap per
- * tenant so that expired tokens are swept without scanning the live ones (decision 0023).
- */
+/** In-memory tokens per tenant, indexed by id, card identity and namespace, with an expiry heap (decision 0023). */
 import type { Store } from '../domain/ports.js';
 import { namespaceKey, type Token } from '../domain/token.js';
 import { createExpiryHeap, type ExpiryHeap } from '../infra/expiry-heap.js';
@@ -20,11 +17,25 @@ export const newArray = <T>(): T[] => [];
 /** Told of every record a memory store adds, changes or removes (a shared store's replica writes those: decision 0039). */
 export type Changed = (tenant: string, id: string) => void;
 
-/** Drops a tenant's (or every) partition of a memory store, telling `changed` of each record it held. */
-export function clearPartitions(tenants: Map<string, { byId: Map<string, unknown> }>, tenant: string | undefined, changed: Changed | undefined): void {
-  if (changed) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) changed(name, id);
-  if (tenant === undefined) tenants.clear();
-  else tenants.delete(tenant);
+/** A memory store's records by tenant, then by id, and the calls both stores answer alike. */
+export function partitions<T, P extends { byId: Map<string, T> }>(changed: Changed | undefined) {
+  const tenants = new Map<string, P>();
+  return {
+    tenants,
+    get: (tenant: string, id: string): T | undefined => tenants.get(tenant)?.byId.get(id),
+    list: (tenant: string): T[] => [...(tenants.get(tenant)?.byId.values() ?? [])],
+    size(): number {
+      let n = 0;
+      for (const p of tenants.values()) n += p.byId.size;
+      return n;
+    },
+    /** Drops a tenant's (or every) partition, telling `changed` of each record it held. */
+    clear: (tenant?: string): void => {
+      if (changed) for (const [name, p] of tenants) if (tenant === undefined || name === tenant) for (const id of p.byId.keys()) changed(name, id);
+      if (tenant === undefined) tenants.clear();
+      else tenants.delete(tenant);
+    },
+  };
 }
 
 /** Stale heap entries allowed beyond twice the live count before a rebuild (keeps small tenants from churning). */
@@ -37,20 +48,16 @@ interface TenantTokens {
   byNamespace: Map<string, Set<string>>;
   /** By namespace alone, across entities (token queries, decision 0031), in the order stored. */
   byNamespaceName: Map<string, Set<Token>>;
-  /**
-   * Every stored token under the expiry it had when pushed. Stale entries (a token removed or replaced) are
-   * skipped when popped; one extended by a use is pushed again at its new expiry. Rebuilt when stale entries
-   * outnumber the tokens, so deletes cannot make it grow without bound.
-   */
+  /** Every stored token under the expiry it had when pushed; stale entries are skipped when popped, and rebuilt away. */
   expiries: ExpiryHeap<Token>;
 }
 
 const newTenant = (): TenantTokens => ({ byId: new Map(), byCard: new Map(), byNamespace: new Map(), byNamespaceName: new Map(), expiries: createExpiryHeap() });
 
 export function createMemoryStore(changed?: Changed): Store {
-  const tenants = new Map<string, TenantTokens>();
+  const { tenants, ...common } = partitions<Token, TenantTokens>(changed);
   const store: Store = {
-    get: (tenant, tokenId) => tenants.get(tenant)?.byId.get(tokenId),
+    ...common,
     findByCard: (tenant, entity, namespace, cardNumber) => tenants.get(tenant)?.byCard.get(namespaceKey(entity, namespace ?? ''))?.get(cardNumber),
     namespaceMembers: (tenant, key) => [...(tenants.get(tenant)?.byNamespace.get(key) ?? [])],
     namespaceTokens: (tenant, namespace) => [...(tenants.get(tenant)?.byNamespaceName.get(namespace) ?? [])],
@@ -97,15 +104,7 @@ export function createMemoryStore(changed?: Changed): Store {
       return removed;
     },
 
-    size() {
-      let n = 0;
-      for (const p of tenants.values()) n += p.byId.size;
-      return n;
-    },
-
-    list: (tenant) => [...(tenants.get(tenant)?.byId.values() ?? [])],
     tenants: () => [...tenants.keys()],
-    clear: (tenant) => clearPartitions(tenants, tenant, changed),
     replaceAll(tokens) {
       store.clear();
       for (const token of tokens) store.insert(token);
@@ -144,7 +143,7 @@ function unindex(p: TenantTokens, tokenId: string): boolean {
 }
 
 /** Removes a member from the set under `key`, and the set once empty. */
-function removeFrom<T>(sets: Map<string, Set<T>>, key: string, member: T): void {
+export function removeFrom<T>(sets: Map<string, Set<T>>, key: string, member: T): void {
   const set = sets.get(key);
   set?.delete(member);
   if (set?.size === 0) sets.delete(key);

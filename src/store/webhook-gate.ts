@@ -1,22 +1,9 @@
-/**
- * The deliveries a scenario rule holds back (contract 4.4, decision 0056) for the payment's next event, the
- * virtual clock, or the release of the delivery they follow: records of their tenant (in Redis, outbox records,
- * so that whichever process releases one may). Released ones go to the dispatcher in order.
- */
+/** The deliveries a scenario rule holds back, kept as records of their tenant (contract 4.4, decision 0056). */
 import type { WebhookDispatcher, WebhookItem } from '../infra/webhooks.js';
 import { entryOf, newMap } from './memory-store.js';
 
-/** Where the held deliveries are kept, and how one is handed on: a store's records, in memory or in Redis. */
-export interface HeldDeliveries {
-  held(tenant: string): WebhookItem[];
-  /** Records a delivery as held, or its new hold. */
-  keep(item: WebhookItem): void;
-  /** Hands a delivery (its hold dropped) to the dispatcher, once what released it is committed. */
-  deliver(item: WebhookItem): void;
-  /** Shows a delivery held in the log, once what held it is committed. */
-  show(item: WebhookItem): void;
-  clear(tenant?: string): void;
-}
+/** Where the held deliveries are kept, and how one is handed on: memory's calls, which the Redis outbox answers too. */
+export type HeldDeliveries = ReturnType<typeof memoryHeldDeliveries>;
 
 const unheld = ({ hold: _hold, ...item }: WebhookItem): WebhookItem => item;
 
@@ -60,10 +47,7 @@ function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
 /** A store set's webhook calls over its held deliveries, memory's or the Redis outbox (StoreSet extends them). */
 export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatcher) {
   return {
-    /**
-     * Hands one payment event's deliveries on (decision 0056): those a rule holds back are kept as the tenant's
-     * records until released, and what waited for the payment's next event follows them.
-     */
+    /** Hands one payment event's deliveries on (decision 0056). */
     sendEvent: (jobs: readonly WebhookItem[]): void => sendEvent(store, jobs),
     /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
     releaseWebhooks: (tenant: string, now: number): void => releaseDue(store, tenant, now),
@@ -78,17 +62,20 @@ export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatche
 export type HeldWebhookCalls = ReturnType<typeof heldWebhooks>;
 
 /** The memory store's held deliveries: per tenant, by id, in the order they were held. */
-export function memoryHeldDeliveries(dispatcher: WebhookDispatcher): HeldDeliveries {
+export function memoryHeldDeliveries(dispatcher: WebhookDispatcher) {
   const byTenant = new Map<string, Map<string, WebhookItem>>();
   return {
-    held: (tenant) => [...(byTenant.get(tenant)?.values() ?? [])],
-    keep: (item) => entryOf(byTenant, item.tenant, newMap<string, WebhookItem>).set(idOf(item), item),
-    deliver(item) {
+    held: (tenant: string): WebhookItem[] => [...(byTenant.get(tenant)?.values() ?? [])],
+    /** Records a delivery as held, or its new hold. */
+    keep: (item: WebhookItem): void => void entryOf(byTenant, item.tenant, newMap<string, WebhookItem>).set(idOf(item), item),
+    /** Hands a delivery (its hold dropped) to the dispatcher, once what released it is committed. */
+    deliver(item: WebhookItem): void {
       byTenant.get(item.tenant)?.delete(idOf(item));
       dispatcher.enqueue(item);
     },
-    show: (item) => dispatcher.hold(item),
-    clear(tenant) {
+    /** Shows a delivery held in the log, once what held it is committed. */
+    show: (item: WebhookItem): void => dispatcher.hold(item),
+    clear(tenant?: string): void {
       if (tenant === undefined) byTenant.clear();
       else byTenant.delete(tenant);
     },

@@ -1,10 +1,4 @@
-/**
- * The journal with a shared store (decision 0039). Each process records into its own journal; its entries go
- * to Redis (each tenant's capped stream, bodies masked) only while someone wants them, so that a load test that
- * lists nothing pays nothing for it. A control read (or an open live stream) says so in Redis, waits for the
- * other live processes to write theirs, and pulls them in, in the order pulled. Until asked, the newest `cap`
- * per tenant wait in memory. A clear clears the streams, and the tenant's record tells the others to clear theirs.
- */
+/** The journal with a shared store, shared on demand (decision 0039): entries go to Redis only while someone reads them. */
 import type { RedisLink } from './link.js';
 import { entryOf, newArray } from '../memory-store.js';
 import { maskCardText } from '../../wire/mask.js';
@@ -23,14 +17,13 @@ const ALIVE_MS = 2_000;
 
 type ShareOptions = { origin: string; tenants: readonly string[]; cap: number };
 
-function share(local: Journal, link: RedisLink, { origin, tenants, cap }: ShareOptions) {
+function share(local: Journal, link: RedisLink, options: ShareOptions) {
   return {
     local,
     link,
-    origin,
-    cap,
+    ...options,
     /** Every tenant's stream key, and null for unauthenticated requests. */
-    keys: [...tenants, null],
+    keys: [...options.tenants, null],
     /** The last entry pulled from each stream. */
     after: new Map<string | null, string>(),
     generations: new Map<string, number>(),

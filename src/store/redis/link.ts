@@ -1,14 +1,10 @@
-/**
- * The Redis side of a shared store (decision 0039): one connection (ioredis) and the Lua scripts that change
- * a tenant's records atomically under a version check. It knows keys, versions and fields, not what the
- * records mean (records.ts).
- */
+/** The Redis side of a shared store (decision 0039): one ioredis connection, its keys and scripts; records.ts gives fields meaning. */
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import { maskStoreUrl } from '../../config/store.js';
 import { SCRIPTS } from './lua.js';
 
-/** Loaded when a Redis store is made: the memory store's start does not pay for it (about 25 ms of the CLI's first answer). */
+/** Loaded only for a Redis store (about 25 ms of the CLI's first answer). */
 const loadRedis = (): typeof Redis => (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
 
 /** A store operation that could not reach Redis (down, or slower than the command timeout). */
@@ -54,17 +50,15 @@ const keys = (prefix: string) => ({
   lease: (eventId: string): string => `${prefix}wl:${eventId}`,
 });
 
-/** One connection and what is needed to use it: its scripts, its keys, and how long a command may wait for it. */
 function connect(url: string, prefix: string) {
   const client = new (loadRedis())(url, {
-    // A request must not wait for a server that is not there (decision 0039): fail now, reconnect behind.
+    // Fail now, reconnect behind (decision 0039).
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: 1500,
     retryStrategy: (times) => Math.min(50 * times, 500),
-    // Off: a commit is one command per batch, and auto-pipelining wraps every command in a pipeline of its own
-    // on the next tick (measured: 35k -> 40k GET/s in one process, decision 0040).
+    // Off: one command per batch has nothing to group (decision 0040).
     enableAutoPipelining: false,
     // Connected by the first command: a simulator whose options are refused never opens a connection.
     lazyConnect: true,
@@ -124,8 +118,7 @@ function pairs(list: string[]): Map<string, string> {
 async function commit(conn: Conn, tenant: string, expected: Versions | '*', lockToken: string, epoch: string, tenantWrites: Writes, globalWrites?: Writes): Promise<CommitReply> {
   const { key } = conn;
   if (expected !== '*' && lockToken === '' && epoch !== '' && tenantWrites.size === 0 && !globalWrites) {
-    // A read-only batch: its versions, the shared stamp and the lock in one MGET (decision 0040). A
-    // missing tenant stamp reads as version 0, which only a tenant never written has.
+    // A read-only batch: one MGET (decision 0040); a missing tenant stamp is version 0, a tenant never written.
     const [v, g, lock] = await conn.client.mget(key.stamp(tenant), key.globalStamp, key.lock);
     if (lock !== null) return { kind: 'busy', version: 0, globalVersion: 0 };
     if (g === `${epoch}/${expected.globalVersion}` && (v ?? '0') === String(expected.version)) {
@@ -195,10 +188,9 @@ export function createRedisLink(url: string, prefix: string) {
   /** Sets `key` to `holder` for `ms` unless it is set (a lock, a lease); false when another holds it. */
   const take = (key: string, holder: string, ms: number): Promise<boolean> => call(conn, async () => (await client.set(key, holder, 'PX', ms, 'NX')) === 'OK');
   return {
-    prefix,
     commit: via(commit),
     pull: via(pull),
-    globalRecords: () => call(conn, async () => new Map(Object.entries(await client.hgetall(key.global)))),
+    epoch: () => call(conn, async () => (await client.hget(key.global, 'epoch')) ?? undefined),
     lock: (token: string, ttlMs: number) => take(key.lock, token, ttlMs),
     unlock: (token: string) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
     /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */

@@ -1,13 +1,6 @@
-/**
- * The Lua scripts of the Redis store (decision 0039): each changes a tenant's records, the shared records or
- * the lock atomically. Keys and arguments are laid out by link.ts.
- */
+/** The Lua scripts of the Redis store (decision 0039); link.ts lays out their keys and arguments. */
 
-/**
- * A commit: refused as `busy` while another holds the lock, as `epoch` when the store was seeded since, as
- * `stale` when the tenant's or the shared version moved; else writes the fields and bumps the versions and
- * their stamps (decision 0040).
- */
+/** A commit: `busy` (locked by another), `epoch` (seeded since), `stale` (a version moved), or written, stamps too (decision 0040). */
 const COMMIT = `
 local lock = redis.call('GET', KEYS[4])
 if lock and lock ~= ARGV[4] then return {'busy', 0, 0} end

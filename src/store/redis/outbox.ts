@@ -1,10 +1,4 @@
-/**
- * The webhook queue with a shared store (decision 0039): each delivery a record of its tenant (`w:<id>`),
- * committed with the change that caused it, so no process takes it down when it goes. The process that made it
- * delivers it (its dispatcher keeps order, retries and the log) and removes it once done. A record still there a
- * minute later is an orphan: another process takes it under a lease and delivers it (at least once: receivers
- * deduplicate by event id). A held delivery (decision 0056) is no orphan: it waits for its release (webhook-gate.ts).
- */
+/** The webhook queue with a shared store: records committed with their cause, orphans taken under a lease (docs/consistency.md). */
 import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
 import { idOf, type HeldDeliveries } from '../webhook-gate.js';
 import { outboxField } from './records.js';
@@ -22,16 +16,17 @@ const ORPHAN_AFTER_MS = 60_000;
 const LEASE_MS = 60_000;
 const SWEEP_MS = 10_000;
 
-interface OutboxState {
-  dispatcher: WebhookDispatcher;
-  replica: Replica;
-  /** Takes a job's lease; false when another process holds it. */
-  lease(eventId: string, ms: number): Promise<boolean>;
-  jobs: Map<string, Map<string, OutboxJob>>;
-  /** Jobs this process is delivering (fresh or taken over). */
-  mine: Set<string>;
-  sweep: NodeJS.Timeout | undefined;
-}
+/** `lease` takes a job's lease (false: another process holds it); `mine`: the jobs this process delivers. */
+const outboxState = (dispatcher: WebhookDispatcher, replica: Replica, lease: (eventId: string, ms: number) => Promise<boolean>) => ({
+  dispatcher,
+  replica,
+  lease,
+  jobs: new Map<string, Map<string, OutboxJob>>(),
+  mine: new Set<string>(),
+  sweep: undefined as NodeJS.Timeout | undefined,
+});
+
+type OutboxState = ReturnType<typeof outboxState>;
 
 function deliver(o: OutboxState, job: OutboxJob): void {
   o.mine.add(idOf(job.item));
@@ -44,7 +39,6 @@ async function sweepNow(o: OutboxState): Promise<void> {
   const old = Date.now() - ORPHAN_AFTER_MS;
   for (const map of o.jobs.values()) {
     for (const job of map.values()) {
-      // A held delivery is no orphan: it waits for its release.
       if (job.at > old || job.item.hold !== undefined || o.mine.has(idOf(job.item))) continue;
       if (await o.lease(idOf(job.item), LEASE_MS)) deliver(o, job);
     }
@@ -58,10 +52,7 @@ function startSweeping(o: OutboxState): void {
   o.sweep.unref();
 }
 
-/**
- * Records a delivery: held (keeping when it was first held), or to be sent (from now: a released delivery is
- * an orphan only a minute after its release).
- */
+/** Records a delivery: held (since it was first held), or to be sent (an orphan a minute after its release). */
 function record(o: OutboxState, item: WebhookItem): OutboxJob {
   startSweeping(o);
   const map = entryOf(o.jobs, item.tenant, newMap<string, OutboxJob>);
@@ -72,7 +63,7 @@ function record(o: OutboxState, item: WebhookItem): OutboxJob {
 }
 
 export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, lease: OutboxState['lease']) {
-  const o: OutboxState = { dispatcher, replica, lease, jobs: new Map(), mine: new Set(), sweep: undefined };
+  const o = outboxState(dispatcher, replica, lease);
   const { jobs, mine } = o;
   /** The outbox as the gate's held deliveries: a delivery is sent once recorded and committed; a dropped one is only logged. */
   const gate: HeldDeliveries = {
@@ -107,7 +98,7 @@ export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, le
         void replica.run(item.tenant, () => undefined).catch(() => undefined);
       }
     },
-    /** As a kind of the tenant's records (records.ts): a record's value now, or another process's ('' when gone). */
+    /** As a kind of the tenant's records (records.ts). */
     read(tenant: string, id: string): string {
       const job = jobs.get(tenant)?.get(id);
       return job === undefined ? '' : JSON.stringify(job);

@@ -1,7 +1,4 @@
-/**
- * A shared store's records (decision 0039): how each part of one simulator's memory is written as a Redis hash
- * field (link.ts lists them), and put back from one. Card numbers travel sealed, as in a state snapshot.
- */
+/** A shared store's records (decision 0039): each part of one simulator's memory as a Redis hash field, and back. */
 import type { PaymentStore, Store } from '../../domain/ports.js';
 import type { ClockSetting, TenantClocks } from '../../infra/clock.js';
 import type { IdSource } from '../../infra/ids.js';
@@ -31,9 +28,7 @@ export interface StoreParts {
 export interface ReplicaParts extends StoreParts {
   store: Store;
   payments: PaymentStore;
-  /** The webhook outbox (store/redis/outbox.ts): its `w:<eventId>` records. */
   outbox: RecordKind & { forget(tenant: string): void };
-  /** The shared journal: its clears (store/redis/journal.ts). */
   journal: SharedJournal;
 }
 
@@ -55,11 +50,7 @@ export const outboxField = (id: string): string => `${OUTBOX}${id}`;
 /** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
 export const COMPARED: readonly string[] = ['s', 'c', 'm'];
 
-/**
- * A kind of record: its value in this process's memory ('' when gone), and how Redis's value ('' when gone) is
- * put back. Tokens, payments and outbox entries are one field per id under their prefix (`ids` lists them); a
- * tenant's `m`, `c` and `s` are one field each (id '').
- */
+/** A kind of record ('' when gone): one field per id under a prefix (`ids` lists them), or one field (id ''). */
 export interface RecordKind {
   read(tenant: string, id: string): string;
   apply(tenant: string, id: string, text: string): void;
@@ -148,23 +139,18 @@ export function createRecords(parts: ReplicaParts) {
   const sets = createSetCodec(parts.siv);
   const kinds = tenantKinds(parts, sets);
   return {
-    /**
-     * The shared records, in the order they are put back: the scenario set first (replacing it starts its
-     * counts again, which the tenants' `m` then restore).
-     */
+    /** The shared records, in the order put back: the scenario set first (it restarts counts that the tenants' `m` restore). */
     global: new Map<string, { read(): string; apply(text: string): void }>([
       ['scn', { read: () => sets.seal(engine.scenarios(undefined), ''), apply: (text) => scenarios.restoreSet(sets.open(text, '')) }],
       ['clock', { read: () => JSON.stringify(clocks.shared.state()), apply: (text) => clocks.shared.restore(JSON.parse(text) as ClockSetting) }],
     ]),
 
-    /** Every field of a tenant as this process holds it. */
     all(tenant: string): Map<string, string> {
       const out = new Map<string, string>();
       for (const [key, kind] of kinds) for (const id of kind.ids?.(tenant) ?? ['']) out.set(key + id, kind.read(tenant, id));
       return out;
     },
 
-    /** A field's value now ('' when gone). */
     value(tenant: string, field: string): string {
       const key = kindOf(field);
       return kinds.get(key)?.read(tenant, field.slice(key.length)) ?? '';

@@ -1,40 +1,14 @@
-/**
- * One process's replica of a shared store (decision 0039, docs/consistency.md): its memory stores become a
- * cache of the records in Redis. An API request is a unit of its tenant's lane, run with whatever queued
- * behind a commit in flight (group commit) and committed under a version check; stale, Redis's values go back
- * over what it changed and it runs again. Nothing is answered before its commit. A control call runs under
- * the store's lock. Redis unreachable: a 503, and the tenant is loaded again whole on its next use.
- */
+/** One process's replica of a shared store (decisions 0039, 0040): API units in lanes, control calls under the lock. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type CommitReply, type Versions, type Writes } from './link.js';
 import { COMPARED } from './records.js';
-import { EpochChanged, collect, createState, distrust, guarded, locked, markChanged, pull, pullAll, remember, type ReplicaDeps, type ReplicaState } from './sync.js';
-
-/** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-interface Job {
-  work: () => unknown;
-  resolve: (outcome: Outcome<unknown>) => void;
-  reject: (err: unknown) => void;
-}
-
-interface Lane {
-  queue: Job[];
-  /** A batch is to be taken on the next turn of the event loop. */
-  scheduled: boolean;
-  /** Read-only batches whose version check is in flight. */
-  checks: number;
-  /** Holds on the tenant's memory (a pull in flight, a batch's writes not yet committed or rolled back): no batch runs meanwhile. */
-  holds: number;
-  waiters: (() => void)[];
-}
+import { EpochChanged, collect, createState, distrust, guarded, laneOf, locked, markChanged, pull, pullAll, remember, type Lane, type Outcome, type ReplicaDeps, type ReplicaState } from './sync.js';
 
 const MAX_ATTEMPTS = 200;
-/** Read-only checks of one tenant in flight at once (decision 0040): Redis answers a connection in order, so each answers for the memory its batch read. */
+/** Read-only checks of one tenant in flight at once (decision 0040). */
 const MAX_CHECKS = 4;
 
-function runAll(batch: readonly Job[]): Outcome<unknown>[] {
+function runAll(batch: Lane['queue']): Outcome<unknown>[] {
   return batch.map((job) => {
     try {
       return { ok: true, value: job.work() };
@@ -54,7 +28,6 @@ function unhold(lane: Lane): void {
   if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
 }
 
-/** Runs `body` holding the tenant's memory: no batch of the tenant runs meanwhile. */
 async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
   lane.holds++;
   try {
@@ -64,7 +37,7 @@ async function holding<T>(lane: Lane, body: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Sends a batch's commit (a read-only batch's: its check); Redis unreachable: the tenant's memory is distrusted. */
+/** Sends a batch's commit (a read-only batch's: its check); Redis unreachable: the tenant is distrusted. */
 async function send(s: ReplicaState, tenant: string, lane: Lane, expected: Versions, change: { writes: Writes; global: Writes | undefined; writing: boolean }): Promise<CommitReply> {
   try {
     return await s.deps.link.commit(tenant, expected, '', s.epoch ?? '', change.writes, change.global);
@@ -78,12 +51,9 @@ async function send(s: ReplicaState, tenant: string, lane: Lane, expected: Versi
   }
 }
 
-/**
- * Runs a batch once and commits what it changed; true when committed, false when it must run again. A batch
- * that wrote holds the lane until its commit answers (and, when stale, until Redis's values are back).
- */
-async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[], attempt: number): Promise<boolean> {
-  const expected = { version: s.versions.get(tenant) ?? 0, globalVersion: s.globalVersion };
+/** Runs a batch once and commits it; false when it must run again. A batch that wrote holds the lane until then (decision 0040). */
+async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Lane['queue'], attempt: number): Promise<boolean> {
+  const expected = { version: lane.version ?? 0, globalVersion: s.globalVersion };
   s.effects = [];
   const outcomes = runAll(batch);
   const done = s.effects;
@@ -104,7 +74,6 @@ async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[
     if (reply.kind === 'epoch') throw new EpochChanged();
     if (attempt >= MAX_ATTEMPTS) throw new StoreUnavailableError('too many conflicting writes');
     if (reply.kind === 'busy') await sleep(1 + Math.min(attempt, 10));
-    // Redis's values back over what this attempt changed, the others' changes in, and again.
     if (global) for (const field of global.keys()) s.knownGlobal.delete(field);
     const extra = [...writes.keys()].filter((f) => !COMPARED.includes(f)).concat(COMPARED);
     await holding(lane, () => pull(s, tenant, extra));
@@ -114,13 +83,13 @@ async function tryBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[
   }
 }
 
-/** Runs a batch until it commits: after any control call, on a loaded, current memory of the tenant. */
-async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Job[]): Promise<void> {
+/** Runs a batch until it commits, after any control call, on a loaded memory of the tenant. */
+async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: Lane['queue']): Promise<void> {
   await guarded(s, async () => {
     for (let attempt = 0; ; attempt++) {
       while (s.controlling) await s.controlling;
       if (lane.holds > 0) await free(lane);
-      if (!s.versions.has(tenant) || s.globalVersion < 0) {
+      if (lane.version === undefined || s.globalVersion < 0) {
         await holding(lane, () => pull(s, tenant));
         continue;
       }
@@ -130,7 +99,6 @@ async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: J
   });
 }
 
-/** Takes the queued jobs as one batch when the lane is open to one. */
 function pump(s: ReplicaState, tenant: string, lane: Lane): void {
   if (lane.queue.length === 0 || lane.holds > 0 || lane.checks >= MAX_CHECKS) return;
   const batch = lane.queue.splice(0);
@@ -142,15 +110,13 @@ function pump(s: ReplicaState, tenant: string, lane: Lane): void {
     .finally(() => pump(s, tenant, lane));
 }
 
-function run<T>(s: ReplicaState, lanes: Map<string, Lane>, tenant: string, work: () => T): Promise<Outcome<T>> {
-  let lane = lanes.get(tenant);
-  if (!lane) lanes.set(tenant, (lane = { queue: [], scheduled: false, checks: 0, holds: 0, waiters: [] }));
-  const open = lane;
+function run<T>(s: ReplicaState, tenant: string, work: () => T): Promise<Outcome<T>> {
+  const open = laneOf(s, tenant);
   const promise = new Promise<Outcome<T>>((resolve, reject) => {
     open.queue.push({ work, resolve: resolve as (o: Outcome<unknown>) => void, reject });
   });
   if (!open.scheduled) {
-    // Taken on the next turn of the event loop: requests parsed in this turn join one batch.
+    // Requests parsed in this turn of the event loop join one batch.
     open.scheduled = true;
     setImmediate(() => {
       open.scheduled = false;
@@ -160,7 +126,6 @@ function run<T>(s: ReplicaState, lanes: Map<string, Lane>, tenant: string, work:
   return promise;
 }
 
-/** Under the store's lock: every tenant pulled, the call run, what it changed written, then its effects. */
 function controlLocked<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
   const { link } = s.deps;
   return locked(link, async (token) => {
@@ -205,24 +170,19 @@ async function control<T>(s: ReplicaState, work: () => Promise<T>): Promise<T> {
 /** Made with the store set; bound to the records (the rest of the simulator) once they exist. */
 export function createReplica(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
   const s = createState(deps);
-  const lanes = new Map<string, Lane>();
   return {
-    /** Units run from now on; the memory stores' reports until now were the configured start, not changes. */
+    /** The memory stores' reports until now were the configured start, not changes (decision 0066). */
     bind(bound: Pick<ReplicaDeps, 'records' | 'restart'>): void {
       Object.assign(s.deps, bound);
       s.applying = false;
     },
-    /** Marks a record field of a tenant as changed: a token's or payment's (told by the memory stores), an outbox entry's. */
     touch: (tenant: string, field: string): void => markChanged(s, tenant, field),
-    /** Runs an API unit for a tenant and commits what it changed. */
-    run: <T>(tenant: string, work: () => T): Promise<Outcome<T>> => run(s, lanes, tenant, work),
-    /** Runs a control call under the store's lock, every tenant pulled first and written after. */
+    run: <T>(tenant: string, work: () => T): Promise<Outcome<T>> => run(s, tenant, work),
     control: <T>(work: () => Promise<T>): Promise<T> => control(s, work),
-    /** Pulls every tenant (before a control read). */
     read: () => guarded(s, () => pullAll(s)),
-    /** Joins the store (seeds it, or adopts its state) and pulls every tenant. */
+    /** Joins the store (seeds it, or adopts its state). */
     start: () => guarded(s, () => pullAll(s)),
-    /** Runs a side effect (a webhook) once what caused it is committed; at once outside a unit. */
+    /** Runs a side effect once what caused it is committed; at once outside a unit. */
     afterCommit(effect: () => void): void {
       if (s.effects) s.effects.push(effect);
       else effect();

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type RedisLink, type Versions, type Writes } from './link.js';
 import { COMPARED, type Records } from './records.js';
-import { entryOf, newMap, newSet } from '../memory-store.js';
+import { entryOf } from '../memory-store.js';
 
 export interface ReplicaDeps {
   link: RedisLink;
@@ -19,20 +19,37 @@ const LOCK_TTL_MS = 5000;
 /** A control call that cannot take the lock in this time answers 503 (the outage budget is 2 s). */
 const LOCK_WAIT_MS = 1800;
 
-/** One replica's state: what it knows of Redis, what changed here, and what is in flight. */
+/** A tenant as one replica holds it: what it knows of the tenant's records in Redis, what changed here, and its lane of API units. */
+export interface Lane {
+  /** The version this memory holds; undefined: not loaded. */
+  version: number | undefined;
+  /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
+  known: Map<string, string>;
+  /** The record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
+  dirty: Set<string>;
+  queue: { work: () => unknown; resolve: (outcome: Outcome<unknown>) => void; reject: (err: unknown) => void }[];
+  /** A batch is to be taken on the next turn of the event loop. */
+  scheduled: boolean;
+  /** Read-only batches whose version check is in flight. */
+  checks: number;
+  /** Holds on the tenant's memory (a pull in flight, a batch's writes not yet committed or rolled back): no batch runs meanwhile. */
+  holds: number;
+  waiters: (() => void)[];
+}
+
+/** What a unit came to: its value or what it threw (thrown again by the caller after the commit). */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+const newLane = (): Lane => ({ version: undefined, known: new Map(), dirty: new Set(), queue: [], scheduled: false, checks: 0, holds: 0, waiters: [] });
+
 export function createState(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
   return {
     deps: deps as ReplicaDeps,
     epoch: undefined as string | undefined,
     starting: undefined as Promise<void> | undefined,
-    /** Tenant versions this memory holds; absent: not loaded. */
-    versions: new Map<string, number>(),
+    lanes: new Map<string, Lane>(),
     globalVersion: -1,
-    /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
-    known: new Map<string, Map<string, string>>(),
     knownGlobal: new Map<string, string>(),
-    /** Per tenant, the record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
-    dirty: new Map<string, Set<string>>(),
     /** Redis's values (or, until bound, the configured start) are being put into memory: not changes to commit. */
     applying: true,
     /** Side effects of the unit running now, run once it is committed. */
@@ -47,23 +64,22 @@ export function createState(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
 
 export type ReplicaState = ReturnType<typeof createState>;
 
-/** Notes a record field of a tenant as changed in memory (unless it is Redis's value being put back). */
+export const laneOf = (s: ReplicaState, tenant: string): Lane => entryOf(s.lanes, tenant, newLane);
+
 export function markChanged(s: ReplicaState, tenant: string, field: string): void {
-  if (!s.applying) entryOf(s.dirty, tenant, newSet<string>).add(field);
+  if (!s.applying) laneOf(s, tenant).dirty.add(field);
 }
 
-const knownOf = (s: ReplicaState, tenant: string): Map<string, string> => entryOf(s.known, tenant, newMap<string, string>);
-
-/** Takes what changed in a tenant's memory since its last commit: the writes, and the fields they name. */
+/** What changed in a tenant's memory since its last commit. */
 export function collect(s: ReplicaState, tenant: string): { writes: Writes; global: Writes | undefined } {
   const { records } = s.deps;
+  const { dirty, known } = laneOf(s, tenant);
   const writes: Writes = new Map();
-  for (const field of s.dirty.get(tenant) ?? []) writes.set(field, records.value(tenant, field));
-  s.dirty.delete(tenant);
-  const last = knownOf(s, tenant);
+  for (const field of dirty) writes.set(field, records.value(tenant, field));
+  dirty.clear();
   for (const field of COMPARED) {
     const value = records.value(tenant, field);
-    if ((last.get(field) ?? '') !== value) writes.set(field, value);
+    if ((known.get(field) ?? '') !== value) writes.set(field, value);
   }
   let global: Writes | undefined;
   for (const [field, record] of records.global) {
@@ -75,10 +91,10 @@ export function collect(s: ReplicaState, tenant: string): { writes: Writes; glob
 
 /** Notes what a commit wrote as what Redis holds. */
 export function remember(s: ReplicaState, tenant: string, writes: Writes, global: Writes | undefined, reply: Versions): void {
-  const last = knownOf(s, tenant);
-  for (const field of COMPARED) if (writes.has(field)) last.set(field, writes.get(field) as string);
+  const lane = laneOf(s, tenant);
+  for (const field of COMPARED) if (writes.has(field)) lane.known.set(field, writes.get(field) as string);
   if (global) for (const [field, value] of global) s.knownGlobal.set(field, value);
-  s.versions.set(tenant, reply.version);
+  lane.version = reply.version;
   s.globalVersion = reply.globalVersion;
 }
 
@@ -94,20 +110,21 @@ function applyGlobal(s: ReplicaState, map: Map<string, string>): void {
 }
 
 function applyFields(s: ReplicaState, tenant: string, fields: Map<string, string | null>): void {
-  const last = knownOf(s, tenant);
+  const { known } = laneOf(s, tenant);
   const order = [...fields.keys()].sort((a, b) => rank(a) - rank(b));
   for (const field of order) {
     if (field === '_v') continue;
     const value = fields.get(field) ?? null;
     s.deps.records.apply(tenant, field, value);
-    if (COMPARED.includes(field)) last.set(field, value ?? '');
+    if (COMPARED.includes(field)) known.set(field, value ?? '');
   }
 }
 
 /** Brings a tenant's memory to Redis's version, putting Redis's values over `extra` fields too. */
 export async function pull(s: ReplicaState, tenant: string, extra: Iterable<string> = []): Promise<void> {
-  const loaded = s.versions.has(tenant);
-  const reply = await s.deps.link.pull(tenant, { version: s.versions.get(tenant) ?? -1, globalVersion: s.globalVersion }, extra);
+  const lane = laneOf(s, tenant);
+  const loaded = lane.version !== undefined;
+  const reply = await s.deps.link.pull(tenant, { version: lane.version ?? -1, globalVersion: s.globalVersion }, extra);
   if (s.epoch !== undefined && reply.epoch !== s.epoch) throw new EpochChanged();
   s.applying = true;
   try {
@@ -117,7 +134,7 @@ export async function pull(s: ReplicaState, tenant: string, extra: Iterable<stri
   } finally {
     s.applying = false;
   }
-  s.versions.set(tenant, reply.version);
+  lane.version = reply.version;
   s.globalVersion = reply.globalVersion;
 }
 
@@ -128,9 +145,10 @@ export async function pullAll(s: ReplicaState): Promise<void> {
 /** Redis could not be reached mid-change: this memory of the tenant (or of all) is not to be trusted. */
 export function distrust(s: ReplicaState, tenant?: string): void {
   for (const name of tenant === undefined ? s.deps.tenants : [tenant]) {
-    s.versions.delete(name);
-    s.known.delete(name);
-    s.dirty.delete(name);
+    const lane = laneOf(s, name);
+    lane.version = undefined;
+    lane.known.clear();
+    lane.dirty.clear();
   }
   s.globalVersion = -1;
   s.knownGlobal.clear();
@@ -162,7 +180,7 @@ async function seed(s: ReplicaState, token: string, mine: string): Promise<void>
     remember(s, tenant, writes, global, reply);
     global.clear();
   }
-  s.dirty.clear();
+  for (const lane of s.lanes.values()) lane.dirty.clear();
 }
 
 /** Seeds an empty store with this memory, or adopts the store's state; again after Redis lost it. */
@@ -173,7 +191,7 @@ function started(s: ReplicaState): Promise<void> {
     if (await link.seed(mine)) {
       await seed(s, token, mine);
     } else {
-      s.epoch = (await link.globalRecords()).get('epoch');
+      s.epoch = await link.epoch();
       distrust(s);
       await pullAll(s);
     }
