@@ -19,8 +19,7 @@ import { bannerLines } from './banner.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
 import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';
 import { colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
-import { runCluster } from './cluster.js';
-import { describeStartError } from './start-error.js';
+import { describeStartError, runCluster } from './cluster.js';
 
 /** Exit code for bad options and start-up failures. */
 const USAGE_ERROR = 2;

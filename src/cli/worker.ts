@@ -3,8 +3,7 @@
  * options, starts the simulator on the shared port and reports back; its lines while it starts go to the primary
  * (which prints each distinct one once), then it logs as a single simulator does. SIGINT/SIGTERM: drain, exit 0.
  */
-import type { WorkerMessage, WorkerStart } from './cluster.js';
-import { describeStartError } from './start-error.js';
+import { describeStartError, type WorkerMessage, type WorkerStart } from './cluster.js';
 import { watchScenarioFiles } from './watch.js';
 import { startSimulator, type StartedSimulator } from '../simulator/server.js';
 

@@ -1,4 +1,5 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration: how each value is read. */
+import type { EntityConfiguration, Merchants } from '../domain/ports.js';
 import { addDuration, parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
 import { isInRange } from '../domain/time-range.js';
 import { parseInstant, readInstant } from '../wire/instant.js';
@@ -80,6 +81,16 @@ export interface SimulatorOptions extends TlsOptions {
 /** Where a tenant's payment events go: its credential's own URL, else the global one, else nowhere. */
 export function webhookUrlFor(config: Pick<SimulatorConfig, 'credentials' | 'webhookUrl'>, tenant: string): string | undefined {
   return config.credentials.get(tenant)?.webhookUrl ?? config.webhookUrl;
+}
+
+/** The merchant directory: which entities a credential may use, and how each entity is configured. */
+export function createMerchants(config: Pick<SimulatorConfig, 'credentials' | 'fixtures'>): Merchants {
+  const entities = new Map<string, EntityConfiguration>(
+    Object.entries(config.fixtures.entities).map(([name, e]) => [name, { currencies: new Set(e.currencies), networks: new Set(e.networks) }]),
+  );
+  return {
+    entityFor: (tenant, entity) => (config.credentials.get(tenant)?.entities.has(entity) ? entities.get(entity) : undefined),
+  };
 }
 
 const DEFAULT_STATE_INTERVAL = 'PT10S';
