@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError } from '../config/fixtures.js';
+import { ConfigError, fixturesProblems } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
 import { startSimulator } from '../simulator/server.js';
@@ -12,13 +12,12 @@ import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
 import { record } from '../verify/recorder.js';
 import { verify } from '../simulator/replay.js';
+import { problemsOf, readScenarioFile, validateScenarios, type FileProblem } from '../scenarios/loader.js';
 import { reportLines } from '../verify/report.js';
-import { validateFiles } from './validate.js';
 import { watchScenarioFiles } from './watch.js';
-import { bannerLines } from './banner.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
 import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';
-import { colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
+import { bannerLines, colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
 import { describeStartError, runCluster } from './cluster.js';
 
 /** Exit code for bad options and start-up failures. */
@@ -152,6 +151,31 @@ async function simulatorOptionsOf(args: readonly string[], io: CliIo): Promise<S
   const parser = createProgram({ ...io, env: {} }, { run: (o) => Promise.resolve(void (options = o)), validate: () => 0 });
   await parser.parseAsync([...args], { from: 'user' });
   return options;
+}
+
+/** `token-sim validate <files...>`: every problem of a file with its JSONPath. */
+export function problemsOfFile(path: string): FileProblem[] {
+  try {
+    const data = readScenarioFile(path);
+    // A fixtures file has credentials or bins at the top; anything else is read as a scenario file.
+    if (typeof data === 'object' && data !== null && !Array.isArray(data) && ('credentials' in data || 'bins' in data)) return fixturesProblems(data);
+    validateScenarios(data);
+    return [];
+  } catch (err) {
+    return problemsOf(err);
+  }
+}
+
+/** Prints `file: ok` or one `file: $.path: message` line per problem; returns the exit code. */
+function validateFiles(files: readonly string[], print: (line: string) => void): number {
+  let invalid = 0;
+  for (const file of files) {
+    const problems = problemsOfFile(file);
+    if (problems.length === 0) print(`${file}: ok`);
+    else invalid++;
+    for (const p of problems) print(`${file}: ${p.jsonPath}: ${p.message}`);
+  }
+  return invalid === 0 ? 0 : 1;
 }
 
 /** Runs the CLI with arguments (without `node` and the script). */
