@@ -1,5 +1,5 @@
 /** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
-import type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery } from '../../dist/index.js';
+import type { ClockState, ControlPayment, ControlTenant, ControlToken, ErrorBody, JournalEntry, WebhookDelivery } from '../../dist/index.js';
 
 // The shapes /_sim answers, as the package publishes them (dist/index.d.ts, rolled up from the server's own
 // declarations): the dashboard is one more client of the control API, and declares none of them again.
@@ -7,12 +7,8 @@ export type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEn
 
 export const TOKEN_KEY = 'token-sim.adminToken';
 
-export interface ApiError {
-  status: number;
-  errorName: string;
-  message: string;
-  validationErrors: { errorName: string; message: string; jsonPath: string }[];
-}
+/** A refused call: its status and error body, with its field problems (none: empty). */
+export type ApiError = Required<Omit<ErrorBody, 'headerName'>> & { status: number };
 
 export class CallFailed extends Error {
   constructor(readonly detail: ApiError) {
