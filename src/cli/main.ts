@@ -14,7 +14,7 @@ import { record } from '../verify/recorder.js';
 import { verify } from '../simulator/replay.js';
 import { problemsOf, readScenarioFile, validateScenarios, type FileProblem } from '../scenarios/loader.js';
 import { reportLines } from '../verify/report.js';
-import { watchScenarioFiles } from './watch.js';
+import { serveUntilStopped } from './watch.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
 import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';
 import { bannerLines, colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
@@ -209,12 +209,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   };
   const runOne = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
     const running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
-    const stopWatching = watched.length > 0 ? watchScenarioFiles(running, watched, io.err) : () => undefined;
-    io.onStopSignal(() => {
-      stopWatching();
-      // close() drains for at most --drain-timeout, then cuts what is left.
-      void running.close().then(() => io.exit(0));
-    });
+    serveUntilStopped(running, watched, io);
     banner(running.url, running.config, 1, running.caFile);
   };
   const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
