@@ -1,8 +1,4 @@
-/**
- * `--workers <n>` (decision 0038): this process becomes the node:cluster primary of n workers (worker.ts) sharing
- * the port. It serves nothing: it prints the listening line once, replaces a worker that dies, and on
- * SIGINT/SIGTERM stops them all (each drains) before it exits.
- */
+/** `--workers <n>`: this process becomes the node:cluster primary of n workers (worker.ts) sharing the port (decision 0038). */
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../config/fixtures.js';

@@ -1,8 +1,6 @@
 /**
- * Where the command line writes, exits and hears stop signals (the process, or a test's stand-in), and whether it
- * colours what it writes: from the terminal, `NO_COLOR` (https://no-color.org) and `FORCE_COLOR` (as commander,
- * Node and supports-color read it); the start-up banner on a terminal, written to stderr after the listening line so
- * that stdout stays that one line. Decision 0017.
+ * Where the command line writes, exits and hears stop signals (the process, or a test's stand-in), whether it
+ * colours (`NO_COLOR`, `FORCE_COLOR`), and the banner it writes to stderr on a terminal (decision 0017).
  */
 import { fileURLToPath } from 'node:url';
 import { describeStore, type StoreConfig } from '../config/store.js';

@@ -200,8 +200,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
   };
   const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
-    // Checked once here (a bad option is one line, not one per worker); the local CA, its server certificate and
-    // the webhooks' client certificate it issues (decision 0056) are made once, before the workers read them.
+    // Checked and the local CA's certificates made once here, before the workers read them (decisions 0038, 0056).
     const config = resolveConfig(options);
     const caFile = (await serverCertificate(config))?.caFile;
     await localWebhookClient(config);

@@ -1,8 +1,4 @@
-/**
- * One `--workers` process (cluster.ts forks it; an entry point, so it acts on import): asks the primary for its
- * options, starts the simulator on the shared port and reports back; its lines while it starts go to the primary
- * (which prints each distinct one once), then it logs as a single simulator does. SIGINT/SIGTERM: drain, exit 0.
- */
+/** One `--workers` process (decision 0038), forked by cluster.ts: an entry point, so it acts on import. */
 import { describeStartError, type WorkerMessage, type WorkerStart } from './cluster.js';
 import { processIo } from './io.js';
 import { serveUntilStopped } from './watch.js';
