@@ -173,10 +173,7 @@ function allowedOriginOf(origin: string): string {
   return parsed.origin;
 }
 
-/**
- * The configured users: the fixtures' credentials (detokenize: decision 0031; webhookUrl: decision 0030) and the
- * `--user`s (entity `default`); every entity they name must be configured in the fixtures.
- */
+/** The fixtures' credentials (decisions 0030, 0031) and the `--user`s (entity `default`), each entity configured. */
 function resolveCredentials(fixtures: Fixtures, users: readonly string[]) {
   const fromUser = (user: string) => {
     const colon = user.indexOf(':');

@@ -1,8 +1,7 @@
 /** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
 import type { ClockState, ControlPayment, ControlTenant, ControlToken, ErrorBody, JournalEntry, WebhookDelivery } from '../../dist/index.js';
 
-// The shapes /_sim answers, as the package publishes them (dist/index.d.ts, rolled up from the server's own
-// declarations): the dashboard is one more client of the control API, and declares none of them again.
+// The shapes /_sim answers, as the package publishes them: the dashboard declares none of them again.
 export type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery };
 
 export const TOKEN_KEY = 'token-sim.adminToken';
@@ -85,8 +84,6 @@ export async function perform(
     say(describe(e), 'error');
   }
 }
-
-// ------------------------------------------------------------------------------------------ formatting
 
 export function formatAmount(value: number | undefined, currency: string | undefined): string {
   if (typeof value !== 'number') return '—';
