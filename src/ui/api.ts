@@ -15,7 +15,6 @@ export class CallFailed extends Error {
   }
 }
 
-let adminToken: string | null = sessionStorage.getItem(TOKEN_KEY);
 let onUnauthorized: () => void = () => undefined;
 
 /** What a 401 does (the page asks for the admin token). */
@@ -23,11 +22,10 @@ export function whenUnauthorized(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-/** The admin token in use, or null. */
-export const currentAdminToken = (): string | null => adminToken;
+/** The admin token in use, kept for this tab in sessionStorage; or null. */
+export const currentAdminToken = (): string | null => sessionStorage.getItem(TOKEN_KEY);
 
 export function setAdminToken(token: string | null): void {
-  adminToken = token;
   if (token === null) sessionStorage.removeItem(TOKEN_KEY);
   else sessionStorage.setItem(TOKEN_KEY, token);
 }
@@ -41,6 +39,7 @@ export function url(path: string, query: Record<string, string | number | undefi
 
 export async function call(method: string, path: string, query: Record<string, string | number | undefined> = {}, body?: { type: string; text: string }): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  const adminToken = currentAdminToken();
   if (adminToken !== null) headers.Authorization = `Bearer ${adminToken}`;
   if (body) headers['Content-Type'] = body.type;
   const res = await fetch(url(path, query), { method, headers, ...(body ? { body: body.text } : {}), cache: 'no-store' });
