@@ -1,10 +1,7 @@
-/**
- * `--workers <n>` (decision 0038): this process becomes the node:cluster primary of n workers (worker.ts) sharing
- * the port. It serves nothing: it prints the listening line once, replaces a worker that dies, and on
- * SIGINT/SIGTERM stops them all (each drains) before it exits.
- */
+/** `--workers <n>`: this process becomes the node:cluster primary of n workers (worker.ts) sharing the port (decision 0038). */
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../config/fixtures.js';
 import type { SimulatorOptions } from '../config/options.js';
 import type { CliIo } from './io.js';
 
@@ -33,6 +30,17 @@ const START_FAILED = 2;
 const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
 
 const how = (code: number | null, signal: string | null): string => (signal !== null ? `signal ${signal}` : `exit code ${code ?? '?'}`);
+
+/** Why a simulator could not start, as the one line the CLI prints (the primary and each worker alike). */
+export function describeStartError(err: unknown, options: SimulatorOptions): string {
+  if (err instanceof ConfigError) return err.message;
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${options.host ?? '127.0.0.1'}:${options.port ?? 8080}`;
+  if (code === 'EADDRINUSE') return `port ${options.port} is already in use on ${options.host}`;
+  if (code === 'EACCES') return `no permission to listen on ${where}`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `cannot bind to ${where}: no such address`;
+  return `cannot start: ${err instanceof Error ? err.message : String(err)}`;
+}
 
 /** Starts `count` workers; `onListening` runs once when all of them listen, with the URL they share. */
 export function runCluster(count: number, start: WorkerStart, io: CliIo, onListening: (url: string) => void): void {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError } from '../config/fixtures.js';
+import { ConfigError, fixturesProblems } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
 import { startSimulator } from '../simulator/server.js';
@@ -12,15 +12,13 @@ import { packageVersion } from '../config/version.js';
 import { openApiDocument } from '../http/openapi.js';
 import { record } from '../verify/recorder.js';
 import { verify } from '../simulator/replay.js';
+import { problemsOf, readScenarioFile, validateScenarios, type FileProblem } from '../scenarios/loader.js';
 import { reportLines } from '../verify/report.js';
-import { validateFiles } from './validate.js';
-import { watchScenarioFiles } from './watch.js';
-import { bannerLines } from './banner.js';
+import { serveUntilStopped } from './watch.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
 import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';
-import { colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
-import { runCluster } from './cluster.js';
-import { describeStartError } from './start-error.js';
+import { bannerLines, colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
+import { describeStartError, runCluster } from './cluster.js';
 
 /** Exit code for bad options and start-up failures. */
 const USAGE_ERROR = 2;
@@ -155,6 +153,31 @@ async function simulatorOptionsOf(args: readonly string[], io: CliIo): Promise<S
   return options;
 }
 
+/** `token-sim validate <files...>`: every problem of a file with its JSONPath. */
+export function problemsOfFile(path: string): FileProblem[] {
+  try {
+    const data = readScenarioFile(path);
+    // A fixtures file has credentials or bins at the top; anything else is read as a scenario file.
+    if (typeof data === 'object' && data !== null && !Array.isArray(data) && ('credentials' in data || 'bins' in data)) return fixturesProblems(data);
+    validateScenarios(data);
+    return [];
+  } catch (err) {
+    return problemsOf(err);
+  }
+}
+
+/** Prints `file: ok` or one `file: $.path: message` line per problem; returns the exit code. */
+function validateFiles(files: readonly string[], print: (line: string) => void): number {
+  let invalid = 0;
+  for (const file of files) {
+    const problems = problemsOfFile(file);
+    if (problems.length === 0) print(`${file}: ok`);
+    else invalid++;
+    for (const p of problems) print(`${file}: ${p.jsonPath}: ${p.message}`);
+  }
+  return invalid === 0 ? 0 : 1;
+}
+
 /** Runs the CLI with arguments (without `node` and the script). */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<void> {
   if (io === processIo) {
@@ -177,8 +200,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
   };
   const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
-    // Checked once here (a bad option is one line, not one per worker); the local CA, its server certificate and
-    // the webhooks' client certificate it issues (decision 0056) are made once, before the workers read them.
+    // Checked and the local CA's certificates made once here, before the workers read them (decisions 0038, 0056).
     const config = resolveConfig(options);
     const caFile = (await serverCertificate(config))?.caFile;
     await localWebhookClient(config);
@@ -186,12 +208,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   };
   const runOne = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
     const running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
-    const stopWatching = watched.length > 0 ? watchScenarioFiles(running, watched, io.err) : () => undefined;
-    io.onStopSignal(() => {
-      stopWatching();
-      // close() drains for at most --drain-timeout, then cuts what is left.
-      void running.close().then(() => io.exit(0));
-    });
+    serveUntilStopped(running, watched, io);
     banner(running.url, running.config, 1, running.caFile);
   };
   const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {

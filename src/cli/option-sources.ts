@@ -1,7 +1,6 @@
 /**
- * Where an option's value comes from besides its default (decisions 0017, 0048, 0063): a flag, a `TOKEN_SIM_*`
- * variable (text) or a `--config` file (JSON or YAML, relative paths against its folder), each kind read by one
- * reader for all three; a flag wins over the environment, which wins over the file.
+ * An option's value besides its default: a flag, a `TOKEN_SIM_*` variable or a `--config` file (its relative paths
+ * against its folder), each kind read by one reader (decisions 0017, 0063); flag over environment over file.
  */
 import { accessSync, constants } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
@@ -202,10 +201,7 @@ function quote(value: unknown): string {
   return json.length > 40 ? `${json.slice(0, 37)}...` : json;
 }
 
-/**
- * The admin token from `--admin-token` or `--admin-token-file` (decision 0023), whatever their source; both:
- * refused. A file's token is its content without one trailing newline; empty, unreadable or not one word: refused.
- */
+/** The admin token from `--admin-token` or `--admin-token-file`, whatever their source (decision 0023). */
 export function adminTokenOf(adminToken: string | undefined, adminTokenFile: string | undefined): string | undefined {
   if (adminTokenFile === undefined) return adminToken;
   if (adminToken !== undefined) throw new ConfigError('the admin token is given twice (--admin-token and --admin-token-file): set one');

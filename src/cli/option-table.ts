@@ -1,7 +1,4 @@
-/**
- * The CLI's options, each declared once (decision 0048): commander, the environment and a config file read them
- * from one table (text from `TOKEN_SIM_*` variables, JSON/YAML values from a file: decision 0017).
- */
+/** The CLI's options, each declared once for commander, the environment and a config file (decisions 0017, 0048). */
 import { Option } from 'commander';
 
 export type OptionValue = string | number | boolean | string[];
@@ -9,11 +6,7 @@ export type OptionValue = string | number | boolean | string[];
 /** How an option's text and a config file's value are read (option-sources.ts); a list of strings: its choices. */
 export type Kind = 'string' | 'file' | 'files' | 'list' | 'boolean' | 'port' | 'count' | 'workers' | readonly string[];
 
-/**
- * One option, declared once (decision 0048): its flag (`-p, --port <n>`) and `--help` line, how its text is read,
- * its default, and its row of docs/cli.md (`value`, `shown`). What its kind takes is checked further by
- * resolveConfig (option-sources.ts).
- */
+/** One option (decision 0048); what its kind takes is checked further by resolveConfig (option-sources.ts). */
 interface OptionRow {
   flag: string;
   help: string;
@@ -154,10 +147,7 @@ export type CliOptions = { -readonly [S in (typeof TABLE)[number] as KeyOf<S['fl
 /** `tokenLifetime` → `TOKEN_SIM_TOKEN_LIFETIME`. */
 export const variableOf = (key: string): string => `TOKEN_SIM_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 
-/**
- * The options table of docs/cli.md, one row per option from its declaration (scripts/cli-doc.mjs writes it into
- * the page; test/cli/readme-reference.test.ts checks the page holds it), and `--config`'s own row last.
- */
+/** docs/cli.md's options table (scripts/cli-doc.mjs writes it there): a row per option, `--config`'s last. */
 export function optionRows(): string[] {
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
   const either = (a: string, b: string | undefined): string => (b === undefined ? `\`${a}\`` : `\`${a}\` or \`${b}\``);

@@ -5,6 +5,8 @@
  */
 import { statSync } from 'node:fs';
 import type { Simulator } from '../simulator/facade.js';
+import type { StartedSimulator } from '../simulator/server.js';
+import type { CliIo } from './io.js';
 
 const POLL_MS = 200;
 
@@ -37,4 +39,14 @@ export function watchScenarioFiles(sim: Simulator, files: readonly string[], rep
   }, POLL_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** A started simulator (the only one, or a worker) until a stop signal: --watch's reloads, then a drain and exit 0. */
+export function serveUntilStopped(running: StartedSimulator, watched: readonly string[], io: Pick<CliIo, 'err' | 'exit' | 'onStopSignal'>): void {
+  const stopWatching = watched.length > 0 ? watchScenarioFiles(running, watched, io.err) : () => undefined;
+  io.onStopSignal(() => {
+    stopWatching();
+    // close() drains for at most --drain-timeout, then cuts what is left; a second signal gets the same close.
+    void running.close().then(() => io.exit(0));
+  });
 }

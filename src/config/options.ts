@@ -1,4 +1,5 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration: how each value is read. */
+import type { EntityConfiguration, Merchants } from '../domain/ports.js';
 import { addDuration, parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
 import { isInRange } from '../domain/time-range.js';
 import { parseInstant, readInstant } from '../wire/instant.js';
@@ -82,6 +83,16 @@ export function webhookUrlFor(config: Pick<SimulatorConfig, 'credentials' | 'web
   return config.credentials.get(tenant)?.webhookUrl ?? config.webhookUrl;
 }
 
+/** The merchant directory: which entities a credential may use, and how each entity is configured. */
+export function createMerchants(config: Pick<SimulatorConfig, 'credentials' | 'fixtures'>): Merchants {
+  const entities = new Map<string, EntityConfiguration>(
+    Object.entries(config.fixtures.entities).map(([name, e]) => [name, { currencies: new Set(e.currencies), networks: new Set(e.networks) }]),
+  );
+  return {
+    entityFor: (tenant, entity) => (config.credentials.get(tenant)?.entities.has(entity) ? entities.get(entity) : undefined),
+  };
+}
+
 const DEFAULT_STATE_INTERVAL = 'PT10S';
 const STATE_INTERVAL = 'an ISO 8601 duration of at least 10 ms such as PT10S';
 /** A shorter passphrase is too easy to guess. */
@@ -116,16 +127,6 @@ function durationOption(name: string, text: string, what = 'a positive ISO 8601 
 const DEFAULT_STATE_LIMIT = 256 * 1024 * 1024;
 /** Past about 512 MiB a snapshot's text no longer fits in one JavaScript string. */
 const MAX_STATE_LIMIT = 512 * 1024 * 1024;
-
-/** A configured user: a fixtures credential or a `--user`. */
-export interface Credential {
-  password: string;
-  entities: ReadonlySet<string>;
-  /** May detokenize (`masked=false`): only a fixtures credential with `detokenize: true` (decision 0031). */
-  detokenize: boolean;
-  /** The fixtures credential's own webhook receiver (decision 0030). */
-  webhookUrl: string | undefined;
-}
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
 
@@ -172,23 +173,22 @@ function allowedOriginOf(origin: string): string {
   return parsed.origin;
 }
 
-/** The fixtures' credentials and the `--user`s (entity `default`); every entity they name must be configured in the fixtures. */
-function resolveCredentials(fixtures: Fixtures, users: readonly string[]): Map<string, Credential> {
-  const credentials = new Map<string, Credential>();
-  for (const c of fixtures.credentials) {
-    credentials.set(c.username, { password: c.password, entities: new Set(c.entities), detokenize: c.detokenize === true, webhookUrl: c.webhookUrl });
-  }
-  for (const user of users) {
+/** The fixtures' credentials (decisions 0030, 0031) and the `--user`s (entity `default`), each entity configured. */
+function resolveCredentials(fixtures: Fixtures, users: readonly string[]) {
+  const fromUser = (user: string) => {
     const colon = user.indexOf(':');
     check(colon >= 1, '--user', 'name:password', user);
-    credentials.set(user.slice(0, colon), { password: user.slice(colon + 1), entities: new Set(['default']), detokenize: false, webhookUrl: undefined });
-  }
-  for (const [username, credential] of credentials) {
-    for (const entity of credential.entities) {
-      if (!Object.hasOwn(fixtures.entities, entity)) {
-        throw new ConfigError(`credential '${username}' names the entity '${entity}', which the fixtures' entities do not configure`);
-      }
-    }
+    return [user.slice(0, colon), { password: user.slice(colon + 1), entities: ['default'], detokenize: false, webhookUrl: undefined }] as const;
+  };
+  const credentials = new Map(
+    [...fixtures.credentials.map((c) => [c.username, c] as const), ...users.map(fromUser)].map(([username, c]) => [
+      username,
+      { password: c.password, entities: new Set(c.entities), detokenize: c.detokenize === true, webhookUrl: c.webhookUrl },
+    ]),
+  );
+  for (const [username, { entities }] of credentials) {
+    const missing = [...entities].find((entity) => !Object.hasOwn(fixtures.entities, entity));
+    if (missing !== undefined) throw new ConfigError(`credential '${username}' names the entity '${missing}', which the fixtures' entities do not configure`);
   }
   return credentials;
 }

@@ -1,7 +1,4 @@
-/**
- * `--store` and `--store-prefix`: where the state lives (memory, or one Redis that many simulators share) and
- * the prefix of its keys. Checked here; the store itself is picked in simulator/compose.ts (decision 0038).
- */
+/** `--store` and `--store-prefix`, checked; the store itself is picked in store/stores.ts (decisions 0038, 0050). */
 import { ConfigError } from './fixtures.js';
 
 export type StoreConfig = { kind: 'memory' } | { kind: 'redis'; url: string; db: number; tls: boolean };

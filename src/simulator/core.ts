@@ -1,7 +1,6 @@
 /** The parts of one simulator below its HTTP surfaces (compose.ts wires them and serves them). */
 import type { FixtureToken } from '../config/fixtures.js';
-import { createMerchants } from '../config/merchants.js';
-import { webhookUrlFor, type SimulatorConfig } from '../config/options.js';
+import { createMerchants, webhookUrlFor, type SimulatorConfig } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
 import { createBinTable } from '../domain/card.js';
 import type { Payment, PaymentEvent } from '../domain/payment.js';

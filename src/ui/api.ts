@@ -1,18 +1,13 @@
 /** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
-import type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery } from '../../dist/index.js';
+import type { ClockState, ControlPayment, ControlTenant, ControlToken, ErrorBody, JournalEntry, WebhookDelivery } from '../../dist/index.js';
 
-// The shapes /_sim answers, as the package publishes them (dist/index.d.ts, rolled up from the server's own
-// declarations): the dashboard is one more client of the control API, and declares none of them again.
+// The shapes /_sim answers, as the package publishes them: the dashboard declares none of them again.
 export type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery };
 
 export const TOKEN_KEY = 'token-sim.adminToken';
 
-export interface ApiError {
-  status: number;
-  errorName: string;
-  message: string;
-  validationErrors: { errorName: string; message: string; jsonPath: string }[];
-}
+/** A refused call: its status and error body, with its field problems (none: empty). */
+export type ApiError = Required<Omit<ErrorBody, 'headerName'>> & { status: number };
 
 export class CallFailed extends Error {
   constructor(readonly detail: ApiError) {
@@ -20,7 +15,6 @@ export class CallFailed extends Error {
   }
 }
 
-let adminToken: string | null = sessionStorage.getItem(TOKEN_KEY);
 let onUnauthorized: () => void = () => undefined;
 
 /** What a 401 does (the page asks for the admin token). */
@@ -28,11 +22,10 @@ export function whenUnauthorized(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-/** The admin token in use, or null. */
-export const currentAdminToken = (): string | null => adminToken;
+/** The admin token in use, kept for this tab in sessionStorage; or null. */
+export const currentAdminToken = (): string | null => sessionStorage.getItem(TOKEN_KEY);
 
 export function setAdminToken(token: string | null): void {
-  adminToken = token;
   if (token === null) sessionStorage.removeItem(TOKEN_KEY);
   else sessionStorage.setItem(TOKEN_KEY, token);
 }
@@ -46,6 +39,7 @@ export function url(path: string, query: Record<string, string | number | undefi
 
 export async function call(method: string, path: string, query: Record<string, string | number | undefined> = {}, body?: { type: string; text: string }): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  const adminToken = currentAdminToken();
   if (adminToken !== null) headers.Authorization = `Bearer ${adminToken}`;
   if (body) headers['Content-Type'] = body.type;
   const res = await fetch(url(path, query), { method, headers, ...(body ? { body: body.text } : {}), cache: 'no-store' });
@@ -89,8 +83,6 @@ export async function perform(
     say(describe(e), 'error');
   }
 }
-
-// ------------------------------------------------------------------------------------------ formatting
 
 export function formatAmount(value: number | undefined, currency: string | undefined): string {
   if (typeof value !== 'number') return '—';

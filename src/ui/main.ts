@@ -1,8 +1,6 @@
 /**
- * The dashboard (`GET /_sim/ui`, decision 0035): a small page that reads and drives one simulator through its
- * control API (/_sim) only. Preact + htm, bundled by scripts/build-ui.mjs into dist/ui/app.js; no request to
- * any other host. With `--admin-token`, a 401 asks for the token once; it is kept in sessionStorage and sent
- * as `Authorization: Bearer` (as `?access_token=` on the journal's event stream, which cannot set headers).
+ * The dashboard (`GET /_sim/ui`, decision 0035): it drives one simulator through /_sim only, asking no other host. A
+ * 401 asks for the admin token, kept in sessionStorage (sent as `?access_token=` on the event stream: no headers there).
  */
 import { render } from 'preact';
 import { html } from 'htm/preact';
@@ -10,8 +8,6 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { currentAdminToken, describe, getJson, plural, setAdminToken, whenUnauthorized, type ControlTenant, type Say, type SectionProps } from './api.js';
 import { ClockSection, Loading, PaymentsSection, Problem, Select, TokensSection } from './sections.js';
 import { JournalSection, ScenariosSection, StateSection, WebhooksSection } from './control-sections.js';
-
-// ------------------------------------------------------------------------------------------- the page
 
 function TokenForm({ onDone }: { onDone: () => void }) {
   const [value, setValue] = useState('');

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
-import { bannerLines } from '../../src/cli/banner.js';
+import { bannerLines } from '../../src/cli/io.js';
 import { eventually, exitCodeOf, runCli, startCli, type CliTerminal } from '../support/cli-in-process.js';
 
 const ESCAPE = '\u001b[';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { problemsOfFile } from '../../src/cli/validate.js';
+import { problemsOfFile } from '../../src/cli/main.js';
 import { fixturesProblems } from '../../src/config/fixtures.js';
 import { stateSchema } from '../../src/control/state.js';
 import { parseScenarioText, validateScenarios } from '../../src/scenarios/loader.js';
