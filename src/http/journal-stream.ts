@@ -1,8 +1,6 @@
 /**
- * The live journal (`GET /_sim/requests/stream`, decision 0034) at a cost that does not multiply with its
- * clients (contract 4.1): one hub per simulator collects new entries and, once per period, hands each group of
- * clients with one filter the entries that match, found once per group; each entry is serialised and masked
- * once. A client keeps only what its socket could not take yet, at most `pending` entries.
+ * The live journal (`GET /_sim/requests/stream`, decision 0034) at a cost that does not multiply with its clients
+ * (contract 4.1): each entry is matched once per group of clients with one filter, serialised and masked once.
  */
 import type { Request, Response } from 'express';
 import { matchesJournalFilter, type Journal, type JournalFilter, type JournalSelection } from '../control/journal.js';
@@ -29,33 +27,30 @@ export interface StreamLimits {
 export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, budget: 1000, buffered: 256 * 1024, heartbeatMs: 15_000 };
 
 /** The open live-journal streams of one simulator, ended at server close so that none holds the shutdown. */
-export interface JournalStreams {
-  /** Registers a stream's end; returns its removal. After closeAll, ends the stream at once. */
-  add(end: () => void): () => void;
-  /** Ends every open stream (and any opened later). */
-  closeAll(): void;
-  size(): number;
-}
+export class JournalStreams {
+  private readonly open = new Set<() => void>();
+  private closed = false;
 
-export function createJournalStreams(): JournalStreams {
-  const open = new Set<() => void>();
-  let closed = false;
-  return {
-    add(end) {
-      if (closed) {
-        end();
-        return () => undefined;
-      }
-      open.add(end);
-      return () => void open.delete(end);
-    },
-    closeAll() {
-      closed = true;
-      for (const end of [...open]) end();
-      open.clear();
-    },
-    size: () => open.size,
-  };
+  /** Registers a stream's end; returns its removal. After closeAll, ends the stream at once. */
+  add(end: () => void): () => void {
+    if (this.closed) {
+      end();
+      return () => undefined;
+    }
+    this.open.add(end);
+    return () => void this.open.delete(end);
+  }
+
+  /** Ends every open stream (and any opened later). */
+  closeAll(): void {
+    this.closed = true;
+    for (const end of [...this.open]) end();
+    this.open.clear();
+  }
+
+  size(): number {
+    return this.open.size;
+  }
 }
 
 /** One client: what it waits for, and what it missed since its last write. */
