@@ -54,16 +54,19 @@ export class JournalStreams {
 }
 
 /** One client: what it waits for, and what it missed since its last write. */
-interface Client {
-  readonly res: Response;
-  /** Entries up to this seq were sent or skipped already (the backlog). */
-  after: number;
-  pending: JournalSelection[];
-  skipped: number;
-  draining: boolean;
+class Client {
+  draining = false;
   /** A flush waits for the next turn. */
-  scheduled: boolean;
-  closed: boolean;
+  scheduled = false;
+  closed = false;
+
+  /** `after`: entries up to this seq were sent or skipped already (the backlog). */
+  constructor(
+    readonly res: Response,
+    public after: number,
+    public pending: JournalSelection[],
+    public skipped: number,
+  ) {}
 }
 
 /** Clients with one tenant and filter. */
@@ -174,15 +177,12 @@ export class StreamHub {
     // The backlog and the subscription in one turn: no entry is missed or sent twice.
     const { selected } = this.journal.select(tenant, since === undefined ? filter : { ...filter, since });
     const keep = since === undefined ? this.limits.backlog : this.limits.resume;
-    const client: Client = {
+    const client = new Client(
       res,
-      after: Math.max(this.fresh.at(-1)?.seq ?? 0, selected.at(-1)?.seq ?? 0),
-      pending: selected.slice(Math.max(0, selected.length - keep)),
-      skipped: since !== undefined && selected.length > keep ? selected.length - keep : 0,
-      draining: false,
-      scheduled: false,
-      closed: false,
-    };
+      Math.max(this.fresh.at(-1)?.seq ?? 0, selected.at(-1)?.seq ?? 0),
+      selected.slice(Math.max(0, selected.length - keep)),
+      since !== undefined && selected.length > keep ? selected.length - keep : 0,
+    );
     const key = JSON.stringify([tenant ?? null, filter]);
     let group = this.groups.get(key);
     if (!group) this.groups.set(key, (group = { tenant, filter, all: tenant === undefined && Object.values(filter).every((v) => v === undefined), clients: new Set() }));
