@@ -110,10 +110,7 @@ export class Api {
     new Exchange(this.deps, req, res, route?.methods[req.method ?? ''] ?? 'unknown').fail(err);
   }
 
-  /**
-   * After the body: the scenario step, then the operation. With a shared store both run as one unit, committed
-   * before the answer; a scenario's delay then holds the answer (the change is already made).
-   */
+  /** The scenario step, then the operation; with a shared store, one unit committed before the answer (decision 0039). */
   private proceed(ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
     const { deps } = this;
     if (!deps.gate) {
@@ -201,10 +198,7 @@ function sendScripted(ex: Exchange, { status, errorName, message, headers }: Scr
 
 const LOST_AS_ERROR: Scripted = { status: 500, errorName: 'internalErrorOccurred', message: 'An internal error occurred' };
 
-/**
- * The path of a request target as a router reads it: without query or fragment; an absolute-form target
- * (`http://host/tokens`) gives its path.
- */
+/** The path of a request target as a router reads it: without query or fragment; an absolute-form target's path. */
 export function pathOf(url: string): string {
   let end = url.length;
   const query = url.indexOf('?');
@@ -236,13 +230,12 @@ export function createListener(api: Api, guard: Guard, control: (req: IncomingMe
       api.serve(req, res, match.route, match.rawRef);
       return;
     }
-    // A browser opening the simulator's root lands on the dashboard; API clients get the 404 below. Not an API
-    // route: the OpenAPI document describes the JSON APIs only (decision 0035).
+    // A browser's root is the dashboard; not an API route (decision 0035).
     if (path === '/' && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml(req)) {
       redirectToUi(res);
       return;
     }
-    // Anything else is not an endpoint; the pipeline answers it (journal, log, headers) like any API request.
+    // Answered (journal, log, headers) like any API request.
     api.serveError(req, res, undefined, new HttpError('endpointNotFound', `There is no endpoint at ${req.method} ${path}`));
   };
 }

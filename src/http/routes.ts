@@ -1,16 +1,7 @@
-/**
- * The simulated API's routes, declared once: how a path finds one exactly as Express's router would, the Allow
- * of a 405, and the OpenAPI paths (openapi.ts: path, methods, operationIds and path parameter from here).
- */
+/** The simulated API's routes, declared once: matching as Express's router would, a 405's Allow, the OpenAPI paths. */
 import type { RefCodec, TokenRef } from '../infra/refs.js';
 import type { ApiOperation } from '../wire/schemas.js';
 import { HttpError } from './errors.js';
-
-/** A route's path parameter (`:ref`): its name in the OpenAPI document and what it is. */
-export interface PathParameter {
-  readonly name: string;
-  readonly description: string;
-}
 
 export interface ApiRoute {
   /** The route in Express's syntax (`:ref` is its path parameter). */
@@ -19,14 +10,15 @@ export interface ApiRoute {
   readonly methods: Readonly<Partial<Record<string, ApiOperation>>>;
   /** The methods it answers, for a 405's Allow header. */
   readonly allow: string;
-  readonly param?: PathParameter;
+  /** Its path parameter (`:ref`): the name in the OpenAPI document and what it is. */
+  readonly param?: { readonly name: string; readonly description: string };
   /** Its operationId in the OpenAPI document when not its operation's name (an operation that serves two routes). */
   readonly operationId?: string;
 }
 
 type Declared = Partial<Record<'GET' | 'PUT' | 'POST' | 'DELETE', ApiOperation>>;
 
-function route(pattern: string, declared: Declared, param?: PathParameter, operationId?: string): ApiRoute {
+function route(pattern: string, declared: Declared, param?: ApiRoute['param'], operationId?: string): ApiRoute {
   const methods = declared.GET === undefined ? declared : { ...declared, HEAD: declared.GET };
   return { pattern, methods, allow: Object.keys(declared).join(', '), ...(param && { param }), ...(operationId !== undefined && { operationId }) };
 }
@@ -41,11 +33,7 @@ const PAYMENT_ID = { name: 'paymentId', description: 'The `paymentId` of a payme
 
 export const PAYMENT_QUERIES_ROUTE = route('/paymentQueries/payments', { GET: 'paymentQuery' });
 
-/**
- * In the order of the OpenAPI document. A sale's follow-ups sit each behind its own payment ref (contract 3.2);
- * payment queries (contract 4.4, decision 0057) find the tenant's payments by transactionReference, and one
- * payment by its paymentId (the ref that ends its links).
- */
+/** In the order of the OpenAPI document (contracts 3.2, 4.4; decision 0057). */
 export const API_ROUTES: readonly ApiRoute[] = [
   route('/tokens', { GET: 'queryTokens', POST: 'createToken' }),
   route('/tokens/:ref', { GET: 'getToken', PUT: 'updateToken', DELETE: 'deleteToken' }, TOKEN_REF),
