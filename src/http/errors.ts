@@ -85,10 +85,7 @@ export class HttpError extends Error {
 export const queryRefusal = (where: string, problems: readonly FieldProblem[]): HttpError =>
   new HttpError('urlInvalid', `The query of ${where} is not valid`, { problems });
 
-/**
- * The named parameters of a query string, each given once and not empty (other parameters are ignored); none
- * of them at all is `missing`. Every problem at once, as `queryRefusal(where)`.
- */
+/** The named parameters of a query string, each given once and not empty, others ignored; none at all is `missing`. */
 export function readQuery<N extends string>(text: string, names: readonly N[], where: string, missing: string): Partial<Record<N, string>> {
   const params = new URLSearchParams(text);
   const query: Partial<Record<N, string>> = {};

@@ -56,10 +56,7 @@ function prettyLine({ method, path, status, ms, correlationId }: LogLine, color:
   return `${method} ${path} ${paint(COLOURS[Math.floor(status / 100)] ?? '', status)} ${ms.toFixed(1)}ms ${paint('\u001b[2m', correlationId)}`;
 }
 
-/**
- * The request log of one simulator: `pretty` for people (`color` only on a terminal), `json` for machines (pino),
- * or none (undefined). Paths are masked: a client may put a card number in a URL.
- */
+/** The request log: `pretty` for people, `json` for machines (pino), or none. Paths are masked: a URL may hold a card number. */
 export function createRequestLogger({ format, write, color }: { format: LogFormat; write: (line: string) => void; color: boolean }): RequestLogger | undefined {
   if (format === 'silent') return undefined;
   if (format === 'json') {
@@ -137,8 +134,7 @@ export class Exchange {
     const response = answered ? this.response : undefined;
     const status = answered ? res.statusCode : 0;
     deps.metrics.record(this.operation, status, tenant, durationMs);
-    // One object of one shape, holding only what the request and the answer already hold (no copies):
-    // the journal formats and masks it when it is listed. Never the Authorization header.
+    // Only what the request and answer already hold (no copies), masked when listed; never the Authorization header.
     deps.journal.record({
       tenant,
       operation: this.operation,

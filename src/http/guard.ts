@@ -101,10 +101,7 @@ export class Guard {
     return undefined;
   }
 
-  /**
-   * CORS on /_sim for the pages of `--allowed-origin` origins (others get none): `Access-Control-Allow-Origin`,
-   * and their preflights answered (true: answered, nothing more to do).
-   */
+  /** CORS on /_sim for `--allowed-origin` origins only, their preflights answered (true: answered, nothing more to do). */
   cors(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
     if (origin === undefined || !this.origins.has(origin.toLowerCase())) return false;

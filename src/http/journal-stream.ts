@@ -1,7 +1,4 @@
-/**
- * The live journal (`GET /_sim/requests/stream`, decision 0034) at a cost that does not multiply with its clients
- * (contract 4.1): each entry is matched once per group of clients with one filter, serialised and masked once.
- */
+/** The live journal (decision 0034) at a cost that does not multiply with its clients: each entry is matched once per filter. */
 import type { Request, Response } from 'express';
 import { matchesJournalFilter, type Journal, type JournalFilter, type JournalSelection } from '../control/journal.js';
 import { toEntry } from '../control/journal-entry.js';

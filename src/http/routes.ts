@@ -62,11 +62,7 @@ const MATCHERS = API_ROUTES.map((apiRoute) => {
   return { route: apiRoute, path: (at < 0 ? apiRoute.pattern : apiRoute.pattern.slice(0, at)).toLowerCase(), hasRef: at >= 0 };
 });
 
-/**
- * The route of a path (without its query) as Express matches it: case-insensitive, one optional trailing
- * slash, a ref of at least one character without a slash (`rawRef`, not yet percent-decoded). Undefined for
- * any other path.
- */
+/** A path's route as Express matches it: case-insensitive, one optional trailing slash, a ref without a slash (`rawRef`). */
 export function matchApiPath(path: string): { route: ApiRoute; rawRef?: string } | undefined {
   const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
   const lower = path.slice(0, end).toLowerCase();
@@ -102,10 +98,7 @@ const REF_REFUSALS = {
   payment: { problem: 'The path does not hold a valid payment reference', gone: 'The payment does not exist' },
 };
 
-/**
- * The decrypted ref of the URL (the path names the action; the ref, the token or payment): undecryptable →
- * 400; another tenant's → 404, as for one that does not exist.
- */
+/** The URL's decrypted ref: undecryptable → 400; another tenant's → 404, as for one that does not exist. */
 export function ownRef<P extends string>(refs: RefCodec<P>, req: { ref: string | undefined; tenant: string }, kind: keyof typeof REF_REFUSALS): TokenRef<P> {
   const ref = refs.decode(req.ref ?? '');
   if (!ref) throw urlInvalid(`an invalid ${kind} reference`, REF_REFUSALS[kind].problem);

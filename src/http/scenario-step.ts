@@ -59,10 +59,7 @@ function paymentFacts(facts: RequestFacts, deps: StepDeps, tenant: string, ref: 
 /** The query of a token query (`namespace`, `tokenId`) or a payment query (`transactionReference`). */
 const queryOf = (ex: Exchange): URLSearchParams => new URLSearchParams((ex.req.url ?? '').slice(ex.path.length + 1));
 
-/**
- * What the request says, as a rule may match it: its body's facts, or those of the token or payment its ref
- * (the token ref of the URL, for token operations) or query names.
- */
+/** What the request says, as a rule may match it: its body's facts, or those of the token or payment its ref or query names. */
 function factsOf(deps: StepDeps, ex: Exchange, tenant: string, ref: string | undefined): RequestFacts {
   const { operation } = ex;
   const facts: RequestFacts = { operation, username: tenant };
