@@ -1,9 +1,4 @@
-/**
- * The simulated API's one request path (decision 0046): node's request listener, with no framework on it, finds
- * the route (routes.ts) and hands `/_sim` to the control app; the pipeline then runs authentication, header
- * checks, body, scenario step, the operation (its row below) and one error renderer, and the exchange
- * (exchange.ts) writes the journal and the request log. What `startSimulator` serves and supertest drives.
- */
+/** The simulated API's one request path: the listener and the pipeline (decisions 0046, 0064, 0069). */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Authenticate } from './auth.js';
@@ -18,7 +13,6 @@ import { createToken, deleteToken, getToken, queryTokens, updateToken } from './
 import type { ApiResponse, Operation, OperationDeps } from './operations/types.js';
 import type { ApiOperation } from '../wire/schemas.js';
 import { decideScenario, type ScenarioAction, type ScenarioDecision, type ScenarioStepDeps } from './scenario-step.js';
-import type { LostAnswer } from '../scenarios/schema.js';
 import type { Replica } from '../store/redis/replica.js';
 import { redirectToUi, wantsHtml } from './app.js';
 
@@ -74,12 +68,13 @@ export class Api {
     this.operations = operationsFor(deps.operations.media);
   }
 
-  /** Answers a request routed to `route`; `ref` is the decoded path parameter. */
-  serve(req: IncomingMessage, res: ServerResponse, route: ApiRoute, ref: string | undefined): void {
+  /** Answers a request routed to `route`; `rawRef` is its path parameter, not yet percent-decoded. */
+  serve(req: IncomingMessage, res: ServerResponse, route: ApiRoute, rawRef: string | undefined): void {
     const { deps } = this;
     const name = route.methods[req.method ?? ''];
     const ex = new Exchange(deps, req, res, name ?? 'unknown');
     try {
+      const ref = rawRef === undefined ? undefined : decodeRef(rawRef);
       if (name === undefined) {
         throw new HttpError('methodNotAllowed', `${req.method ?? ''} is not allowed here; use ${route.allow}`, { headers: { Allow: route.allow } });
       }
@@ -115,10 +110,7 @@ export class Api {
     new Exchange(this.deps, req, res, route?.methods[req.method ?? ''] ?? 'unknown').fail(err);
   }
 
-  /**
-   * After the body: the scenario step, then the operation. With a shared store both run as one unit, committed
-   * before the answer; a scenario's delay then holds the answer (the change is already made).
-   */
+  /** The scenario step, then the operation; with a shared store, one unit committed before the answer (decision 0039). */
   private proceed(ex: Exchange, op: ApiOperationRow, ref: string | undefined): void {
     const { deps } = this;
     if (!deps.gate) {
@@ -158,11 +150,16 @@ export class Api {
     }, decision.delayMs);
   }
 
+  /** A fault, a scripted error, or the work's answer: sent, or (a `lostAnswer` rule) lost, the journal keeping both. */
   private perform(ex: Exchange, op: ApiOperationRow, ref: string | undefined, action: ScenarioAction | undefined, done: Done | undefined): void {
-    if (action?.kind === 'fault') this.drop(ex, action.fault);
-    else if (action?.kind === 'error') sendScripted(ex, action);
-    else if (done && !done.response) ex.fail(done.error);
-    else this.answer(ex, done?.response ?? this.operate(ex, op, ref, action), action?.lost);
+    if (action?.kind === 'fault') return this.drop(ex, action.fault);
+    if (action?.kind === 'error') return sendScripted(ex, action);
+    if (done && !done.response) return ex.fail(done.error);
+    const response = done?.response ?? this.operate(ex, op, ref, action);
+    if (action?.lost === undefined) return ex.send(response);
+    ex.lost = { as: action.lost, response };
+    if (action.lost === 'internalError') sendScripted(ex, LOST_AS_ERROR);
+    else this.drop(ex, action.lost);
   }
 
   /** A socket fault instead of an answer: the connection reset, or held open until shutdown. */
@@ -174,17 +171,6 @@ export class Api {
       this.deps.heldSockets.add(socket);
       socket.once('close', () => this.deps.heldSockets.delete(socket));
     }
-  }
-
-  /** The answer of work done: sent, or (a `lostAnswer` rule) lost after the work, the journal keeping both. */
-  private answer(ex: Exchange, response: ApiResponse, lost: LostAnswer | undefined): void {
-    if (lost === undefined) {
-      ex.send(response);
-      return;
-    }
-    ex.lost = { as: lost, response };
-    if (lost === 'internalError') sendScripted(ex, LOST_AS_ERROR);
-    else this.drop(ex, lost);
   }
 
   private operate(ex: Exchange, op: ApiOperationRow, ref: string | undefined, action: Extract<ScenarioAction, { kind: 'proceed' }> | undefined): ApiResponse {
@@ -212,10 +198,7 @@ function sendScripted(ex: Exchange, { status, errorName, message, headers }: Scr
 
 const LOST_AS_ERROR: Scripted = { status: 500, errorName: 'internalErrorOccurred', message: 'An internal error occurred' };
 
-/**
- * The path of a request target as a router reads it: without query or fragment; an absolute-form target
- * (`http://host/tokens`) gives its path.
- */
+/** The path of a request target as a router reads it: without query or fragment; an absolute-form target's path. */
 export function pathOf(url: string): string {
   let end = url.length;
   const query = url.indexOf('?');
@@ -244,23 +227,15 @@ export function createListener(api: Api, guard: Guard, control: (req: IncomingMe
       return;
     }
     if (match) {
-      let ref: string | undefined;
-      try {
-        ref = match.rawRef === undefined ? undefined : decodeRef(match.rawRef);
-      } catch (err) {
-        api.serveError(req, res, match.route, err);
-        return;
-      }
-      api.serve(req, res, match.route, ref);
+      api.serve(req, res, match.route, match.rawRef);
       return;
     }
-    // A browser opening the simulator's root lands on the dashboard; API clients get the 404 below. Not an API
-    // route: the OpenAPI document describes the JSON APIs only (decision 0035).
+    // A browser's root is the dashboard; not an API route (decision 0035).
     if (path === '/' && (req.method === 'GET' || req.method === 'HEAD') && wantsHtml(req)) {
       redirectToUi(res);
       return;
     }
-    // Anything else is not an endpoint; the pipeline answers it (journal, log, headers) like any API request.
+    // Answered (journal, log, headers) like any API request.
     api.serveError(req, res, undefined, new HttpError('endpointNotFound', `There is no endpoint at ${req.method} ${path}`));
   };
 }

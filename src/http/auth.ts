@@ -1,8 +1,6 @@
 /**
- * HTTP Basic authentication in O(1) in the number of users: a map lookup by username, then a constant-time
- * comparison of password digests; an unknown user is compared with a digest no password has, so timing does
- * not tell which usernames exist. A header that passed is remembered (bounded) and found by one lookup; a
- * guess never matches one, so its timing does not depend on the secret.
+ * HTTP Basic in O(1) in the number of users: digests compared in constant time (an unknown user against a digest no
+ * password has); a header that passed is remembered, and a guess never matches one, so timing tells nothing.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '../infra/bounded-map.js';

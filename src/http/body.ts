@@ -29,7 +29,6 @@ const DECODERS = new Map<string, () => Transform>([
   ['br', createBrotliDecompress],
 ]);
 
-/** Collects a stream into one Buffer; more than `limit` bytes → 413. */
 function collect(stream: Readable, limit: number, onTooLarge: () => void): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -61,10 +60,7 @@ function collect(stream: Readable, limit: number, onTooLarge: () => void): Promi
   });
 }
 
-/**
- * Reads the body whatever its media type: over `limit` (1 MiB unless a route says otherwise, after
- * decompression) → 413 bodyIsTooLarge; an unknown Content-Encoding → 415.
- */
+/** Reads the body whatever its media type: over `limit` after decompression → 413; an unknown Content-Encoding → 415. */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const encoding = req.headers['content-encoding']?.trim().toLowerCase();
   if (encoding !== undefined && encoding !== 'identity') {

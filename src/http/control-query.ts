@@ -1,8 +1,4 @@
-/**
- * The queries of the /_sim reads, alike from the URL and from library arguments (one `urlContainsInvalidValue`
- * refusal with every problem): paging (contract 3.6: `limit` and `cursor` in, `next` out, so no large read
- * stalls the API), the journal's filter and format, and the webhook log's (decision 0030).
- */
+/** The queries of the /_sim reads (URL or library), every problem in one refusal: paging (contract 3.6), journal, webhooks. */
 import { JOURNAL_FILTER_KEYS, cleanJournalFilter, journalFilterProblems, type JournalFilter } from '../control/journal.js';
 import type { TokenPosition } from '../control/token-pages.js';
 import { WEBHOOK_STATES, type WebhookFilter, type WebhookState } from '../infra/webhooks.js';
@@ -13,7 +9,6 @@ import { queryRefusal, type HttpError } from './errors.js';
 export const PAGE_DEFAULT = 1000;
 export const PAGE_MAX = 10_000;
 
-/** A query parameter's refusal: `urlContainsInvalidValue`, naming the call. */
 export const refuse = (where: string, message: string): HttpError => queryRefusal(where, [{ errorName: 'fieldHasInvalidValue', message }]);
 
 /** A whole number from 0 to `max` (at most six digits), given once; absent → `fallback`. `what` opens the refusal. */
@@ -67,10 +62,7 @@ function unknownParams(query: Readonly<Record<string, unknown>>, known: readonly
     });
 }
 
-/**
- * `?operation=&status=&method=&rule=&since=&limit=&format=` (and `tenant`, read elsewhere) as a filter and
- * a format. A parameter given twice, empty, of the wrong kind, or unknown is refused.
- */
+/** The journal's filter and format (`tenant` is read elsewhere); each parameter given once, not empty, known and well formed. */
 export function parseJournalQuery(query: Readonly<Record<string, unknown>>, where: string): { filter: JournalFilter; format: JournalFormat } {
   const problems = unknownParams(query, ['tenant', 'format', ...JOURNAL_FILTER_KEYS], where);
   const given: Record<string, unknown> = {};
@@ -96,7 +88,7 @@ export function parseJournalQuery(query: Readonly<Record<string, unknown>>, wher
   return { filter: cleanJournalFilter(given), format };
 }
 
-/** Refuses any parameter but `known` (e.g. a filter on a call that takes none). */
+/** Refuses any parameter but `known`. */
 export function checkQueryParams(query: Readonly<Record<string, unknown>>, known: readonly string[], where: string): void {
   const problems = unknownParams(query, known, where);
   if (problems.length > 0) throw queryRefusal(where, problems);

@@ -1,7 +1,4 @@
-/**
- * The one place that decides how every error is answered: a status, an errorName and (for header problems)
- * a headerName per code, in one exhaustive table, and one renderer that writes the standard error body.
- */
+/** How every error is answered (decision 0012): one exhaustive table of codes, and one renderer of the standard body. */
 import { DomainError, type DomainCode } from '../domain/errors.js';
 import { maskCardNumbersIn } from '../wire/mask.js';
 import { WireError, boundProblems, fieldProblemOf, withOmittedNote, type FieldProblem, type WireCode } from '../wire/problems.js';
@@ -33,8 +30,7 @@ const HTTP_ANSWERS = {
   methodNotAllowed: { status: 405, errorName: 'methodNotAllowed' },
   // The shared store (Redis) cannot be reached (contract 3.5, decision 0039): the client may retry.
   storeUnavailable: { status: 503, errorName: 'serviceUnavailable' },
-  // What a web page on a developer's laptop could send (contract 4.1, decision 0042): a rebound Host, a
-  // write from another site.
+  // A web page's rebound Host or cross-site write (decision 0042).
   hostNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Host' },
   originNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Origin' },
   crossSiteNotAllowed: { status: 403, errorName: 'headerHasInvalidValue', headerName: 'Sec-Fetch-Site' },
@@ -48,7 +44,7 @@ const HTTP_ANSWERS = {
 export type HttpCode = keyof typeof HTTP_ANSWERS;
 export type ErrorCode = DomainCode | WireCode | HttpCode;
 
-/** Every code's answer. A new code does not compile until it has a row here; nothing overrides a row. */
+/** A new code does not compile until it has a row here; nothing overrides a row. */
 const ANSWERS: Record<ErrorCode, Answer> = {
   // domain
   tokenNotFound: { status: 404, errorName: 'resourceNotFound' },
@@ -89,10 +85,7 @@ export class HttpError extends Error {
 export const queryRefusal = (where: string, problems: readonly FieldProblem[]): HttpError =>
   new HttpError('urlInvalid', `The query of ${where} is not valid`, { problems });
 
-/**
- * The named parameters of a query string, each given once and not empty (other parameters are ignored); none
- * of them at all is `missing`. Every problem at once, as `queryRefusal(where)`.
- */
+/** The named parameters of a query string, each given once and not empty, others ignored; none at all is `missing`. */
 export function readQuery<N extends string>(text: string, names: readonly N[], where: string, missing: string): Partial<Record<N, string>> {
   const params = new URLSearchParams(text);
   const query: Partial<Record<N, string>> = {};
@@ -116,18 +109,11 @@ export interface ErrorBody {
   validationErrors?: { errorName: string; message: string; jsonPath?: string }[];
 }
 
-export interface RenderedError {
-  status: number;
-  headers: Readonly<Record<string, string>>;
-  body: ErrorBody;
-  /** False for a bug (anything but token-sim's own errors): it deserves a report, the client a 500. */
-  expected: boolean;
-}
-
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const RETRY_AFTER: Readonly<Record<string, string>> = Object.freeze({ 'Retry-After': '1' });
 
-function render(code: ErrorCode, message: string, problems: readonly FieldProblem[], headers = NO_HEADERS, expected = true): RenderedError {
+/** `expected` is false for a bug (anything but token-sim's own errors): it deserves a report, the client a 500. */
+function render(code: ErrorCode, message: string, problems: readonly FieldProblem[], headers = NO_HEADERS, expected = true) {
   const answer = ANSWERS[code];
   // Messages may quote the request (an entity, a namespace): a card number pasted there is masked.
   // At most MAX_PROBLEMS items, whoever built the list (decision 0021).
@@ -143,6 +129,8 @@ function render(code: ErrorCode, message: string, problems: readonly FieldProble
   }
   return { status: answer.status, headers, body, expected };
 }
+
+export type RenderedError = ReturnType<typeof render>;
 
 /** Any thrown value as an answer: token-sim's own errors by the table, anything else as a 500. */
 export function renderError(err: unknown): RenderedError {

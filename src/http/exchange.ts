@@ -1,8 +1,4 @@
-/**
- * One API request in flight (api.ts): what the journal and the log will say about it, how it is answered
- * (`send`, `fail`), and what is recorded when its socket closes. With the correlation header and the request
- * log, which /_sim shares (app.ts).
- */
+/** One API request in flight, answered and recorded (decision 0064); the correlation header and request log /_sim shares. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { pino, stdTimeFunctions } from 'pino';
@@ -22,9 +18,8 @@ const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The correlation header, named after the vendor once per simulator (contract 3.3), and the id of a request (decision 0033). */
 export class Correlation {
-  /** The header's name as answers write it. */
   readonly header: string;
-  /** The same in lower case, as node keys request headers. */
+  /** `header` in lower case, as node keys request headers. */
   readonly key: string;
 
   /** `vendor` as `--vendor` gives it (any case). */
@@ -52,7 +47,6 @@ export interface LogLine {
   correlationId: string;
 }
 
-/** One line per request on stderr. */
 export type RequestLogger = (line: LogLine) => void;
 
 const COLOURS = { 2: '\u001b[32m', 3: '\u001b[36m', 4: '\u001b[33m', 5: '\u001b[31m' } as Record<number, string>;
@@ -62,10 +56,7 @@ function prettyLine({ method, path, status, ms, correlationId }: LogLine, color:
   return `${method} ${path} ${paint(COLOURS[Math.floor(status / 100)] ?? '', status)} ${ms.toFixed(1)}ms ${paint('\u001b[2m', correlationId)}`;
 }
 
-/**
- * The request log of one simulator: `pretty` for people (`color` only on a terminal), `json` for machines (pino),
- * or none (undefined). Paths are masked: a client may put a card number in a URL.
- */
+/** The request log: `pretty` for people, `json` for machines (pino), or none. Paths are masked: a URL may hold a card number. */
 export function createRequestLogger({ format, write, color }: { format: LogFormat; write: (line: string) => void; color: boolean }): RequestLogger | undefined {
   if (format === 'silent') return undefined;
   if (format === 'json') {
@@ -90,10 +81,8 @@ export function logMiddleware(logger: RequestLogger, correlationHeader: string):
   };
 }
 
-/** What an exchange needs of the simulator to answer and record a request. */
 export interface ExchangeDeps {
   journal: Journal;
-  /** Counts each request as the journal records it (GET /_sim/metrics). */
   metrics: Metrics;
   clock: Clock;
   correlation: Correlation;
@@ -145,8 +134,7 @@ export class Exchange {
     const response = answered ? this.response : undefined;
     const status = answered ? res.statusCode : 0;
     deps.metrics.record(this.operation, status, tenant, durationMs);
-    // One object of one shape, holding only what the request and the answer already hold (no copies):
-    // the journal formats and masks it when it is listed. Never the Authorization header.
+    // Only what the request and answer already hold (no copies), masked when listed; never the Authorization header.
     deps.journal.record({
       tenant,
       operation: this.operation,

@@ -1,9 +1,4 @@
-/**
- * What keeps a web page from driving a simulator on a developer's laptop (contract 4.1, decision 0042): the
- * `Host` check on every request (a page that rebinds its name to 127.0.0.1 sends that name as `Host`), and
- * /_sim's cross-site write rules: no foreign `Origin`, no `Sec-Fetch-Site: cross-site`, and no body a page could
- * send without a preflight (one not typed as JSON, or YAML where taken).
- */
+/** What keeps a web page from driving a simulator on a developer's laptop (decision 0042): the Host check, /_sim's cross-site rules. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { BoundedMap } from '../infra/bounded-map.js';
@@ -39,7 +34,6 @@ function isLocalName(name: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || !name.includes('.');
 }
 
-/** What the Host check and the cross-site rules read of the configuration: --host, --base-url, --allowed-host (`*`: any), --allowed-origin. */
 type GuardOptions = Pick<SimulatorConfig, 'host' | 'baseUrl' | 'allowedHosts' | 'allowedOrigins'>;
 
 /** The hosts a configuration allows besides the local names; `true` when any host is. */
@@ -107,10 +101,7 @@ export class Guard {
     return undefined;
   }
 
-  /**
-   * CORS on /_sim for the pages of `--allowed-origin` origins (others get none): `Access-Control-Allow-Origin`,
-   * and their preflights answered (true: answered, nothing more to do).
-   */
+  /** CORS on /_sim for `--allowed-origin` origins only, their preflights answered (true: answered, nothing more to do). */
   cors(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
     if (origin === undefined || !this.origins.has(origin.toLowerCase())) return false;

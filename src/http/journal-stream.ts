@@ -1,9 +1,4 @@
-/**
- * The live journal (`GET /_sim/requests/stream`, decision 0034) at a cost that does not multiply with its
- * clients (contract 4.1): one hub per simulator collects new entries and, once per period, hands each group of
- * clients with one filter the entries that match, found once per group; each entry is serialised and masked
- * once. A client keeps only what its socket could not take yet, at most `pending` entries.
- */
+/** The live journal (decision 0034) at a cost that does not multiply with its clients: each entry is matched once per filter. */
 import type { Request, Response } from 'express';
 import { matchesJournalFilter, type Journal, type JournalFilter, type JournalSelection } from '../control/journal.js';
 import { toEntry } from '../control/journal-entry.js';
@@ -29,46 +24,46 @@ export interface StreamLimits {
 export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, budget: 1000, buffered: 256 * 1024, heartbeatMs: 15_000 };
 
 /** The open live-journal streams of one simulator, ended at server close so that none holds the shutdown. */
-export interface JournalStreams {
-  /** Registers a stream's end; returns its removal. After closeAll, ends the stream at once. */
-  add(end: () => void): () => void;
-  /** Ends every open stream (and any opened later). */
-  closeAll(): void;
-  size(): number;
-}
+export class JournalStreams {
+  private readonly open = new Set<() => void>();
+  private closed = false;
 
-export function createJournalStreams(): JournalStreams {
-  const open = new Set<() => void>();
-  let closed = false;
-  return {
-    add(end) {
-      if (closed) {
-        end();
-        return () => undefined;
-      }
-      open.add(end);
-      return () => void open.delete(end);
-    },
-    closeAll() {
-      closed = true;
-      for (const end of [...open]) end();
-      open.clear();
-    },
-    size: () => open.size,
-  };
+  /** Registers a stream's end; returns its removal. After closeAll, ends the stream at once. */
+  add(end: () => void): () => void {
+    if (this.closed) {
+      end();
+      return () => undefined;
+    }
+    this.open.add(end);
+    return () => void this.open.delete(end);
+  }
+
+  /** Ends every open stream (and any opened later). */
+  closeAll(): void {
+    this.closed = true;
+    for (const end of [...this.open]) end();
+    this.open.clear();
+  }
+
+  size(): number {
+    return this.open.size;
+  }
 }
 
 /** One client: what it waits for, and what it missed since its last write. */
-interface Client {
-  readonly res: Response;
-  /** Entries up to this seq were sent or skipped already (the backlog). */
-  after: number;
-  pending: JournalSelection[];
-  skipped: number;
-  draining: boolean;
+class Client {
+  draining = false;
   /** A flush waits for the next turn. */
-  scheduled: boolean;
-  closed: boolean;
+  scheduled = false;
+  closed = false;
+
+  /** `after`: entries up to this seq were sent or skipped already (the backlog). */
+  constructor(
+    readonly res: Response,
+    public after: number,
+    public pending: JournalSelection[],
+    public skipped: number,
+  ) {}
 }
 
 /** Clients with one tenant and filter. */
@@ -179,15 +174,12 @@ export class StreamHub {
     // The backlog and the subscription in one turn: no entry is missed or sent twice.
     const { selected } = this.journal.select(tenant, since === undefined ? filter : { ...filter, since });
     const keep = since === undefined ? this.limits.backlog : this.limits.resume;
-    const client: Client = {
+    const client = new Client(
       res,
-      after: Math.max(this.fresh.at(-1)?.seq ?? 0, selected.at(-1)?.seq ?? 0),
-      pending: selected.slice(Math.max(0, selected.length - keep)),
-      skipped: since !== undefined && selected.length > keep ? selected.length - keep : 0,
-      draining: false,
-      scheduled: false,
-      closed: false,
-    };
+      Math.max(this.fresh.at(-1)?.seq ?? 0, selected.at(-1)?.seq ?? 0),
+      selected.slice(Math.max(0, selected.length - keep)),
+      since !== undefined && selected.length > keep ? selected.length - keep : 0,
+    );
     const key = JSON.stringify([tenant ?? null, filter]);
     let group = this.groups.get(key);
     if (!group) this.groups.set(key, (group = { tenant, filter, all: tenant === undefined && Object.values(filter).every((v) => v === undefined), clients: new Set() }));

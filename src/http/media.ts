@@ -32,11 +32,7 @@ export function acceptsOneOf(accept: string, allowed: readonly string[]): boolea
   return false;
 }
 
-/**
- * True when Accept asks for the token media type with the parameter `masked=false` (name and value in any
- * case, the value maybe quoted) in a range whose q is not 0: the detokenized view (contract 3.3, decision
- * 0031). Only that parameter of that range counts; `*\/*; masked=false` and every other parameter do not.
- */
+/** Whether Accept asks for `mediaType` with `masked=false` (any case, maybe quoted) in a range whose q is not 0 (decision 0031). */
 export function asksUnmasked(accept: string | undefined, mediaType: string): boolean {
   if (accept === undefined || !accept.includes('=')) return false;
   const wanted = mediaType.toLowerCase();

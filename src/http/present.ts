@@ -1,7 +1,4 @@
-/**
- * Domain → wire: masked cards, ISO dates, HAL links with opaque refs. Tokens, sales, and payments (contract
- * 3.2): their links, the events resource, the webhook event body and payment queries' answers (contract 4.4).
- */
+/** Domain → wire: tokens, sales and payments (contracts 3.2, 4.4) with masked cards, ISO dates and HAL links with opaque refs. */
 import { lastFourDigits, maskCardNumber } from '../domain/card.js';
 import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentAction, type PaymentEvent } from '../domain/payment.js';
 import { formatInstant } from '../wire/instant.js';
@@ -44,19 +41,15 @@ export interface TokenView {
   unmasked?: boolean;
 }
 
-function presentConflicts(conflict: PendingConflict): Record<string, unknown> {
-  const { cardHolderName, cardExpiryDate, billingAddress, schemeTransactionReference } = conflict.values;
-  const out: Record<string, unknown> = {};
-  if (cardHolderName !== undefined || cardExpiryDate !== undefined || billingAddress !== undefined) {
-    const paymentInstrument: Record<string, unknown> = {};
-    if (cardHolderName !== undefined) paymentInstrument.cardHolderName = cardHolderName;
-    if (cardExpiryDate !== undefined) paymentInstrument.cardExpiryDate = cardExpiryDate;
-    if (billingAddress !== undefined) paymentInstrument.billingAddress = billingAddress;
-    out.paymentInstrument = paymentInstrument;
-  }
-  if (schemeTransactionReference !== undefined) out.schemeTransactionReference = schemeTransactionReference;
-  out.conflictsExpiryDateTime = formatInstant(conflict.expiresAt);
-  return out;
+/** Undefined members are left out when the representation is written (JSON.stringify), as the wire wants. */
+function presentConflicts({ values, expiresAt }: PendingConflict): Record<string, unknown> {
+  const { cardHolderName, cardExpiryDate, billingAddress, schemeTransactionReference } = values;
+  const instrument = cardHolderName !== undefined || cardExpiryDate !== undefined || billingAddress !== undefined;
+  return {
+    paymentInstrument: instrument ? { cardHolderName, cardExpiryDate, billingAddress } : undefined,
+    schemeTransactionReference,
+    conflictsExpiryDateTime: formatInstant(expiresAt),
+  };
 }
 
 /** Everything of the representation but `_links`, in the wire's key order. */
@@ -88,7 +81,6 @@ function tokenData(token: Token, href: string, view: TokenView): Record<string, 
   return body;
 }
 
-/** The `_links` object as JSON text. */
 function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
   const refs = ctx.refs.encodeAll(token.tenant, token.tokenId);
   const base = jsonBase(ctx);
@@ -100,7 +92,6 @@ function linksJson(token: Token, ctx: LinkContext, view: TokenView): string {
   return `${json},"curies":[{"href":"${base}/rels/tokens/{rel}.json","name":"tokens","templated":true}]}`;
 }
 
-/** The representation as JSON text. */
 export function tokenJson(token: Token, ctx: LinkContext, view: TokenView = {}): string {
   return withLinks(JSON.stringify(tokenData(token, tokenHref(ctx, token), view)), linksJson(token, ctx, view));
 }
@@ -108,14 +99,10 @@ export function tokenJson(token: Token, ctx: LinkContext, view: TokenView = {}):
 /** How many served representations one simulator keeps: bounded, so a vault of many tokens keeps no copy of each. */
 const READS_KEPT = 2_000;
 
-/** One simulator's cache of token representations (never shared between simulators). */
 export class ReadCache {
   private readonly kept = new BoundedMap<Token, { key: string; json: string }>(READS_KEPT);
 
-  /**
-   * The representation's JSON text, kept while the token's revision, expiry, open conflict and the base URL
-   * stay the same: reading the same token again costs no work.
-   */
+  /** Kept while the token's revision, expiry, open conflict and the base URL stay the same. */
   tokenJson(token: Token, ctx: LinkContext, view: TokenView): string {
     // A full card number is written afresh each time and never kept: no masked read can be served it.
     if (view.unmasked) return tokenJson(token, ctx, view);

@@ -1,16 +1,7 @@
-/**
- * The simulated API's routes, declared once: how a path finds one exactly as Express's router would, the Allow
- * of a 405, and the OpenAPI paths (openapi.ts: path, methods, operationIds and path parameter from here).
- */
+/** The simulated API's routes, declared once: matching as Express's router would, a 405's Allow, the OpenAPI paths. */
 import type { RefCodec, TokenRef } from '../infra/refs.js';
 import type { ApiOperation } from '../wire/schemas.js';
 import { HttpError } from './errors.js';
-
-/** A route's path parameter (`:ref`): its name in the OpenAPI document and what it is. */
-export interface PathParameter {
-  readonly name: string;
-  readonly description: string;
-}
 
 export interface ApiRoute {
   /** The route in Express's syntax (`:ref` is its path parameter). */
@@ -19,14 +10,15 @@ export interface ApiRoute {
   readonly methods: Readonly<Partial<Record<string, ApiOperation>>>;
   /** The methods it answers, for a 405's Allow header. */
   readonly allow: string;
-  readonly param?: PathParameter;
+  /** Its path parameter (`:ref`): the name in the OpenAPI document and what it is. */
+  readonly param?: { readonly name: string; readonly description: string };
   /** Its operationId in the OpenAPI document when not its operation's name (an operation that serves two routes). */
   readonly operationId?: string;
 }
 
 type Declared = Partial<Record<'GET' | 'PUT' | 'POST' | 'DELETE', ApiOperation>>;
 
-function route(pattern: string, declared: Declared, param?: PathParameter, operationId?: string): ApiRoute {
+function route(pattern: string, declared: Declared, param?: ApiRoute['param'], operationId?: string): ApiRoute {
   const methods = declared.GET === undefined ? declared : { ...declared, HEAD: declared.GET };
   return { pattern, methods, allow: Object.keys(declared).join(', '), ...(param && { param }), ...(operationId !== undefined && { operationId }) };
 }
@@ -41,11 +33,7 @@ const PAYMENT_ID = { name: 'paymentId', description: 'The `paymentId` of a payme
 
 export const PAYMENT_QUERIES_ROUTE = route('/paymentQueries/payments', { GET: 'paymentQuery' });
 
-/**
- * In the order of the OpenAPI document. A sale's follow-ups sit each behind its own payment ref (contract 3.2);
- * payment queries (contract 4.4, decision 0057) find the tenant's payments by transactionReference, and one
- * payment by its paymentId (the ref that ends its links).
- */
+/** In the order of the OpenAPI document (contracts 3.2, 4.4; decision 0057). */
 export const API_ROUTES: readonly ApiRoute[] = [
   route('/tokens', { GET: 'queryTokens', POST: 'createToken' }),
   route('/tokens/:ref', { GET: 'getToken', PUT: 'updateToken', DELETE: 'deleteToken' }, TOKEN_REF),
@@ -74,11 +62,7 @@ const MATCHERS = API_ROUTES.map((apiRoute) => {
   return { route: apiRoute, path: (at < 0 ? apiRoute.pattern : apiRoute.pattern.slice(0, at)).toLowerCase(), hasRef: at >= 0 };
 });
 
-/**
- * The route of a path (without its query) as Express matches it: case-insensitive, one optional trailing
- * slash, a ref of at least one character without a slash (`rawRef`, not yet percent-decoded). Undefined for
- * any other path.
- */
+/** A path's route as Express matches it: case-insensitive, one optional trailing slash, a ref without a slash (`rawRef`). */
 export function matchApiPath(path: string): { route: ApiRoute; rawRef?: string } | undefined {
   const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
   const lower = path.slice(0, end).toLowerCase();
@@ -114,10 +98,7 @@ const REF_REFUSALS = {
   payment: { problem: 'The path does not hold a valid payment reference', gone: 'The payment does not exist' },
 };
 
-/**
- * The decrypted ref of the URL (the path names the action; the ref, the token or payment): undecryptable →
- * 400; another tenant's → 404, as for one that does not exist.
- */
+/** The URL's decrypted ref: undecryptable → 400; another tenant's → 404, as for one that does not exist. */
 export function ownRef<P extends string>(refs: RefCodec<P>, req: { ref: string | undefined; tenant: string }, kind: keyof typeof REF_REFUSALS): TokenRef<P> {
   const ref = refs.decode(req.ref ?? '');
   if (!ref) throw urlInvalid(`an invalid ${kind} reference`, REF_REFUSALS[kind].problem);

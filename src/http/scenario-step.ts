@@ -1,7 +1,4 @@
-/**
- * The scenario rule that matches an API request (after authentication, headers and body), as a decision the
- * pipeline carries out: a delay, then a socket fault, a scripted error, or what the operation is handed on.
- */
+/** The scenario rule that matches an API request, as the decision the pipeline carries out after its delay. */
 import type { Payment, PaymentScript } from '../domain/payment.js';
 import type { SaleOverride } from '../domain/sale.js';
 import type { RequestFacts, ScenarioEngine } from '../scenarios/engine.js';
@@ -9,14 +6,12 @@ import type { LostAnswer, Rule } from '../scenarios/schema.js';
 import type { Exchange, ExchangeDeps } from './exchange.js';
 import type { OperationDeps } from './operations/types.js';
 
-/** The engine, and a look at payments; the clock, vault and refs are the pipeline's. */
 export interface ScenarioStepDeps {
   engine: ScenarioEngine;
   /** The payment behind a payment ref of the tenant, for the facts of a refund, reversal or events request. */
   paymentOf?: (tenant: string, ref: string) => Payment | undefined;
 }
 
-/** What the step reads of the pipeline's deps (api.ts ApiDeps): the engine, the clock, the vault and refs. */
 type StepDeps = Pick<ExchangeDeps, 'clock'> & { scenario: ScenarioStepDeps; operations: Pick<OperationDeps, 'vault' | 'refs'> };
 
 export type ScenarioAction =
@@ -25,7 +20,7 @@ export type ScenarioAction =
   | { kind: 'proceed'; saleOverride?: SaleOverride; paymentScript?: PaymentScript; lost?: LostAnswer };
 
 export interface ScenarioDecision {
-  /** The rule's label, shown in the journal. */
+  /** The rule's label (the journal's). */
   rule: string;
   delayMs: number;
   action: ScenarioAction;
@@ -64,10 +59,7 @@ function paymentFacts(facts: RequestFacts, deps: StepDeps, tenant: string, ref: 
 /** The query of a token query (`namespace`, `tokenId`) or a payment query (`transactionReference`). */
 const queryOf = (ex: Exchange): URLSearchParams => new URLSearchParams((ex.req.url ?? '').slice(ex.path.length + 1));
 
-/**
- * What the request says, as a rule may match it: its body's facts, or those of the token or payment its ref
- * (the token ref of the URL, for token operations) or query names.
- */
+/** What the request says, as a rule may match it: its body's facts, or those of the token or payment its ref or query names. */
 function factsOf(deps: StepDeps, ex: Exchange, tenant: string, ref: string | undefined): RequestFacts {
   const { operation } = ex;
   const facts: RequestFacts = { operation, username: tenant };
@@ -128,8 +120,7 @@ function factsOf(deps: StepDeps, ex: Exchange, tenant: string, ref: string | und
   return facts;
 }
 
-function actionOf(rule: Rule): ScenarioAction {
-  const { then } = rule;
+function actionOf({ then }: Rule): ScenarioAction {
   if (then.fault) return { kind: 'fault', fault: then.fault };
   if (then.error) {
     return { kind: 'error', status: then.error.status, errorName: then.error.errorName, message: then.error.message ?? 'A scripted error from a token-sim scenario' };
@@ -138,28 +129,11 @@ function actionOf(rule: Rule): ScenarioAction {
     const seconds = then.rateLimited.retryAfter;
     return { kind: 'error', status: 429, errorName: 'tooManyRequests', message: `Too many requests: retry after ${seconds} seconds`, headers: { 'Retry-After': String(seconds) } };
   }
-  const proceed = proceedOf(then);
-  return then.lostAnswer ? { ...proceed, lost: then.lostAnswer } : proceed;
-}
-
-/** The work a rule lets happen, shaped by its outcome, risk factors and payment script. */
-function proceedOf(then: Rule['then']): Extract<ScenarioAction, { kind: 'proceed' }> {
-  const paymentScript: PaymentScript | undefined =
-    then.settlement || then.refund
-      ? { ...(then.settlement === 'failed' && { settlementFails: true }), ...(then.refund && { refundFailure: { ...then.refund.failed } }) }
-      : undefined;
-  if (!then.outcome && !then.riskFactors) return paymentScript ? { kind: 'proceed', paymentScript } : { kind: 'proceed' };
-  const saleOverride: SaleOverride = {
-    ...(then.outcome && {
-      outcome: {
-        outcome: then.outcome.outcome,
-        ...(then.outcome.refusalCode !== undefined && { refusalCode: then.outcome.refusalCode }),
-        ...(then.outcome.refusalDescription !== undefined && { refusalDescription: then.outcome.refusalDescription }),
-      },
-    }),
-    ...(then.riskFactors && { riskFactors: then.riskFactors }),
-  };
-  return { kind: 'proceed', saleOverride, ...(paymentScript && { paymentScript }) };
+  // The work the rule lets happen, shaped by its outcome, risk factors and payment script.
+  const { outcome, riskFactors, settlement, refund, lostAnswer } = then;
+  const saleOverride = outcome || riskFactors ? { ...(outcome && { outcome }), ...(riskFactors && { riskFactors }) } : undefined;
+  const paymentScript = settlement || refund ? { ...(settlement && { settlementFails: true }), ...(refund && { refundFailure: refund.failed }) } : undefined;
+  return { kind: 'proceed', ...(saleOverride && { saleOverride }), ...(paymentScript && { paymentScript }), ...(lostAnswer && { lost: lostAnswer }) };
 }
 
 /** The decision of the first matching rule (counting the match), or undefined when none matches. */

@@ -1,17 +1,11 @@
-/**
- * The webhook transport (decision 0030): one POST on a simulator's own keep-alive agents (closed with the
- * dispatcher). Only the answer's status counts (its body is drained); a timeout or an abort destroys the request.
- */
+/** The webhook transport (decisions 0030, 0056): one POST on the simulator's own keep-alive agents; only the status counts. */
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { ClientCertificate } from '../config/options.js';
 import type { WebhookSend } from '../infra/webhooks.js';
 
-/**
- * `ca`: a PEM CA certificate (--webhook-ca) that https receivers may be signed by, besides the system store's;
- * `client`: the certificate and key presented to an https receiver that asks for one (decision 0056).
- */
+/** `ca` (--webhook-ca) is trusted beside the system's roots; `client` is presented to an https receiver that asks. */
 export function createWebhookSender(userAgent = 'token-sim', ca?: string, client?: ClientCertificate) {
   // A `ca` replaces Node's trusted roots: the system's are given back beside it.
   const httpsAgent = (presented: ClientCertificate | undefined): https.Agent =>

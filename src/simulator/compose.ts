@@ -14,7 +14,7 @@ import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
 import { Correlation, createRequestLogger } from '../http/exchange.js';
 import { Guard } from '../http/guard.js';
-import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
+import { JournalStreams } from '../http/journal-stream.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
 import { ReadCache } from '../http/present.js';
@@ -161,7 +161,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   preloadFixtureTokens(core, undefined, true);
   loadScenarios(core, options.scenarios);
   const heldSockets = new Set<Socket>();
-  const journalStreams = createJournalStreams();
+  const journalStreams = new JournalStreams();
   const controller = createControl(core);
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
   stores.bind({

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createJournal, type JournalRecord } from '../../src/control/journal.js';
 import { createControlRoutes } from '../../src/http/admin/routes.js';
 import type { ControlRoutesDeps } from '../../src/http/admin/context.js';
-import { createJournalStreams, type StreamLimits } from '../../src/http/journal-stream.js';
+import { JournalStreams, type StreamLimits } from '../../src/http/journal-stream.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import type { Simulator } from '../../src/index.js';
 import { client, createBody, createToken, handlerOf, testSimulator } from '../support/sim.js';
@@ -119,7 +119,7 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
 }
 
 /** A server with the control routes over only `journal`, the live journal bounded by `limits`: its base URL. */
-async function streamServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits, streams = createJournalStreams()): Promise<string> {
+async function streamServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits, streams = new JournalStreams()): Promise<string> {
   const router = createControlRoutes({ dashboard: { journal, streams }, adminToken: undefined } as unknown as ControlRoutesDeps, limits);
   const app = express();
   app.set('query parser', 'simple');
@@ -292,7 +292,7 @@ describe('the live journal bounds each client', () => {
 
   it('drops what a slow reader cannot take and tells it once with event: gap', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
-    const streams = createJournalStreams();
+    const streams = new JournalStreams();
     const base = await streamServer(journal, { backlog: 50, resume: 1000, pending: 10, flushMs: 0, budget: 100_000, buffered: 16 * 1024, heartbeatMs: 60_000 }, streams);
     const r = await reader(`${base}/_sim/requests/stream`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,8 +1,4 @@
-/**
- * The payments' operations: the sale (parse, resolve a token href, sell, present), its follow-ups behind the
- * refs of its links (contract 3.2), and payment queries (contract 4.4, decision 0057: what happened to a sale
- * that got no answer; reads that only catch up the events due).
- */
+/** The sale, its follow-ups behind the refs of its links (contract 3.2), and payment queries (decision 0057). */
 import type { Payment } from '../../domain/payment.js';
 import type { SaleInstrument } from '../../domain/sale.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
@@ -89,10 +85,7 @@ function paymentIdOf(deps: OperationDeps, req: ApiRequest): string {
   return ref.tokenId;
 }
 
-/**
- * GET /paymentQueries/payments?transactionReference= (the tenant's payments, newest first), or /{paymentId}.
- * Other parameters are ignored, as token queries ignore theirs (the vendor's date-range query is not simulated).
- */
+/** `?transactionReference=` (newest first) or `/{paymentId}`; other parameters are ignored, as token queries do. */
 export function paymentQuery(deps: OperationDeps, req: ApiRequest): ApiResponse {
   let body: string;
   if (req.ref === undefined) {

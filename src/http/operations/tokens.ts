@@ -1,7 +1,4 @@
-/**
- * The token service's operations: POST and GET /tokens (create, query) and GET/PUT/DELETE /tokens/{ref}.
- * Parse, call the vault, present.
- */
+/** The token service's operations: parse, call the vault, present. */
 import type { CreateOutcome, TokenUpdate } from '../../domain/vault.js';
 import type { Token } from '../../domain/token.js';
 import type { RefCodec, RefPurpose, TokenRef } from '../../infra/refs.js';
@@ -30,25 +27,18 @@ function toUpdate(field: Exclude<RefPurpose, 'token' | 'conflicts'>, body: unkno
   }
 }
 
-/** A method the ref's link does not offer: 405 with the methods it does. */
 function wrongMethod(allow: string): HttpError {
   return new HttpError('methodNotAllowed', `This token link allows ${allow} only`, { headers: { Allow: allow } });
 }
 
-/**
- * The decrypted ref of the URL, with the caller's tenant (before any method check, so a foreign ref reveals
- * nothing about what it points to).
- */
+/** The URL's own ref, checked before any method check, so a foreign ref reveals nothing about what it points to. */
 function refOf(refs: RefCodec, req: ApiRequest): TokenRef {
   // The tokens:networkToken link points here; network tokens are not simulated.
   if (req.ref === 'network') throw new HttpError('endpointNotFound', 'Network tokens are not simulated by token-sim');
   return ownRef(refs, req, 'token');
 }
 
-/**
- * Whether the request asks for the detokenized view (`Accept: <token type>; masked=false`); a credential
- * not allowed to detokenize gets 403 merchantIsNotConfigured, before the URL is looked at.
- */
+/** Whether the request asks for the detokenized view (decision 0031): 403 before the URL is looked at when not allowed. */
 function unmaskedFor(deps: OperationDeps, req: ApiRequest): boolean {
   const accept = req.headers.accept;
   if (!asksUnmasked(Array.isArray(accept) ? accept.join(',') : accept, deps.media.token)) return false;

@@ -41,7 +41,6 @@ export interface OperationDeps {
   vault: Vault;
   sales: Sales;
   payments: Payments;
-  /** Token refs. */
   refs: RefCodec;
   paymentRefs: RefCodec<PaymentRefPurpose>;
   media: MediaTypes;
