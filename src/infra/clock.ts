@@ -12,15 +12,8 @@ export interface ClockSetting {
   value: number;
 }
 
-export interface ClockOptions {
-  /** Where the virtual clock starts; real time when absent. */
-  start?: number;
-  frozen?: boolean;
-  /** The real time source (injectable for tests). */
-  realNow?: () => number;
-}
-
-export function createVirtualClock(options: ClockOptions = {}) {
+/** `start`: real time when absent. */
+export function createVirtualClock(options: { start?: number; frozen?: boolean; realNow?: () => number } = {}) {
   const realNow = options.realNow ?? Date.now;
   let frozen = options.frozen ?? false;
   let pinned = clampToRange(options.start ?? realNow());

@@ -1,6 +1,6 @@
 /** The shapes of webhook delivery (decision 0030): what is queued, what the log shows, what the dispatcher offers. */
 
-/** What the payment domain hands over: the body is already rendered. */
+/** What the payment domain hands over, its body rendered. */
 export interface WebhookItem {
   tenant: string;
   url: string;
@@ -68,11 +68,7 @@ export type WebhookRequest = Pick<WebhookItem, 'url' | 'body' | 'mediaType'> & {
 /** Sends one POST: resolves with the answer's status, rejects on a network error, a timeout or an abort. */
 export type WebhookSend = (request: WebhookRequest) => Promise<{ status: number }>;
 
-/**
- * The dispatcher's limits, by default: deliveries in flight at once across keys; attempts before a delivery
- * fails; the first retry's wait (ms; each next one doubles: 100, 200, 400, 800); one attempt's limit (ms); log
- * entries kept, newest last.
- */
+/** The dispatcher's limits by default (decision 0030): `concurrency` across keys; each retry waits twice the last. */
 export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
 
 export interface WebhookOptions extends Partial<Record<keyof typeof WEBHOOK_DEFAULTS, number>> {
