@@ -11,33 +11,24 @@ import { parseBody, toFieldProblems } from './validation.js';
 export const LONG_LIST = 16;
 
 type Issue = z.core.$ZodIssue;
-type Def = { type: string; innerType?: z.core.$ZodType; element?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> };
 
-const defOf = (schema: z.core.$ZodType): Def => schema._zod.def;
-
-/** The schema under optional, nullable, default and readonly wrappers. */
-function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
-  let def = defOf(schema);
-  while (['optional', 'nullable', 'default', 'readonly'].includes(def.type) && def.innerType !== undefined) {
-    schema = def.innerType;
-    def = defOf(schema);
-  }
-  return schema;
-}
+/** Wrappers looked through to the schema they hold. */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'readonly']);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Adds the issues of long lists at any depth in `data` to `found`, item by item, until they weigh more than MAX_PROBLEMS: the weight. */
 function examine(schema: z.core.$ZodType, data: unknown, path: PropertyKey[], found: Issue[], weight: number): number {
-  const def = defOf(unwrapped(schema));
-  if (def.type === 'object' && def.shape !== undefined && isRecord(data)) {
+  let def = (schema as z.core.$ZodTypes)._zod.def;
+  while (WRAPPERS.has(def.type) && 'innerType' in def) def = (def.innerType as z.core.$ZodTypes)._zod.def;
+  if (def.type === 'object' && isRecord(data)) {
     for (const [key, field] of Object.entries(def.shape)) {
       if (weight > MAX_PROBLEMS) break;
       if (Object.hasOwn(data, key)) weight = examine(field, data[key], [...path, key], found, weight);
     }
     return weight;
   }
-  if (def.type !== 'array' || def.element === undefined || !Array.isArray(data)) return weight;
+  if (def.type !== 'array' || !Array.isArray(data)) return weight;
   const long = data.length > LONG_LIST;
   for (let i = 0; i < data.length && weight <= MAX_PROBLEMS; i++) {
     const before = found.length;

@@ -65,9 +65,6 @@ export function parseInstant(text: string, form: InstantForm = 'dateOrDateTime')
   return reading.ok ? reading.epochMs : undefined;
 }
 
-/** An RFC 3339 date-time as the token API takes it (`tokenExpiryDateTime`). */
-export const parseDateTime = (text: string): number | undefined => parseInstant(text, 'dateTime');
-
 /** ISO 8601 in UTC, without `.000` when the instant has no milliseconds: `2030-01-08T00:00:00Z`. */
 export function formatInstant(epochMs: number): string {
   const iso = new Date(epochMs).toISOString();

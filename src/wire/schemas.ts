@@ -1,7 +1,7 @@
 /** zod schemas of the token API's wire format. Messages are the rule; validation.ts prefixes the field. */
 import * as z from 'zod';
 import { passesLuhn } from '../domain/card.js';
-import { parseDateTime, readInstant, type InstantForm } from './instant.js';
+import { parseInstant, readInstant, type InstantForm } from './instant.js';
 import type { BillingAddress as CardBillingAddress } from '../domain/token.js';
 import type { CreateTokenInput } from '../domain/vault.js';
 import { schemaFor } from './schema-for.js';
@@ -180,7 +180,7 @@ export function toCreateInput(body: z.output<typeof createTokenBody>): CreateTok
     entity: body.merchant.entity,
     ...(given(body.namespace) && { namespace: body.namespace }),
     ...(given(body.description) && { description: body.description }),
-    ...(given(body.tokenExpiryDateTime) && { expiresAt: parseDateTime(body.tokenExpiryDateTime) ?? Number.NaN }),
+    ...(given(body.tokenExpiryDateTime) && { expiresAt: parseInstant(body.tokenExpiryDateTime, 'dateTime') ?? Number.NaN }),
     ...(given(body.schemeTransactionReference) && { schemeTransactionReference: body.schemeTransactionReference }),
     card: toCard(body.paymentInstrument),
   };
