@@ -10,7 +10,7 @@ import { formatInstant } from '../wire/instant.js';
 import { cardIdentity, type Token } from '../domain/token.js';
 import { schemaError, type FieldProblem } from '../wire/problems.js';
 import { strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
-import { parseBounded } from '../wire/bounded-parse.js';
+import { parseBounded } from '../wire/validation.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 import { schemaFor } from '../wire/schema-for.js';
