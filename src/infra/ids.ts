@@ -114,10 +114,8 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i += 4) {
       const word = this.source?.next() ?? 0;
-      out[i] = word & 0xff;
-      if (i + 1 < size) out[i + 1] = (word >>> 8) & 0xff;
-      if (i + 2 < size) out[i + 2] = (word >>> 16) & 0xff;
-      if (i + 3 < size) out[i + 3] = word >>> 24;
+      // A Uint8Array keeps the low 8 bits.
+      for (let j = 0; j < 4 && i + j < size; j++) out[i + j] = word >>> (8 * j);
     }
     return out;
   };

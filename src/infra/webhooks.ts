@@ -71,10 +71,7 @@ export class WebhookDispatcher {
 
   private settleWaiters(): void {
     for (const waiter of this.waiters) {
-      if (this.closed || this.idle(waiter.tenant)) {
-        this.waiters.delete(waiter);
-        waiter.resolve();
-      }
+      if (this.closed || this.idle(waiter.tenant)) waiter.resolve();
     }
   }
 
@@ -245,21 +242,16 @@ export class WebhookDispatcher {
     if (this.closed || this.idle(tenant)) return Promise.resolve(summary());
     for (const key of this.keys.values()) key.timer?.ref();
     return new Promise<WebhookFlush>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
       const waiter = {
         tenant,
         resolve: () => {
+          this.waiters.delete(waiter);
           clearTimeout(timer);
           resolve(summary());
         },
       };
       this.waiters.add(waiter);
-      if (limit !== undefined) {
-        timer = setTimeout(() => {
-          this.waiters.delete(waiter);
-          resolve(summary());
-        }, limit);
-      }
+      const timer = limit === undefined ? undefined : setTimeout(waiter.resolve, limit);
     });
   }
 
