@@ -4,7 +4,6 @@ import { passesLuhn } from '../domain/card.js';
 import { parseInstant, readInstant, type InstantForm } from './instant.js';
 import type { BillingAddress as CardBillingAddress } from '../domain/token.js';
 import type { CreateTokenInput } from '../domain/vault.js';
-import { schemaFor } from './schema-for.js';
 
 export const API_OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'paymentQuery'] as const;
 /** The operations of the simulated API, as scenario rules and the journal name them. */
@@ -39,6 +38,18 @@ export interface CreateTokenBody {
   namespace?: string | undefined;
   schemeTransactionReference?: string | undefined;
 }
+
+/** True only when A and B are the same type (not merely assignable to each other). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/**
+ * `schemaFor<T>()(schema)`: the schema as it is, once the compiler has checked that it yields exactly T, a type users
+ * see, written as a plain interface that imports nothing (decision 0047).
+ */
+export const schemaFor =
+  <T>() =>
+  <S extends z.ZodType>(schema: S & (Same<z.output<S>, T> extends true ? unknown : { yields: T })): S =>
+    schema;
 
 /** A string of min..max characters (messages name both bounds, as the spec's limits do). */
 export function text(min: number, max: number): z.ZodString {
