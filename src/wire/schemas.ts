@@ -163,7 +163,6 @@ export function isoInstant(form: InstantForm, formatMessage: string): z.ZodStrin
     .meta(INSTANT_FORMATS[form]);
 }
 
-/** A text of at least one character (a merchant entity, an instrument's href). */
 export const nonEmpty = z.string().min(1, 'must not be empty');
 const tokenExpiryDateTime = isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone');
 

@@ -37,7 +37,6 @@ const FIXED_MESSAGES: Partial<Record<FieldErrorName, string>> = {
   fieldMustBeArray: 'must be an array',
 };
 
-/** The value at a path of the parsed body; undefined when absent. */
 function valueAt(root: unknown, path: FieldPath): unknown {
   let value = root;
   for (const segment of path) {
