@@ -1,13 +1,9 @@
 /** The shapes of webhook delivery (decision 0030): what is queued, what the log shows, what the dispatcher offers. */
 
 /** What the payment domain hands over, its body rendered. */
-export interface WebhookItem {
-  tenant: string;
-  url: string;
+export interface WebhookItem extends Pick<WebhookDelivery, 'tenant' | 'url' | 'eventId' | 'type'> {
   /** Deliveries of one key go out in order, one at a time (a payment's reference). */
   orderKey: string;
-  eventId: string;
-  type: string;
   body: string;
   mediaType: string;
   /** The delivery's id, unique per store (decision 0056): what the log shows and a resend names. Absent: the log's seq. */
@@ -54,9 +50,7 @@ export interface WebhookDelivery {
   finishedAt: string | null;
 }
 
-export interface WebhookFilter {
-  tenant?: string;
-  state?: WebhookState;
+export interface WebhookFilter extends Partial<Pick<WebhookDelivery, 'tenant' | 'state'>> {
   /** Entries after this seq (the `next` of an earlier page). */
   since?: number;
   /** At most this many, the oldest that pass. */
