@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import type { BinEntry } from '../domain/card.js';
-import { strictCreateTokenBody, type CreateTokenBody } from '../wire/schemas.js';
-import { schemaFor } from '../wire/schema-for.js';
+import { schemaFor, strictCreateTokenBody, type CreateTokenBody } from '../wire/schemas.js';
 import { toFieldProblems, toJsonPath } from '../wire/validation.js';
 import { OMITTED_PROBLEMS, boundProblems } from '../wire/problems.js';
 

@@ -9,11 +9,10 @@ import { formatDuration, parseDuration, type Duration } from '../domain/duration
 import { formatInstant } from '../wire/instant.js';
 import { cardIdentity, type Token } from '../domain/token.js';
 import { schemaError, type FieldProblem } from '../wire/problems.js';
-import { strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
-import { parseBounded } from '../wire/bounded-parse.js';
+import { schemaFor, strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
+import { parseBounded } from '../wire/validation.js';
 import type { Siv } from '../infra/siv.js';
 import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
-import { schemaFor } from '../wire/schema-for.js';
 import { definedOf, instant, instantMs, paymentState } from './payment-state.js';
 import type { StateSnapshot, TokenState } from './snapshot-types.js';
 

@@ -4,8 +4,7 @@ import { OPERATIONS, type JournalEntry } from '../control/journal.js';
 import { PAYMENT_EVENT_TYPES } from '../domain/payment.js';
 import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../infra/webhook-types.js';
 import { WEBHOOK_STATES } from '../infra/webhooks.js';
-import { schemaFor } from '../wire/schema-for.js';
-import type { BillingAddress } from '../wire/schemas.js';
+import { schemaFor, type BillingAddress } from '../wire/schemas.js';
 import type { ControlPayment, ControlTenant } from './admin/dashboard.js';
 
 interface Link {

@@ -1,20 +1,17 @@
 /**
- * The local CA of `--tls` (decision 0052): a CA, the server certificate it signs and the client certificate
- * webhook deliveries present (decision 0056), made in a directory once and reused, so a client that trusts
- * `<dir>/ca.pem` keeps trusting later runs. Node makes the RSA keys; node-forge, loaded only then, writes the
- * certificates (Node's crypto cannot).
+ * The local CA of `--tls` (decisions 0052, 0056): the CA, its server certificate and the webhooks' client
+ * certificate, made in a directory once and reused, so a client that trusts `<dir>/ca.pem` keeps trusting it.
  */
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** A certificate and its key, PEM texts. */
 export interface PemPair {
   cert: string;
   key: string;
 }
 
-/** A local CA's server certificate, and where its CA certificate is (the file a client trusts). */
+/** A certificate of the local CA, and where the CA certificate a client trusts is. */
 export interface LocalCertificate extends PemPair {
   caFile: string;
 }
@@ -32,8 +29,8 @@ const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'server.pem', key: 'ser
 
 /** The extended key usage of a TLS client certificate. */
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
-/** The subject of the client certificate webhook deliveries present (decision 0056). */
-export const WEBHOOK_CLIENT_NAME = 'token-sim webhooks';
+/** The subject of the webhooks' client certificate. */
+const WEBHOOK_CLIENT_NAME = 'token-sim webhooks';
 
 /** Names that cannot be in a certificate (the unspecified addresses a server binds to) are left out; IPv6 brackets dropped. */
 export function certificateNames(names: readonly (string | undefined)[]): string[] {
@@ -46,7 +43,7 @@ export async function localCertificate(dir: string, names: readonly string[], no
   return issued(dir, now, ['cert', 'key'], { names });
 }
 
-/** The client certificate webhook deliveries present (contract 4.4, decision 0056), from the same CA, made and reused alike. */
+/** The client certificate webhook deliveries present (contract 4.4), from the same CA, made and reused alike. */
 export async function localClientCertificate(dir: string, now: number = Date.now()): Promise<LocalCertificate> {
   return issued(dir, now, ['clientCert', 'clientKey'], { names: [WEBHOOK_CLIENT_NAME], client: true });
 }
@@ -122,7 +119,7 @@ function replace(file: string, text: string, mode: number): void {
 function writtenAside(file: string, text: string, mode: number): string {
   const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(aside, text, { mode });
-  // writeFileSync's mode passes through the umask: the key must be 0600 whatever it is.
+  // writeFileSync's mode passes through the umask.
   chmodSync(aside, mode);
   return aside;
 }

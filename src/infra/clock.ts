@@ -12,15 +12,8 @@ export interface ClockSetting {
   value: number;
 }
 
-export interface ClockOptions {
-  /** Where the virtual clock starts; real time when absent. */
-  start?: number;
-  frozen?: boolean;
-  /** The real time source (injectable for tests). */
-  realNow?: () => number;
-}
-
-export function createVirtualClock(options: ClockOptions = {}) {
+/** `start`: real time when absent. */
+export function createVirtualClock(options: { start?: number; frozen?: boolean; realNow?: () => number } = {}) {
   const realNow = options.realNow ?? Date.now;
   let frozen = options.frozen ?? false;
   let pinned = clampToRange(options.start ?? realNow());
@@ -39,7 +32,6 @@ export function createVirtualClock(options: ClockOptions = {}) {
     get frozen(): boolean {
       return frozen;
     },
-    /** Moves forward by a non-negative number of milliseconds. */
     advance(ms: number): number {
       if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError('advance takes a non-negative finite number of milliseconds');
       return pin(now() + ms, frozen);
@@ -72,7 +64,6 @@ export function createTenantClocks(shared: VirtualClock, realNow: () => number =
   return {
     shared,
     now: (tenant: string): number => (forks.get(tenant) ?? shared).now(),
-    /** The tenant's fork, or the shared clock. */
     of: (tenant: string | undefined): VirtualClock => (tenant === undefined ? shared : (forks.get(tenant) ?? shared)),
     /** The tenant's fork, created from the shared clock when it has none yet. */
     fork(tenant: string): VirtualClock {

@@ -40,9 +40,7 @@ export function createExpiryHeap<T>() {
       items.push(item);
       up(ats.length - 1);
     },
-    /** The earliest instant, or undefined when empty. */
     peekAt: (): number | undefined => ats[0],
-    /** Removes and returns the earliest item. */
     pop(): T | undefined {
       if (ats.length === 0) return undefined;
       const top = items[0];

@@ -35,9 +35,8 @@ class Sfc32 {
 }
 
 /**
- * Random bytes → an unbiased id of `size` characters of `alphabet`: nanoid 5.1's `customRandom` (https://github.com/ai/nanoid,
- * MIT License, Copyright 2017 Andrey Sitnik), exactly, so seeded ids stay byte-identical; local as nanoid 5 is ESM-only
- * (decision 0019). Each batch is read from its end; a byte at or above the largest multiple of the length is skipped.
+ * nanoid 5.1's `customRandom` (https://github.com/ai/nanoid, MIT License, Copyright 2017 Andrey Sitnik), exactly, so
+ * seeded ids stay byte-identical; local as nanoid 5 is ESM-only (decision 0019).
  */
 export function customRandom(alphabet: string, size: number, getRandom: (bytes: number) => Uint8Array): () => string {
   const safeByteCutoff = 256 - (256 % alphabet.length);
@@ -59,13 +58,12 @@ export function customRandom(alphabet: string, size: number, getRandom: (bytes: 
 /** Streams of numbers, not ids. No kind has a colon: a counter's tenant follows the first one. */
 export type FractionKind = 'chance' | 'delay';
 
-/** What each kind of id stream draws: a fixed prefix, then `size` characters of an alphabet. */
+/** Each id stream's prefix, alphabet and size. */
 const SHAPES = {
   tokenId: ['99', DIGITS, 17],
   authorizationCode: ['', UPPER_ALNUM, 6],
   schemeReference: ['', UPPER_ALNUM, 15],
   paymentId: ['99', DIGITS, 17],
-  /** A webhook delivery's id (decision 0056): unique per store. */
   webhookId: ['', UPPER_ALNUM, 16],
 } as const;
 type Kind = keyof typeof SHAPES;
@@ -116,10 +114,8 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i += 4) {
       const word = this.source?.next() ?? 0;
-      out[i] = word & 0xff;
-      if (i + 1 < size) out[i + 1] = (word >>> 8) & 0xff;
-      if (i + 2 < size) out[i + 2] = (word >>> 16) & 0xff;
-      if (i + 3 < size) out[i + 3] = word >>> 24;
+      // A Uint8Array keeps the low 8 bits.
+      for (let j = 0; j < 4 && i + j < size; j++) out[i + j] = word >>> (8 * j);
     }
     return out;
   };
@@ -129,7 +125,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
     return shape[0] + (this.generators.get(shape) as () => string)();
   }
 
-  /** One draw: an id of the stream's shape, or (a fraction stream) one 32-bit word as a number in [0, 1). */
+  /** An id of the stream's shape, or (a fraction stream) one 32-bit word as a number in [0, 1). */
   private next(stream: Stream): string | number {
     stream.draws++;
     const { kind } = stream;
@@ -137,7 +133,6 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
     return this.generate(stream.rng, SHAPES[kind]);
   }
 
-  /** The next id of a kind from the tenant's stream. */
   draw(kind: Kind, tenant: string): string {
     return this.next(this.streamOf(kind, tenant)) as string;
   }

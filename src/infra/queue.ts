@@ -21,7 +21,6 @@ export class Queue<T> {
     }
     return item;
   }
-  /** Keeps only the items that pass (in order). */
   retain(keep: (item: T) => boolean): void {
     this.items = this.items.slice(this.head).filter(keep);
     this.head = 0;

@@ -1,13 +1,6 @@
 /**
- * Refs: the opaque, deterministic, authenticated path segment of every href, one per purpose. Two forms, told
- * apart by length:
- * - Compact (our own ids, `99` and 17 digits): one AES-256 block per ref (marker, purpose, digits, a keyed
- *   64-bit tag of the tenant name), enciphered; all of a token's refs in one AES-ECB call. A changed ref
- *   deciphers to noise that fails the checks (about n·2^-68 with n tenants). A tenant whose tag another holds
- *   (odds about n²·2^-65) gets sealed refs, so tenants never share a ref space (decision 0022).
- * - Sealed (any other id, e.g. a fixture's "ABC123DEF456GHJ"): one HMAC-SHA-512 of (id, tenant) gives the
- *   synthetic IV of its AES-256-GCM sealing and a 5-byte tag per purpose; a ref is the sealed capability, the
- *   masked purpose and its tag.
+ * Refs: the opaque, deterministic, authenticated path segment of every href, one per purpose, in two forms told
+ * apart by length (decisions 0003, 0022): compact (our own ids: one enciphered AES block) and sealed (any other id).
  */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher, type KeyObject } from 'node:crypto';
 import { BoundedMap } from './bounded-map.js';
@@ -51,7 +44,7 @@ const SUFFIX_CHARS = (SUFFIX_BYTES / 3) * 4;
 const COMPACT_ID = /^99[0-9]{17}$/;
 const BLOCK = 16;
 const COMPACT_CHARS = 22;
-/** A compact block: bits 0-3 the marker, 4-6 the purpose, 7-63 the id's digits, 64-127 the tenant tag. */
+/** A compact block's marker (bits 0-3) and tenant tag (bits 64-127; decision 0022). */
 const MARKER = 0b1011;
 const TAG_OFFSET = 8;
 const TENANT_TAG_BYTES = 8;
@@ -77,10 +70,10 @@ export class RefCodec<P extends string = RefPurpose> {
   private readonly blockCipher: Cipher;
   private readonly blockDecipher: Decipher;
   private readonly tagOfTenant: (tenant: string) => Buffer;
-  // Each tenant's tag, computed once; a tag maps back to one tenant: one whose tag is taken gets null (sealed refs).
+  // A tag maps back to one tenant: one whose tag is taken gets null (sealed refs).
   private readonly tags = new Map<string, Buffer | null>();
   private readonly tenantsByTag = new Map<string, string>();
-  /** The plain blocks of compactRefs, filled anew on each call: no allocation for them. */
+  /** The plain blocks of compactRefs, filled anew on each call. */
   private readonly blocks: Buffer;
   // Sealed refs (rare) and decoded refs (clients follow the same hrefs again and again) are kept, bounded.
   private readonly encoded = new BoundedMap<string, string[]>(CACHE_LIMIT);

@@ -4,15 +4,13 @@ import { createCipheriv, createDecipheriv, createHmac, type KeyObject } from 'no
 export const IV_BYTES = 12;
 export const GCM_TAG_BYTES = 16;
 
-type Key = Buffer | KeyObject;
-
 export type Siv = ReturnType<typeof createSiv>;
 
 /** Whether a text is base64url of at most `maxChars` characters (the only texts worth deciphering). */
 export const isBase64url = (text: string, maxChars: number): boolean => text.length <= maxChars && /^[A-Za-z0-9_-]+$/.test(text);
 
 /** AES-256-GCM under this IV: iv ‖ ciphertext ‖ tag. */
-export function sealGcm(key: Key, iv: Buffer, plain: Buffer): Buffer {
+export function sealGcm(key: KeyObject, iv: Buffer, plain: Buffer): Buffer {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = cipher.update(plain);
   cipher.final();
@@ -20,7 +18,7 @@ export function sealGcm(key: Key, iv: Buffer, plain: Buffer): Buffer {
 }
 
 /** The plaintext of iv ‖ ciphertext ‖ tag, or undefined when the tag fails. */
-export function openGcm(key: Key, sealed: Buffer): Buffer | undefined {
+export function openGcm(key: KeyObject, sealed: Buffer): Buffer | undefined {
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
     decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
@@ -30,7 +28,7 @@ export function openGcm(key: Key, sealed: Buffer): Buffer | undefined {
   }
 }
 
-export function createSiv(encKey: Key, macKey: Key, maxChars = 4096) {
+export function createSiv(encKey: KeyObject, macKey: KeyObject, maxChars: number) {
   return {
     /** base64url(iv ‖ ciphertext ‖ tag) */
     seal(plain: string): string {

@@ -1,13 +1,9 @@
 /** The shapes of webhook delivery (decision 0030): what is queued, what the log shows, what the dispatcher offers. */
 
-/** What the payment domain hands over: the body is already rendered. */
-export interface WebhookItem {
-  tenant: string;
-  url: string;
+/** What the payment domain hands over, its body rendered. */
+export interface WebhookItem extends Pick<WebhookDelivery, 'tenant' | 'url' | 'eventId' | 'type'> {
   /** Deliveries of one key go out in order, one at a time (a payment's reference). */
   orderKey: string;
-  eventId: string;
-  type: string;
   body: string;
   mediaType: string;
   /** The delivery's id, unique per store (decision 0056): what the log shows and a resend names. Absent: the log's seq. */
@@ -54,9 +50,7 @@ export interface WebhookDelivery {
   finishedAt: string | null;
 }
 
-export interface WebhookFilter {
-  tenant?: string;
-  state?: WebhookState;
+export interface WebhookFilter extends Partial<Pick<WebhookDelivery, 'tenant' | 'state'>> {
   /** Entries after this seq (the `next` of an earlier page). */
   since?: number;
   /** At most this many, the oldest that pass. */
@@ -68,11 +62,7 @@ export type WebhookRequest = Pick<WebhookItem, 'url' | 'body' | 'mediaType'> & {
 /** Sends one POST: resolves with the answer's status, rejects on a network error, a timeout or an abort. */
 export type WebhookSend = (request: WebhookRequest) => Promise<{ status: number }>;
 
-/**
- * The dispatcher's limits, by default: deliveries in flight at once across keys; attempts before a delivery
- * fails; the first retry's wait (ms; each next one doubles: 100, 200, 400, 800); one attempt's limit (ms); log
- * entries kept, newest last.
- */
+/** The dispatcher's limits by default (decision 0030): `concurrency` across keys; each retry waits twice the last. */
 export const WEBHOOK_DEFAULTS = { concurrency: 8, attempts: 5, backoffMs: 100, timeoutMs: 5000, logSize: 10_000 } as const;
 
 export interface WebhookOptions extends Partial<Record<keyof typeof WEBHOOK_DEFAULTS, number>> {

@@ -1,47 +1,60 @@
 /**
- * Webhook delivery (contract 3.2, decision 0030): a queue per order key (a payment), one head in flight per key,
+ * Webhook delivery (contract 3.2, decisions 0030, 0056): a queue per order key (a payment), one head in flight per key,
  * keys concurrently up to a bound, retries with exponential backoff in real time, a bounded log. The transport
  * (`send`) is injected. Every timer is unref'd; nothing thrown escapes.
  */
 
 export type { WebhookDelivery, WebhookFilter, WebhookFlush, WebhookHold, WebhookItem, WebhookOptions, WebhookRequest, WebhookResend, WebhookSend, WebhookState } from './webhook-types.js';
 export { WEBHOOK_STATES } from './webhook-types.js';
-import { WEBHOOK_DEFAULTS, type WebhookDelivery, type WebhookFilter, type WebhookFlush, type WebhookItem, type WebhookOptions } from './webhook-types.js';
+import { WEBHOOK_DEFAULTS, type WebhookDelivery, type WebhookFilter, type WebhookFlush, type WebhookItem, type WebhookOptions, type WebhookState } from './webhook-types.js';
 import { Queue } from './queue.js';
-import { DeliveryLog, type Entry } from './webhook-log.js';
+
+/** A log entry: the delivery as shown, and the item it sends (a held one's is replaced by its release). */
+interface Entry {
+  item: WebhookItem;
+  record: WebhookDelivery;
+}
 
 /** A key's queue: its head is the item in progress. */
 interface KeyQueue {
   id: string;
   tenant: string;
   items: Queue<Entry>;
-  phase: 'ready' | 'sending' | 'waiting';
   timer?: NodeJS.Timeout | undefined;
   abort?: AbortController | undefined;
+}
+
+/** A URL as the log shows it: a password in it is replaced by `***` (the request still sends it). */
+function shownUrl(url: string): string {
+  if (!url.includes('@') || !URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.password === '') return url;
+  parsed.password = '***';
+  return parsed.href;
 }
 
 const positive = (value: number | undefined, fallback: number): number =>
   value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 
-export const createWebhookDispatcher = (options: WebhookOptions): WebhookDispatcher => new WebhookDispatcher(options);
-
 export class WebhookDispatcher {
   private readonly limits: Record<keyof typeof WEBHOOK_DEFAULTS, number>;
   private readonly keys = new Map<string, KeyQueue>();
+  /** Keys whose head may go; a cleared key's stale place is skipped. */
   private readonly ready = new Queue<KeyQueue>();
-  private readonly log: DeliveryLog;
+  /** The log, newest last, at most logSize (a Map in insertion order drops the oldest in O(1)). */
+  private readonly bySeq = new Map<number, Entry>();
+  private readonly byId = new Map<string, Entry>();
+  private seq = 0;
   /** Requests on the wire, those of cleared keys included (their sockets are still open). */
   private sending = 0;
   private pumpScheduled = false;
   private closed = false;
   private readonly waiters = new Set<{ tenant: string | undefined; resolve: () => void }>();
-  private readonly aborts = new Set<AbortController>();
 
   constructor(private readonly options: WebhookOptions) {
     const limits = Object.entries(WEBHOOK_DEFAULTS).map(([name, fallback]) => [name, positive(options[name as keyof typeof WEBHOOK_DEFAULTS], fallback)]);
     // A backoff of 0 (retry at once) is allowed.
     this.limits = { ...Object.fromEntries(limits), ...(options.backoffMs !== undefined && options.backoffMs >= 0 && { backoffMs: options.backoffMs }) } as typeof this.limits;
-    this.log = new DeliveryLog(this.limits.logSize);
   }
 
   /** Items (of the tenant, when named) queued, in flight or waiting to retry. */
@@ -58,10 +71,7 @@ export class WebhookDispatcher {
 
   private settleWaiters(): void {
     for (const waiter of this.waiters) {
-      if (this.closed || this.idle(waiter.tenant)) {
-        this.waiters.delete(waiter);
-        waiter.resolve();
-      }
+      if (this.closed || this.idle(waiter.tenant)) waiter.resolve();
     }
   }
 
@@ -80,33 +90,20 @@ export class WebhookDispatcher {
     while (!this.closed && this.sending < this.limits.concurrency) {
       const key = this.ready.shift();
       if (key === undefined) return;
-      if (this.keys.get(key.id) !== key || key.phase !== 'ready') continue;
-      void this.attempt(key);
+      if (this.keys.get(key.id) === key) void this.attempt(key);
     }
   }
 
   private makeReady(key: KeyQueue): void {
-    key.phase = 'ready';
     this.ready.push(key);
     this.schedulePump();
-  }
-
-  /** The head of a key is done (delivered or given up): the next item of the key may go. */
-  private advance(key: KeyQueue): void {
-    key.items.shift();
-    if (key.items.length === 0) this.keys.delete(key.id);
-    else this.makeReady(key);
-    this.settleWaiters();
   }
 
   private async attempt(key: KeyQueue): Promise<void> {
     const entry = key.items.peek();
     if (entry === undefined) return;
     const { item, record } = entry;
-    key.phase = 'sending';
-    const abort = new AbortController();
-    key.abort = abort;
-    this.aborts.add(abort);
+    const abort = (key.abort = new AbortController());
     this.sending++;
     record.attempts++;
     record.lastAttemptAt = new Date().toISOString();
@@ -119,19 +116,18 @@ export class WebhookDispatcher {
       error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     } finally {
       this.sending--;
-      this.aborts.delete(abort);
       key.abort = undefined;
     }
     try {
-      this.settle(key, record, status, error);
+      this.settle(key, entry, status, error);
     } finally {
       this.settleWaiters();
       this.schedulePump();
     }
   }
 
-  /** Records an attempt's answer: delivered, failed for good, or retried after a backoff. */
-  private settle(key: KeyQueue, record: WebhookDelivery, status: number | null, error: string | null): void {
+  /** Records an attempt's answer: delivered (or failed for good), then the key's next item may go; else retried after a backoff. */
+  private settle(key: KeyQueue, { item, record }: Entry, status: number | null, error: string | null): void {
     // A cleared key (reset) or a closed dispatcher: the answer is not recorded, nothing is retried.
     if (this.closed || this.keys.get(key.id) !== key) return;
     const ok = status !== null && error === null;
@@ -140,12 +136,13 @@ export class WebhookDispatcher {
     if (ok || record.attempts >= this.limits.attempts) {
       record.state = ok ? 'delivered' : 'failed';
       record.finishedAt = new Date().toISOString();
-      const item = key.items.peek()?.item;
-      this.advance(key);
-      if (item) this.options.onSettled?.(item, record.state);
+      key.items.shift();
+      if (key.items.length === 0) this.keys.delete(key.id);
+      else this.makeReady(key);
+      this.settleWaiters();
+      this.options.onSettled?.(item, record.state);
       return;
     }
-    key.phase = 'waiting';
     key.timer = setTimeout(() => {
       key.timer = undefined;
       if (!this.closed && this.keys.get(key.id) === key) this.makeReady(key);
@@ -154,22 +151,57 @@ export class WebhookDispatcher {
     if (this.waiters.size === 0) key.timer.unref();
   }
 
+  /** A new log entry for the item, in this state (a dropped one is finished as it is logged). */
+  private log(item: WebhookItem, state: WebhookState): Entry {
+    const seq = ++this.seq;
+    const at = new Date().toISOString();
+    const record: WebhookDelivery = {
+      seq,
+      id: item.id ?? String(seq),
+      eventId: item.eventId,
+      type: item.type,
+      rule: item.rule ?? null,
+      url: shownUrl(item.url),
+      tenant: item.tenant,
+      attempts: 0,
+      lastStatus: null,
+      lastError: null,
+      state,
+      enqueuedAt: at,
+      lastAttemptAt: null,
+      finishedAt: state === 'dropped' ? at : null,
+    };
+    const entry: Entry = { item, record };
+    this.bySeq.set(seq, entry);
+    this.byId.set(record.id, entry);
+    if (this.bySeq.size > this.limits.logSize) {
+      const oldest = this.bySeq.entries().next();
+      if (oldest.done !== true) this.unlog(oldest.value[0], oldest.value[1]);
+    }
+    return entry;
+  }
+
+  private unlog(seq: number, entry: Entry): void {
+    this.bySeq.delete(seq);
+    if (this.byId.get(entry.record.id) === entry) this.byId.delete(entry.record.id);
+  }
+
   /** Queues one delivery: synchronous, O(1), never throws. A `drop` item is only logged; a held one is released. */
   enqueue(item: WebhookItem): void {
     try {
       if (this.closed) return;
       if (item.drop === true) {
-        this.log.add(item, 'dropped');
+        this.log(item, 'dropped');
         return;
       }
-      const held = item.id === undefined ? undefined : this.log.get(item.id);
-      const entry = held?.record.state === 'held' ? held : this.log.add(item, 'pending');
+      const held = item.id === undefined ? undefined : this.byId.get(item.id);
+      const entry = held?.record.state === 'held' ? held : this.log(item, 'pending');
       entry.item = item;
       entry.record.state = 'pending';
       const id = `${item.tenant}\u0000${item.orderKey}`;
       let key = this.keys.get(id);
       if (key === undefined) {
-        key = { id, tenant: item.tenant, items: new Queue(), phase: 'ready' };
+        key = { id, tenant: item.tenant, items: new Queue() };
         this.keys.set(id, key);
         this.makeReady(key);
       }
@@ -181,17 +213,27 @@ export class WebhookDispatcher {
 
   /** Logs a delivery a rule holds back (decision 0056), as `held`: not queued, not pending. */
   hold(item: WebhookItem): void {
-    if (!this.closed) this.log.add(item, 'held');
+    if (!this.closed) this.log(item, 'held');
   }
 
-  /** The delivery the log shows under this id (a resend sends it again), or undefined. */
+  /** The delivery the log shows under this id (the newest; a resend sends it again), or undefined. */
   find(id: string): WebhookItem | undefined {
-    return this.log.get(id)?.item;
+    return this.byId.get(id)?.item;
   }
 
-  /** The log (newest last) that passes the filter: the oldest `limit` after `since`, and how many pass. */
+  /** The log (newest last) that passes the filter: the oldest `limit` after `since` (copies), and how many pass. */
   deliveries(filter: WebhookFilter = {}): { deliveries: WebhookDelivery[]; count: number } {
-    return this.log.select(filter);
+    const limit = filter.limit ?? Number.MAX_SAFE_INTEGER;
+    const out: WebhookDelivery[] = [];
+    let count = 0;
+    for (const { record } of this.bySeq.values()) {
+      if (filter.tenant !== undefined && record.tenant !== filter.tenant) continue;
+      if (filter.state !== undefined && record.state !== filter.state) continue;
+      if (filter.since !== undefined && record.seq <= filter.since) continue;
+      count++;
+      if (out.length < limit) out.push({ ...record });
+    }
+    return { deliveries: out, count };
   }
 
   /** Resolves once nothing (of the tenant) is pending, or after `timeoutMs`, or at close. */
@@ -200,21 +242,16 @@ export class WebhookDispatcher {
     if (this.closed || this.idle(tenant)) return Promise.resolve(summary());
     for (const key of this.keys.values()) key.timer?.ref();
     return new Promise<WebhookFlush>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
       const waiter = {
         tenant,
         resolve: () => {
-          if (timer) clearTimeout(timer);
+          this.waiters.delete(waiter);
+          clearTimeout(timer);
           resolve(summary());
         },
       };
       this.waiters.add(waiter);
-      if (limit !== undefined) {
-        timer = setTimeout(() => {
-          this.waiters.delete(waiter);
-          resolve(summary());
-        }, limit);
-      }
+      const timer = limit === undefined ? undefined : setTimeout(waiter.resolve, limit);
     });
   }
 
@@ -224,22 +261,23 @@ export class WebhookDispatcher {
       for (const key of [...this.keys.values()]) {
         if (tenant !== undefined && key.tenant !== tenant) continue;
         this.keys.delete(key.id);
-        if (key.timer) clearTimeout(key.timer);
+        clearTimeout(key.timer);
         key.abort?.abort();
       }
-      this.ready.retain((key) => this.keys.get(key.id) === key);
-      this.log.clear(tenant);
+      for (const [seq, entry] of this.bySeq) if (tenant === undefined || entry.record.tenant === tenant) this.unlog(seq, entry);
     } finally {
       this.settleWaiters();
     }
   }
 
-  /** Stops timers and sockets; later items are ignored. */
+  /** Stops timers and sockets (a cleared key's attempt was cut already); later items are ignored. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const key of this.keys.values()) if (key.timer) clearTimeout(key.timer);
-    for (const abort of this.aborts) abort.abort();
+    for (const key of this.keys.values()) {
+      clearTimeout(key.timer);
+      key.abort?.abort();
+    }
     try {
       this.options.onClose?.();
     } catch {

@@ -6,8 +6,7 @@ import * as z from 'zod';
 import { ConfigError, readConfigText } from '../config/fixtures.js';
 import { checkJsonDepth } from '../wire/json.js';
 import { OMITTED_PROBLEMS, WireError, type FieldPath, type FieldProblem } from '../wire/problems.js';
-import { toJsonPath } from '../wire/validation.js';
-import { parseBounded } from '../wire/bounded-parse.js';
+import { parseBounded, toJsonPath } from '../wire/validation.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 export type ScenarioFormat = 'json' | 'yaml';

@@ -1,7 +1,7 @@
 /** Scenario rules' numbers checked by hand (decision 0037): delays (a number or a distribution) and probabilities. */
 import * as z from 'zod';
 import type { FieldErrorName } from '../wire/problems.js';
-import { schemaFor } from '../wire/schema-for.js';
+import { schemaFor } from '../wire/schemas.js';
 import { notAllowedMessage } from '../wire/unknown-fields.js';
 
 /** The longest a scripted delay may hold a request. */

@@ -4,8 +4,7 @@ import { fixtureToken, type FixtureToken } from '../config/fixtures.js';
 import type { Profile } from '../config/options.js';
 import type { RiskFactor } from '../domain/magic-values.js';
 import { parseInstant } from '../wire/instant.js';
-import { API_OPERATIONS, isoInstant, oneOf } from '../wire/schemas.js';
-import { schemaFor } from '../wire/schema-for.js';
+import { API_OPERATIONS, isoInstant, oneOf, schemaFor } from '../wire/schemas.js';
 import { checkDelay, checked, delayShape, numberIn, type DelaySpec } from './rule-numbers.js';
 import { webhookRuleIssues, webhookThen, webhookWhen, type WebhookThen, type WebhookWhen } from './webhook-rules.js';
 

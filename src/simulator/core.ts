@@ -14,7 +14,7 @@ import { createIdSource } from '../infra/ids.js';
 import { createRefCodec } from '../infra/refs.js';
 import { createSecrets } from '../infra/secrets.js';
 import { createSiv } from '../infra/siv.js';
-import { createWebhookDispatcher, type WebhookResend } from '../infra/webhooks.js';
+import { WebhookDispatcher, type WebhookResend } from '../infra/webhooks.js';
 import { HttpError } from '../http/errors.js';
 import { createActiveScenarios } from '../scenarios/active-set.js';
 import { createScenarioEngine } from '../scenarios/engine.js';
@@ -50,7 +50,7 @@ export const baseUrlOf = (config: SimulatorConfig, addresses: Addresses): string
 export function createCore(config: SimulatorConfig, addresses: Addresses) {
   // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
   const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`, config.webhookCa, config.webhookClient);
-  const webhooks = createWebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close, onSettled: (item) => stores.settled(item) });
+  const webhooks = new WebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close, onSettled: (item) => stores.settled(item) });
   // The store, chosen once: memory, or memory as a replica of Redis (decision 0050).
   const stores = openStores(config, webhooks);
   // With --state-file the state key is the given one or the key file's (decision 0027).

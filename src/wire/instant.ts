@@ -3,18 +3,16 @@
  * names no real moment (`2030-02-31`, `T24:00`, `+24:00`) is refused, never rolled over as Date.parse would.
  */
 
-/** Which texts a reader takes. */
-export type InstantForm =
-  /** RFC 3339 as the token API takes it: `2030-01-01T10:20:30Z`, seconds required, optional fraction, `Z` or `±hh:mm`. */
-  | 'dateTime'
-  /** The simulator's own inputs: also a date alone (UTC midnight), minutes without seconds, lower case, spaces around. */
-  | 'dateOrDateTime';
-
 // Groups: year, month, day, hour, minute, second, fraction, zone, offset hours, offset minutes.
-const FORMS: Record<InstantForm, RegExp> = {
+const FORMS = {
+  /** RFC 3339 as the token API takes it: `2030-01-01T10:20:30Z`, seconds required, optional fraction, `Z` or `±hh:mm`. */
   dateTime: /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/,
+  /** The simulator's own inputs: also a date alone (UTC midnight), minutes without seconds, lower case, spaces around. */
   dateOrDateTime: /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-](\d{2}):(\d{2})))?$/i,
 };
+
+/** Which texts a reader takes. */
+export type InstantForm = keyof typeof FORMS;
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -64,9 +62,6 @@ export function parseInstant(text: string, form: InstantForm = 'dateOrDateTime')
   const reading = readInstant(text, form);
   return reading.ok ? reading.epochMs : undefined;
 }
-
-/** An RFC 3339 date-time as the token API takes it (`tokenExpiryDateTime`). */
-export const parseDateTime = (text: string): number | undefined => parseInstant(text, 'dateTime');
 
 /** ISO 8601 in UTC, without `.000` when the instant has no milliseconds: `2030-01-08T00:00:00Z`. */
 export function formatInstant(epochMs: number): string {

@@ -39,12 +39,10 @@ export const MAX_PROBLEMS = 100;
 /** What an answer's message adds when it lists only the first MAX_PROBLEMS problems. */
 export const OMITTED_PROBLEMS = `only the first ${MAX_PROBLEMS} problems are listed; more were omitted`;
 
-/** The first MAX_PROBLEMS problems, and whether there were more. */
 export function boundProblems<T>(problems: readonly T[]): { problems: readonly T[]; omitted: boolean } {
   return problems.length > MAX_PROBLEMS ? { problems: problems.slice(0, MAX_PROBLEMS), omitted: true } : { problems, omitted: false };
 }
 
-/** A message that says, when it is so, that only the first problems are listed. */
 export const withOmittedNote = (message: string, omitted: boolean): string => (omitted ? `${message} (${OMITTED_PROBLEMS})` : message);
 
 /**
@@ -66,7 +64,6 @@ export class WireError extends Error {
   }
 }
 
-/** A document that does not match its schema, with these problems. */
 export function schemaError(problems: readonly FieldProblem[], message = 'The request body does not match the schema'): WireError {
   return new WireError('bodyDoesNotMatchSchema', message, problems);
 }

@@ -68,5 +68,3 @@ export const partialRefundBody = z.object({
   value: z.object({ amount: z.int().min(1, 'must be 1 or more'), currency }),
   reference: text(1, 128),
 });
-
-export type PartialRefundBody = z.output<typeof partialRefundBody>;

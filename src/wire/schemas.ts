@@ -1,10 +1,9 @@
 /** zod schemas of the token API's wire format. Messages are the rule; validation.ts prefixes the field. */
 import * as z from 'zod';
 import { passesLuhn } from '../domain/card.js';
-import { parseDateTime, readInstant, type InstantForm } from './instant.js';
+import { parseInstant, readInstant, type InstantForm } from './instant.js';
 import type { BillingAddress as CardBillingAddress } from '../domain/token.js';
 import type { CreateTokenInput } from '../domain/vault.js';
-import { schemaFor } from './schema-for.js';
 
 export const API_OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'paymentQuery'] as const;
 /** The operations of the simulated API, as scenario rules and the journal name them. */
@@ -39,6 +38,18 @@ export interface CreateTokenBody {
   namespace?: string | undefined;
   schemeTransactionReference?: string | undefined;
 }
+
+/** True only when A and B are the same type (not merely assignable to each other). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/**
+ * `schemaFor<T>()(schema)`: the schema as it is, once the compiler has checked that it yields exactly T, a type users
+ * see, written as a plain interface that imports nothing (decision 0047).
+ */
+export const schemaFor =
+  <T>() =>
+  <S extends z.ZodType>(schema: S & (Same<z.output<S>, T> extends true ? unknown : { yields: T })): S =>
+    schema;
 
 /** A string of min..max characters (messages name both bounds, as the spec's limits do). */
 export function text(min: number, max: number): z.ZodString {
@@ -152,7 +163,6 @@ export function isoInstant(form: InstantForm, formatMessage: string): z.ZodStrin
     .meta(INSTANT_FORMATS[form]);
 }
 
-/** A text of at least one character (a merchant entity, an instrument's href). */
 export const nonEmpty = z.string().min(1, 'must not be empty');
 const tokenExpiryDateTime = isoInstant('dateTime', 'must be an ISO 8601 date-time with a time zone');
 
@@ -180,7 +190,7 @@ export function toCreateInput(body: z.output<typeof createTokenBody>): CreateTok
     entity: body.merchant.entity,
     ...(given(body.namespace) && { namespace: body.namespace }),
     ...(given(body.description) && { description: body.description }),
-    ...(given(body.tokenExpiryDateTime) && { expiresAt: parseDateTime(body.tokenExpiryDateTime) ?? Number.NaN }),
+    ...(given(body.tokenExpiryDateTime) && { expiresAt: parseInstant(body.tokenExpiryDateTime, 'dateTime') ?? Number.NaN }),
     ...(given(body.schemeTransactionReference) && { schemeTransactionReference: body.schemeTransactionReference }),
     card: toCard(body.paymentInstrument),
   };

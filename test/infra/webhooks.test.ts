@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createWebhookSender } from '../../src/http/webhook-sender.js';
-import { createWebhookDispatcher, type WebhookDispatcher, type WebhookItem, type WebhookOptions } from '../../src/infra/webhooks.js';
+import { WebhookDispatcher, type WebhookItem, type WebhookOptions } from '../../src/infra/webhooks.js';
 
 interface Received {
   path: string;
@@ -66,7 +66,7 @@ function item(url: string, orderKey: string, n: number, tenant = 'merchant'): We
 const open: (WebhookDispatcher | Receiver)[] = [];
 function dispatcher(options: Partial<WebhookOptions> = {}): WebhookDispatcher {
   const sender = createWebhookSender();
-  const d = createWebhookDispatcher({ send: sender.send, onClose: sender.close, backoffMs: 5, ...options });
+  const d = new WebhookDispatcher({ send: sender.send, onClose: sender.close, backoffMs: 5, ...options });
   open.push(d);
   return d;
 }
@@ -180,7 +180,7 @@ describe('webhook dispatcher', () => {
     });
     // No backoffMs: the defaults.
     const sender = createWebhookSender();
-    const d = createWebhookDispatcher({ send: sender.send, onClose: sender.close });
+    const d = new WebhookDispatcher({ send: sender.send, onClose: sender.close });
     open.push(d);
     d.enqueue(item(r.url, 'p1', 1));
     await d.flush();

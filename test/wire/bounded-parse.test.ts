@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import * as z from 'zod';
-import { parseBounded } from '../../src/wire/bounded-parse.js';
-import { parseBody } from '../../src/wire/validation.js';
+import { parseBody, parseBounded } from '../../src/wire/validation.js';
 import { counted, thrown } from '../support/wire.js';
 
 describe('parseBounded', () => {

@@ -8,7 +8,7 @@ import { MAGIC_NAMES, UNLISTED_REFUSAL, magicCatalogue, scriptedRefusal, type Na
 import { ruleLabel } from '../../scenarios/engine.js';
 import type { Rule, RuleThen, Scenario } from '../../scenarios/schema.js';
 import * as z from 'zod';
-import { schemaFor } from '../../wire/schema-for.js';
+import { schemaFor } from '../../wire/schemas.js';
 
 /** A risk factor of a sale's answer. */
 export interface MagicRiskFactor {
