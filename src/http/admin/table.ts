@@ -37,13 +37,13 @@ const TENANT = ['tenant'];
 /** In the order of the OpenAPI document; a path's rows in the order of its `Allow`. */
 const ROWS = [
   { method: 'GET', path: '/health', access: 'open', tenant: false, handle: call.health, library: 'ready', doc: DOCS.health },
-  { method: 'GET', path: '/clock', access: 'tenant', tenant: true, call: call.getClock, library: 'clock.now', doc: DOCS.getClock },
-  { method: 'PUT', path: '/clock', access: 'tenant', tenant: true, call: call.setClock, library: 'clock.set', doc: DOCS.setClock },
-  { method: 'POST', path: '/clock/advance', access: 'tenant', tenant: true, call: call.advanceClock, library: 'clock.advance', doc: DOCS.advanceClock },
-  { method: 'POST', path: '/reset', access: 'tenant', tenant: true, call: call.reset, library: 'reset', doc: DOCS.reset },
+  { method: 'GET', path: '/clock', access: 'tenant', tenant: true, call: call.onController('clock'), library: 'clock.now', doc: DOCS.getClock },
+  { method: 'PUT', path: '/clock', access: 'tenant', tenant: true, call: call.withBody('setClock'), library: 'clock.set', doc: DOCS.setClock },
+  { method: 'POST', path: '/clock/advance', access: 'tenant', tenant: true, call: call.withBody('advanceClock'), library: 'clock.advance', doc: DOCS.advanceClock },
+  { method: 'POST', path: '/reset', access: 'tenant', tenant: true, call: call.onController('reset'), library: 'reset', doc: DOCS.reset },
   { method: 'GET', path: '/tokens', access: 'tenant', tenant: true, query: ['tenant', 'limit', 'cursor'], call: call.listTokens, library: 'tokens', doc: DOCS.listTokens },
   { method: 'GET', path: '/requests', access: 'tenant', tenant: true, call: call.listRequests, library: 'requests', doc: DOCS.listRequests },
-  { method: 'DELETE', path: '/requests', access: 'tenant', tenant: true, query: TENANT, call: call.clearRequests, library: 'clearRequests', doc: DOCS.clearRequests },
+  { method: 'DELETE', path: '/requests', access: 'tenant', tenant: true, query: TENANT, call: call.onController('clearRequests'), library: 'clearRequests', doc: DOCS.clearRequests },
   // Streamed over HTTP; the library's snapshot is one object.
   { method: 'GET', path: '/state', access: 'tenant', tenant: true, handle: call.exportState, call: { run: ({ controller }) => controller.exportState() }, library: 'exportState', doc: DOCS.exportState },
   { method: 'PUT', path: '/state', access: 'tenant', tenant: true, call: call.importState, library: 'importState', doc: DOCS.importState },
@@ -63,7 +63,7 @@ const ROWS = [
   { method: 'DELETE', path: '/tokens/:tokenId', access: 'tenant', tenant: 'required', query: TENANT, call: deleteToken, doc: DOCS.deleteToken },
   { method: 'GET', path: '/requests/stream', access: 'stream', tenant: true, handle: streamRequests, doc: DOCS.streamRequests },
   { method: 'GET', path: '/openapi.json', access: 'tenant', tenant: false, handle: call.openApi, doc: DOCS.openApi },
-  { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, query: TENANT, call: call.listMagicValues, library: 'magicValues', doc: DOCS.magicValues },
+  { method: 'GET', path: '/magic-values', access: 'tenant', tenant: true, query: TENANT, call: { run: (parts, { tenant }) => parts.magicValues(tenant) }, library: 'magicValues', doc: DOCS.magicValues },
 ] as const satisfies readonly ControlOperation[];
 export const CONTROL_TABLE: readonly ControlOperation[] = ROWS;
 
