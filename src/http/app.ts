@@ -1,8 +1,4 @@
-/**
- * The control app on Express: the control API (/_sim) and the dashboard's built files (decision 0035), never
- * the simulated API (decision 0046); api.ts's listener hands it /_sim. Built from one simulator's
- * dependencies, never listening by itself.
- */
+/** The control app on Express: /_sim and the dashboard's files (decision 0035), never the simulated API (decision 0046). */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +20,6 @@ export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'
   fallbackHost: string;
   openApi: (baseUrl: string) => unknown;
   reportUnexpected: (err: unknown) => void;
-  /** With a shared store (decision 0039): control changes commit before they answer, reads pull first. */
   shared?: Pick<Replica, 'control' | 'read'>;
   /** The Host check and /_sim's cross-site write rules (decision 0042). */
   guard: Guard;
@@ -33,11 +28,7 @@ export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'
 /** Paths that neither read nor change the state: no pull, no lock. */
 const STATELESS = new Set(['/health', '/openapi.json', '/requests/stream']);
 
-/**
- * With a shared store, a /_sim call that may change the state runs under the store's lock, its answer held
- * until the change is committed (then every process shows it); a read pulls the other processes' changes
- * first. Redis unreachable: 503 serviceUnavailable.
- */
+/** With a shared store (decision 0039): a change runs under the lock, its answer held until committed; a read pulls first. */
 function sharedState(gate: NonNullable<AppDeps['shared']>): RequestHandler {
   return (req, res, next) => {
     if (STATELESS.has(req.path)) return next();
@@ -105,7 +96,6 @@ export function buildApp(deps: AppDeps): Express {
   });
   if (deps.shared) control.use(sharedState(deps.shared));
   control.use(createControlRoutes({ ...deps, baseUrlOf, openApi: (req) => deps.openApi(baseUrlOf(req)) }));
-  // The control API's errors, with the API's renderer.
   control.use(((err: unknown, _req, res, _next) => {
     const rendered = renderError(err instanceof URIError ? urlInvalid() : err);
     if (!rendered.expected) deps.reportUnexpected(err);

@@ -1,8 +1,4 @@
-/**
- * What the OpenAPI document says of each control row: summary, parameters, body, answers. Security, the
- * `tenant` parameter and the refusals they imply come from the row (openapi.ts). Functions: the document is
- * built fresh each time.
- */
+/** What the OpenAPI document says of each control row, less what the row implies (openapi.ts); built fresh each time. */
 import { OPERATIONS } from '../../control/journal.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';

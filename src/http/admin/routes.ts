@@ -1,8 +1,4 @@
-/**
- * The /_sim routes, from the control table (table.ts): the open and admin-only rows first; then a tenant's
- * Basic credentials checked against the rows they may call, and the admin token asked of everyone else; then
- * the other rows; a known path answers other methods 405 with `Allow`, any other path endpointNotFound.
- */
+/** The /_sim routes, from the control table: the open and admin-only rows, then `authorize`, then the other rows. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
 import { HttpError } from '../errors.js';

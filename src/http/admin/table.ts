@@ -1,7 +1,4 @@
-/**
- * The control plane declared once (decision 0049): every /_sim call as one row. From it come the /_sim routes
- * (routes.ts), the OpenAPI paths (openapi.ts) and the library's methods (simulator/facade.ts, remote.ts).
- */
+/** The control plane declared once (decision 0049): every /_sim call as one row, for the routes, OpenAPI and library. */
 import type { ControlHandler, RowCall } from './context.js';
 import { deleteToken, listPayments, listTenants, refundPayment, reversePayment, streamRequests } from './dashboard.js';
 import type { OperationDoc } from '../openapi-parts.js';
@@ -24,7 +21,7 @@ export interface ControlOperation {
   tenant: boolean | 'required';
   /** The query parameters it takes, any other refused; absent: the call reads its query itself. */
   query?: readonly string[];
-  /** Its one call, the library's too; `handle`, the row's own HTTP handler. */
+  /** Its one call, the library's too (decision 0062); `handle`, the row's own HTTP handler. */
   call?: RowCall;
   handle?: ControlHandler;
   /** SimulatorControl's method that makes the call (`clock.*` SimulatorClock's). */
