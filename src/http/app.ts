@@ -1,8 +1,4 @@
-/**
- * The control app on Express: the control API (/_sim) and the dashboard's built files (decision 0035), never
- * the simulated API (decision 0046); api.ts's listener hands it /_sim. Built from one simulator's
- * dependencies, never listening by itself.
- */
+/** The control app on Express: /_sim and the dashboard's files (decision 0035), never the simulated API (decision 0046). */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +20,6 @@ export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'
   fallbackHost: string;
   openApi: (baseUrl: string) => unknown;
   reportUnexpected: (err: unknown) => void;
-  /** With a shared store (decision 0039): control changes commit before they answer, reads pull first. */
   shared?: Pick<Replica, 'control' | 'read'>;
   /** The Host check and /_sim's cross-site write rules (decision 0042). */
   guard: Guard;
@@ -33,46 +28,32 @@ export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'
 /** Paths that neither read nor change the state: no pull, no lock. */
 const STATELESS = new Set(['/health', '/openapi.json', '/requests/stream']);
 
-/**
- * With a shared store, a /_sim call that may change the state runs under the store's lock, its answer held
- * until the change is committed (then every process shows it); a read pulls the other processes' changes
- * first. Redis unreachable: 503 serviceUnavailable.
- */
+/** With a shared store (decision 0039): a change runs under the lock, its answer held until committed; a read pulls first. */
 function sharedState(gate: NonNullable<AppDeps['shared']>): RequestHandler {
   return (req, res, next) => {
-    if (STATELESS.has(req.path)) {
-      next();
-      return;
-    }
+    if (STATELESS.has(req.path)) return next();
     if (req.method === 'GET' || req.method === 'HEAD') {
       gate.read().then(() => next(), next);
       return;
     }
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     let held: unknown[] = [];
+    const hold = (resolve: () => void): void => {
+      res.end = ((...args: unknown[]) => {
+        held = args;
+        resolve();
+        return res;
+      }) as Response['end'];
+      // A client gone before its answer is answered nothing: the change commits and the lock goes now.
+      res.once('close', resolve);
+      next();
+    };
     gate
-      .control(
-        () =>
-          new Promise<void>((resolve) => {
-            res.end = ((...args: unknown[]) => {
-              held = args;
-              resolve();
-              return res;
-            }) as Response['end'];
-            // A client gone before its answer is answered nothing: the change commits and the lock goes now.
-            res.once('close', resolve);
-            next();
-          }),
-      )
+      .control(() => new Promise<void>(hold))
+      .finally(() => (res.end = end as Response['end']))
       .then(
-        () => {
-          res.end = end as Response['end'];
-          end(...held);
-        },
-        (err: unknown) => {
-          res.end = end as Response['end'];
-          endWithError(res, renderError(err), end);
-        },
+        () => end(...held),
+        (err: unknown) => endWithError(res, renderError(err), end),
       );
   };
 }
@@ -115,7 +96,6 @@ export function buildApp(deps: AppDeps): Express {
   });
   if (deps.shared) control.use(sharedState(deps.shared));
   control.use(createControlRoutes({ ...deps, baseUrlOf, openApi: (req) => deps.openApi(baseUrlOf(req)) }));
-  // The control API's errors, with the API's renderer.
   control.use(((err: unknown, _req, res, _next) => {
     const rendered = renderError(err instanceof URIError ? urlInvalid() : err);
     if (!rendered.expected) deps.reportUnexpected(err);
@@ -131,7 +111,7 @@ export function buildApp(deps: AppDeps): Express {
 }
 
 /** The page's only sources are its own files on this simulator; no inline script or style, no frames. */
-export const UI_CSP =
+const UI_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; " +
   "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -141,26 +121,18 @@ const FILES: Readonly<Record<string, string>> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
-/**
- * Where the built files are: dist/ui beside dist/http (and beside dist/cjs, whose bundle resolves
- * `import.meta.url` to itself), or, when the simulator runs from src/ (tests, ts-node), the built dist/ui.
- */
-function uiDir(): string | undefined {
-  for (const rel of ['../ui/', '../../dist/ui/']) {
-    const dir = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(`${dir}app.js`)) return dir;
-  }
-  return undefined;
-}
-
 const cache = new Map<string, Buffer>();
 
+/**
+ * A built file of dist/ui beside dist/http (and beside dist/cjs, whose bundle resolves `import.meta.url` to
+ * itself), or, when the simulator runs from src/ (tests, ts-node), of the built dist/ui.
+ */
 function fileOf(name: string): Buffer | undefined {
-  let body = cache.get(name);
-  if (body) return body;
-  const dir = uiDir();
+  const cached = cache.get(name);
+  if (cached) return cached;
+  const dir = ['../ui/', '../../dist/ui/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((d) => existsSync(`${d}app.js`));
   if (dir === undefined || !existsSync(dir + name)) return undefined;
-  body = readFileSync(dir + name);
+  const body = readFileSync(dir + name);
   cache.set(name, body);
   return body;
 }
@@ -172,28 +144,21 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(head ? undefined : body);
 }
 
-function notFound(req: IncomingMessage, res: ServerResponse, message: string): void {
-  const rendered = renderError(new HttpError('endpointNotFound', message));
-  send(res, rendered.status, { ...rendered.headers, 'Content-Type': 'application/json' }, JSON.stringify(rendered.body), req.method === 'HEAD');
-}
-
 /**
  * Answers `GET`/`HEAD` of `/_sim/ui`, `/_sim/ui/` and `/_sim/ui/<file>`; `false` for anything else (another
  * method, another path), which the control API answers as usual.
  */
-export function serveUi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+function serveUi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const head = req.method === 'HEAD';
   const rest = path === '/_sim/ui' || path === '/_sim/ui/' ? 'index.html' : path.startsWith('/_sim/ui/') ? path.slice('/_sim/ui/'.length) : undefined;
   if (rest === undefined) return false;
   const type = FILES[rest];
-  if (type === undefined) {
-    notFound(req, res, `There is no dashboard file at ${path}`);
-    return true;
-  }
-  const body = fileOf(rest);
-  if (body === undefined) {
-    notFound(req, res, 'The dashboard is not built: run `npm run build` (scripts/build-ui.mjs writes dist/ui)');
+  const body = type === undefined ? undefined : fileOf(rest);
+  if (type === undefined || body === undefined) {
+    const message = type === undefined ? `There is no dashboard file at ${path}` : 'The dashboard is not built: run `npm run build` (scripts/build-ui.mjs writes dist/ui)';
+    const rendered = renderError(new HttpError('endpointNotFound', message));
+    send(res, rendered.status, { ...rendered.headers, 'Content-Type': 'application/json' }, JSON.stringify(rendered.body), head);
     return true;
   }
   send(res, 200, { 'Content-Type': type, 'Content-Security-Policy': UI_CSP, 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' }, body, head);

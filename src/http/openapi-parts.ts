@@ -41,7 +41,6 @@ export const COMMON_ERRORS: [number, string][] = [
 
 /** An operation of the /_sim document, less what the row says: its security, its path's `tenant` parameter and their refusals. */
 export interface OperationDoc extends Operation {
-  operationId: string;
   /** The path's own parameters (after `tenant`): given on the path's first row. */
   pathParameters?: Schema[];
   /** Another description of the path's `tenant` parameter: given on the path's first row. */

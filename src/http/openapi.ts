@@ -156,7 +156,7 @@ function refusals(op: ControlOperation, path: string): [number, string][] {
 function controlPaths(): Record<string, Schema> {
   const paths: Record<string, Schema> = {};
   for (const op of CONTROL_TABLE) {
-    const { operationId, summary, description, pathParameters = [], tenantText, parameters, requestBody, responses } = op.doc();
+    const { summary, description, pathParameters = [], tenantText, parameters, requestBody, responses } = op.doc();
     const path = documentedPath(op);
     if (paths[path] === undefined) {
       const tenant = op.tenant ? [{ ...TENANT, ...(tenantText !== undefined && { description: tenantText }) }] : [];
@@ -164,7 +164,7 @@ function controlPaths(): Record<string, Schema> {
     }
     const security = SECURITY[op.access];
     paths[path][op.method.toLowerCase()] = {
-      operationId,
+      operationId: op.operationId,
       ...(summary !== undefined && { summary }),
       ...(description !== undefined && { description }),
       ...(security !== undefined && { security }),

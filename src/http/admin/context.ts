@@ -41,7 +41,6 @@ export interface ControlRoutesDeps {
   openApi: (req: Request) => unknown;
   /** What GET /_sim/metrics exposes: every tenant's, so only the admin token opens it when one is set. */
   metrics: Metrics;
-  /** Decision 0030. */
   webhooks: WebhookDispatcher;
   /** Sends a logged delivery again (the tenant's, when named), or throws webhookNotFound (decision 0056). */
   resendWebhook: (id: string, tenant: string | undefined) => WebhookResend;
@@ -58,20 +57,10 @@ export interface ControlContext extends ControlRoutesDeps {
   scopes: WeakMap<Request, string>;
 }
 
-/** A call as its row reads it: the tenant it acts on (`?tenant=`, or a tenant's own credentials) and its name, `GET /_sim/tokens`. */
-export interface ControlCall {
-  tenant: string | undefined;
-  where: string;
-}
-
 /** What a row's call runs on, over HTTP and in process (facade.ts) alike. */
 export type CallParts = Pick<ControlRoutesDeps, 'controller' | 'refs' | 'webhooks' | 'resendWebhook' | 'dashboard' | 'magicValues'>;
 
-/**
- * A row's one call (decision 0062): `read` takes its arguments from the request (tenant and query already
- * checked), `run` makes it; over HTTP the answer goes as JSON (`present`ed, with `status`), none as 204. The
- * library (facade.ts) runs the same `run` on arguments read by the same rules (library.ts).
- */
+/** A row's one call (decision 0062): `read` its arguments from the request, `run` it; its answer as JSON (`present`ed), none 204. */
 export interface RowCall<A = never, R = unknown> {
   read?: (req: Request, ctx: ControlContext, where: string) => unknown;
   run: (parts: CallParts, call: { tenant: string | undefined; baseUrl: string }, args: A) => R;
@@ -79,8 +68,8 @@ export interface RowCall<A = never, R = unknown> {
   present?: (answer: never) => unknown;
 }
 
-/** A row's own HTTP handler, for an answer that is streamed or not JSON. */
-export type ControlHandler = (ctx: ControlContext, call: ControlCall, req: Request, res: Response) => void | Promise<void>;
+/** A row's own HTTP handler, for an answer that is streamed or not JSON; `call`: the tenant it acts on and its name (`GET /_sim/tokens`). */
+export type ControlHandler = (ctx: ControlContext, call: { tenant: string | undefined; where: string }, req: Request, res: Response) => void | Promise<void>;
 
 export function serve(call: RowCall): ControlHandler {
   return async (ctx, { tenant, where }, req, res) => {
@@ -100,7 +89,6 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-/** Over HTTP and in the library alike. */
 export function unknownTenant(): HttpError {
   return new HttpError('urlInvalid', 'tenant must name one configured username', {
     problems: [{ errorName: 'fieldHasInvalidValue', message: `tenant must be a configured username, given once` }],

@@ -41,15 +41,11 @@ export interface ControlTenant {
 
 /** One tenant's payments or all, oldest first, events caught up; with a `reference`, those of that transactionReference (decision 0057). */
 function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | undefined, reference?: string): Payment[] {
-  const all: Payment[] = [];
-  for (const name of tenant === undefined ? store.tenants() : [tenant]) {
-    if (reference !== undefined) {
-      all.push(...payments.withReference(name, reference));
-      continue;
-    }
+  const all = (tenant === undefined ? store.tenants() : [tenant]).flatMap((name) => {
+    if (reference !== undefined) return payments.withReference(name, reference);
     payments.catchUp(name);
-    all.push(...store.list(name));
-  }
+    return store.list(name);
+  });
   return all.sort(comparePayments);
 }
 

@@ -23,7 +23,6 @@ import { sendJson, type ControlHandler, type RowCall } from './context.js';
 
 const bodyText = async (req: Request, limit?: number): Promise<string> => (await readBody(req, limit)).toString('utf8');
 const jsonOf = async (req: Request, limit?: number): Promise<unknown> => parseJsonText(await bodyText(req, limit));
-/** A body row's arguments: its JSON body (the library passes the same one). */
 const jsonBody = (req: Request): Promise<unknown> => jsonOf(req);
 
 /** Open: it says where the state lives; with Redis unreachable, 503 (contract 3.5). */
@@ -40,13 +39,9 @@ export const metrics: ControlHandler = async (ctx, _call, _req, res) => {
   res.end(text);
 };
 
-export const getClock: RowCall = { run: ({ controller }, { tenant }) => controller.clock(tenant) };
-
-export const setClock: RowCall<unknown> = { read: jsonBody, run: ({ controller }, { tenant }, body) => controller.setClock(body, tenant) };
-
-export const advanceClock: RowCall<unknown> = { read: jsonBody, run: ({ controller }, { tenant }, body) => controller.advanceClock(body, tenant) };
-
-export const reset: RowCall = { run: ({ controller }, { tenant }) => controller.reset(tenant) };
+/** The controller's call of this name on the row's tenant; `withBody`: its JSON body first (the library passes the same one). */
+export const onController = (name: 'clock' | 'reset' | 'clearRequests'): RowCall => ({ run: ({ controller }, { tenant }) => controller[name](tenant) });
+export const withBody = (name: 'setClock' | 'advanceClock'): RowCall<unknown> => ({ read: jsonBody, run: ({ controller }, { tenant }, body) => controller[name](body, tenant) });
 
 /** Without a `limit` (the library), every token. */
 export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
@@ -83,8 +78,6 @@ export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalForm
     return { log: { ...har.log, _next: nextOf(records.length, count, records.at(-1)?.seq) } };
   },
 };
-
-export const clearRequests: RowCall = { run: ({ controller }, { tenant }) => controller.clearRequests(tenant) };
 
 /** Card data masked, but not the lifetime: a number that may read as a card number and must import back as one. */
 const maskTokenState = <T extends { lifetimeMs: number }>(state: T): unknown => ({ ...(maskCardData(state) as object), lifetimeMs: state.lifetimeMs });
@@ -139,6 +132,8 @@ function parseScenarioBody(text: string, yaml: boolean): unknown {
 }
 
 /** Answers the set loaded, as listScenarios. */
+export const clearScenarios: RowCall = { run: ({ controller }, { tenant }) => controller.loadScenarios([], undefined, tenant) };
+
 export const loadScenarios: RowCall<{ scenarios: Scenario[]; paths?: FieldPath[] }> = {
   async read(req) {
     const data = parseScenarioBody(await bodyText(req), isYamlType(essence(req.headers['content-type'])));
@@ -151,8 +146,6 @@ export const loadScenarios: RowCall<{ scenarios: Scenario[]; paths?: FieldPath[]
   },
   present: listScenarios.present,
 };
-
-export const clearScenarios: RowCall = { run: ({ controller }, { tenant }) => controller.loadScenarios([], undefined, tenant) };
 
 /** The delivery log, paged like the journal (decision 0030). */
 export const listWebhooks: RowCall<WebhookFilter> = {
@@ -173,6 +166,3 @@ export const flushWebhooks: RowCall<number> = {
 export const resendWebhook: RowCall<string> = { read: (req) => String(req.params.id), run: (parts, { tenant }, id) => parts.resendWebhook(id, tenant), status: 202 };
 
 export const openApi: ControlHandler = (ctx, _call, req, res) => sendJson(res, 200, ctx.openApi(req));
-
-/** `GET /_sim/magic-values`: `?tenant=` adds the amounts of that tenant's own scenario set. */
-export const listMagicValues: RowCall = { run: (parts, { tenant }) => parts.magicValues(tenant) };

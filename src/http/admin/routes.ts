@@ -1,11 +1,6 @@
-/**
- * The /_sim routes, from the control table (table.ts): the open and admin-only rows first; then a tenant's
- * Basic credentials checked against the rows they may call, and the admin token asked of everyone else; then
- * the other rows; a known path answers other methods 405 with `Allow`, any other path endpointNotFound.
- */
+/** The /_sim routes, from the control table: the open and admin-only rows, then `authorize`, then the other rows. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
-import type { Authenticate } from '../auth.js';
 import { HttpError } from '../errors.js';
 import { STREAM_LIMITS, StreamHub, type StreamLimits } from '../journal-stream.js';
 import { checkQueryParams } from '../control-query.js';
@@ -22,50 +17,43 @@ const pathOf = (req: Request): string => req.path.toLowerCase().replace(/(.)\/$/
 const pathsOf = (ops: readonly ControlOperation[]): RegExp =>
   new RegExp(`^(?:${[...new Set(ops.map((op) => op.path.toLowerCase().replace(/:\w+/g, '[^/]+').replace(/\./g, '\\.')))].join('|')})$`);
 
-/** Bearer check in constant time (comparing digests, so the length of the token does not leak either), unless `pass`. */
-function requireAdminToken(adminToken: string, pass = (_req: Request, _expected: Buffer): boolean => false): RequestHandler {
-  const expected = digest(adminToken);
-  return (req, _res, next) => {
-    const match = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    if (!pass(req, expected) && (!match?.[1] || !matches(match[1], expected))) {
-      throw new HttpError('accessDenied', 'The control API needs Authorization: Bearer <admin token>', {
-        headers: { 'WWW-Authenticate': 'Bearer realm="token-sim"' },
-      });
-    }
-    next();
-  };
+/** Bearer check in constant time (comparing digests, so the length of the token does not leak either). */
+function checkBearer(req: Request, expected: Buffer): void {
+  const given = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (!given || !matches(given, expected)) {
+    throw new HttpError('accessDenied', 'The control API needs Authorization: Bearer <admin token>', {
+      headers: { 'WWW-Authenticate': 'Bearer realm="token-sim"' },
+    });
+  }
 }
 
 /**
  * A tenant's own control plane (decision 0026): `Basic` credentials of a configured user may call the rows
  * open to tenants, on that tenant only, and `scopes` remembers the tenant of such a request; wrong ones are
- * refused. Any other call goes on to the admin check (with --admin-token) or stays open (without it).
+ * refused. Any other call needs the admin token (the `stream` rows also take it as `?access_token=`) when one is set.
  */
-function authorizeTenant(authenticate: Authenticate, scopes: WeakMap<Request, string>, tenantPaths: RegExp): RequestHandler {
+function authorize(ctx: ControlContext): RequestHandler {
+  const tenantPaths = pathsOf(CONTROL_TABLE.filter((op) => op.access === 'tenant' || op.access === 'stream'));
+  const streamPaths = pathsOf(CONTROL_TABLE.filter((op) => op.access === 'stream'));
+  const expected = ctx.adminToken === undefined ? undefined : digest(ctx.adminToken);
   return (req, _res, next) => {
     const authorization = req.headers.authorization;
-    if (authorization === undefined || !/^ *basic( |$)/i.test(authorization)) {
-      next();
-      return;
+    if (authorization !== undefined && /^ *basic( |$)/i.test(authorization)) {
+      const tenant = ctx.authenticate(authorization);
+      if (tenant === undefined) {
+        throw new HttpError('accessDenied', 'These Basic credentials are not a configured username and password', {
+          headers: { 'WWW-Authenticate': 'Basic realm="token-sim"' },
+        });
+      }
+      if (!tenantPaths.test(pathOf(req))) throw outsideScope(tenant);
+      ctx.scopes.set(req, tenant);
+    } else if (expected !== undefined) {
+      const given: unknown = req.query.access_token;
+      if (!(streamPaths.test(pathOf(req)) && typeof given === 'string' && matches(given, expected))) checkBearer(req, expected);
     }
-    const tenant = authenticate(authorization);
-    if (tenant === undefined) {
-      throw new HttpError('accessDenied', 'These Basic credentials are not a configured username and password', {
-        headers: { 'WWW-Authenticate': 'Basic realm="token-sim"' },
-      });
-    }
-    if (!tenantPaths.test(pathOf(req))) throw outsideScope(tenant);
-    scopes.set(req, tenant);
     next();
   };
 }
-
-/** Calls without a tenant's credentials need the admin token; the `stream` rows also take it as `?access_token=`. */
-const requireAdminOrTenant = (adminToken: string, scopes: WeakMap<Request, string>, streamPaths: RegExp): RequestHandler =>
-  requireAdminToken(adminToken, (req, expected) => {
-    const given: unknown = req.query.access_token;
-    return scopes.has(req) || (streamPaths.test(pathOf(req)) && typeof given === 'string' && matches(given, expected));
-  });
 
 /** The routes of these rows, each path answering the methods of no row 405 with its `Allow`. */
 function addRows(router: Router, ctx: ControlContext, ops: readonly ControlOperation[]): void {
@@ -75,9 +63,10 @@ function addRows(router: Router, ctx: ControlContext, ops: readonly ControlOpera
     const route = router.route(path);
     for (const op of rows) {
       const where = `${op.method} ${documentedPath(op)}`;
-      const guard = op.access === 'admin' && ctx.adminToken !== undefined ? [requireAdminToken(ctx.adminToken)] : [];
+      const expected = op.access === 'admin' && ctx.adminToken !== undefined ? digest(ctx.adminToken) : undefined;
       const handle = op.handle ?? serve(op.call as RowCall);
-      route[op.method.toLowerCase() as 'get' | 'put' | 'post' | 'delete'](...guard, (req, res) => {
+      route[op.method.toLowerCase() as 'get' | 'put' | 'post' | 'delete']((req, res) => {
+        if (expected !== undefined) checkBearer(req, expected);
         const tenant = op.tenant ? tenantOf(ctx, req) : undefined;
         if (op.tenant === 'required' && tenant === undefined) {
           throw new HttpError('urlInvalid', `${where} needs ?tenant=`, { problems: [{ errorName: 'fieldIsMissing', message: 'tenant is required: the configured username the payment or token belongs to' }] });
@@ -99,8 +88,7 @@ export function createControlRoutes(deps: ControlRoutesDeps, limits: StreamLimit
   const ahead = CONTROL_TABLE.filter((op) => op.access === 'open' || op.access === 'admin');
   const router = Router();
   addRows(router, ctx, ahead);
-  router.use(authorizeTenant(deps.authenticate, ctx.scopes, pathsOf(CONTROL_TABLE.filter((op) => op.access === 'tenant' || op.access === 'stream'))));
-  if (deps.adminToken !== undefined) router.use(requireAdminOrTenant(deps.adminToken, ctx.scopes, pathsOf(CONTROL_TABLE.filter((op) => op.access === 'stream'))));
+  router.use(authorize(ctx));
   addRows(router, ctx, CONTROL_TABLE.filter((op) => !ahead.includes(op)));
   router.all('/{*rest}', (req) => {
     throw new HttpError('endpointNotFound', `There is no control endpoint at ${req.method} ${req.originalUrl.split('?')[0] ?? ''}`);
