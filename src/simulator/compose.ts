@@ -25,7 +25,7 @@ import { resolveScenarios } from '../scenarios/loader.js';
 import type { Replica } from '../store/redis/replica.js';
 import { maskCardText } from '../wire/mask.js';
 import { createStateSaver, restoreStateFile, type StateSaver } from './state-file.js';
-import { baseUrlOf, createCore, stderrIo, type Addresses, type Core, type SimulatorIo } from './core.js';
+import { createCore, stderrIo, type Core, type SimulatorIo } from './core.js';
 import { SimulatorError, controlFacade, type ComposedSimulator, type SharedControl, type Simulator } from './facade.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
@@ -46,7 +46,7 @@ function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: bo
 function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): void {
   if (!scenarios || scenarios.length === 0) return;
   try {
-    core.activeScenarios.load(resolveScenarios(scenarios));
+    core.scenarios.load(resolveScenarios(scenarios));
   } catch (err) {
     if (!problemOfRefusal(err)) throw err;
     throw new ConfigError(`invalid scenarios: ${new SimulatorError(err).message}`);
@@ -54,21 +54,16 @@ function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): vo
 }
 
 function createControl(core: Core) {
-  const { stores, activeScenarios } = core;
+  const { stores, scenarios } = core;
   return createController({
-    clocks: core.clocks,
+    ...core,
     store: stores.tokens,
     journal: stores.journal,
-    ids: core.ids,
-    siv: core.siv,
     // After a reset the clock may have passed a fixture's fixed expiry: such a token is simply not restored.
     preload: (tenant) => {
       preloadFixtureTokens(core, tenant, false);
-      activeScenarios.preload(tenant);
+      scenarios.preload(tenant);
     },
-    engine: core.engine,
-    scenarios: activeScenarios,
-    isTenant: core.isTenant,
     clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
     releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
@@ -95,24 +90,18 @@ function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
 type Edges = ReturnType<typeof createEdges>;
 
 function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSockets: Set<Socket>) {
-  const { config, vault, refs, payments, paymentRefs, stores } = core;
-  const media = mediaTypesFor(config.vendor);
+  const { config, paymentRefs, stores } = core;
   return new Api({
+    ...edges,
     operations: {
-      vault,
-      sales: core.sales,
-      payments,
-      refs,
-      paymentRefs,
-      media,
+      ...core,
+      media: mediaTypesFor(config.vendor),
       reads: new ReadCache(),
       existing: new ReadCache(),
       mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
       origins: new BoundedMap(64),
     },
-    authenticate: edges.authenticate,
     baseUrl: config.baseUrl,
-    fallbackHost: edges.fallbackHost,
     scenario: {
       engine: core.engine,
       paymentOf(tenant, text) {
@@ -123,10 +112,7 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
     journal: stores.journal,
     metrics,
     clock: core.clocks,
-    correlation: edges.correlation,
-    log: edges.log,
     heldSockets,
-    reportUnexpected: edges.reportUnexpected,
     ...(stores.replica && { gate: stores.replica }),
   });
 }
@@ -136,26 +122,20 @@ function createControlApp(core: Core, edges: Edges, control: SharedControl, metr
   const { config, stores } = core;
   return buildApp({
     ...control,
-    correlation: edges.correlation,
-    log: edges.log,
+    ...edges,
     baseUrl: config.baseUrl,
-    fallbackHost: edges.fallbackHost,
     adminToken: config.adminToken,
     stateLimit: config.stateLimit,
-    authenticate: edges.authenticate,
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     metrics,
-    reportUnexpected: edges.reportUnexpected,
     storeHealth: () => stores.health(),
     ...(stores.replica && { shared: stores.replica }),
-    guard: edges.guard,
   });
 }
 
 export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): ComposedSimulator {
   const config = resolveConfig(options);
-  const addresses: Addresses = { listeningUrl: undefined };
-  const core = createCore(config, addresses);
+  const core = createCore(config);
   const { stores } = core;
   const metrics = createMetrics({ tokens: () => stores.tokens.size(), payments: () => stores.payments.size(), journal: () => stores.journal.size() });
   preloadFixtureTokens(core, undefined, true);
@@ -166,7 +146,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
   stores.bind({
     ...core,
-    scenarios: core.activeScenarios,
     restart: () => controller.reset(),
     countReset: () => metrics.storeReset(),
     writeErr: io.writeErr,
@@ -199,7 +178,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     listener,
     config,
     vault: core.vault,
-    ...controlFacade({ ...control, baseUrl: () => baseUrlOf(config, addresses) }),
+    ...controlFacade({ ...control, baseUrl: core.baseUrl }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),
     storedTokens: () => stores.tokens.size(),
@@ -207,7 +186,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
   };
   internals.set(sim, {
-    listening: (url) => void (addresses.listeningUrl = url),
+    listening: core.listening,
     webhookClient: (client) => core.webhookSender.present(client),
     journalStreams,
     replica: stores.replica,
