@@ -14,7 +14,7 @@ import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookResend } 
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { routeOf, type LibraryName } from '../http/admin/table.js';
-import { readFlushArgs, readRequestQuery, readResendArgs, readWebhookArgs, surfaceOf, type CallInput } from './library.js';
+import { readFlushArgs, readRequestQuery, readResendArgs, readWebhookArgs, type CallInput } from './library.js';
 
 /** The virtual clock: shared, or a tenant's own when `tenant` is given. Answers ISO 8601 strings. */
 export interface SimulatorClock {
@@ -237,29 +237,37 @@ export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<Method
 };
 
 /** The methods of a tenant's handle (SimulatorTenant): the control surface's but the whole state's. */
-export const TENANT_METHODS: readonly MethodName[] = (Object.keys(LIBRARY_METHODS) as MethodName[]).filter((name) => name !== 'exportState' && name !== 'importState');
+const TENANT_METHODS = (Object.keys(LIBRARY_METHODS) as MethodName[]).filter((name) => name !== 'exportState' && name !== 'importState');
 
-/** A method's arguments read by its row's rules, the tenant the handle's when it has one. */
-export function readInput(name: MethodName, args: unknown[], handle: string | undefined): CallInput {
-  const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
-  return { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
+/** How a surface runs a method: its row's rules, and its arguments' reading (the tenant the handle's when it has one). */
+type Run = (name: MethodName, method: LibraryMethod<Fn>, read: () => CallInput) => unknown;
+
+/** The library's methods run by `run`, each under its library name (`clock.now` under `clock`), and `tenant(name)`'s handles. */
+export function controlSurface<Surface>(run: Run): Surface {
+  const methods = (names: readonly MethodName[], handle?: string): Record<string, unknown> => {
+    const clock: Record<string, unknown> = {};
+    const surface: Record<string, unknown> = { clock };
+    for (const name of names) {
+      const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
+      const call = (...args: unknown[]): unknown => run(name, method, () => ({ ...method.read(...args), ...(handle !== undefined && { tenant: handle }) }));
+      if (name.startsWith('clock.')) clock[name.slice('clock.'.length)] = call;
+      else surface[name] = call;
+    }
+    return surface;
+  };
+  return { ...methods(Object.keys(LIBRARY_METHODS) as MethodName[]), tenant: (name: string) => ({ name, ...methods(TENANT_METHODS, name) }) } as Surface;
 }
 
 /** The control surface of a simulator in this process: its /_sim rows' calls, their links on `baseUrl`. */
 export function controlFacade(deps: SharedControl & { baseUrl: () => string }): SimulatorControl {
   // Only flushWebhooks answers a promise.
-  const run = (name: MethodName, args: unknown[], handle?: string): unknown => {
-    const method = LIBRARY_METHODS[name] as LibraryMethod<Fn>;
+  return controlSurface<SimulatorControl>((name, method, read) => {
     const call = (): unknown => {
-      const input = readInput(name, args, handle);
+      const input = read();
       if (input.tenant !== undefined && !deps.isTenant(input.tenant)) throw unknownTenant();
       const answer = (routeOf(name).call as RowCall).run(deps, { tenant: input.tenant, baseUrl: deps.baseUrl() }, input.args?.() as never);
       return method.pages ? (answer as Record<string, unknown>)[method.pages] : method.answer ? method.answer(answer as never) : answer;
     };
     return name === 'flushWebhooks' ? new Promise((resolve) => resolve(libraryCall(call))) : libraryCall(call);
-  };
-  const names = Object.keys(LIBRARY_METHODS) as MethodName[];
-  return surfaceOf<SimulatorControl>(names, (name) => (...args: unknown[]) => run(name as MethodName, args), {
-    tenant: (handle: string) => surfaceOf<SimulatorTenant>(TENANT_METHODS, (name) => (...args: unknown[]) => run(name as MethodName, args, handle), { name: handle }),
   });
 }

@@ -100,14 +100,3 @@ export function parseJson(text: string | undefined): unknown {
     return undefined;
   }
 }
-
-/** A surface's methods, each made from its library name: `clock.now` goes under `clock` (SimulatorControl, SimulatorTenant, the remote ones). */
-export function surfaceOf<Surface>(names: readonly string[], make: (name: string) => unknown, extra: object = {}): Surface {
-  const clock: Record<string, unknown> = {};
-  const surface: Record<string, unknown> = { ...extra, clock };
-  for (const name of names) {
-    if (name.startsWith('clock.')) clock[name.slice('clock.'.length)] = make(name);
-    else surface[name] = make(name);
-  }
-  return surface as Surface;
-}
