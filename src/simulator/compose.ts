@@ -14,7 +14,7 @@ import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
 import { Correlation, createRequestLogger } from '../http/exchange.js';
 import { Guard } from '../http/guard.js';
-import { createJournalStreams, type JournalStreams } from '../http/journal-stream.js';
+import { createJournalStreams } from '../http/journal-stream.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
 import { ReadCache } from '../http/present.js';
@@ -22,11 +22,10 @@ import type { IdSource } from '../infra/ids.js';
 import { BoundedMap } from '../infra/bounded-map.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
-import type { Replica } from '../store/redis/replica.js';
 import { maskCardText } from '../wire/mask.js';
-import { createStateSaver, restoreStateFile, type StateSaver } from './state-file.js';
+import { createStateSaver, restoreStateFile } from './state-file.js';
 import { createCore, stderrIo, type Core, type SimulatorIo } from './core.js';
-import { SimulatorError, controlFacade, type ComposedSimulator, type SharedControl, type Simulator } from './facade.js';
+import { SimulatorError, controlFacade, type SharedControl, type Simulator } from './facade.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
 function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {
@@ -133,7 +132,10 @@ function createControlApp(core: Core, edges: Edges, control: SharedControl, metr
   });
 }
 
-export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): ComposedSimulator {
+/** The key of what startSimulator needs of a simulator (listening, started, closed), kept off its public members. */
+export const INTERNALS = Symbol('internals');
+
+export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo) {
   const config = resolveConfig(options);
   const core = createCore(config);
   const { stores } = core;
@@ -173,7 +175,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const controlApp = createControlApp(core, edges, control, metrics);
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
   const listener = createListener(api, edges.guard, controlApp);
-  const sim: ComposedSimulator = {
+  const sim = {
     app: listener,
     listener,
     config,
@@ -183,30 +185,22 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     sweepExpired: () => controller.sweepExpired(),
     storedTokens: () => stores.tokens.size(),
     webhookDispatcher: core.webhooks,
-    webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
+    webhookUrlFor: (tenant: string) => webhookUrlFor(config, tenant),
+    [INTERNALS]: {
+      listening: core.listening,
+      webhookClient: (client: ClientCertificate) => core.webhookSender.present(client),
+      journalStreams,
+      replica: stores.replica,
+      stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
+    },
   };
-  internals.set(sim, {
-    listening: core.listening,
-    webhookClient: (client) => core.webhookSender.present(client),
-    journalStreams,
-    replica: stores.replica,
-    stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
-  });
-  return sim;
+  return sim satisfies Simulator;
 }
 
-/** What startSimulator needs of a simulator, kept off the public object: told the address it listens on, given the local CA's webhook client certificate; the live journal's streams (ended at close), the shared store's replica (started and closed), the --state-file saver. */
-export interface Internals {
-  listening: (url: string) => void;
-  webhookClient: (client: ClientCertificate) => void;
-  journalStreams: JournalStreams;
-  replica: Replica | undefined;
-  stateSaver: StateSaver | undefined;
-}
-
-export const internals = new WeakMap<Simulator, Internals>();
+/** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
+export type ComposedSimulator = ReturnType<typeof createSimulator>;
 
 /** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
 export async function closeSharedStore(sim: Simulator): Promise<void> {
-  await internals.get(sim)?.replica?.close();
+  await (sim as Partial<ComposedSimulator>)[INTERNALS]?.replica?.close();
 }

@@ -1,16 +1,13 @@
 /** The library facade of one simulator: what `createSimulator` and `startSimulator` hand to a test suite. */
-import type { Socket } from 'node:net';
 import type { ControlToken } from '../http/openapi-schemas.js';
-import type { SimulatorConfig } from '../config/options.js';
 import { instantText } from '../control/controller.js';
 import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
-import type { Vault } from '../domain/vault.js';
 import { renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
 import type { MagicValues } from '../http/admin/magic-values.js';
 import { unknownTenant, type CallParts, type ControlRoutesDeps, type RowCall } from '../http/admin/context.js';
-import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
+import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { routeOf, type LibraryName } from '../http/admin/table.js';
@@ -141,22 +138,6 @@ export interface RunningSimulator extends Simulator {
   readonly caFile: string | undefined;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
-}
-
-/** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
-export interface ComposedSimulator extends Simulator {
-  readonly config: SimulatorConfig;
-  readonly vault: Vault;
-  /** Sockets held open by `noResponse` faults (closed at shutdown). */
-  readonly heldSockets: ReadonlySet<Socket>;
-  /** Removes every tenant's expired tokens, each by its tenant's clock (the server calls it periodically). */
-  sweepExpired(): number;
-  /** How many tokens the store holds, expired ones included until swept. */
-  storedTokens(): number;
-  /** The webhook dispatcher: the payment domain enqueues its events here (decision 0030); closed at shutdown. */
-  readonly webhookDispatcher: WebhookDispatcher;
-  /** Where a tenant's events go: its fixtures credential's webhookUrl, else --webhook-url, else nowhere. */
-  webhookUrlFor(tenant: string): string | undefined;
 }
 
 /** An error body received from a remote simulator, to be rethrown as it came. */

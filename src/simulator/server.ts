@@ -12,9 +12,9 @@ import type { ClientCertificate, SimulatorConfig, SimulatorOptions } from '../co
 import { ConfigError } from '../config/fixtures.js';
 import { readPem } from '../config/tls.js';
 import { certificateNames, localCertificate, localClientCertificate, type PemPair } from '../infra/certificates.js';
-import { createSimulator, internals, type Internals } from './compose.js';
+import { createSimulator, INTERNALS, type ComposedSimulator } from './compose.js';
 import { stderrIo, type SimulatorIo } from './core.js';
-import type { ComposedSimulator, RunningSimulator } from './facade.js';
+import type { RunningSimulator } from './facade.js';
 
 /** Client timeouts and the sweep's period (decision 0023); tests shorten them. Checked twice a second: node's 30 s let a client overstay by as much. */
 const SERVER_TIMING = {
@@ -94,9 +94,7 @@ export async function localWebhookClient(config: Pick<SimulatorConfig, 'tls' | '
 }
 
 /** A running simulator with its internals and its node:http server: what the CLI and tests start (src/index.ts hands out only the RunningSimulator). */
-export interface StartedSimulator extends ComposedSimulator, RunningSimulator {
-  readonly server: Server;
-}
+export type StartedSimulator = ComposedSimulator & RunningSimulator & { readonly server: Server };
 
 /** The node:http server, or node:https with --tls: the same options, the same listener. */
 async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
@@ -118,7 +116,7 @@ export async function startSimulator(
   timing: ServerTiming = SERVER_TIMING,
 ): Promise<StartedSimulator> {
   const sim = createSimulator(options, io);
-  const own = internals.get(sim) as Internals;
+  const own = sim[INTERNALS];
   const { stateSaver: saver, replica: shared } = own;
   // With --state-file, every answered request may have changed the state: the next periodic save writes it.
   const listener: RequestListener = saver
@@ -180,7 +178,7 @@ export async function startSimulator(
     url,
     server,
     caFile,
-    close: () => (closing ??= shutDown(sim, server, sweeper, own)),
+    close: () => (closing ??= shutDown(sim, server, sweeper)),
   };
 }
 
@@ -188,7 +186,8 @@ export async function startSimulator(
  * Stops accepting; lets requests in flight (scripted delays included) finish, closing each kept-alive
  * connection as soon as it falls idle rather than waiting for its keep-alive timeout; then stops the rest.
  */
-async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout, own: Internals): Promise<void> {
+async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout): Promise<void> {
+  const own = sim[INTERNALS];
   clearInterval(sweeper);
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
   // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
