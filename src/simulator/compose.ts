@@ -1,7 +1,4 @@
-/**
- * The composition root: the only place that picks implementations and wires one simulator's parts, its two HTTP
- * surfaces (the simulated API and the control app) among them.
- */
+/** The composition root: the only place that picks implementations and wires one simulator's parts and its two HTTP surfaces. */
 import type { Socket } from 'node:net';
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
@@ -156,18 +153,13 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const api = createSimulatedApi(core, edges, metrics, heldSockets);
   // The parts /_sim and the library run their calls on: one catalogue of magic values for both (decision 0057).
   const control: SharedControl = {
+    ...core,
     controller,
-    refs: core.refs,
-    webhooks: core.webhooks,
-    isTenant: core.isTenant,
-    resendWebhook: core.resendWebhook,
     magicValues: (tenant: string | undefined) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
     dashboard: {
+      ...core,
       tenants: () => [...config.credentials.keys()],
-      clocks: core.clocks,
-      payments: core.payments,
       paymentStore: stores.payments,
-      vault: core.vault,
       journal: stores.journal,
       streams: journalStreams,
     },
