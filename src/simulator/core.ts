@@ -24,9 +24,6 @@ import { openStores } from '../store/stores.js';
 import { toCreateInput } from '../wire/schemas.js';
 import { resolveStateKey } from './state-file.js';
 
-const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
-const NAMESPACE_LIMIT = 16;
-
 /** Where a simulator writes its request log and reports unexpected errors (stderr by default, and for the CLI). */
 export interface SimulatorIo {
   writeErr: (line: string) => void;
@@ -72,7 +69,7 @@ export function createCore(config: SimulatorConfig) {
     ids,
     store: stores.tokens,
     binTable,
-    policy: { conflictWindowMs: CONFLICT_WINDOW_MS, namespaceLimit: NAMESPACE_LIMIT },
+    policy: { conflictWindowMs: 30 * 60 * 1000, namespaceLimit: 16 },
     profiles: scenarios,
     merchants,
   });

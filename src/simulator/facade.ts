@@ -176,12 +176,8 @@ export type SharedControl = CallParts & Pick<ControlRoutesDeps, 'isTenant'>;
 
 type Fn = (...args: never[]) => unknown;
 
-/**
- * A library method as its /_sim row (by the row's library name) serves it: `read` takes its arguments by the
- * row's rules; remotely a `body` row sends them as JSON, and `pages` names a paged row's list (remote.ts
- * follows its pages). `answer` picks the result (the answer itself by default).
- */
-export interface LibraryMethod<F extends Fn> {
+/** A library method as its row serves it: `read` by the row's rules; remotely `body` sent as JSON, `pages` a paged list's key; `answer` picks the result. */
+interface LibraryMethod<F extends Fn> {
   read: (...args: Parameters<F>) => CallInput;
   body?: true;
   pages?: string;
@@ -190,7 +186,7 @@ export interface LibraryMethod<F extends Fn> {
 
 /** The library name's method: `clock.now` SimulatorClock's `now`. */
 type MethodOf<K> = K extends `clock.${infer C extends keyof SimulatorClock}` ? SimulatorClock[C] : K extends keyof SimulatorControl ? SimulatorControl[K] : never;
-export type MethodName = Exclude<LibraryName, 'ready'>;
+type MethodName = Exclude<LibraryName, 'ready'>;
 
 const byTenant = (tenant?: string): CallInput => ({ tenant });
 const now = (answer: { now: string }): string => answer.now;
