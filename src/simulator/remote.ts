@@ -1,7 +1,4 @@
-/**
- * The control surface of a simulator running elsewhere (the CLI, a container, a CI service), over its
- * /_sim API: the same calls as a simulator in this process, each answering a promise.
- */
+/** `connectSimulator`: the in-process control surface's calls over a simulator's /_sim API, each answering a promise. */
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';

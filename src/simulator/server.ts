@@ -26,9 +26,6 @@ const SERVER_TIMING = {
 };
 export type ServerTiming = typeof SERVER_TIMING;
 
-/** The longest delay setTimeout takes (about 24.8 days); a longer drain is, in practice, unbounded. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
@@ -190,8 +187,8 @@ async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.
   const own = sim[INTERNALS];
   clearInterval(sweeper);
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
-  const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, MAX_TIMER_MS));
+  // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms (24.8 days).
+  const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, 2 ** 31 - 1));
   const closed = once(server, 'close');
   server.close();
   server.closeIdleConnections();
