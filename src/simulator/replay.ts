@@ -1,8 +1,4 @@
-/**
- * `token-sim verify` (contract 4.5, decision 0059): a fresh simulator in this process, the recording's requests
- * replayed to it in order, each recorded href mapped to the simulator's own as its answers teach them, and each
- * answer compared (compare.ts).
- */
+/** `token-sim verify` (contract 4.5, decision 0059): a recording replayed to a fresh simulator, hrefs mapped, answers compared. */
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
@@ -76,10 +72,7 @@ async function send(base: string, method: string, path: string, headers: [string
   return { status: res.statusCode ?? 0, headers: new Map(single), json: parseJson(text) };
 }
 
-/**
- * The recorded request's headers as the replay sends them: not the connection's own (Host and Content-Length are
- * the replay's); a reduced credential given the simulator's password.
- */
+/** The recorded headers but the connection's own (Host, Content-Length: the replay's); a reduced credential given its password. */
 function replayHeaders(entry: Entry, credentials: ReadonlyMap<string, { password: string }>, links: Links): [string, string][] {
   return entry.request.headers
     .filter(({ name }) => !HOP_BY_HOP.has(name.toLowerCase()))

@@ -1,7 +1,4 @@
-/**
- * The server of one simulator: the node:http(s) lane on a port, its certificates (contract 4.3, 4.4), no webhook
- * loops (contract 4.1, decision 0042), and a shutdown that lets requests finish.
- */
+/** One simulator's node:http(s) server: its certificates (contract 4.3, 4.4), no webhook loops (decision 0042), a draining shutdown. */
 import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -66,10 +63,7 @@ async function webhookLoop(config: SimulatorConfig, port: number): Promise<strin
   return undefined;
 }
 
-/**
- * The user's certificate and key (--tls-cert, --tls-key), or the local CA's certificate naming localhost,
- * 127.0.0.1, ::1, the --host value and the --base-url host, with the CA's file; undefined without TLS.
- */
+/** --tls-cert and --tls-key, or the local CA's certificate (with its file) naming localhost, 127.0.0.1, ::1, --host and the --base-url host. */
 export async function serverCertificate(config: Pick<SimulatorConfig, 'tls' | 'host' | 'baseUrl'>): Promise<(PemPair & { caFile: string | undefined }) | undefined> {
   const { tls } = config;
   if (tls === undefined) return undefined;
@@ -130,7 +124,6 @@ export async function startSimulator(
   let made: Awaited<ReturnType<typeof listenerServer>>;
   try {
     made = await listenerServer(sim, timing, listener);
-    // With --tls's local CA, webhook deliveries present a client certificate it issued (decision 0056).
     const client = await localWebhookClient(sim.config);
     if (client) own.webhookClient(client);
   } catch (err) {
@@ -179,10 +172,7 @@ export async function startSimulator(
   };
 }
 
-/**
- * Stops accepting; lets requests in flight (scripted delays included) finish, closing each kept-alive
- * connection as soon as it falls idle rather than waiting for its keep-alive timeout; then stops the rest.
- */
+/** Stops accepting; lets requests in flight finish, closing each kept-alive connection once idle; then stops the rest. */
 async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout): Promise<void> {
   const own = sim[INTERNALS];
   clearInterval(sweeper);

@@ -72,10 +72,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * Restores the state a file holds; a missing file is a first run and restores nothing. A file that cannot be
- * read, is not JSON, or is not a snapshot this key opens is refused with a ConfigError (never a fresh start).
- */
+/** Restores the file's state (none when it is missing); an unreadable file, or not a snapshot this key opens, is a ConfigError. */
 export function restoreStateFile(stateFile: string, controller: Controller): void {
   removeStaleTemporaries(stateFile);
   let text: string;
