@@ -1,7 +1,4 @@
-/**
- * The composition root: the only place that picks implementations and wires one simulator's parts, its two HTTP
- * surfaces (the simulated API and the control app) among them.
- */
+/** The composition root: the only place that picks implementations and wires one simulator's parts and its two HTTP surfaces. */
 import type { Socket } from 'node:net';
 import { ConfigError } from '../config/fixtures.js';
 import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
@@ -22,11 +19,10 @@ import type { IdSource } from '../infra/ids.js';
 import { BoundedMap } from '../infra/bounded-map.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
 import { resolveScenarios } from '../scenarios/loader.js';
-import type { Replica } from '../store/redis/replica.js';
 import { maskCardText } from '../wire/mask.js';
-import { createStateSaver, restoreStateFile, type StateSaver } from './state-file.js';
-import { baseUrlOf, createCore, stderrIo, type Addresses, type Core, type SimulatorIo } from './core.js';
-import { SimulatorError, controlFacade, type ComposedSimulator, type SharedControl, type Simulator } from './facade.js';
+import { createStateSaver, restoreStateFile } from './state-file.js';
+import { createCore, stderrIo, type Core, type SimulatorIo } from './core.js';
+import { SimulatorError, controlFacade, type SharedControl, type Simulator } from './facade.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
 function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {
@@ -46,7 +42,7 @@ function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: bo
 function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): void {
   if (!scenarios || scenarios.length === 0) return;
   try {
-    core.activeScenarios.load(resolveScenarios(scenarios));
+    core.scenarios.load(resolveScenarios(scenarios));
   } catch (err) {
     if (!problemOfRefusal(err)) throw err;
     throw new ConfigError(`invalid scenarios: ${new SimulatorError(err).message}`);
@@ -54,21 +50,16 @@ function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): vo
 }
 
 function createControl(core: Core) {
-  const { stores, activeScenarios } = core;
+  const { stores, scenarios } = core;
   return createController({
-    clocks: core.clocks,
+    ...core,
     store: stores.tokens,
     journal: stores.journal,
-    ids: core.ids,
-    siv: core.siv,
     // After a reset the clock may have passed a fixture's fixed expiry: such a token is simply not restored.
     preload: (tenant) => {
       preloadFixtureTokens(core, tenant, false);
-      activeScenarios.preload(tenant);
+      scenarios.preload(tenant);
     },
-    engine: core.engine,
-    scenarios: activeScenarios,
-    isTenant: core.isTenant,
     clearWebhooks: (tenant) => stores.clearWebhooks(tenant),
     payments: { store: stores.payments, catchUp: (tenant) => core.payments.catchUp(tenant) },
     releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
@@ -95,24 +86,18 @@ function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
 type Edges = ReturnType<typeof createEdges>;
 
 function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSockets: Set<Socket>) {
-  const { config, vault, refs, payments, paymentRefs, stores } = core;
-  const media = mediaTypesFor(config.vendor);
+  const { config, paymentRefs, stores } = core;
   return new Api({
+    ...edges,
     operations: {
-      vault,
-      sales: core.sales,
-      payments,
-      refs,
-      paymentRefs,
-      media,
+      ...core,
+      media: mediaTypesFor(config.vendor),
       reads: new ReadCache(),
       existing: new ReadCache(),
       mayDetokenize: (tenant) => config.credentials.get(tenant)?.detokenize === true,
       origins: new BoundedMap(64),
     },
-    authenticate: edges.authenticate,
     baseUrl: config.baseUrl,
-    fallbackHost: edges.fallbackHost,
     scenario: {
       engine: core.engine,
       paymentOf(tenant, text) {
@@ -123,10 +108,7 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
     journal: stores.journal,
     metrics,
     clock: core.clocks,
-    correlation: edges.correlation,
-    log: edges.log,
     heldSockets,
-    reportUnexpected: edges.reportUnexpected,
     ...(stores.replica && { gate: stores.replica }),
   });
 }
@@ -136,26 +118,23 @@ function createControlApp(core: Core, edges: Edges, control: SharedControl, metr
   const { config, stores } = core;
   return buildApp({
     ...control,
-    correlation: edges.correlation,
-    log: edges.log,
+    ...edges,
     baseUrl: config.baseUrl,
-    fallbackHost: edges.fallbackHost,
     adminToken: config.adminToken,
     stateLimit: config.stateLimit,
-    authenticate: edges.authenticate,
     openApi: (baseUrl) => openApiDocument({ vendor: config.vendor, baseUrl, version: packageVersion() }),
     metrics,
-    reportUnexpected: edges.reportUnexpected,
     storeHealth: () => stores.health(),
     ...(stores.replica && { shared: stores.replica }),
-    guard: edges.guard,
   });
 }
 
-export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo): ComposedSimulator {
+/** The key of what startSimulator needs of a simulator (listening, started, closed), kept off its public members. */
+export const INTERNALS = Symbol('internals');
+
+export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo) {
   const config = resolveConfig(options);
-  const addresses: Addresses = { listeningUrl: undefined };
-  const core = createCore(config, addresses);
+  const core = createCore(config);
   const { stores } = core;
   const metrics = createMetrics({ tokens: () => stores.tokens.size(), payments: () => stores.payments.size(), journal: () => stores.journal.size() });
   preloadFixtureTokens(core, undefined, true);
@@ -166,7 +145,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
   stores.bind({
     ...core,
-    scenarios: core.activeScenarios,
     restart: () => controller.reset(),
     countReset: () => metrics.storeReset(),
     writeErr: io.writeErr,
@@ -175,18 +153,13 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const api = createSimulatedApi(core, edges, metrics, heldSockets);
   // The parts /_sim and the library run their calls on: one catalogue of magic values for both (decision 0057).
   const control: SharedControl = {
+    ...core,
     controller,
-    refs: core.refs,
-    webhooks: core.webhooks,
-    isTenant: core.isTenant,
-    resendWebhook: core.resendWebhook,
     magicValues: (tenant: string | undefined) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
     dashboard: {
+      ...core,
       tenants: () => [...config.credentials.keys()],
-      clocks: core.clocks,
-      payments: core.payments,
       paymentStore: stores.payments,
-      vault: core.vault,
       journal: stores.journal,
       streams: journalStreams,
     },
@@ -194,40 +167,32 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   const controlApp = createControlApp(core, edges, control, metrics);
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
   const listener = createListener(api, edges.guard, controlApp);
-  const sim: ComposedSimulator = {
+  const sim = {
     app: listener,
     listener,
     config,
     vault: core.vault,
-    ...controlFacade({ ...control, baseUrl: () => baseUrlOf(config, addresses) }),
+    ...controlFacade({ ...control, baseUrl: core.baseUrl }),
     heldSockets,
     sweepExpired: () => controller.sweepExpired(),
     storedTokens: () => stores.tokens.size(),
     webhookDispatcher: core.webhooks,
-    webhookUrlFor: (tenant) => webhookUrlFor(config, tenant),
+    webhookUrlFor: (tenant: string) => webhookUrlFor(config, tenant),
+    [INTERNALS]: {
+      listening: core.listening,
+      webhookClient: (client: ClientCertificate) => core.webhookSender.present(client),
+      journalStreams,
+      replica: stores.replica,
+      stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
+    },
   };
-  internals.set(sim, {
-    listening: (url) => void (addresses.listeningUrl = url),
-    webhookClient: (client) => core.webhookSender.present(client),
-    journalStreams,
-    replica: stores.replica,
-    stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
-  });
-  return sim;
+  return sim satisfies Simulator;
 }
 
-/** What startSimulator needs of a simulator, kept off the public object: told the address it listens on, given the local CA's webhook client certificate; the live journal's streams (ended at close), the shared store's replica (started and closed), the --state-file saver. */
-export interface Internals {
-  listening: (url: string) => void;
-  webhookClient: (client: ClientCertificate) => void;
-  journalStreams: JournalStreams;
-  replica: Replica | undefined;
-  stateSaver: StateSaver | undefined;
-}
-
-export const internals = new WeakMap<Simulator, Internals>();
+/** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
+export type ComposedSimulator = ReturnType<typeof createSimulator>;
 
 /** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
 export async function closeSharedStore(sim: Simulator): Promise<void> {
-  await internals.get(sim)?.replica?.close();
+  await (sim as Partial<ComposedSimulator>)[INTERNALS]?.replica?.close();
 }

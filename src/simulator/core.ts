@@ -23,9 +23,6 @@ import { openStores } from '../store/stores.js';
 import { toCreateInput } from '../wire/schemas.js';
 import { resolveStateKey } from './state-file.js';
 
-const CONFLICT_WINDOW_MS = 30 * 60 * 1000;
-const NAMESPACE_LIMIT = 16;
-
 /** Where a simulator writes its request log and reports unexpected errors (stderr by default, and for the CLI). */
 export interface SimulatorIo {
   writeErr: (line: string) => void;
@@ -37,17 +34,11 @@ export interface SimulatorIo {
 
 export const stderrIo: SimulatorIo = { writeErr: (line) => void process.stderr.write(`${line}\n`), isTTY: process.stderr.isTTY };
 
-/** Where the simulator's links point: the configured base URL, else the address listened on once known. */
-export interface Addresses {
-  listeningUrl: string | undefined;
-}
-
-/** The base of links made without a request in hand (the library's lists, webhooks): `--base-url`, else the address listened on, else the configured one. */
-export const baseUrlOf = (config: SimulatorConfig, addresses: Addresses): string =>
-  config.baseUrl ?? addresses.listeningUrl ?? `${config.tls ? 'https' : 'http'}://${config.host}:${config.port}`;
-
 /** The parts of one simulator below its HTTP surface: store, clocks, ids, rules, scenarios, webhooks. */
-export function createCore(config: SimulatorConfig, addresses: Addresses) {
+export function createCore(config: SimulatorConfig) {
+  let listeningUrl: string | undefined;
+  /** The base of links made without a request in hand (the library's lists, webhooks): `--base-url`, else the address listened on, else the configured one. */
+  const baseUrl = (): string => config.baseUrl ?? listeningUrl ?? `${config.tls ? 'https' : 'http'}://${config.host}:${config.port}`;
   // Webhook delivery (decision 0030): the payment domain enqueues rendered events; sockets close with it.
   const webhookSender = createWebhookSender(`token-sim/${packageVersion()}`, config.webhookCa, config.webhookClient);
   const webhooks = new WebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close, onSettled: (item) => stores.settled(item) });
@@ -67,31 +58,26 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
   const defaultUser = config.fixtures.credentials[0]?.username ?? 'merchant';
   const engine = createScenarioEngine(ids);
 
-  // The vault reads the profile in force from the active scenario set, which creates preloaded tokens
-  // through the vault: the set gets the vault's create as a late-bound function.
+  // The vault reads its profile from the active set, which preloads tokens through the vault's create (late-bound).
   const createPreloaded = (t: FixtureToken, username: string): void => {
     vault.create(username, { ...toCreateInput(t), ...(t.tokenId !== undefined && { tokenId: t.tokenId }) });
   };
-  const activeScenarios = createActiveScenarios({ engine, config, merchants, defaultUser, createToken: createPreloaded, now: (t) => clocks.now(t) });
+  const scenarios = createActiveScenarios({ engine, config, merchants, defaultUser, createToken: createPreloaded, now: (t) => clocks.now(t) });
   const vault = createVault({
     clock: clocks,
     ids,
     store: stores.tokens,
     binTable,
-    policy: { conflictWindowMs: CONFLICT_WINDOW_MS, namespaceLimit: NAMESPACE_LIMIT },
-    profiles: activeScenarios,
+    policy: { conflictWindowMs: 30 * 60 * 1000, namespaceLimit: 16 },
+    profiles: scenarios,
     merchants,
   });
   const sales = createSales({ clock: clocks, ids, vault, merchants, binTable });
-  /**
-   * Every payment event goes to the tenant's webhook receiver, if it has one, rendered as it happens (decision
-   * 0030): delivery never blocks the request or the clock move that caused it. A rule on `operation: webhook`
-   * may duplicate, hold back or drop it (decision 0056); what a rule delayed until this event's time goes first.
-   */
+  // Each payment event rendered for the tenant's receiver, never blocking (decision 0030); rules shape it (0056).
   const onEvent = (payment: Payment, event: PaymentEvent): void => {
     const url = webhookUrlFor(config, payment.tenant);
     if (url === undefined) return;
-    const baseUrl = payment.origin ?? baseUrlOf(config, addresses);
+    const base = payment.origin ?? baseUrl();
     const eventId = ids.eventId(payment.tenant, payment.paymentId, event.seq);
     const item = {
       tenant: payment.tenant,
@@ -99,7 +85,7 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
       orderKey: `${payment.tenant}\u0000${payment.paymentId}`,
       eventId,
       type: event.type,
-      body: JSON.stringify(webhookEventBody({ baseUrl, refs: paymentRefs }, payment, event, eventId)),
+      body: JSON.stringify(webhookEventBody({ baseUrl: base, refs: paymentRefs }, payment, event, eventId)),
       mediaType: `application/vnd.${config.vendor}.events-v1.hal+json`,
     };
     stores.releaseWebhooks(payment.tenant, event.at);
@@ -108,10 +94,7 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
   };
   const payments = createPayments({ clock: clocks, ids, store: stores.payments, settlementDelay: config.settlementDelay, onEvent });
   const siv = createSiv(secrets.keyObject('state-encryption'), secrets.keyObject('state-iv'), 1024);
-  /**
-   * `POST /_sim/webhooks/<id>/resend` (decision 0056): the logged delivery `id` (the tenant's, when one is named)
-   * sent again: the same event as a new delivery with an id of its own, in order behind the payment's others, past every rule.
-   */
+  // A logged delivery sent again as a new one, past every rule (decision 0056).
   const resendWebhook = (id: string, tenant: string | undefined): WebhookResend => {
     const found = webhooks.find(id);
     if (found === undefined || (tenant !== undefined && found.tenant !== tenant)) {
@@ -123,7 +106,7 @@ export function createCore(config: SimulatorConfig, addresses: Addresses) {
     return { id: again.id, eventId, resendOf: id };
   };
   const isTenant = (name: string): boolean => config.credentials.has(name);
-  return { config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, activeScenarios, vault, sales, payments, siv, defaultUser, createPreloaded, resendWebhook, isTenant };
+  return { config, stores, webhooks, webhookSender, clocks, ids, refs, paymentRefs, engine, scenarios, vault, sales, payments, siv, defaultUser, createPreloaded, resendWebhook, isTenant, baseUrl, listening: (url: string) => void (listeningUrl = url) };
 }
 
 export type Core = ReturnType<typeof createCore>;

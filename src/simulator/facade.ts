@@ -1,20 +1,17 @@
 /** The library facade of one simulator: what `createSimulator` and `startSimulator` hand to a test suite. */
-import type { Socket } from 'node:net';
 import type { ControlToken } from '../http/openapi-schemas.js';
-import type { SimulatorConfig } from '../config/options.js';
 import { instantText } from '../control/controller.js';
 import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
-import type { Vault } from '../domain/vault.js';
 import { renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/dashboard.js';
 import type { MagicValues } from '../http/admin/magic-values.js';
 import { unknownTenant, type CallParts, type ControlRoutesDeps, type RowCall } from '../http/admin/context.js';
-import type { WebhookDelivery, WebhookDispatcher, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
+import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
 import { routeOf, type LibraryName } from '../http/admin/table.js';
-import { readFlushArgs, readRequestQuery, readResendArgs, readWebhookArgs, surfaceOf, type CallInput } from './library.js';
+import { readFlushArgs, readRequestQuery, readResendArgs, readWebhookArgs, type CallInput } from './library.js';
 
 /** The virtual clock: shared, or a tenant's own when `tenant` is given. Answers ISO 8601 strings. */
 export interface SimulatorClock {
@@ -143,22 +140,6 @@ export interface RunningSimulator extends Simulator {
   close(): Promise<void>;
 }
 
-/** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
-export interface ComposedSimulator extends Simulator {
-  readonly config: SimulatorConfig;
-  readonly vault: Vault;
-  /** Sockets held open by `noResponse` faults (closed at shutdown). */
-  readonly heldSockets: ReadonlySet<Socket>;
-  /** Removes every tenant's expired tokens, each by its tenant's clock (the server calls it periodically). */
-  sweepExpired(): number;
-  /** How many tokens the store holds, expired ones included until swept. */
-  storedTokens(): number;
-  /** The webhook dispatcher: the payment domain enqueues its events here (decision 0030); closed at shutdown. */
-  readonly webhookDispatcher: WebhookDispatcher;
-  /** Where a tenant's events go: its fixtures credential's webhookUrl, else --webhook-url, else nowhere. */
-  webhookUrlFor(tenant: string): string | undefined;
-}
-
 /** An error body received from a remote simulator, to be rethrown as it came. */
 export class ReceivedError {
   constructor(readonly body: ErrorBody) {}
@@ -195,12 +176,8 @@ export type SharedControl = CallParts & Pick<ControlRoutesDeps, 'isTenant'>;
 
 type Fn = (...args: never[]) => unknown;
 
-/**
- * A library method as its /_sim row (by the row's library name) serves it: `read` takes its arguments by the
- * row's rules; remotely a `body` row sends them as JSON, and `pages` names a paged row's list (remote.ts
- * follows its pages). `answer` picks the result (the answer itself by default).
- */
-export interface LibraryMethod<F extends Fn> {
+/** A library method as its row serves it: `read` by the row's rules; remotely `body` sent as JSON, `pages` a paged list's key; `answer` picks the result. */
+interface LibraryMethod<F extends Fn> {
   read: (...args: Parameters<F>) => CallInput;
   body?: true;
   pages?: string;
@@ -209,7 +186,7 @@ export interface LibraryMethod<F extends Fn> {
 
 /** The library name's method: `clock.now` SimulatorClock's `now`. */
 type MethodOf<K> = K extends `clock.${infer C extends keyof SimulatorClock}` ? SimulatorClock[C] : K extends keyof SimulatorControl ? SimulatorControl[K] : never;
-export type MethodName = Exclude<LibraryName, 'ready'>;
+type MethodName = Exclude<LibraryName, 'ready'>;
 
 const byTenant = (tenant?: string): CallInput => ({ tenant });
 const now = (answer: { now: string }): string => answer.now;
@@ -237,29 +214,37 @@ export const LIBRARY_METHODS: { readonly [K in MethodName]: LibraryMethod<Method
 };
 
 /** The methods of a tenant's handle (SimulatorTenant): the control surface's but the whole state's. */
-export const TENANT_METHODS: readonly MethodName[] = (Object.keys(LIBRARY_METHODS) as MethodName[]).filter((name) => name !== 'exportState' && name !== 'importState');
+const TENANT_METHODS = (Object.keys(LIBRARY_METHODS) as MethodName[]).filter((name) => name !== 'exportState' && name !== 'importState');
 
-/** A method's arguments read by its row's rules, the tenant the handle's when it has one. */
-export function readInput(name: MethodName, args: unknown[], handle: string | undefined): CallInput {
-  const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
-  return { ...method.read(...args), ...(handle !== undefined && { tenant: handle }) };
+/** How a surface runs a method: its row's rules, and its arguments' reading (the tenant the handle's when it has one). */
+type Run = (name: MethodName, method: LibraryMethod<Fn>, read: () => CallInput) => unknown;
+
+/** The library's methods run by `run`, each under its library name (`clock.now` under `clock`), and `tenant(name)`'s handles. */
+export function controlSurface<Surface>(run: Run): Surface {
+  const methods = (names: readonly MethodName[], handle?: string): Record<string, unknown> => {
+    const clock: Record<string, unknown> = {};
+    const surface: Record<string, unknown> = { clock };
+    for (const name of names) {
+      const method = LIBRARY_METHODS[name] as unknown as LibraryMethod<(...args: unknown[]) => unknown>;
+      const call = (...args: unknown[]): unknown => run(name, method, () => ({ ...method.read(...args), ...(handle !== undefined && { tenant: handle }) }));
+      if (name.startsWith('clock.')) clock[name.slice('clock.'.length)] = call;
+      else surface[name] = call;
+    }
+    return surface;
+  };
+  return { ...methods(Object.keys(LIBRARY_METHODS) as MethodName[]), tenant: (name: string) => ({ name, ...methods(TENANT_METHODS, name) }) } as Surface;
 }
 
 /** The control surface of a simulator in this process: its /_sim rows' calls, their links on `baseUrl`. */
 export function controlFacade(deps: SharedControl & { baseUrl: () => string }): SimulatorControl {
   // Only flushWebhooks answers a promise.
-  const run = (name: MethodName, args: unknown[], handle?: string): unknown => {
-    const method = LIBRARY_METHODS[name] as LibraryMethod<Fn>;
+  return controlSurface<SimulatorControl>((name, method, read) => {
     const call = (): unknown => {
-      const input = readInput(name, args, handle);
+      const input = read();
       if (input.tenant !== undefined && !deps.isTenant(input.tenant)) throw unknownTenant();
       const answer = (routeOf(name).call as RowCall).run(deps, { tenant: input.tenant, baseUrl: deps.baseUrl() }, input.args?.() as never);
       return method.pages ? (answer as Record<string, unknown>)[method.pages] : method.answer ? method.answer(answer as never) : answer;
     };
     return name === 'flushWebhooks' ? new Promise((resolve) => resolve(libraryCall(call))) : libraryCall(call);
-  };
-  const names = Object.keys(LIBRARY_METHODS) as MethodName[];
-  return surfaceOf<SimulatorControl>(names, (name) => (...args: unknown[]) => run(name as MethodName, args), {
-    tenant: (handle: string) => surfaceOf<SimulatorTenant>(TENANT_METHODS, (name) => (...args: unknown[]) => run(name as MethodName, args, handle), { name: handle }),
   });
 }

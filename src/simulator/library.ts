@@ -1,11 +1,8 @@
-/**
- * What the in-process library (facade.ts) and the remote client (remote.ts) share: arguments read by the rules
- * of their /_sim rows (a bad value is the same refusal in process, remotely and over HTTP), and the surfaces.
- */
+/** Library arguments read by the rules of their /_sim rows: the same refusal in process (facade.ts), remotely (remote.ts) and over HTTP. */
 import { JOURNAL_FILTER_KEYS, type JournalFilter } from '../control/journal.js';
 import { unknownTenant } from '../http/admin/context.js';
 import { HttpError } from '../http/errors.js';
-import { FLUSH_MAX_MS, checkQueryParams, parseJournalQuery, readFlushTimeout, readWebhookQuery } from '../http/control-query.js';
+import { checkQueryParams, parseJournalQuery, readFlushTimeout, readWebhookQuery } from '../http/control-query.js';
 import type { WebhookState } from '../infra/webhooks.js';
 
 /** The journal filter with the tenant to read (every tenant's entries when absent). */
@@ -65,7 +62,7 @@ export function readWebhookArgs(query: WebhookQuery | string | undefined): CallI
 export function readFlushArgs(options: (FlushOptions & { tenant?: string }) | undefined): CallInput {
   const { tenant, timeoutMs } = options ?? {};
   const checked = tenantParam(tenant);
-  const read = Math.min(readFlushTimeout(asParams(timeoutMs === undefined ? {} : { timeout: timeoutMs }), 'flushWebhooks()'), FLUSH_MAX_MS);
+  const read = readFlushTimeout(asParams(timeoutMs === undefined ? {} : { timeout: timeoutMs }), 'flushWebhooks()');
   return { tenant: checked, args: () => read, query: { timeout: read } };
 }
 
@@ -77,11 +74,7 @@ export function readResendArgs(id: unknown, tenant?: string): CallInput {
   });
 }
 
-/**
- * A library call's arguments as its row reads them: the tenant; what its row's call takes, made once the tenant
- * is checked; and remotely its query, path parameters, how many of a paged list, and the scenario files and
- * objects loadScenarios sends as they are.
- */
+/** A call's arguments as its row reads them: the tenant, its call's `args` (made once the tenant is checked); remotely its query, path parameters, a paged list's `limit`, loadScenarios' `items`. */
 export interface CallInput {
   tenant?: string | undefined;
   args?: () => unknown;
@@ -99,15 +92,4 @@ export function parseJson(text: string | undefined): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** A surface's methods, each made from its library name: `clock.now` goes under `clock` (SimulatorControl, SimulatorTenant, the remote ones). */
-export function surfaceOf<Surface>(names: readonly string[], make: (name: string) => unknown, extra: object = {}): Surface {
-  const clock: Record<string, unknown> = {};
-  const surface: Record<string, unknown> = { ...extra, clock };
-  for (const name of names) {
-    if (name.startsWith('clock.')) clock[name.slice('clock.'.length)] = make(name);
-    else surface[name] = make(name);
-  }
-  return surface as Surface;
 }

@@ -1,7 +1,4 @@
-/**
- * The control surface of a simulator running elsewhere (the CLI, a container, a CI service), over its
- * /_sim API: the same calls as a simulator in this process, each answering a promise.
- */
+/** `connectSimulator`: the in-process control surface's calls over a simulator's /_sim API, each answering a promise. */
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -12,21 +9,8 @@ import type { ErrorBody } from '../http/errors.js';
 import { PAGE_MAX } from '../http/control-query.js';
 import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
 import { documentedPath, routeOf, type ControlOperation, type LibraryName } from '../http/admin/table.js';
-import {
-  LIBRARY_METHODS,
-  ReceivedError,
-  readInput,
-  libraryCall,
-  SimulatorError,
-  TENANT_METHODS,
-  type LibraryMethod,
-  type MethodName,
-  type SimulatorClock,
-  type SimulatorControl,
-  type SimulatorTenant,
-  type TenantClock,
-} from './facade.js';
-import { parseJson, surfaceOf } from './library.js';
+import { ReceivedError, controlSurface, libraryCall, SimulatorError, type SimulatorClock, type SimulatorControl, type SimulatorTenant, type TenantClock } from './facade.js';
+import { parseJson } from './library.js';
 
 /** The calls of an in-process surface, over HTTP: each answering a promise instead. */
 type Remote<T> = { readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
@@ -86,34 +70,28 @@ type SurfaceName = Exclude<keyof SimulatorControl, 'clock' | 'tenant'> | `clock.
 const EVERY_METHOD_HAS_A_ROW: [SurfaceName] extends [LibraryName] ? ([LibraryName] extends [SurfaceName] ? true : never) : never = true;
 void EVERY_METHOD_HAS_A_ROW;
 
-/** How calls reach the simulator: its base URL, the Authorization header, and the agent (its trusted CA) for https. */
-interface Link {
-  base: URL;
-  auth: Record<string, string>;
-  agent: https.Agent | undefined;
-}
-
-/** One /_sim call: a row of the control table, its query, body and path parameters; a refusal is rethrown as a SimulatorError with the body as it came. */
-async function send<T>(link: Link, op: ControlOperation, query: Query = {}, body?: Body, params: Record<string, string> = {}): Promise<T> {
-  const path = documentedPath(op).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
-  const target = new URL(path.slice(1), link.base);
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) target.searchParams.set(key, String(value));
-  const headers = { Accept: 'application/json', ...link.auth, ...(body && { 'Content-Type': body.type, 'Content-Length': String(Buffer.byteLength(body.text)) }) };
-  const secure = target.protocol === 'https:';
-  const req = (secure ? https : http).request(target, { method: op.method, headers, ...(link.agent && secure && { agent: link.agent }) });
-  req.end(body?.text);
-  const [res] = (await once(req, 'response')) as [http.IncomingMessage];
-  const answer = await text(res);
-  if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
-    const parsed = parseJson(answer);
-    const errorBody: ErrorBody =
-      typeof parsed === 'object' && parsed !== null && typeof (parsed as ErrorBody).errorName === 'string'
-        ? (parsed as ErrorBody)
-        : { errorName: 'internalErrorOccurred', message: `${op.method} ${target.pathname} answered ${res.statusCode ?? 0}` };
-    throw new SimulatorError(new ReceivedError(errorBody));
-  }
-  return (answer === '' ? undefined : JSON.parse(answer)) as T;
-}
+/** One /_sim call to `base` with its Authorization header and agent (its trusted CA, for https): a row of the control table, its query, body and path parameters; a refusal is rethrown as a SimulatorError with the body as it came. */
+const sender = (base: URL, auth: Record<string, string>, agent: https.Agent | undefined) =>
+  async function send<T>(op: ControlOperation, query: Query = {}, body?: Body, params: Record<string, string> = {}): Promise<T> {
+    const path = documentedPath(op).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    const target = new URL(path.slice(1), base);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) target.searchParams.set(key, String(value));
+    const headers = { Accept: 'application/json', ...auth, ...(body && { 'Content-Type': body.type, 'Content-Length': String(Buffer.byteLength(body.text)) }) };
+    const secure = target.protocol === 'https:';
+    const req = (secure ? https : http).request(target, { method: op.method, headers, ...(agent && secure && { agent }) });
+    req.end(body?.text);
+    const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+    const answer = await text(res);
+    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
+      const parsed = parseJson(answer);
+      const errorBody: ErrorBody =
+        typeof parsed === 'object' && parsed !== null && typeof (parsed as ErrorBody).errorName === 'string'
+          ? (parsed as ErrorBody)
+          : { errorName: 'internalErrorOccurred', message: `${op.method} ${target.pathname} answered ${res.statusCode ?? 0}` };
+      throw new SimulatorError(new ReceivedError(errorBody));
+    }
+    return (answer === '' ? undefined : JSON.parse(answer)) as T;
+  };
 
 /** Connects to a simulator's control API at `url` (e.g. `process.env.TOKEN_SIM_URL`). Nothing is sent until a call. */
 export function connectSimulator(url: string, options: ConnectOptions = {}): RemoteSimulator {
@@ -125,42 +103,38 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Rem
       : options.username !== undefined
         ? { Authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`, 'utf8').toString('base64')}` }
         : {};
-  const link: Link = { base, auth, agent };
-  /** A method's call: its arguments read here by the same rules as in process (a bad value is refused alike, and never sent), then its row's call, its pages followed up to the limit read. */
-  async function run(name: MethodName, args: unknown[], handle?: string): Promise<unknown> {
-    const method = LIBRARY_METHODS[name] as LibraryMethod<(...args: unknown[]) => unknown>;
-    const { input, body } = libraryCall(() => {
-      const read = readInput(name, args, handle);
-      return { input: read, body: method.body && json(read.args?.()) };
-    });
-    // loadScenarios: its files and objects as one PUT body (read here), or none: DELETE, the set cleared.
-    const items = name === 'loadScenarios' ? (input.items ?? []) : undefined;
-    const op = items === undefined ? routeOf(name) : routeOf(name, items.length === 0 ? 'DELETE' : 'PUT');
-    const query = { tenant: input.tenant, ...input.query };
-    const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(link, op, query, items?.length ? scenarioBody(items) : body, input.params);
-    return method.answer ? method.answer(answer as never) : answer;
-  }
+  const send = sender(base, auth, agent);
   /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `since` positions the first page only. */
   async function pages(op: ControlOperation, key: string, query: Query, wanted = Number.POSITIVE_INFINITY): Promise<unknown[]> {
     const out: unknown[] = [];
     let cursor: string | null = null;
     do {
-      const page: Record<string, unknown> & { next: string | null } = await send(link, op, { ...query, ...(cursor !== null && { since: undefined, cursor }), limit: Math.min(wanted - out.length, PAGE_MAX) });
+      const page: Record<string, unknown> & { next: string | null } = await send(op, { ...query, ...(cursor !== null && { since: undefined, cursor }), limit: Math.min(wanted - out.length, PAGE_MAX) });
       out.push(...(page[key] as unknown[]));
       cursor = page.next;
     } while (cursor !== null && out.length < wanted);
     return out;
   }
-  const methodOf = (handle?: string) => (name: string) => (...args: unknown[]) => run(name as MethodName, args, handle);
   return {
     url: base.href.replace(/\/$/, ''),
-    ...surfaceOf<Omit<RemoteSimulator, 'url' | 'tenant' | 'ready'>>(Object.keys(LIBRARY_METHODS), methodOf()),
-    tenant: (name) => surfaceOf<RemoteTenant>(TENANT_METHODS, methodOf(name), { name }),
+    // Arguments read here by the in-process rules: a bad value is refused alike, and never sent.
+    ...controlSurface<Omit<RemoteSimulator, 'url' | 'ready'>>(async (name, method, read) => {
+      const { input, body } = libraryCall(() => {
+        const given = read();
+        return { input: given, body: method.body && json(given.args?.()) };
+      });
+      // loadScenarios: its files and objects as one PUT body (read here), or none: DELETE, the set cleared.
+      const items = name === 'loadScenarios' ? (input.items ?? []) : undefined;
+      const op = items === undefined ? routeOf(name) : routeOf(name, items.length === 0 ? 'DELETE' : 'PUT');
+      const query = { tenant: input.tenant, ...input.query };
+      const answer = method.pages ? await pages(op, method.pages, query, input.limit) : await send(op, query, items?.length ? scenarioBody(items) : body, input.params);
+      return method.answer ? method.answer(answer as never) : answer;
+    }),
     async ready(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {
-          await send(link, routeOf('ready'));
+          await send(routeOf('ready'));
           return;
         } catch (err) {
           if (Date.now() >= deadline) throw err;

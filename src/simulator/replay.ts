@@ -1,10 +1,7 @@
-/**
- * `token-sim verify` (contract 4.5, decision 0059): a fresh simulator in this process, the recording's requests
- * replayed to it in order, each recorded href mapped to the simulator's own as its answers teach them, and each
- * answer compared (compare.ts).
- */
+/** `token-sim verify` (contract 4.5, decision 0059): a recording replayed to a fresh simulator, hrefs mapped, answers compared. */
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
 import { parseJson } from './library.js';
@@ -62,40 +59,27 @@ class Links {
   }
 }
 
-interface Sent {
-  status: number;
-  headers: Map<string, string>;
-  text: string;
+/** One request replayed; its answer as compare.ts reads it. */
+async function send(base: string, method: string, path: string, headers: [string, string][], body: string | undefined): Promise<Answer> {
+  const encoding = headers.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
+  const payload = body === undefined ? undefined : encodedBody(body, encoding);
+  const raw = [...headers.flat(), 'Host', new URL(base).host, ...(payload === undefined ? [] : ['Content-Length', String(payload.length)])];
+  const req = request(`${base}${path}`, { method, headers: raw });
+  req.end(payload);
+  const [res] = (await once(req, 'response')) as [IncomingMessage];
+  const text = (await buffer(res)).toString('utf8');
+  const single = Object.entries(res.headers).filter((pair): pair is [string, string] => typeof pair[1] === 'string');
+  return { status: res.statusCode ?? 0, headers: new Map(single), json: parseJson(text) };
 }
 
-function send(base: string, method: string, path: string, headers: [string, string][], body: string | undefined): Promise<Sent> {
-  return new Promise((resolve, reject) => {
-    const encoding = headers.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
-    const payload = body === undefined ? undefined : encodedBody(body, encoding);
-    const raw = [...headers.flat(), 'Host', new URL(base).host, ...(payload === undefined ? [] : ['Content-Length', String(payload.length)])];
-    const req = request(`${base}${path}`, { method, headers: raw }, (res) => {
-      buffer(res).then((body) => {
-        const h = new Map<string, string>();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') h.set(name, value);
-        resolve({ status: res.statusCode ?? 0, headers: h, text: body.toString('utf8') });
-      }, reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/**
- * The recorded request's headers as the replay sends them: not the connection's own (Host and Content-Length are
- * the replay's); a reduced credential given the simulator's password.
- */
-function replayHeaders(entry: Entry, passwords: ReadonlyMap<string, string>, links: Links): [string, string][] {
+/** The recorded headers but the connection's own (Host, Content-Length: the replay's); a reduced credential given its password. */
+function replayHeaders(entry: Entry, credentials: ReadonlyMap<string, { password: string }>, links: Links): [string, string][] {
   return entry.request.headers
     .filter(({ name }) => !HOP_BY_HOP.has(name.toLowerCase()))
     .map(({ name, value }): [string, string] => {
       if (name.toLowerCase() !== 'authorization') return [name, links.apply(value)];
       const user = usernameOf(value);
-      const password = user === undefined ? undefined : passwords.get(user);
+      const password = user === undefined ? undefined : credentials.get(user)?.password;
       // A recorded 401 replays the reduced credential (no password), which the simulator refuses alike.
       if (user === undefined || password === undefined || entry.response.status === 401) return [name, value];
       return [name, `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`];
@@ -110,16 +94,14 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const sim = await startSimulator({ ...options.options, port: 0 }, { writeErr: () => undefined });
   const differences: Difference[] = [];
   try {
-    const passwords = new Map([...sim.config.credentials].map(([user, c]) => [user, c.password]));
     let links: Links | undefined;
     for (const [i, entry] of entries.entries()) {
       const url = new URL(entry.request.url);
       links ??= new Links(url.origin, sim.url);
       const mapped = new URL(links.get(url.origin + url.pathname) ?? url.origin + url.pathname);
       const body = entry.request.postData?.text;
-      const answer = await send(sim.url, entry.request.method, mapped.pathname + url.search, replayHeaders(entry, passwords, links), body === undefined ? undefined : links.apply(body));
+      const simulator = await send(sim.url, entry.request.method, mapped.pathname + url.search, replayHeaders(entry, sim.config.credentials, links), body === undefined ? undefined : links.apply(body));
       const recorded: Answer = { status: entry.response.status, headers: headerMap(entry.response.headers), json: parseJson(entry.response.content.text) };
-      const simulator: Answer = { status: answer.status, headers: answer.headers, json: parseJson(answer.text) };
       const recordedLocation = recorded.headers.get('location');
       const simulatorLocation = simulator.headers.get('location');
       const location = recordedLocation === undefined ? undefined : (links.get(recordedLocation) ?? simulatorLocation ?? recordedLocation);

@@ -1,21 +1,19 @@
-/** The server of one simulator: the node:http lane on a port, and a shutdown that lets requests finish. */
+/** One simulator's node:http(s) server: its certificates (contract 4.3, 4.4), no webhook loops (decision 0042), a draining shutdown. */
+import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import type { SimulatorOptions } from '../config/options.js';
+import { isIP, type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import type { ClientCertificate, SimulatorConfig, SimulatorOptions } from '../config/options.js';
 import { ConfigError } from '../config/fixtures.js';
-import { webhookLoop } from './webhook-loop.js';
-import { createSimulator, internals, type Internals } from './compose.js';
+import { readPem } from '../config/tls.js';
+import { certificateNames, localCertificate, localClientCertificate, type PemPair } from '../infra/certificates.js';
+import { createSimulator, INTERNALS, type ComposedSimulator } from './compose.js';
 import { stderrIo, type SimulatorIo } from './core.js';
-import type { ComposedSimulator, RunningSimulator } from './facade.js';
-import { localWebhookClient, serverCertificate } from './tls.js';
+import type { RunningSimulator } from './facade.js';
 
-/**
- * How long a client may take, and how often expired tokens are swept (decision 0023); tests shorten them. A
- * slow or stalled client cannot hold a socket for ever: headers within 10 s, the whole request in 30 s (the
- * answer may take longer), checked twice a second (node's default, 30 s, let a client overstay by as much).
- */
+/** Client timeouts and the sweep's period (decision 0023); tests shorten them. Checked twice a second: node's 30 s let a client overstay by as much. */
 const SERVER_TIMING = {
   headersMs: 10_000,
   requestMs: 30_000,
@@ -25,18 +23,69 @@ const SERVER_TIMING = {
 };
 export type ServerTiming = typeof SERVER_TIMING;
 
-/** The longest delay setTimeout takes (about 24.8 days); a longer drain is, in practice, unbounded. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** A running simulator with its internals and its node:http server: what the CLI and tests start (src/index.ts hands out only the RunningSimulator). */
-export interface StartedSimulator extends ComposedSimulator, RunningSimulator {
-  readonly server: Server;
+/** An address of this machine, or one that means "this machine" to a client (loopback, unspecified). */
+function isOwnAddress(address: string): boolean {
+  const plain = address.toLowerCase().replace(/^::ffff:(?=\d+\.)/, '');
+  if (/^127\./.test(plain) || plain === '::1' || plain === '0.0.0.0' || plain === '::') return true;
+  return Object.values(networkInterfaces()).some((list) => list?.some((i) => i.address.toLowerCase() === plain) === true);
 }
+
+/** Whether a URL is the simulator's own --base-url, or reaches `port` on this machine (by its address, or what its name resolves to). */
+async function namesListener(text: string, port: number, baseUrl: string | undefined): Promise<boolean> {
+  const url = new URL(text);
+  if (baseUrl !== undefined && url.origin === new URL(baseUrl).origin) return true;
+  const urlPort = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (urlPort !== port) return false;
+  const name = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (isIP(name) !== 0) return isOwnAddress(name);
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  const found = await lookup(name, { all: true }).catch(() => []);
+  return found.some((a) => isOwnAddress(a.address));
+}
+
+/** The line refusing the first webhook URL (--webhook-url, a credential's) that names this listener; undefined when none does. */
+async function webhookLoop(config: SimulatorConfig, port: number): Promise<string | undefined> {
+  const urls: [string, string][] = [];
+  if (config.webhookUrl !== undefined) urls.push(['--webhook-url', config.webhookUrl]);
+  for (const [name, credential] of config.credentials) {
+    if (credential.webhookUrl !== undefined) urls.push([`the fixtures credential '${name}' webhookUrl`, credential.webhookUrl]);
+  }
+  for (const [where, url] of urls) {
+    if (await namesListener(url, port, config.baseUrl)) {
+      return `${where} ${url} names this simulator's own listener (port ${port}): each payment event would be sent to the simulator itself; point it at your webhook receiver`;
+    }
+  }
+  return undefined;
+}
+
+/** --tls-cert and --tls-key, or the local CA's certificate (with its file) naming localhost, 127.0.0.1, ::1, --host and the --base-url host. */
+export async function serverCertificate(config: Pick<SimulatorConfig, 'tls' | 'host' | 'baseUrl'>): Promise<(PemPair & { caFile: string | undefined }) | undefined> {
+  const { tls } = config;
+  if (tls === undefined) return undefined;
+  if (tls.kind === 'given') {
+    return { cert: readPem('--tls-cert', tls.certFile, 'CERTIFICATE'), key: readPem('--tls-key', tls.keyFile, 'PRIVATE KEY'), caFile: undefined };
+  }
+  const names = certificateNames(['localhost', '127.0.0.1', '::1', config.host, config.baseUrl === undefined ? undefined : new URL(config.baseUrl).hostname]);
+  return localCertificate(tls.dir, names);
+}
+
+/** With --tls's local CA, no --webhook-client-cert and a webhook receiver: the client certificate it issues for deliveries (decision 0056). */
+export async function localWebhookClient(config: Pick<SimulatorConfig, 'tls' | 'webhookClient' | 'webhookUrl' | 'credentials'>): Promise<ClientCertificate | undefined> {
+  const { tls } = config;
+  if (tls?.kind !== 'local' || config.webhookClient !== undefined) return undefined;
+  const receivers = config.webhookUrl !== undefined || [...config.credentials.values()].some((c) => c.webhookUrl !== undefined);
+  if (!receivers) return undefined;
+  const { cert, key } = await localClientCertificate(tls.dir);
+  return { cert, key };
+}
+
+/** A running simulator with its internals and its node:http server: what the CLI and tests start (src/index.ts hands out only the RunningSimulator). */
+export type StartedSimulator = ComposedSimulator & RunningSimulator & { readonly server: Server };
 
 /** The node:http server, or node:https with --tls: the same options, the same listener. */
 async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
@@ -58,9 +107,9 @@ export async function startSimulator(
   timing: ServerTiming = SERVER_TIMING,
 ): Promise<StartedSimulator> {
   const sim = createSimulator(options, io);
-  // With --state-file, every answered request may have changed the state: the next periodic save writes it.
-  const own = internals.get(sim) as Internals;
+  const own = sim[INTERNALS];
   const { stateSaver: saver, replica: shared } = own;
+  // With --state-file, every answered request may have changed the state: the next periodic save writes it.
   const listener: RequestListener = saver
     ? (req, res) => {
         res.once('close', () => saver.touch());
@@ -75,7 +124,6 @@ export async function startSimulator(
   let made: Awaited<ReturnType<typeof listenerServer>>;
   try {
     made = await listenerServer(sim, timing, listener);
-    // With --tls's local CA, webhook deliveries present a client certificate it issued (decision 0056).
     const client = await localWebhookClient(sim.config);
     if (client) own.webhookClient(client);
   } catch (err) {
@@ -104,14 +152,13 @@ export async function startSimulator(
   }
   const url = `${sim.config.tls ? 'https' : 'http'}://${host}:${port}`;
   own.listening(url);
-  // A shared store is joined now (seeded, or its state adopted); if Redis is not there yet, calls answer 503
-  // until it is (contract 3.5).
+  // A shared store is joined now; until Redis answers, calls answer 503 (contract 3.5).
   if (shared) {
     await shared.start().catch((err: unknown) => {
       io.writeErr(`token-sim: warning: ${err instanceof Error ? err.message : String(err)}; API calls answer 503 serviceUnavailable until it answers`);
     });
   }
-  // A following clock moves on its own: what expires meanwhile is swept now and then. No request waits on it.
+  // A following clock moves on its own: what expires meanwhile is swept now and then.
   const sweeper = setInterval(() => sim.sweepExpired(), timing.sweepEveryMs);
   sweeper.unref();
   saver?.start();
@@ -121,19 +168,17 @@ export async function startSimulator(
     url,
     server,
     caFile,
-    close: () => (closing ??= shutDown(sim, server, sweeper, own)),
+    close: () => (closing ??= shutDown(sim, server, sweeper)),
   };
 }
 
-/**
- * Stops accepting; lets requests in flight (scripted delays included) finish, closing each kept-alive
- * connection as soon as it falls idle rather than waiting for its keep-alive timeout; then stops the rest.
- */
-async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout, own: Internals): Promise<void> {
+/** Stops accepting; lets requests in flight finish, closing each kept-alive connection once idle; then stops the rest. */
+async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout): Promise<void> {
+  const own = sim[INTERNALS];
   clearInterval(sweeper);
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms.
-  const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, MAX_TIMER_MS));
+  // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms (24.8 days).
+  const cut = setTimeout(() => server.closeAllConnections(), Math.min(sim.config.drainTimeoutMs, 2 ** 31 - 1));
   const closed = once(server, 'close');
   server.close();
   server.closeIdleConnections();

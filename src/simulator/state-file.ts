@@ -1,9 +1,4 @@
-/**
- * --state-file (decision 0027): the state restored at start, and saved atomically — a temporary file written a
- * slice at a time, synced, then renamed over the file — every --state-interval when something changed, and on
- * close. A kill during a save leaves the previous file whole. Card numbers in it are sealed with the state key:
- * --state-key, else the key file beside the state file (`<file>.key`, mode 0600, generated on first use).
- */
+/** --state-file (decision 0027): the state restored at start, saved atomically when it changed, sealed with the state key. */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
@@ -77,10 +72,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * Restores the state a file holds; a missing file is a first run and restores nothing. A file that cannot be
- * read, is not JSON, or is not a snapshot this key opens is refused with a ConfigError (never a fresh start).
- */
+/** Restores the file's state (none when it is missing); an unreadable file, or not a snapshot this key opens, is a ConfigError. */
 export function restoreStateFile(stateFile: string, controller: Controller): void {
   removeStaleTemporaries(stateFile);
   let text: string;
@@ -147,37 +139,36 @@ async function saveStateFile(stateFile: string, controller: Controller): Promise
 export type StateSaver = ReturnType<typeof createStateSaver>;
 
 export function createStateSaver(stateFile: string, intervalMs: number, controller: Controller, writeErr: (line: string) => void) {
-  let changes = 0;
-  let saved = 0;
+  let changed = false;
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let failing = false;
 
   async function save(): Promise<void> {
-    const upTo = changes;
     try {
       await saveStateFile(stateFile, controller);
-      saved = upTo;
       if (failing) writeErr(`token-sim: the state is saved to ${stateFile} again`);
       failing = false;
     } catch (err) {
+      changed = true;
       // One line per run of failures, not one per interval.
       if (!failing) writeErr(`token-sim: cannot save the state to ${stateFile} (${errorCode(err)}); retrying every interval`);
       failing = true;
     }
   }
 
-  /** Saves when anything changed since the last save (waits for one under way first). */
+  /** Saves when anything changed since the last save began (waits for one under way first). */
   async function saveIfChanged(): Promise<void> {
     while (running) await running;
-    if (changes === saved) return;
+    if (!changed) return;
+    changed = false;
     running = save().finally(() => (running = undefined));
     await running;
   }
 
   return {
     /** Something may have changed: the next periodic save writes the state. */
-    touch: (): void => void changes++,
+    touch: (): void => void (changed = true),
     /** Starts the periodic saves (an unref'd timer: it never keeps the process alive). */
     start(): void {
       timer ??= setInterval(() => void (running === undefined && saveIfChanged()), intervalMs);

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { exitCodeOf, parsedStart, refusal, runCli, tempFile } from '../support/cli-in-process.js';
 import { testSimulator } from '../support/sim.js';
-import type { ComposedSimulator } from '../../src/simulator/facade.js';
+import type { ComposedSimulator } from '../../src/simulator/compose.js';
 
 function messageOf(fn: () => unknown): string {
   try {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../../src/config/options.js';
 import { createSimulator } from '../../src/simulator/compose.js';
-import type { ComposedSimulator } from '../../src/simulator/facade.js';
+import type { ComposedSimulator } from '../../src/simulator/compose.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import { exitCodeOf, runCli, startCli } from '../support/cli-in-process.js';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { createSimulator } from '../../src/simulator/compose.js';
-import type { ComposedSimulator } from '../../src/simulator/facade.js';
+import type { ComposedSimulator } from '../../src/simulator/compose.js';
 import { startSimulator } from '../../src/simulator/server.js';
 
 const QUIET = { writeErr: (): void => undefined };

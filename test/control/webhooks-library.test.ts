@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimulatorError } from '../../src/simulator/facade.js';
-import type { ComposedSimulator } from '../../src/simulator/facade.js';
+import type { ComposedSimulator } from '../../src/simulator/compose.js';
 import { connectSimulator } from '../../src/simulator/remote.js';
 import { startSimulator, type StartedSimulator } from '../../src/simulator/server.js';
 import { testSimulator } from '../support/sim.js';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { ComposedSimulator } from '../../src/simulator/facade.js';
+import type { ComposedSimulator } from '../../src/simulator/compose.js';
 import { handlerOf, testSimulator } from '../support/sim.js';
 import { problemsOf, responseSchema, schemaValidator, type OpenApiDoc } from '../support/openapi-validator.js';
 
