@@ -6,7 +6,7 @@
 import { createSecretKey } from 'node:crypto';
 import { createIdSource, type IdSource } from '../infra/ids.js';
 import { parseInstant } from '../wire/instant.js';
-import { chanceHolds, delayOf } from './draws.js';
+import { delayOf } from './rule-numbers.js';
 import type { Rule, Scenario, ScenarioOperation } from './schema.js';
 
 /** The facts a rule's predicate of the same name must equal (`type`: a webhook's payment event type, decision 0056). */
@@ -141,7 +141,7 @@ function matchIn(set: RuleSet, draws: Draws, tenant: string, facts: RequestFacts
     if (nth !== undefined && c.matches !== nth) continue;
     if (every !== undefined && c.matches % every !== 0) continue;
     if (times !== undefined && c.applications >= times) continue;
-    if (chance !== undefined && !chanceHolds(chance, draws.fraction('chance', tenant))) continue;
+    if (chance !== undefined && draws.fraction('chance', tenant) >= chance) continue; // drawn last (decision 0037)
     c.applications += 1;
     const delayMs = delayOf(compiled.rule.then.delayMs, () => draws.fraction('delay', tenant));
     return { label: compiled.label, rule: compiled.rule, delayMs };
