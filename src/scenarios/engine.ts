@@ -4,7 +4,9 @@
  * and tenant, so parallel tests in different tenants never shift each other's `nth`, `every` or `times`.
  */
 import { createSecretKey } from 'node:crypto';
+import { addDuration, parseDuration } from '../domain/duration.js';
 import { createIdSource, type IdSource } from '../infra/ids.js';
+import type { WebhookHold, WebhookItem } from '../infra/webhook-types.js';
 import { parseInstant } from '../wire/instant.js';
 import { delayOf } from './rule-numbers.js';
 import type { Rule, Scenario, ScenarioOperation } from './schema.js';
@@ -221,4 +223,36 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       for (const [tenant, set] of own) restoreTenantCountsIn(set, tenant, tenantNext[tenant] ?? {});
     },
   };
+}
+
+/** A payment event's webhook, before rules: the delivery, and the facts a rule matches. */
+export interface WebhookEvent {
+  item: Omit<WebhookItem, 'id' | 'rule' | 'drop' | 'hold'>;
+  type: string;
+  transactionReference: string;
+  /** The event's virtual time (epoch ms): what `between` looks at, and what a `delay` counts from. */
+  at: number;
+}
+
+/**
+ * The event's deliveries, in the order they go, as the first `operation: webhook` rule that matches scripts them
+ * (contract 4.4, decision 0056); matched inside the unit that made the event, so its counts are the tenant's.
+ */
+export function eventDeliveries(engine: ScenarioEngine, event: WebhookEvent, newId: () => string): WebhookItem[] {
+  const first: WebhookItem = { ...event.item, id: newId() };
+  if (!engine.active()) return [first];
+  const { tenant } = event.item;
+  const applied = engine.match(tenant, { operation: 'webhook', username: tenant, type: event.type, transactionReference: event.transactionReference }, event.at);
+  if (!applied) return [first];
+  const { then } = applied.rule;
+  const rule = applied.label;
+  if (then.drop === true) return [{ ...first, rule, drop: true }];
+  const delay = then.delay === undefined ? undefined : parseDuration(then.delay);
+  const hold: WebhookHold | undefined = then.reorder === true ? { next: true } : delay === undefined ? undefined : { until: addDuration(event.at, delay) };
+  const out: WebhookItem[] = [{ ...first, rule, ...(hold && { hold }) }];
+  for (let n = 0; n < (then.duplicate ?? 0); n++) {
+    const before = out[out.length - 1]?.id ?? '';
+    out.push({ ...first, id: newId(), rule, ...(hold && { hold: { after: before } }) });
+  }
+  return out;
 }
