@@ -11,6 +11,9 @@ export const MAX_SIGMA = 10;
 
 export type Issue = { path: (string | number)[]; errorName: FieldErrorName; message: string };
 
+/** A refinement's message, as fieldHasInvalidValue. */
+export const invalid = (error: string) => ({ error, params: { errorName: 'fieldHasInvalidValue' as const } });
+
 /**
  * A field checked by hand (decision 0037), for what zod's own issues would misname: a number that need not
  * be whole (zod's number issues read as fieldMustBeInteger), and a union whose alternative a key picks (zod

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { isPositiveDuration, parseDuration } from '../domain/duration.js';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../domain/payment.js';
 import { oneOf } from '../wire/schemas.js';
-import type { Issue } from './rule-numbers.js';
+import { invalid, type Issue } from './rule-numbers.js';
 
 /** A rule's predicate that only webhook rules take. */
 export interface WebhookWhen {
@@ -44,13 +44,10 @@ export const webhookThen = {
   reorder: justTrue.optional(),
   delay: z
     .string()
-    .refine(
-      (text) => {
-        const d = parseDuration(text);
-        return d !== undefined && isPositiveDuration(d);
-      },
-      { error: 'must be a positive ISO 8601 duration such as PT1H or P1D (on the virtual clock)', params: { errorName: 'fieldHasInvalidValue' } },
-    )
+    .refine((text) => {
+      const d = parseDuration(text);
+      return d !== undefined && isPositiveDuration(d);
+    }, invalid('must be a positive ISO 8601 duration such as PT1H or P1D (on the virtual clock)'))
     .optional(),
   drop: justTrue.optional(),
 };
