@@ -14,12 +14,7 @@ export type Issue = { path: (string | number)[]; errorName: FieldErrorName; mess
 /** A refinement's message, as fieldHasInvalidValue. */
 export const invalid = (error: string) => ({ error, params: { errorName: 'fieldHasInvalidValue' as const } });
 
-/**
- * A field checked by hand (decision 0037), for what zod's own issues would misname: a number that need not
- * be whole (zod's number issues read as fieldMustBeInteger), and a union whose alternative a key picks (zod
- * reports a failed union at the union, not at the offending item). `shape`, the same field in zod, describes it
- * in the OpenAPI document.
- */
+/** A field checked by hand where zod's issues would misname it (decision 0037); `shape`, the same field in zod, is its OpenAPI form. */
 export function checked<T>(check: (value: unknown, issues: Issue[]) => T, shape: z.ZodType) {
   const json: Record<string, unknown> = z.toJSONSchema(shape);
   delete json.$schema; // the document's dialect is declared once, by OpenAPI 3.1
@@ -35,10 +30,7 @@ export function checked<T>(check: (value: unknown, issues: Issue[]) => T, shape:
     .optional();
 }
 
-/**
- * A number within [min, max] (exclusive of min for `above`), else one issue at `path`: a finite number, or a
- * whole one (`whole`: a delay in milliseconds, with the integer error names).
- */
+/** A number within [min, max] (exclusive of min for `above`; `whole` with the integer error names), else one issue at `path`. */
 export function numberIn(value: unknown, path: (string | number)[], issues: Issue[], min: number, max: number, kind: 'above' | 'whole' | 'from' = 'from'): number {
   const whole = kind === 'whole';
   if (value === null) issues.push({ path, errorName: 'fieldIsNull', message: 'must not be null' });

@@ -1,9 +1,4 @@
-/**
- * Scenario rules on `operation: webhook` (contract 4.4, decision 0056): the webhooks as the vendor sends them.
- * Their predicates (`type`, and of the others `transactionReference` and the counters) and actions (`duplicate`,
- * `reorder`, `delay`, `drop`), as data, and the checks that keep each where it has an effect. The engine matches
- * them where a payment event's webhook is made (webhook-actions.ts), never against an API request.
- */
+/** Scenario rules on `operation: webhook` (contract 4.4, decision 0056): their predicates and actions, kept where they have an effect. */
 import * as z from 'zod';
 import { isPositiveDuration, parseDuration } from '../domain/duration.js';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../domain/payment.js';
@@ -63,7 +58,6 @@ interface RuleShape {
   then: Record<string, unknown>;
 }
 
-/** An issue of a rule's mix, at its own path: always fieldHasInvalidValue. */
 type WebhookRuleIssue = Omit<Issue, 'errorName'>;
 
 /** What is wrong with a rule's mix of webhook and API predicates and actions, each at its own path. */
