@@ -1,8 +1,4 @@
-/**
- * The active scenario set: its rules (in the engine), its profile (the lifetime profile new tokens are
- * created under, read by the vault through `Profiles`) and its preloaded tokens (created at load time and
- * again after a reset).
- */
+/** The active scenario sets: their rules (in the engine), the profile each puts in force (`Profiles`) and their preloaded tokens. */
 import { profileDurations, type SimulatorConfig } from '../config/options.js';
 import { DomainError } from '../domain/errors.js';
 import { parseInstant } from '../wire/instant.js';
@@ -30,22 +26,22 @@ export function problemOfRefusal(err: unknown): FieldProblem | undefined {
   return undefined;
 }
 
-/** A set's preloaded tokens, each with its tenant (its username, else the set's tenant, else the first credential) and path. */
-function tokensOf(deps: ActiveSetDeps, scenarios: readonly Scenario[], owner: string | undefined, paths: readonly FieldPath[] = []) {
-  return scenarios.flatMap((s, i) =>
-    (s.tokens ?? []).map((token, j) => ({ token, username: token.username ?? owner ?? deps.defaultUser, path: [...(paths[i] ?? []), 'tokens', j] })),
-  );
-}
-
 /** The profile a set puts in force: its last named profile, where the command line did not fix the durations. */
-function profileOf(config: SimulatorConfig, scenarios: readonly Scenario[], fallback: LifetimeProfile | undefined): LifetimeProfile | undefined {
+function profileOf(config: SimulatorConfig, scenarios: readonly Scenario[]): LifetimeProfile | undefined {
   const named = scenarios.findLast((s) => s.profile !== undefined)?.profile;
-  if (named === undefined) return fallback;
+  if (named === undefined) return undefined;
   const durations = profileDurations(named);
   return Object.freeze({
     lifetime: config.lifetimeFixed ? config.lifetime : durations.lifetime,
     extension: config.extensionFixed ? config.extension : durations.extension,
   });
+}
+
+/** A set's preloaded tokens, each with its tenant (its username, else the set's tenant, else the first credential) and path. */
+function tokensOf(deps: ActiveSetDeps, scenarios: readonly Scenario[], owner: string | undefined, paths: readonly FieldPath[] = []) {
+  return scenarios.flatMap((s, i) =>
+    (s.tokens ?? []).map((token, j) => ({ token, username: token.username ?? owner ?? deps.defaultUser, path: [...(paths[i] ?? []), 'tokens', j] })),
+  );
 }
 
 /** What would stop a token from being preloaded, found before anything changes. */
@@ -87,23 +83,21 @@ function preload(deps: ActiveSetDeps, scenarios: readonly Scenario[], owner: str
 export type ActiveScenarios = ReturnType<typeof createActiveScenarios>;
 
 export function createActiveScenarios(deps: ActiveSetDeps) {
-  const configured = profileOf(deps.config, [{ name: 'configured', profile: deps.config.profile }], undefined) as LifetimeProfile;
+  const configured = profileOf(deps.config, [{ name: 'configured', profile: deps.config.profile }]) as LifetimeProfile;
   let global = configured;
   /** Tenants whose own set names a profile. */
   const own = new Map<string, LifetimeProfile>();
 
   /** Sets the profile a set puts in force; returns how to undo it. */
   function applyProfile(scenarios: readonly Scenario[], tenant: string | undefined): () => void {
-    if (tenant === undefined) {
-      const before = global;
-      global = profileOf(deps.config, scenarios, configured) as LifetimeProfile;
-      return () => void (global = before);
-    }
-    const before = own.get(tenant);
-    const next = profileOf(deps.config, scenarios, undefined);
-    if (next) own.set(tenant, next);
-    else own.delete(tenant);
-    return () => void (before ? own.set(tenant, before) : own.delete(tenant));
+    const before = tenant === undefined ? global : own.get(tenant);
+    const put = (profile: LifetimeProfile | undefined): void => {
+      if (tenant === undefined) global = profile ?? configured;
+      else if (profile) own.set(tenant, profile);
+      else own.delete(tenant);
+    };
+    put(profileOf(deps.config, scenarios));
+    return () => put(before);
   }
 
   function restoreSet(scenarios: readonly Scenario[], tenant?: string): void {
@@ -116,17 +110,13 @@ export function createActiveScenarios(deps: ActiveSetDeps) {
     list: (tenant?: string): readonly Scenario[] => deps.engine.scenarios(tenant),
 
     /**
-     * Replaces the global set, or one tenant's own set; or changes nothing and throws bodyDoesNotMatchSchema
-     * when a preloaded token cannot be created. `paths` locate each scenario in the submitted document (for
-     * the JSONPaths). A tenant's set preloads tokens for that tenant only.
+     * Replaces a set, or changes nothing and throws bodyDoesNotMatchSchema when a preloaded token cannot be
+     * created; `paths` locate each scenario in the submitted document.
      */
     load(scenarios: readonly Scenario[], paths: readonly FieldPath[] = scenarios.map((_, i) => (scenarios.length > 1 ? [i] : [])), tenant?: string): void {
       const problems = problemsOf(deps, scenarios, paths, tenant);
-      if (problems.length > 0) {
-        throw schemaError(problems, 'The scenario preloads tokens that cannot be created');
-      }
-      // The profile first (preloaded tokens get its lifetime), the rules last: a refusal in between
-      // restores the profile and leaves the active set as it was.
+      if (problems.length > 0) throw schemaError(problems, 'The scenario preloads tokens that cannot be created');
+      // The profile first (preloaded tokens get its lifetime), the rules last, so a refusal changes nothing.
       const undo = applyProfile(scenarios, tenant);
       try {
         preload(deps, scenarios, tenant, undefined, paths);
@@ -141,8 +131,7 @@ export function createActiveScenarios(deps: ActiveSetDeps) {
 
     /** Replaces every tenant's own set, preloading nothing (a state import brings the tokens). */
     restoreTenantSets(sets: Readonly<Record<string, readonly Scenario[]>>): void {
-      for (const tenant of deps.engine.tenantSets().keys()) deps.engine.replace([], tenant);
-      own.clear();
+      for (const tenant of deps.engine.tenantSets().keys()) restoreSet([], tenant);
       for (const [tenant, scenarios] of Object.entries(sets)) restoreSet(scenarios, tenant);
     },
 

@@ -1,12 +1,10 @@
-/**
- * Executes scenario rules as data: for each request, the first rule whose `when` holds applies, looking at
- * the tenant's own set first and then the global set. Match and application counts are kept per set, rule
- * and tenant, so parallel tests in different tenants never shift each other's `nth`, `every` or `times`.
- */
+/** Scenario rules as data: the first rule whose `when` holds applies (the tenant's own set first); counts are per tenant. */
 import { createSecretKey } from 'node:crypto';
+import { addDuration, parseDuration } from '../domain/duration.js';
 import { createIdSource, type IdSource } from '../infra/ids.js';
+import type { WebhookHold, WebhookItem } from '../infra/webhook-types.js';
 import { parseInstant } from '../wire/instant.js';
-import { chanceHolds, delayOf } from './draws.js';
+import { delayOf } from './rule-numbers.js';
 import type { Rule, Scenario, ScenarioOperation } from './schema.js';
 
 /** The facts a rule's predicate of the same name must equal (`type`: a webhook's payment event type, decision 0056). */
@@ -19,14 +17,10 @@ export type RequestFacts = Partial<Record<(typeof STRING_FACTS)[number], string>
   amount?: number;
 };
 
-export interface AppliedRule {
-  /** The rule's id, or `<scenario name>#<index>`. */
+/** A rule that applies, by its label (ruleLabel), with the delay drawn for this application (whole milliseconds, 0 for none). */
+export interface Application {
   label: string;
   rule: Rule;
-}
-
-/** A rule that applies, with the delay drawn for this application (whole milliseconds, 0 for none). */
-export interface Application extends AppliedRule {
   delayMs: number;
 }
 
@@ -47,13 +41,15 @@ export interface TenantCounts {
   own: Record<string, Counts>;
 }
 
-interface CompiledRule extends AppliedRule {
+/** A rule with its bounds read once: `between` as epoch ms, `amount` as [min, max]. */
+interface CompiledRule extends Omit<Application, 'delayMs'> {
   from: number;
   until: number;
+  min: number;
+  max: number;
 }
 
-function factsHold(rule: Rule, facts: RequestFacts, now: number, from: number, until: number): boolean {
-  const when = rule.when;
+function factsHold({ rule: { when }, from, until, min, max }: CompiledRule, facts: RequestFacts, now: number): boolean {
   // A webhook is matched by rules that name it only: `any` and rules without an operation are the API's.
   if (facts.operation === 'webhook' && when?.operation !== 'webhook') return false;
   if (!when) return true;
@@ -62,14 +58,7 @@ function factsHold(rule: Rule, facts: RequestFacts, now: number, from: number, u
     const wanted = when[key];
     if (wanted !== undefined && facts[key] !== wanted) return false;
   }
-  if (when.amount !== undefined) {
-    if (facts.amount === undefined) return false;
-    if (typeof when.amount === 'number') {
-      if (facts.amount !== when.amount) return false;
-    } else if ((when.amount.min !== undefined && facts.amount < when.amount.min) || (when.amount.max !== undefined && facts.amount > when.amount.max)) {
-      return false;
-    }
-  }
+  if (when.amount !== undefined && (facts.amount === undefined || facts.amount < min || facts.amount > max)) return false;
   return now >= from && now < until;
 }
 
@@ -83,19 +72,20 @@ interface RuleSet {
 /** A rule's label, as the journal and the counts name it: its `id`, else `<scenario name>#<index>`. */
 export const ruleLabel = (scenario: Scenario, rule: Rule, index: number): string => rule.id ?? `${scenario.name}#${index}`;
 
+const bound = (text: string | undefined, open: number): number => (text === undefined ? open : (parseInstant(text) ?? 0));
+
 function compile(scenarios: readonly Scenario[]): RuleSet {
-  return {
-    scenarios,
-    rules: scenarios.flatMap((s) =>
-      (s.rules ?? []).map((rule, i) => ({
-        rule,
-        label: ruleLabel(s, rule, i),
-        from: rule.when?.between?.from === undefined ? Number.NEGATIVE_INFINITY : (parseInstant(rule.when.between.from) ?? 0),
-        until: rule.when?.between?.until === undefined ? Number.POSITIVE_INFINITY : (parseInstant(rule.when.between.until) ?? 0),
-      })),
-    ),
-    counts: new Map(),
-  };
+  const rules = scenarios.flatMap((s) =>
+    (s.rules ?? []).map((rule, i): CompiledRule => {
+      const { between, amount } = rule.when ?? {};
+      const range = typeof amount === 'number' ? { min: amount, max: amount } : amount;
+      const from = bound(between?.from, Number.NEGATIVE_INFINITY);
+      const until = bound(between?.until, Number.POSITIVE_INFINITY);
+      const [min, max] = [range?.min ?? Number.NEGATIVE_INFINITY, range?.max ?? Number.POSITIVE_INFINITY];
+      return { rule, label: ruleLabel(s, rule, i), from, until, min, max };
+    }),
+  );
+  return { scenarios, rules, counts: new Map() };
 }
 
 function countsOf(set: RuleSet, label: string, tenant: string): Counts {
@@ -127,21 +117,17 @@ function restoreTenantCountsIn(set: RuleSet | undefined, tenant: string, labels:
   for (const [label, c] of Object.entries(labels)) setCounts(set, label, tenant, c);
 }
 
-/**
- * The first rule of a set that applies. `matches` counts requests whose predicates hold; `nth` and `every`
- * look at it; then `times`; then `chance` draws (one number, only for a request every other condition lets
- * through), so `every: 10, chance: 0.5` is half of every tenth request and `times` counts lucky ones only.
- */
+/** The first rule of a set that applies: predicates, then `nth`/`every` on matches, `times`, and `chance` last (decision 0037). */
 function matchIn(set: RuleSet, draws: Draws, tenant: string, facts: RequestFacts, now: number): Application | undefined {
   for (const compiled of set.rules) {
-    if (!factsHold(compiled.rule, facts, now, compiled.from, compiled.until)) continue;
+    if (!factsHold(compiled, facts, now)) continue;
     const c = countsOf(set, compiled.label, tenant);
     c.matches += 1;
     const { nth, every, times, chance } = compiled.rule.when ?? {};
     if (nth !== undefined && c.matches !== nth) continue;
     if (every !== undefined && c.matches % every !== 0) continue;
     if (times !== undefined && c.applications >= times) continue;
-    if (chance !== undefined && !chanceHolds(chance, draws.fraction('chance', tenant))) continue;
+    if (chance !== undefined && draws.fraction('chance', tenant) >= chance) continue;
     c.applications += 1;
     const delayMs = delayOf(compiled.rule.then.delayMs, () => draws.fraction('delay', tenant));
     return { label: compiled.label, rule: compiled.rule, delayMs };
@@ -221,4 +207,36 @@ export function createScenarioEngine(draws: Draws = createIdSource(createSecretK
       for (const [tenant, set] of own) restoreTenantCountsIn(set, tenant, tenantNext[tenant] ?? {});
     },
   };
+}
+
+/** A payment event's webhook, before rules: the delivery, and the facts a rule matches. */
+export interface WebhookEvent {
+  item: Omit<WebhookItem, 'id' | 'rule' | 'drop' | 'hold'>;
+  type: string;
+  transactionReference: string;
+  /** The event's virtual time (epoch ms): what `between` looks at, and what a `delay` counts from. */
+  at: number;
+}
+
+/**
+ * The event's deliveries, in the order they go, as the first `operation: webhook` rule that matches scripts them
+ * (contract 4.4, decision 0056); matched inside the unit that made the event, so its counts are the tenant's.
+ */
+export function eventDeliveries(engine: ScenarioEngine, event: WebhookEvent, newId: () => string): WebhookItem[] {
+  const first: WebhookItem = { ...event.item, id: newId() };
+  if (!engine.active()) return [first];
+  const { tenant } = event.item;
+  const applied = engine.match(tenant, { operation: 'webhook', username: tenant, type: event.type, transactionReference: event.transactionReference }, event.at);
+  if (!applied) return [first];
+  const { then } = applied.rule;
+  const rule = applied.label;
+  if (then.drop === true) return [{ ...first, rule, drop: true }];
+  const delay = then.delay === undefined ? undefined : parseDuration(then.delay);
+  const hold: WebhookHold | undefined = then.reorder === true ? { next: true } : delay === undefined ? undefined : { until: addDuration(event.at, delay) };
+  const out: WebhookItem[] = [{ ...first, rule, ...(hold && { hold }) }];
+  for (let n = 0; n < (then.duplicate ?? 0); n++) {
+    const before = out[out.length - 1]?.id ?? '';
+    out.push({ ...first, id: newId(), rule, ...(hold && { hold: { after: before } }) });
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-/** Scenario rules' numbers checked by hand (decision 0037): delays (a number or a distribution) and probabilities. */
+/** Scenario rules' numbers (decision 0037): delays and probabilities checked by hand, and delays drawn. */
 import * as z from 'zod';
 import type { FieldErrorName } from '../wire/problems.js';
 import { schemaFor } from '../wire/schemas.js';
@@ -11,12 +11,10 @@ export const MAX_SIGMA = 10;
 
 export type Issue = { path: (string | number)[]; errorName: FieldErrorName; message: string };
 
-/**
- * A field checked by hand (decision 0037), for what zod's own issues would misname: a number that need not
- * be whole (zod's number issues read as fieldMustBeInteger), and a union whose alternative a key picks (zod
- * reports a failed union at the union, not at the offending item). `shape`, the same field in zod, describes it
- * in the OpenAPI document.
- */
+/** A refinement's message, as fieldHasInvalidValue. */
+export const invalid = (error: string) => ({ error, params: { errorName: 'fieldHasInvalidValue' as const } });
+
+/** A field checked by hand where zod's issues would misname it (decision 0037); `shape`, the same field in zod, is its OpenAPI form. */
 export function checked<T>(check: (value: unknown, issues: Issue[]) => T, shape: z.ZodType) {
   const json: Record<string, unknown> = z.toJSONSchema(shape);
   delete json.$schema; // the document's dialect is declared once, by OpenAPI 3.1
@@ -32,10 +30,7 @@ export function checked<T>(check: (value: unknown, issues: Issue[]) => T, shape:
     .optional();
 }
 
-/**
- * A number within [min, max] (exclusive of min for `above`), else one issue at `path`: a finite number, or a
- * whole one (`whole`: a delay in milliseconds, with the integer error names).
- */
+/** A number within [min, max] (exclusive of min for `above`; `whole` with the integer error names), else one issue at `path`. */
 export function numberIn(value: unknown, path: (string | number)[], issues: Issue[], min: number, max: number, kind: 'above' | 'whole' | 'from' = 'from'): number {
   const whole = kind === 'whole';
   if (value === null) issues.push({ path, errorName: 'fieldIsNull', message: 'must not be null' });
@@ -96,3 +91,39 @@ export const delayShape = schemaFor<DelaySpec>()(z.union([
   z.strictObject({ uniform: z.tuple([wholeMs, wholeMs]) }),
   z.strictObject({ lognormal: z.strictObject({ median: z.number().gt(0).max(MAX_DELAY_MS), sigma: z.number().min(0).max(MAX_SIGMA) }) }),
 ]));
+
+// Acklam's coefficients, highest power first; each denominator ends in its constant term, 1.
+const A = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+const B = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572, 1];
+const C = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+const D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416, 1];
+
+const poly = (coefficients: readonly number[], x: number): number => coefficients.reduce((sum, k) => sum * x + k, 0);
+
+/** The standard normal quantile of p (Acklam's rational approximation, relative error below 1.2e-9). */
+export function normalQuantile(p: number): number {
+  if (p <= 0) return Number.NEGATIVE_INFINITY;
+  if (p >= 1) return Number.POSITIVE_INFINITY;
+  const low = 0.02425;
+  if (p < low || p > 1 - low) {
+    const q = Math.sqrt(-2 * Math.log(p < low ? p : 1 - p));
+    const x = poly(C, q) / poly(D, q);
+    return p < low ? x : -x;
+  }
+  const q = p - 0.5;
+  return (poly(A, q * q) * q) / poly(B, q * q);
+}
+
+/** The delay of one application in whole milliseconds: the number, or one draw from the distribution (decision 0037). */
+export function delayOf(spec: DelaySpec | undefined, draw: () => number): number {
+  if (spec === undefined) return 0;
+  if (typeof spec === 'number') return spec;
+  if ('uniform' in spec) {
+    const [min, max] = spec.uniform;
+    return Math.min(max, min + Math.floor(draw() * (max - min + 1)));
+  }
+  const { median, sigma } = spec.lognormal;
+  const z = normalQuantile(draw());
+  const value = sigma === 0 ? median : median * Math.exp(sigma * z);
+  return Math.min(MAX_DELAY_MS, Math.max(0, Math.round(value)));
+}

@@ -4,8 +4,8 @@ import { fixtureToken, type FixtureToken } from '../config/fixtures.js';
 import type { Profile } from '../config/options.js';
 import type { RiskFactor } from '../domain/magic-values.js';
 import { parseInstant } from '../wire/instant.js';
-import { API_OPERATIONS, isoInstant, oneOf, schemaFor } from '../wire/schemas.js';
-import { checkDelay, checked, delayShape, numberIn, type DelaySpec } from './rule-numbers.js';
+import { API_OPERATIONS, isoInstant, nonEmpty, oneOf, schemaFor } from '../wire/schemas.js';
+import { checkDelay, checked, delayShape, invalid, numberIn, type DelaySpec } from './rule-numbers.js';
 import { webhookRuleIssues, webhookThen, webhookWhen, type WebhookThen, type WebhookWhen } from './webhook-rules.js';
 
 export { MAX_DELAY_MS, MAX_SIGMA, type DelaySpec } from './rule-numbers.js';
@@ -90,7 +90,7 @@ const positive = (what: string) => z.int().min(1, `must be a whole number of ${w
 
 const amountRange = z
   .strictObject({ min: z.int().min(0, 'must be 0 or more').optional(), max: z.int().min(0, 'must be 0 or more').optional() })
-  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { error: 'min must not exceed max', params: { errorName: 'fieldHasInvalidValue' } });
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, invalid('min must not exceed max'));
 
 const when = z
   .strictObject({
@@ -107,18 +107,14 @@ const when = z
     nth: positive('requests').optional(),
     every: positive('requests').optional(),
     times: positive('applications').optional(),
-    // Applies with this probability, drawn from the tenant's seeded `chance` stream (decision 0037).
     chance: checked((v, issues) => numberIn(v, [], issues, 0, 1), z.number().min(0).max(1)),
     between: z
       .strictObject({ from: instant.optional(), until: instant.optional() })
       // An absent bound is open; a bound that is not a date is reported at itself, not here as well.
-      .refine((b) => (parseInstant(b.from ?? '') ?? Number.NEGATIVE_INFINITY) < (parseInstant(b.until ?? '') ?? Number.POSITIVE_INFINITY), {
-        error: 'from must be before until',
-        params: { errorName: 'fieldHasInvalidValue' },
-      })
+      .refine((b) => (parseInstant(b.from ?? '') ?? Number.NEGATIVE_INFINITY) < (parseInstant(b.until ?? '') ?? Number.POSITIVE_INFINITY), invalid('from must be before until'))
       .optional(),
   })
-  .refine((w) => w.nth === undefined || w.every === undefined, { error: 'nth and every cannot be combined', params: { errorName: 'fieldHasInvalidValue' } });
+  .refine((w) => w.nth === undefined || w.every === undefined, invalid('nth and every cannot be combined'));
 
 const riskFactor = z.strictObject({
   risk: oneOf(['not_checked', 'not_matched', 'not_supplied']),
@@ -131,7 +127,7 @@ const then = z
     error: z
       .strictObject({
         status: z.int().min(400, 'must be an error status from 400 to 599').max(599, 'must be an error status from 400 to 599'),
-        errorName: z.string().min(1, 'must not be empty'),
+        errorName: nonEmpty,
         message: z.string().optional(),
       })
       .optional(),
@@ -139,19 +135,13 @@ const then = z
     outcome: z
       .strictObject({
         outcome: oneOf(['sentForSettlement', 'refused']),
-        refusalCode: z.string().min(1, 'must not be empty').optional(),
-        refusalDescription: z.string().min(1, 'must not be empty').optional(),
+        refusalCode: nonEmpty.optional(),
+        refusalDescription: nonEmpty.optional(),
       })
       .optional(),
     riskFactors: z.array(riskFactor).optional(),
-    // The payment's later life (contract 3.2): its settlement fails, or its refunds do.
     settlement: oneOf(['failed']).optional(),
-    refund: z
-      .strictObject({
-        failed: z.strictObject({ code: z.string().min(1, 'must not be empty'), description: z.string().min(1, 'must not be empty') }),
-      })
-      .optional(),
-    // Failure after the work, and rate limits (contract 4.4).
+    refund: z.strictObject({ failed: z.strictObject({ code: nonEmpty, description: nonEmpty }) }).optional(),
     lostAnswer: oneOf(LOST_ANSWERS).optional(),
     rateLimited: z
       .strictObject({ retryAfter: z.int('must be a whole number of seconds').min(0, 'must be 0 or more').max(MAX_RETRY_AFTER_S, `must be at most ${MAX_RETRY_AFTER_S}`) })
@@ -163,8 +153,7 @@ const then = z
     params: { errorName: 'fieldIsEmpty' },
   })
   .superRefine((t, ctx) => {
-    // Each of these decides the answer alone: an error, a fault or a rate limit does no work, and a lost
-    // answer needs the work done.
+    // Each decides the answer alone: an error, a fault or a rate limit does no work; a lost answer needs it done.
     const given = (['error', 'fault', 'rateLimited', 'lostAnswer'] as const).filter((key) => t[key] !== undefined);
     if (given.length > 1) {
       ctx.addIssue({ code: 'custom', path: [given[1] as string], message: `cannot be combined with ${given[0] as string}`, params: { errorName: 'fieldHasInvalidValue' } });
@@ -173,14 +162,10 @@ const then = z
 
 export const ruleSchema = schemaFor<Rule>()(
   z
-    .strictObject({ id: z.string().min(1, 'must not be empty').optional(), when: when.optional(), then })
+    .strictObject({ id: nonEmpty.optional(), when: when.optional(), then })
     .superRefine((rule, ctx) => {
-      // Webhook predicates and actions where they have an effect only (decision 0056).
       for (const i of webhookRuleIssues(rule)) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { errorName: 'fieldHasInvalidValue' } });
-      // outcome and riskFactors shape a sale's answer: on a rule that can only match other operations they
-      // would apply (and be counted) without any effect.
-      // `refund` scripts a sale's refunds, or the refund a rule matches.
-      // A misspelt operation is reported at itself (with a "did you mean"), not here as well.
+      // What shapes a sale (or, for `refund`, a refund) would apply to nothing elsewhere; a misspelt operation is reported at itself.
       const operation = rule.when?.operation;
       if (operation === undefined || operation === 'any' || !OPERATIONS.includes(operation)) return;
       const refunds = operation === 'sale' || operation === 'refund' || operation === 'partialRefund';
@@ -195,7 +180,7 @@ export const ruleSchema = schemaFor<Rule>()(
 /** Every object of a scenario file refuses fields it does not define (fieldIsNotAllowed, with a hint). */
 export const scenarioSchema = schemaFor<Scenario>()(
   z.strictObject({
-    name: z.string().min(1, 'must not be empty'),
+    name: nonEmpty,
     description: z.string().optional(),
     profile: oneOf(['try', 'live']).optional(),
     tokens: z.array(fixtureToken).optional(),

@@ -1,14 +1,9 @@
-/**
- * Scenario rules on `operation: webhook` (contract 4.4, decision 0056): the webhooks as the vendor sends them.
- * Their predicates (`type`, and of the others `transactionReference` and the counters) and actions (`duplicate`,
- * `reorder`, `delay`, `drop`), as data, and the checks that keep each where it has an effect. The engine matches
- * them where a payment event's webhook is made (webhook-actions.ts), never against an API request.
- */
+/** Scenario rules on `operation: webhook` (contract 4.4, decision 0056): their predicates and actions, kept where they have an effect. */
 import * as z from 'zod';
 import { isPositiveDuration, parseDuration } from '../domain/duration.js';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../domain/payment.js';
 import { oneOf } from '../wire/schemas.js';
-import type { Issue } from './rule-numbers.js';
+import { invalid, type Issue } from './rule-numbers.js';
 
 /** A rule's predicate that only webhook rules take. */
 export interface WebhookWhen {
@@ -44,13 +39,10 @@ export const webhookThen = {
   reorder: justTrue.optional(),
   delay: z
     .string()
-    .refine(
-      (text) => {
-        const d = parseDuration(text);
-        return d !== undefined && isPositiveDuration(d);
-      },
-      { error: 'must be a positive ISO 8601 duration such as PT1H or P1D (on the virtual clock)', params: { errorName: 'fieldHasInvalidValue' } },
-    )
+    .refine((text) => {
+      const d = parseDuration(text);
+      return d !== undefined && isPositiveDuration(d);
+    }, invalid('must be a positive ISO 8601 duration such as PT1H or P1D (on the virtual clock)'))
     .optional(),
   drop: justTrue.optional(),
 };
@@ -66,7 +58,6 @@ interface RuleShape {
   then: Record<string, unknown>;
 }
 
-/** An issue of a rule's mix, at its own path: always fieldHasInvalidValue. */
 type WebhookRuleIssue = Omit<Issue, 'errorName'>;
 
 /** What is wrong with a rule's mix of webhook and API predicates and actions, each at its own path. */

@@ -1,9 +1,4 @@
-/**
- * One recorded answer held against the simulator's (contract 4.5, decision 0059): status, errorName, the jsonPaths
- * of validation errors, Content-Type and Location, the set of body fields with their JSON types, and the link
- * relations. Values are not compared (ids, refs, timestamps and scheme references differ by nature); hrefs are
- * learnt instead (links.ts), so that later requests reach the simulator's own resources.
- */
+/** One recorded answer held against the simulator's, by kind and never by value (contract 4.5, decision 0059). */
 import type { Difference, DifferenceKind } from './types.js';
 
 /** One answer: its status, headers (lower-case names) and body (parsed JSON, or undefined). */
@@ -22,26 +17,26 @@ const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ?
 function shapeOf(value: unknown): { fields: Map<string, Set<string>>; links: Map<string, Set<string>> } {
   const fields = new Map<string, Set<string>>();
   const links = new Map<string, Set<string>>();
+  const add = (map: Map<string, Set<string>>, key: string, items: readonly string[]): void => {
+    map.set(key, new Set([...(map.get(key) ?? []), ...items]));
+  };
   const walk = (v: unknown, path: string): void => {
-    if (path !== '$') {
-      const types = fields.get(path) ?? new Set<string>();
-      types.add(typeOf(v));
-      fields.set(path, types);
-    }
+    if (path !== '$') add(fields, path, [typeOf(v)]);
     if (Array.isArray(v)) for (const item of v) walk(item, `${path}[]`);
     else if (isObject(v)) {
       for (const [key, child] of Object.entries(v)) {
-        if (key === '_links' && isObject(child)) {
-          const rels = links.get(`${path}._links`) ?? new Set<string>();
-          for (const rel of Object.keys(child)) rels.add(rel);
-          links.set(`${path}._links`, rels);
-        } else walk(child, `${path}.${key}`);
+        if (key === '_links' && isObject(child)) add(links, `${path}._links`, Object.keys(child));
+        else walk(child, `${path}.${key}`);
       }
     }
   };
   if (value !== undefined) walk(value, '$');
   return { fields, links };
 }
+
+/** One difference of this kind where the two sides are not the same (a side without a value is left out). */
+const differ = (kind: DifferenceKind, at: string, recorded: string | undefined, simulator: string | undefined): Found[] =>
+  recorded === simulator ? [] : [{ kind, at, ...(recorded !== undefined && { recorded }), ...(simulator !== undefined && { simulator }) }];
 
 const typesText = (types: ReadonlySet<string>): string => [...types].sort().join('|');
 
@@ -59,7 +54,7 @@ function compareBodies(recorded: unknown, simulator: unknown): Found[] {
   const out = compareSets('field missing', 'field extra', r.fields, s.fields, (p) => p, (p) => typesText((r.fields.get(p) ?? s.fields.get(p)) as Set<string>));
   for (const [path, types] of r.fields) {
     const other = s.fields.get(path);
-    if (other !== undefined && typesText(other) !== typesText(types)) out.push({ kind: 'type', at: path, recorded: typesText(types), simulator: typesText(other) });
+    if (other !== undefined) out.push(...differ('type', path, typesText(types), typesText(other)));
   }
   for (const where of new Set([...r.links.keys(), ...s.links.keys()])) {
     const none = new Set<string>();
@@ -88,10 +83,6 @@ function compareJsonPaths(recorded: readonly string[], simulator: readonly strin
   return out;
 }
 
-function compareHeader(name: string, recorded: string | undefined, simulator: string | undefined): Found[] {
-  if (recorded === simulator) return [];
-  return [{ kind: 'header', at: name, ...(recorded !== undefined && { recorded }), ...(simulator !== undefined && { simulator }) }];
-}
 
 /**
  * The differences between a recorded answer and the simulator's. `location` is the recorded Location mapped to
@@ -100,15 +91,16 @@ function compareHeader(name: string, recorded: string | undefined, simulator: st
  * fields, links and headers are not compared.
  */
 export function compareAnswers(recorded: Answer, simulator: Answer, location: string | undefined): Found[] {
-  const out: Found[] = [];
-  const rError = errorNameOf(recorded.json);
-  const sError = errorNameOf(simulator.json);
-  if (recorded.status !== simulator.status) out.push({ kind: 'status', at: '', recorded: String(recorded.status), simulator: String(simulator.status) });
-  if (rError !== sError) out.push({ kind: 'errorName', at: '', ...(rError !== undefined && { recorded: rError }), ...(sError !== undefined && { simulator: sError }) });
+  const out = [
+    ...differ('status', '', String(recorded.status), String(simulator.status)),
+    ...differ('errorName', '', errorNameOf(recorded.json), errorNameOf(simulator.json)),
+  ];
   if (recorded.status !== simulator.status) return out;
-  out.push(...compareJsonPaths(jsonPathsOf(recorded.json), jsonPathsOf(simulator.json)));
-  out.push(...compareHeader('Content-Type', recorded.headers.get('content-type'), simulator.headers.get('content-type')));
-  out.push(...compareHeader('Location', location, simulator.headers.get('location')));
-  out.push(...compareBodies(recorded.json, simulator.json));
-  return out;
+  return [
+    ...out,
+    ...compareJsonPaths(jsonPathsOf(recorded.json), jsonPathsOf(simulator.json)),
+    ...differ('header', 'Content-Type', recorded.headers.get('content-type'), simulator.headers.get('content-type')),
+    ...differ('header', 'Location', location, simulator.headers.get('location')),
+    ...compareBodies(recorded.json, simulator.json),
+  ];
 }

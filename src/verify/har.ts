@@ -1,7 +1,4 @@
-/**
- * The journal as a HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), for browser dev tools,
- * proxies and HAR viewers. Card data is masked exactly as in the JSON journal; credentials were never kept.
- */
+/** The journal, and a recording's exchanges, as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), card data masked. */
 import { STATUS_CODES } from 'node:http';
 import {
   bodyView,
@@ -21,8 +18,10 @@ const HTTP_VERSION = 'HTTP/1.1';
 const pairs = (list: readonly [string, string][]): { name: string; value: string }[] => list.map(([name, value]) => ({ name, value }));
 const headerOf = (list: readonly [string, string][], name: string): string | undefined => list.find(([n]) => n.toLowerCase() === name)?.[1];
 
+type Content = { text?: string; comment?: string };
+
 /** The body's masked text (JSON as JSON text), and a comment when it was not kept. */
-function contentOf(view: BodyView | undefined): { text?: string; comment?: string } {
+function contentOf(view: BodyView | undefined): Content {
   if (view === undefined) return {};
   if (view.kind === 'omitted') return { comment: omittedNote(view.bytes) };
   return { text: view.kind === 'json' ? JSON.stringify(view.value) : view.text };
@@ -39,13 +38,13 @@ export interface ExchangeParts {
   url: string;
   requestHeaders: readonly [string, string][];
   queryPairs: readonly [string, string][];
-  requestBody: { text?: string; comment?: string } | undefined;
+  requestBody: Content | undefined;
   requestBodySize: number;
   status: number;
   responseHeaders: readonly [string, string][];
   /** Whether an answer was sent. */
   answered: boolean;
-  responseBody: { text?: string; comment?: string } | undefined;
+  responseBody: Content | undefined;
   responseSize: number;
 }
 

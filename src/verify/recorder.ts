@@ -1,9 +1,6 @@
-/**
- * `token-sim record` (contract 4.5): a proxy that sends each request to the upstream as received and returns
- * each answer as received, with the upstream's links rewritten to the proxy's own address, and writes each
- * exchange, redacted (redact.ts), to a HAR file as it completes (har-file.ts). Decision 0059.
- */
+/** `token-sim record` (contract 4.5, decision 0059): a proxy that writes each exchange, redacted, to a HAR file. */
 import { once } from 'node:events';
+import { open } from 'node:fs/promises';
 import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -11,8 +8,7 @@ import { buffer } from 'node:stream/consumers';
 import { rootCertificates } from 'node:tls';
 import { brotliCompressSync, brotliDecompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { packageVersion } from '../config/version.js';
-import { harExchange } from './har.js';
-import { createHarFile, type HarFile } from './har-file.js';
+import { harExchange, type HarExchange } from './har.js';
 import { Redactor } from './redact.js';
 import type { RecordOptions, Recording } from './types.js';
 
@@ -48,15 +44,48 @@ export function encodedBody(text: string, contentEncoding: string | undefined): 
   return coding ? coding.encode(Buffer.from(text)) : Buffer.from(text);
 }
 
-interface Upstream {
-  /** Origin and path, no trailing slash, as links and requests are joined to it. */
-  base: string;
-  url: URL;
-  send(method: string, path: string, headers: string[], body: Buffer): Promise<{ status: number; headers: [string, string][]; body: Buffer }>;
-  close(): void;
+const TAIL = ']}}\n';
+
+/** A HAR file valid after every exchange: each entry overwrites the tail `]}}` in one positional write, queued in order (decision 0059). */
+async function createHarFile(path: string, creator: { name: string; version: string }, comment: string) {
+  const file = await open(path, 'w');
+  const head = `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"comment":${JSON.stringify(comment)},"entries":[`;
+  await file.write(head + TAIL, 0);
+  let end = Buffer.byteLength(head);
+  let count = 0;
+  let queue: Promise<void> = Promise.resolve();
+  let failure: Error | undefined;
+  return {
+    /** Queues an entry; the returned promise settles once it is in the file. */
+    append(entry: HarExchange): Promise<void> {
+      const text = Buffer.from(`${count === 0 ? '' : ','}${JSON.stringify(entry)}${TAIL}`);
+      count++;
+      const at = end;
+      end += text.length - Buffer.byteLength(TAIL);
+      queue = queue.then(async () => {
+        if (failure !== undefined) return;
+        try {
+          await file.write(text, 0, text.length, at);
+        } catch (err) {
+          failure = err instanceof Error ? err : new Error('the HAR file could not be written');
+        }
+      });
+      return queue;
+    },
+    count: () => count,
+    /** Waits for queued writes and closes the file. */
+    async close() {
+      await queue;
+      await file.close();
+      if (failure instanceof Error) throw failure;
+    },
+  };
 }
 
-function connectUpstream(options: RecordOptions): Upstream {
+type HarFile = Awaited<ReturnType<typeof createHarFile>>;
+type Upstream = ReturnType<typeof connectUpstream>;
+
+function connectUpstream(options: RecordOptions) {
   const url = URL.canParse(options.upstream) ? new URL(options.upstream) : undefined;
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new Error(`--upstream must be an http:// or https:// URL, not ${JSON.stringify(options.upstream)}`);
   const prefix = url.pathname.replace(/\/+$/, '');
@@ -65,10 +94,10 @@ function connectUpstream(options: RecordOptions): Upstream {
   const agent = https ? new HttpsAgent({ keepAlive: true, ...(ca && { ca }) }) : new HttpAgent({ keepAlive: true });
   const send = https ? httpsRequest : httpRequest;
   return {
+    /** Origin and path, no trailing slash, as links and requests are joined to it. */
     base: `${url.origin}${prefix}`,
-    url,
-    send: (method, path, headers, body) =>
-      new Promise((resolve, reject) => {
+    send: (method: string, path: string, headers: string[], body: Buffer) =>
+      new Promise<{ status: number; headers: [string, string][]; body: Buffer }>((resolve, reject) => {
         const req = send({ protocol: url.protocol, hostname: url.hostname, port: url.port, method, path: prefix + path, headers: [...headers, 'Host', url.host, ...(body.length > 0 || method === 'POST' || method === 'PUT' ? ['Content-Length', String(body.length)] : [])], agent }, (res) => {
           buffer(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: pairsOf(res.rawHeaders), body: b }), reject);
         });

@@ -1,8 +1,4 @@
-/**
- * Redaction of a recording (contract 4.5, decision 0059): card numbers and CVCs replaced by stand-ins of the same
- * length, card numbers keeping their Luhn result and their first six digits (the BIN, which decides the network),
- * the same stand-in for the same value throughout one recording; credentials reduced to the username.
- */
+/** Redaction of a recording (contract 4.5): card data replaced by stand-ins, credentials reduced to the username (decision 0059). */
 import { randomInt } from 'node:crypto';
 import { passesLuhn } from '../domain/card.js';
 import { maskBodyText, maskCardData, maskCardNumbersIn, maskCardText, maskField, maskHref, type CardRewrite } from '../wire/mask.js';
@@ -12,8 +8,8 @@ const keptDigits = (length: number): number => Math.max(0, Math.min(6, length - 
 
 const randomDigits = (n: number): string => Array.from({ length: n }, () => String(randomInt(10))).join('');
 
-/** A stand-in for the digits of a card number: same length, same first digits, same Luhn result, not the number. */
-function cardStandIn(digits: string, taken: ReadonlySet<string>): string {
+/** A stand-in for the digits of a card number: same length, same first digits, same Luhn result, not the number nor one `taken`. */
+function cardStandIn(digits: string, taken: Set<string>): string {
   const valid = passesLuhn(digits);
   const keep = digits.slice(0, keptDigits(digits.length));
   for (;;) {
@@ -21,7 +17,9 @@ function cardStandIn(digits: string, taken: ReadonlySet<string>): string {
     // Of the ten last digits exactly one makes the number valid: take it, or any of the nine others.
     const check = [...'0123456789'].filter((d) => passesLuhn(body + d) === valid);
     const standIn = body + (check[randomInt(check.length)] as string);
-    if (standIn !== digits && !taken.has(standIn)) return standIn;
+    if (standIn === digits || taken.has(standIn)) continue;
+    taken.add(standIn);
+    return standIn;
   }
 }
 
@@ -33,6 +31,9 @@ function codeStandIn(code: string): string {
     if (standIn !== code) return standIn;
   }
 }
+
+/** The value remembered for `key`, else a new one, made and remembered. */
+const remembered = (map: Map<string, string>, key: string, make: () => string): string => map.get(key) ?? (map.set(key, make()).get(key) as string);
 
 /** The card data of one recording and their stand-ins, consistent from its first exchange to its last. */
 export class Redactor implements CardRewrite {
@@ -47,23 +48,13 @@ export class Redactor implements CardRewrite {
   pan(value: string): string {
     const digits = value.replace(/[^0-9]/g, '');
     if (digits.length < 2 || value.includes('*')) return value;
-    let standIn = this.#cards.get(digits);
-    if (standIn === undefined) {
-      standIn = cardStandIn(digits, this.#taken);
-      this.#cards.set(digits, standIn);
-      this.#taken.add(standIn);
-    }
+    const standIn = remembered(this.#cards, digits, () => cardStandIn(digits, this.#taken));
     let i = 0;
     return value.replace(/[0-9]/g, () => standIn[i++] as string);
   }
 
   cvc(text: string): string {
-    let standIn = this.#codes.get(text);
-    if (standIn === undefined) {
-      standIn = codeStandIn(text);
-      this.#codes.set(text, standIn);
-    }
-    return standIn;
+    return remembered(this.#codes, text, () => codeStandIn(text));
   }
 
   /** A code sent as a JSON number stays a number (the replay must meet the same validation). */
@@ -113,18 +104,20 @@ export function usernameOnly(value: string): string {
   const m = /^\s*(\S+)(?:\s+(\S*))?/.exec(value);
   if (!m) return '';
   const scheme = m[1] as string;
-  if (scheme.toLowerCase() !== 'basic' || m[2] === undefined) return scheme;
-  const decoded = Buffer.from(m[2], 'base64').toString('utf8');
+  const user = scheme.toLowerCase() === 'basic' && m[2] !== undefined ? userOf(m[2], true) : undefined;
+  return user === undefined ? scheme : `${scheme} ${Buffer.from(`${user}:`, 'utf8').toString('base64')}`;
+}
+
+/** The user of a Basic credential's base64 `user:password` (`exact`: only where it encodes back the same). */
+function userOf(base64: string, exact = false): string | undefined {
+  const decoded = Buffer.from(base64, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon === -1 || Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '') !== m[2].replace(/=+$/, '')) return scheme;
-  return `${scheme} ${Buffer.from(`${decoded.slice(0, colon)}:`, 'utf8').toString('base64')}`;
+  if (colon === -1 || (exact && Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '') !== base64.replace(/=+$/, ''))) return undefined;
+  return decoded.slice(0, colon);
 }
 
 /** The username of a reduced (or full) Basic credential, or undefined. */
 export function usernameOf(value: string | undefined): string | undefined {
   const m = value === undefined ? null : /^\s*basic\s+(\S+)/i.exec(value);
-  if (!m) return undefined;
-  const decoded = Buffer.from(m[1] as string, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon === -1 ? undefined : decoded.slice(0, colon);
+  return m ? userOf(m[1] as string) : undefined;
 }

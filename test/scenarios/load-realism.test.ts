@@ -2,7 +2,7 @@
 import { createSecretKey } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { createIdSource } from '../../src/infra/ids.js';
-import { delayOf, normalQuantile } from '../../src/scenarios/draws.js';
+import { delayOf, normalQuantile } from '../../src/scenarios/rule-numbers.js';
 import { createScenarioEngine, type RequestFacts } from '../../src/scenarios/engine.js';
 import { validateScenarios } from '../../src/scenarios/loader.js';
 import { WireError } from '../../src/wire/problems.js';
