@@ -16,7 +16,7 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 describe('the dashboard’s TypeScript', () => {
   it('takes the shapes of /_sim from the published declarations, not a copy of its own', () => {
     const api = readFileSync(join(root, 'src', 'ui', 'api.ts'), 'utf8');
-    expect(api).toMatch(/^import type \{ ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery \} from '\.\.\/\.\.\/dist\/index\.js';$/m);
+    expect(api).toMatch(/^import type \{ ClockState, ControlPayment, ControlTenant, ControlToken, ErrorBody, JournalEntry, WebhookDelivery \} from '\.\.\/\.\.\/dist\/index\.js';$/m);
     expect(api).not.toMatch(/interface (JournalEntry|Delivery|PaymentItem|Clock|Tenant|TokenItem)\b/);
   });
 
