@@ -118,14 +118,18 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** A server with the control routes over only `journal`, the live journal bounded by `limits`: its base URL. */
-async function streamServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits, hub = new StreamHub(journal, limits)): Promise<string> {
+/** A server with the control routes over only `journal`, the live journal bounded by `limits`: its base URL and its hub. */
+async function hubServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits): Promise<{ base: string; hub: StreamHub }> {
+  const hub = new StreamHub(journal, limits);
   const router = createControlRoutes({ dashboard: { journal, hub }, adminToken: undefined } as unknown as ControlRoutesDeps);
   const app = express();
   app.set('query parser', 'simple');
   app.use('/_sim', router);
-  return serve(app);
+  return { base: await serve(app), hub };
 }
+
+/** The same server: its base URL. */
+const streamServer = async (journal: ReturnType<typeof createJournal>, limits: StreamLimits): Promise<string> => (await hubServer(journal, limits)).base;
 
 async function reader(url: string, headers?: Record<string, string>): Promise<Reader> {
   const r = await open(url, headers);
@@ -276,9 +280,7 @@ describe('the live journal at server close', () => {
 
   it("the hub's closeAll ends every open stream and forgets it, and ends at once one opened later", async () => {
     const journal = createJournal({ perTenant: 100, total: 100, bodyChars: 1000 });
-    const limits = { backlog: 50, resume: 1000, pending: 100, flushMs: 0, budget: 1000, buffered: 256 * 1024, heartbeatMs: 60_000 };
-    const hub = new StreamHub(journal, limits);
-    const base = await streamServer(journal, limits, hub);
+    const { base, hub } = await hubServer(journal, { backlog: 50, resume: 1000, pending: 100, flushMs: 0, budget: 1000, buffered: 256 * 1024, heartbeatMs: 60_000 });
     const first = await reader(`${base}/_sim/requests/stream`);
     const second = await reader(`${base}/_sim/requests/stream?operation=getToken`);
     const ended = Promise.all([first, second].map((r) => new Promise<void>((resolve) => r.res.on('end', resolve))));
@@ -312,9 +314,7 @@ describe('the live journal bounds each client', () => {
 
   it('drops what a slow reader cannot take and tells it once with event: gap', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
-    const limits = { backlog: 50, resume: 1000, pending: 10, flushMs: 0, budget: 100_000, buffered: 16 * 1024, heartbeatMs: 60_000 };
-    const hub = new StreamHub(journal, limits);
-    const base = await streamServer(journal, limits, hub);
+    const { base, hub } = await hubServer(journal, { backlog: 50, resume: 1000, pending: 10, flushMs: 0, budget: 100_000, buffered: 16 * 1024, heartbeatMs: 60_000 });
     const r = await reader(`${base}/_sim/requests/stream`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     r.res.pause();
