@@ -23,39 +23,14 @@ export interface StreamLimits {
 
 export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, budget: 1000, buffered: 256 * 1024, heartbeatMs: 15_000 };
 
-/** The open live-journal streams of one simulator, ended at server close so that none holds the shutdown. */
-export class JournalStreams {
-  private readonly open = new Set<() => void>();
-  private closed = false;
-
-  /** Registers a stream's end; returns its removal. After closeAll, ends the stream at once. */
-  add(end: () => void): () => void {
-    if (this.closed) {
-      end();
-      return () => undefined;
-    }
-    this.open.add(end);
-    return () => void this.open.delete(end);
-  }
-
-  /** Ends every open stream (and any opened later). */
-  closeAll(): void {
-    this.closed = true;
-    for (const end of [...this.open]) end();
-    this.open.clear();
-  }
-
-  size(): number {
-    return this.open.size;
-  }
-}
-
 /** One client: what it waits for, and what it missed since its last write. */
 class Client {
   draining = false;
   /** A flush waits for the next turn. */
   scheduled = false;
   closed = false;
+  /** Ends the stream and forgets the client (set once it is kept). */
+  end = (): void => undefined;
 
   /** `after`: entries up to this seq were sent or skipped already (the backlog). */
   constructor(
@@ -77,6 +52,7 @@ interface Group {
 
 const gap = (skipped: number): string => `event: gap\ndata: {"skipped":${skipped}}\n\n`;
 
+/** The live journal of one simulator: the only record of its open clients, ended at server close so that none holds the shutdown. */
 export class StreamHub {
   /** Each entry's event, serialised and masked once. */
   private readonly frames = new WeakMap<JournalSelection, string>();
@@ -84,8 +60,22 @@ export class StreamHub {
   private fresh: JournalSelection[] = [];
   private scheduled = false;
   private unsubscribe: (() => void) | undefined;
+  private closed = false;
 
-  constructor(private readonly journal: Journal, private readonly streams: JournalStreams, private readonly limits: StreamLimits) {}
+  constructor(private readonly journal: Journal, private readonly limits: StreamLimits) {}
+
+  /** The open clients. */
+  size(): number {
+    let clients = 0;
+    for (const group of this.groups.values()) clients += group.clients.size;
+    return clients;
+  }
+
+  /** Ends every open stream (and any opened later). */
+  closeAll(): void {
+    this.closed = true;
+    for (const group of [...this.groups.values()]) for (const client of [...group.clients]) client.end();
+  }
 
   private frameOf(s: JournalSelection): string {
     let frame = this.frames.get(s);
@@ -148,9 +138,7 @@ export class StreamHub {
     this.scheduled = false;
     const batch = this.fresh;
     this.fresh = [];
-    let clients = 0;
-    for (const group of this.groups.values()) clients += group.clients.size;
-    const share = Math.max(1, Math.min(this.limits.pending, Math.floor(this.limits.budget / Math.max(1, clients))));
+    const share = Math.max(1, Math.min(this.limits.pending, Math.floor(this.limits.budget / Math.max(1, this.size()))));
     for (const group of this.groups.values()) {
       const matched = group.all
         ? batch
@@ -195,7 +183,6 @@ export class StreamHub {
       if (res.writableLength < this.limits.buffered) res.write(': heartbeat\n\n');
     }, this.limits.heartbeatMs);
     heartbeat.unref();
-    let forget = (): void => undefined;
     const cleanup = (): void => {
       if (client.closed) return;
       client.closed = true;
@@ -208,13 +195,14 @@ export class StreamHub {
         this.unsubscribe = undefined;
         this.fresh = [];
       }
-      forget();
     };
     res.once('close', cleanup);
-    forget = this.streams.add(() => {
+    client.end = () => {
       cleanup();
       res.end();
-    });
+    };
+    // After closeAll, a stream opened is ended at once.
+    if (this.closed) client.end();
     if (!client.closed) this.flush(client);
   }
 }

@@ -11,7 +11,7 @@ import { buildApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
 import { Correlation, createRequestLogger } from '../http/exchange.js';
 import { Guard } from '../http/guard.js';
-import { JournalStreams } from '../http/journal-stream.js';
+import { STREAM_LIMITS, StreamHub } from '../http/journal-stream.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
 import { ReadCache } from '../http/present.js';
@@ -140,7 +140,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
   preloadFixtureTokens(core, undefined, true);
   loadScenarios(core, options.scenarios);
   const heldSockets = new Set<Socket>();
-  const journalStreams = new JournalStreams();
+  const journalHub = new StreamHub(stores.journal, STREAM_LIMITS);
   const controller = createControl(core);
   if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
   stores.bind({
@@ -161,7 +161,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
       tenants: () => [...config.credentials.keys()],
       paymentStore: stores.payments,
       journal: stores.journal,
-      streams: journalStreams,
+      hub: journalHub,
     },
   };
   const controlApp = createControlApp(core, edges, control, metrics);
@@ -181,7 +181,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     [INTERNALS]: {
       listening: core.listening,
       webhookClient: (client: ClientCertificate) => core.webhookSender.present(client),
-      journalStreams,
+      journalHub,
       replica: stores.replica,
       stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
     },

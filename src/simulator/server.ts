@@ -183,7 +183,7 @@ async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.
   server.close();
   server.closeIdleConnections();
   // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
-  own.journalStreams.closeAll();
+  own.journalHub.closeAll();
   // A `noResponse` fault would otherwise hold the server open until the client gives up.
   for (const socket of sim.heldSockets) socket.destroy();
   await closed;

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createJournal, type JournalRecord } from '../../src/control/journal.js';
 import { createControlRoutes } from '../../src/http/admin/routes.js';
 import type { ControlRoutesDeps } from '../../src/http/admin/context.js';
-import { JournalStreams, type StreamLimits } from '../../src/http/journal-stream.js';
+import { StreamHub, type StreamLimits } from '../../src/http/journal-stream.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import type { Simulator } from '../../src/index.js';
 import { client, createBody, createToken, handlerOf, testSimulator } from '../support/sim.js';
@@ -118,14 +118,18 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** A server with the control routes over only `journal`, the live journal bounded by `limits`: its base URL. */
-async function streamServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits, streams = new JournalStreams()): Promise<string> {
-  const router = createControlRoutes({ dashboard: { journal, streams }, adminToken: undefined } as unknown as ControlRoutesDeps, limits);
+/** A server with the control routes over only `journal`, the live journal bounded by `limits`: its base URL and its hub. */
+async function hubServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits): Promise<{ base: string; hub: StreamHub }> {
+  const hub = new StreamHub(journal, limits);
+  const router = createControlRoutes({ dashboard: { journal, hub }, adminToken: undefined } as unknown as ControlRoutesDeps);
   const app = express();
   app.set('query parser', 'simple');
   app.use('/_sim', router);
-  return serve(app);
+  return { base: await serve(app), hub };
 }
+
+/** The same server: its base URL. */
+const streamServer = async (journal: ReturnType<typeof createJournal>, limits: StreamLimits): Promise<string> => (await hubServer(journal, limits)).base;
 
 async function reader(url: string, headers?: Record<string, string>): Promise<Reader> {
   const r = await open(url, headers);
@@ -273,6 +277,24 @@ describe('the live journal at server close', () => {
     await ended;
     expect(Date.now() - started).toBeLessThan(3000);
   });
+
+  it("the hub's closeAll ends every open stream and forgets it, and ends at once one opened later", async () => {
+    const journal = createJournal({ perTenant: 100, total: 100, bodyChars: 1000 });
+    const { base, hub } = await hubServer(journal, { backlog: 50, resume: 1000, pending: 100, flushMs: 0, budget: 1000, buffered: 256 * 1024, heartbeatMs: 60_000 });
+    const first = await reader(`${base}/_sim/requests/stream`);
+    const second = await reader(`${base}/_sim/requests/stream?operation=getToken`);
+    const ended = Promise.all([first, second].map((r) => new Promise<void>((resolve) => r.res.on('end', resolve))));
+    expect(hub.size()).toBe(2);
+    hub.closeAll();
+    expect(hub.size()).toBe(0);
+    await ended;
+    const late = await reader(`${base}/_sim/requests/stream`);
+    expect(late.res.statusCode).toBe(200);
+    // It may have ended before this line runs.
+    if (!late.res.readableEnded) await new Promise<void>((resolve) => late.res.on('end', resolve));
+    expect(late.raw()).toBe('');
+    expect(hub.size()).toBe(0);
+  });
 });
 
 describe('the live journal bounds each client', () => {
@@ -292,8 +314,7 @@ describe('the live journal bounds each client', () => {
 
   it('drops what a slow reader cannot take and tells it once with event: gap', async () => {
     const journal = createJournal({ perTenant: 100_000, total: 100_000, bodyChars: 1e9 });
-    const streams = new JournalStreams();
-    const base = await streamServer(journal, { backlog: 50, resume: 1000, pending: 10, flushMs: 0, budget: 100_000, buffered: 16 * 1024, heartbeatMs: 60_000 }, streams);
+    const { base, hub } = await hubServer(journal, { backlog: 50, resume: 1000, pending: 10, flushMs: 0, budget: 100_000, buffered: 16 * 1024, heartbeatMs: 60_000 });
     const r = await reader(`${base}/_sim/requests/stream`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     r.res.pause();
@@ -311,10 +332,10 @@ describe('the live journal bounds each client', () => {
     expect([...got].sort((a, b) => a - b)).toEqual(got);
     expect(new Set(got).size).toBe(got.length);
     expect(gaps.length).toBeGreaterThan(0);
-    expect(streams.size()).toBe(1);
+    expect(hub.size()).toBe(1);
     r.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(streams.size()).toBe(0);
+    expect(hub.size()).toBe(0);
   });
 
   it('writes new entries together once per period, at most `pending` of them: a burst beyond is one gap', async () => {

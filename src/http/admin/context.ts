@@ -11,7 +11,7 @@ import type { RefCodec } from '../../infra/refs.js';
 import type { WebhookDispatcher, WebhookResend } from '../../infra/webhooks.js';
 import type { Authenticate } from '../auth.js';
 import { HttpError } from '../errors.js';
-import type { JournalStreams, StreamHub } from '../journal-stream.js';
+import type { StreamHub } from '../journal-stream.js';
 import type { StoreHealth } from '../../store/stores.js';
 import type { MagicValues } from './magic-values.js';
 
@@ -24,7 +24,8 @@ export interface DashboardDeps {
   paymentStore: PaymentStore;
   vault: Vault;
   journal: Journal;
-  streams: JournalStreams;
+  /** The live journal: one hub per simulator, whose clients share its work (contract 4.1). */
+  hub: StreamHub;
 }
 
 export interface ControlRoutesDeps {
@@ -51,9 +52,8 @@ export interface ControlRoutesDeps {
   magicValues: (tenant: string | undefined) => MagicValues;
 }
 
-/** One simulator's control plane: its parts, the live journal's hub, and the tenant of each request made with its Basic credentials. */
+/** One simulator's control plane: its parts, and the tenant of each request made with its Basic credentials. */
 export interface ControlContext extends ControlRoutesDeps {
-  hub: StreamHub;
   scopes: WeakMap<Request, string>;
 }
 

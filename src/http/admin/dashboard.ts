@@ -126,5 +126,5 @@ export const streamRequests: ControlHandler = (ctx, { tenant, where }, req, res)
   const { since: sinceParam, ...live } = filter;
   const header = req.headers['last-event-id'];
   const since = sinceParam ?? (typeof header === 'string' && LAST_EVENT_ID.test(header.trim()) ? Number(header.trim()) : undefined);
-  ctx.hub.open(req, res, tenant, live, since);
+  ctx.dashboard.hub.open(req, res, tenant, live, since);
 };

@@ -2,7 +2,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
 import { HttpError } from '../errors.js';
-import { STREAM_LIMITS, StreamHub, type StreamLimits } from '../journal-stream.js';
 import { checkQueryParams } from '../control-query.js';
 import { outsideScope, serve, tenantOf, type ControlContext, type ControlRoutesDeps, type RowCall } from './context.js';
 import { CONTROL_TABLE, documentedPath, type ControlOperation } from './table.js';
@@ -82,9 +81,8 @@ function addRows(router: Router, ctx: ControlContext, ops: readonly ControlOpera
   }
 }
 
-export function createControlRoutes(deps: ControlRoutesDeps, limits: StreamLimits = STREAM_LIMITS): Router {
-  // One hub per simulator: every client of its live journal shares its work (contract 4.1).
-  const ctx: ControlContext = { ...deps, hub: new StreamHub(deps.dashboard.journal, deps.dashboard.streams, limits), scopes: new WeakMap() };
+export function createControlRoutes(deps: ControlRoutesDeps): Router {
+  const ctx: ControlContext = { ...deps, scopes: new WeakMap() };
   const ahead = CONTROL_TABLE.filter((op) => op.access === 'open' || op.access === 'admin');
   const router = Router();
   addRows(router, ctx, ahead);
