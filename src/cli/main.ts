@@ -12,7 +12,7 @@ import { openApiDocument } from '../http/openapi.js';
 import { record } from '../verify/recorder.js';
 import { verify } from '../simulator/replay.js';
 import { problemsOf, readScenarioFile, validateScenarios, type FileProblem } from '../scenarios/loader.js';
-import { reportLines } from '../verify/report.js';
+import { reportLines } from '../verify/compare.js';
 import { serveUntilStopped } from './watch.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
 import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';

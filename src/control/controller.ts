@@ -1,7 +1,7 @@
 /**
  * The control plane behind both /_sim and the library. Clock calls take the /_sim body (the library passes its
  * arguments as that body), so a bad duration or date is the same error by both doors. State snapshots (decisions
- * 0026, 0027): exported in parts, to be written a slice at a time, and imported checked whole first.
+ * 0026, 0027): exported as text written a slice at a time, and imported checked whole first.
  */
 import { advanceMs } from '../domain/duration.js';
 import type { PaymentStore, Store } from '../domain/ports.js';
@@ -20,7 +20,7 @@ import { parseBody } from '../wire/validation.js';
 import type { Journal, JournalEntry, JournalFilter } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { instantMs, paymentFromState, paymentToState } from './payment-state.js';
-import { parseState, refuseState, sealScenarioSets, tokenToState, type ClockState, type StateSnapshot, type TokenState } from './state.js';
+import { parseState, refuseState, sealScenarioSets, stateText, tokenToState, type ClockState, type StateParts, type StateSnapshot, type StateTextOptions } from './state.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 
 /** What the controller and its snapshots work with. */
@@ -45,13 +45,6 @@ interface ControllerDeps {
   releaseWebhooks(tenant: string): void;
   /** Told after each reset (of one tenant, or all, `undefined`): a whole reset clears health's store report (decision 0041). */
   afterReset(tenant: string | undefined): void;
-}
-
-/** A snapshot in parts: everything but the tokens, the live tokens as they are now, and the conversion of one token to its snapshot form. */
-interface StateParts {
-  head: Omit<StateSnapshot, 'tokens'>;
-  tokens: Token[];
-  toState: (token: Token) => TokenState;
 }
 
 const view = (clock: VirtualClock): ClockState => ({ now: formatInstant(clock.now()), frozen: clock.frozen });
@@ -258,8 +251,8 @@ export function createController(deps: ControllerDeps) {
       return { requests: selected.map(toEntry), count };
     },
     clearRequests: (tenant?: string): void => journal.clear(tenant),
-    /** A snapshot (everything, or one tenant's part: decision 0026) in parts, to be written a slice at a time. */
-    exportStateParts: (tenant?: string): StateParts => stateParts(deps, tenant),
+    /** A snapshot (everything, or one tenant's part: decision 0026) taken now, as text written a slice at a time. */
+    exportStateText: (tenant: string | undefined, options: StateTextOptions): AsyncGenerator<string> => stateText(stateParts(deps, tenant), options),
     exportState(): StateSnapshot {
       const { head, tokens, toState } = stateParts(deps);
       return { ...head, tokens: tokens.map(toState) };

@@ -3,10 +3,12 @@
  * keys from the state key when one is configured, else from the seed; decision 0027): a snapshot shows no card
  * number, and it imports only into a simulator with the same key (or seed, or the same process).
  */
+import { setImmediate } from 'node:timers/promises';
 import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
 import { formatDuration, parseDuration, type Duration } from '../domain/duration.js';
 import { formatInstant } from '../wire/instant.js';
+import { maskCardData } from '../wire/mask.js';
 import { cardIdentity, type Token } from '../domain/token.js';
 import { schemaError, type FieldProblem } from '../wire/problems.js';
 import { schemaFor, strictBillingAddress, toBillingAddress } from '../wire/schemas.js';
@@ -222,4 +224,38 @@ export function parseState(raw: unknown, siv: Siv, extensionOf: (tenant: string)
   });
   refuseState(problems);
   return { snapshot, tokens };
+}
+
+/** A snapshot in parts: everything but the tokens, the live tokens as they are now, and the conversion of one token to its snapshot form. */
+export interface StateParts {
+  head: Omit<StateSnapshot, 'tokens'>;
+  tokens: Token[];
+  toState: (token: Token) => TokenState;
+}
+
+/** How a snapshot is written: tokens per slice, card data masked (`/_sim` output) or not (the state file), a final newline. */
+export interface StateTextOptions {
+  slice: number;
+  mask: boolean;
+  newline?: boolean;
+}
+
+/**
+ * A snapshot's JSON text from parts taken at one moment, `slice` tokens at a time, yielding between slices. Masked,
+ * a token keeps its lifetime: a number that may read as a card number and must import back as one.
+ */
+export function stateText({ head, tokens, toState }: StateParts, { slice, mask, newline = false }: StateTextOptions): AsyncGenerator<string> {
+  const headJson = JSON.stringify(mask ? maskCardData(head) : head);
+  const masked = (state: TokenState): unknown => (mask ? { ...(maskCardData(state) as object), lifetimeMs: state.lifetimeMs } : state);
+  async function* text(): AsyncGenerator<string> {
+    yield `${headJson.slice(0, -1)},"tokens":[`;
+    for (let i = 0; i < tokens.length; i += slice) {
+      yield `${i === 0 ? '' : ','}${tokens.slice(i, i + slice).map((t) => JSON.stringify(masked(toState(t)))).join(',')}`;
+      // Always yield to the poll phase: when the socket takes each write at once, 'drain' comes on the next
+      // tick, which would let the whole export run before any other request.
+      await setImmediate();
+    }
+    yield newline ? ']}\n' : ']}';
+  }
+  return text();
 }

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { setImmediate } from 'node:timers/promises';
 import { ConfigError } from '../config/fixtures.js';
 import type { Controller } from '../control/controller.js';
 import { isInRange } from '../domain/time-range.js';
@@ -109,19 +108,11 @@ export function restoreStateFile(stateFile: string, controller: Controller): voi
 
 /** Writes the state to `<file>.tmp-<pid>` in slices, syncs it, renames it over the file, syncs the directory. */
 async function saveStateFile(stateFile: string, controller: Controller): Promise<void> {
-  const { head, tokens, toState } = controller.exportStateParts();
-  async function* text(): AsyncGenerator<string> {
-    yield `${JSON.stringify(head).slice(0, -1)},"tokens":[`;
-    for (let i = 0; i < tokens.length; i += SAVE_SLICE) {
-      yield `${i === 0 ? '' : ','}${tokens.slice(i, i + SAVE_SLICE).map((t) => JSON.stringify(toState(t))).join(',')}`;
-      await setImmediate();
-    }
-    yield ']}\n';
-  }
+  const text = controller.exportStateText(undefined, { slice: SAVE_SLICE, mask: false, newline: true });
   const temporary = `${stateFile}.tmp-${process.pid}`;
   try {
     const file = await open(temporary, 'w', 0o600);
-    await writeFile(file, text()).then(() => file.sync()).finally(() => file.close());
+    await writeFile(file, text).then(() => file.sync()).finally(() => file.close());
     await rename(temporary, stateFile);
   } catch (err) {
     await rm(temporary, { force: true });

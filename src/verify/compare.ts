@@ -1,5 +1,8 @@
-/** One recorded answer held against the simulator's, by kind and never by value (contract 4.5, decision 0059). */
-import type { Difference, DifferenceKind } from './types.js';
+/**
+ * One recorded answer held against the simulator's, by kind and never by value, and the verify report as lines
+ * (contract 4.5, decision 0059).
+ */
+import { DIFFERENCE_KINDS, type Difference, type DifferenceKind, type VerifyReport } from './types.js';
 
 /** One answer: its status, headers (lower-case names) and body (parsed JSON, or undefined). */
 export interface Answer {
@@ -103,4 +106,30 @@ export function compareAnswers(recorded: Answer, simulator: Answer, location: st
     ...differ('header', 'Location', location, simulator.headers.get('location')),
     ...compareBodies(recorded.json, simulator.json),
   ];
+}
+
+const side = (value: string | undefined): string => value ?? '(none)';
+
+/** `status  #3 POST /tokens: recorded 201, simulator 406`; `field missing  #3 POST /tokens: $.tokenId (string)`. */
+function differenceLine(d: Difference): string {
+  const where = `#${d.index} ${d.method} ${d.path}`;
+  const at = d.at === '' ? '' : `${d.at} `;
+  if (d.kind === 'field missing' || d.kind === 'field extra') return `${d.kind}  ${where}: ${at}(${side(d.recorded ?? d.simulator)})`;
+  if (d.kind === 'jsonPath' || d.kind === 'link') return `${d.kind}  ${where}: ${at}${d.recorded === undefined ? 'only the simulator has it' : 'only the recording has it'}`;
+  return `${d.kind}  ${where}: ${at}recorded ${side(d.recorded)}, simulator ${side(d.simulator)}`;
+}
+
+/** The verify report as lines: one per difference, grouped by kind, then a summary. */
+export function reportLines(report: VerifyReport): string[] {
+  const lines: string[] = [];
+  for (const kind of DIFFERENCE_KINDS) for (const d of report.differences) if (d.kind === kind) lines.push(differenceLine(d));
+  const answers = new Set(report.differences.map((d) => d.index)).size;
+  const counts = Object.entries(report.counts).map(([kind, n]) => `${kind} ${n}`).join(', ');
+  const n = report.differences.length;
+  lines.push(
+    n === 0
+      ? `no difference in ${report.requests} answer${report.requests === 1 ? '' : 's'}`
+      : `${n} difference${n === 1 ? '' : 's'} in ${answers} of ${report.requests} answers (${counts})`,
+  );
+  return lines;
 }

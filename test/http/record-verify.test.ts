@@ -11,7 +11,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { startSimulator } from '../../src/simulator/server.js';
 import { record } from '../../src/verify/recorder.js';
 import { verify } from '../../src/simulator/replay.js';
-import { reportLines } from '../../src/verify/report.js';
+import { reportLines } from '../../src/verify/compare.js';
 import { record as libraryRecord, startSimulator as libraryStart, verify as libraryVerify } from '../../src/index.js';
 import { recordSession, runSession, storeOptions } from '../support/recorded-session.js';
 

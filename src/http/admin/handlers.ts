@@ -1,7 +1,6 @@
 /** The /_sim calls of the control table but the dashboard's, each run over HTTP and by the library alike (decision 0062). */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { setImmediate } from 'node:timers/promises';
 import type { Request } from 'express';
 import type { JournalFilter } from '../../control/journal.js';
 import { positionOf, type TokenPosition } from '../../control/token-pages.js';
@@ -79,9 +78,6 @@ export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalForm
   },
 };
 
-/** Card data masked, but not the lifetime: a number that may read as a card number and must import back as one. */
-const maskTokenState = <T extends { lifetimeMs: number }>(state: T): unknown => ({ ...(maskCardData(state) as object), lifetimeMs: state.lifetimeMs });
-
 /** Tokens per slice of a streamed snapshot: a few milliseconds of work at most. */
 const STATE_SLICE = 64;
 
@@ -90,22 +86,11 @@ const STATE_SLICE = 64;
  * at a time, yielding between slices and waiting for a slow reader: never holding the API up, never one string.
  */
 export const exportState: ControlHandler = async (ctx, { tenant }, _req, res) => {
-  const { head, tokens, toState } = ctx.controller.exportStateParts(tenant);
+  const text = ctx.controller.exportStateText(tenant, { slice: STATE_SLICE, mask: true });
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');
-  const headJson = JSON.stringify(maskCardData(head));
-  async function* parts(): AsyncGenerator<string> {
-    yield `${headJson.slice(0, -1)},"tokens":[`;
-    for (let i = 0; i < tokens.length; i += STATE_SLICE) {
-      yield `${i === 0 ? '' : ','}${tokens.slice(i, i + STATE_SLICE).map((t) => JSON.stringify(maskTokenState(toState(t)))).join(',')}`;
-      // Always yield to the poll phase: when the socket takes each write at once, 'drain' comes on the next
-      // tick, which would let the whole export run before any other request.
-      await setImmediate();
-    }
-    yield ']}';
-  }
   // Stops when the client is gone.
-  await pipeline(Readable.from(parts()), res).catch((err: unknown) => {
+  await pipeline(Readable.from(text), res).catch((err: unknown) => {
     if ((err as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
   });
 };
