@@ -114,10 +114,6 @@ export class ReadCache {
   }
 }
 
-/** The body of a token query, each token as `read` writes it. */
-export const tokenListJson = (tokens: readonly Token[], read: (token: Token) => string): string =>
-  `{"_embedded":{"tokens":[${tokens.map((token) => read(token)).join(',')}]}}`;
-
 /** The 201 body of a sale: masked card, issuer and scheme references, risk factors, refusal. */
 export function presentSale(result: SaleResult): Record<string, unknown> {
   const { card } = result;
@@ -168,13 +164,6 @@ export function paymentLinksJson(ctx: PaymentLinkContext, payment: Payment): str
   for (const action of allowedActions(payment)) json += `"payments:${action}":{"href":"${base}${PAYMENT_PATHS[action]}${ref}"},`;
   return `${json}"payments:events":{"href":"${base}${PAYMENT_PATHS.events}${ref}"},"curies":[{"name":"payments","href":"${base}/rels/payments/{rel}","templated":true}]}`;
 }
-
-/** The answer of a refund, partial refund or reversal (202): the links to what may follow. */
-export const paymentActionJson = (ctx: PaymentLinkContext, payment: Payment): string => `{"_links":${paymentLinksJson(ctx, payment)}}`;
-
-/** `GET` of the events ref: the last event by now, and what may follow. */
-export const paymentEventsJson = (ctx: PaymentLinkContext, payment: Payment): string =>
-  `{"lastEvent":"${lastEventOf(payment)}","_links":${paymentLinksJson(ctx, payment)}}`;
 
 /** The vendor's event notification, stamped with the event's virtual time; it links to the payment's events. */
 export function webhookEventBody(ctx: PaymentLinkContext, payment: Payment, event: PaymentEvent, eventId: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /** The sale, its follow-ups behind the refs of its links (contract 3.2), and payment queries (decision 0057). */
-import type { Payment } from '../../domain/payment.js';
+import { lastEventOf, type Payment } from '../../domain/payment.js';
 import type { SaleInstrument } from '../../domain/sale.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import type { BoundedMap } from '../../infra/bounded-map.js';
@@ -8,7 +8,7 @@ import { partialRefundBody, saleBody, type SaleBody } from '../../wire/sale-sche
 import { toCard } from '../../wire/schemas.js';
 import { parseBody } from '../../wire/validation.js';
 import { HttpError, readQuery } from '../errors.js';
-import { paymentActionJson, paymentEventsJson, paymentLinksJson, paymentQueryJson, paymentQueryListJson, presentSale, withLinks, type LinkContext } from '../present.js';
+import { paymentLinksJson, paymentQueryJson, paymentQueryListJson, presentSale, withLinks, type LinkContext } from '../present.js';
 import { ownRef, TOKEN_PATH } from '../routes.js';
 import type { ApiRequest, ApiResponse, OperationDeps } from './types.js';
 
@@ -53,7 +53,7 @@ export function sale(deps: OperationDeps, req: ApiRequest): ApiResponse {
 const accepted = (deps: OperationDeps, req: ApiRequest, payment: Payment): ApiResponse => ({
   status: 202,
   mediaType: deps.media.saleResponse,
-  body: paymentActionJson(ctx(deps, req), payment),
+  body: `{"_links":${paymentLinksJson(ctx(deps, req), payment)}}`,
 });
 
 /** The id of the payment behind the URL's ref (the path names the action). */
@@ -75,7 +75,8 @@ export function reversal(deps: OperationDeps, req: ApiRequest): ApiResponse {
 }
 
 export function paymentEvents(deps: OperationDeps, req: ApiRequest): ApiResponse {
-  return { status: 200, mediaType: deps.media.saleResponse, body: paymentEventsJson(ctx(deps, req), deps.payments.get(req.tenant, refPaymentId(deps, req))) };
+  const payment = deps.payments.get(req.tenant, refPaymentId(deps, req));
+  return { status: 200, mediaType: deps.media.saleResponse, body: `{"lastEvent":"${lastEventOf(payment)}","_links":${paymentLinksJson(ctx(deps, req), payment)}}` };
 }
 
 /** The payment a paymentId names: one of the tenant's refs, else (unreadable, or another tenant's) 404. */

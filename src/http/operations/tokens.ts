@@ -7,7 +7,7 @@ import { createTokenBody, toBillingAddress, toCreateInput, updateBodies } from '
 import { parseBody } from '../../wire/validation.js';
 import { HttpError, readQuery } from '../errors.js';
 import { asksUnmasked } from '../media.js';
-import { tokenHref, tokenJson, tokenListJson, type LinkContext, type TokenView } from '../present.js';
+import { tokenHref, tokenJson, type LinkContext, type TokenView } from '../present.js';
 import { ownRef } from '../routes.js';
 import type { ApiRequest, ApiResponse, OperationDeps } from './types.js';
 
@@ -81,7 +81,8 @@ export function queryTokens(deps: OperationDeps, req: ApiRequest): ApiResponse {
   // `?namespace=&tokenId=`: other parameters are ignored, as unknown body fields are (decision 0031).
   const tokens = deps.vault.query(req.tenant, readQuery(req.query, ['namespace', 'tokenId'], 'GET /tokens', 'namespace or tokenId is required'));
   const ctx = link(deps, req);
-  return { status: 200, mediaType: deps.media.token, body: tokenListJson(tokens, (token) => deps.reads.tokenJson(token, ctx, view)) };
+  const listed = tokens.map((token) => deps.reads.tokenJson(token, ctx, view)).join(',');
+  return { status: 200, mediaType: deps.media.token, body: `{"_embedded":{"tokens":[${listed}]}}` };
 }
 
 export function updateToken(deps: OperationDeps, req: ApiRequest): ApiResponse {
