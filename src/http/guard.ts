@@ -80,8 +80,10 @@ export class Guard {
   /** The refusal of a /_sim request a web page of another site could have sent; undefined when allowed. */
   checkControl(req: IncomingMessage, path: string): HttpError | undefined {
     if (SAFE_METHODS.has(req.method ?? '')) return undefined;
-    const origin = req.headers.origin;
-    const originAllowed = origin !== undefined && (this.origins.has(origin.toLowerCase()) || isOwnOrigin(req, origin));
+    const { origin, host } = req.headers;
+    // Allowed, or the request's own (`http(s)://` + its Host).
+    const own = origin !== undefined && host !== undefined && origin.toLowerCase() === `${schemeOf(req)}://${host.toLowerCase()}`;
+    const originAllowed = origin !== undefined && (this.origins.has(origin.toLowerCase()) || own);
     if (origin !== undefined && !originAllowed) {
       return new HttpError(
         'originNotAllowed',
@@ -119,10 +121,3 @@ export class Guard {
 
 /** `https` on a TLS socket (--tls), else `http`. */
 export const schemeOf = (req: IncomingMessage): 'http' | 'https' => ((req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http');
-
-/** Whether an Origin is the request's own (`http(s)://` + its Host). */
-function isOwnOrigin(req: IncomingMessage, origin: string): boolean {
-  const host = req.headers.host;
-  if (host === undefined) return false;
-  return origin.toLowerCase() === `${schemeOf(req)}://${host.toLowerCase()}`;
-}
