@@ -55,11 +55,6 @@ export function asksUnmasked(accept: string | undefined, mediaType: string): boo
   return false;
 }
 
-function hasBody(headers: IncomingHttpHeaders): boolean {
-  const length = headers['content-length'];
-  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
 export interface HeaderRules {
   /** The media type a request body must have; omit for requests without a body. */
   contentType?: string;
@@ -72,7 +67,8 @@ export function checkHeaders(rules: HeaderRules, headers: IncomingHttpHeaders): 
   const contentType = headers['content-type'];
   if (rules.contentType !== undefined) {
     if (contentType === undefined) {
-      if (hasBody(headers)) throw new HttpError('contentTypeMissing', 'The Content-Type header is required');
+      // A body: chunked, or any Content-Length but `0` (`00` too, unlike guard.ts's /_sim check).
+      if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') throw new HttpError('contentTypeMissing', 'The Content-Type header is required');
     } else if (essence(contentType) !== rules.contentType) {
       throw new HttpError('contentTypeUnsupported', `Content-Type must be ${rules.contentType}`);
     }
