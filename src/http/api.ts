@@ -26,10 +26,8 @@ export interface ApiDeps extends ExchangeDeps {
   /** Sockets held open by `noResponse` faults, released at shutdown. */
   heldSockets: Set<Socket>;
   /** With a shared store (decision 0039): runs the scenario step and the operation as one committed unit. */
-  gate?: Gate;
+  gate?: Pick<Replica, 'run'>;
 }
-
-type Gate = Pick<Replica, 'run'>;
 
 /** An operation: the Accept and Content-Type it takes, whether it reads a body, and the work. */
 interface ApiOperationRow extends HeaderRules {
