@@ -11,8 +11,28 @@ interface Answer {
   headerName?: string;
 }
 
-/** What the HTTP edge itself refuses (credentials, headers, URLs, routes, the transport): the code is its row. */
-const HTTP_ANSWERS = {
+/** A domain or wire code does not compile until it has a row here; an HTTP code is its row. */
+const ANSWERS = {
+  // domain
+  tokenNotFound: { status: 404, errorName: 'resourceNotFound' },
+  entityNotConfigured: { status: 400, errorName: 'entityIsNotConfigured' },
+  namespaceFull: { status: 403, errorName: 'tooManyTokensForNamespace' },
+  expiryNotInFuture: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  tokenIdTaken: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  currencyNotAccepted: { status: 400, errorName: 'currencyIsNotSupported' },
+  networkNotAccepted: { status: 400, errorName: 'paymentInstrumentIsNotSupported' },
+  saleTokenNotLive: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  storedCardExpired: { status: 400, errorName: 'underlyingPaymentInstrumentHasExpired' },
+  issuerFailed: { status: 500, errorName: 'internalErrorOccurred' },
+  paymentNotFound: { status: 404, errorName: 'resourceNotFound' },
+  actionNotAllowed: { status: 409, errorName: 'actionIsNotAllowed' },
+  refundCurrencyMismatch: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  referenceAlreadyUsed: { status: 400, errorName: 'transactionHasAlreadyBeenProcessed' },
+  // wire
+  bodyIsEmpty: { status: 400, errorName: 'bodyIsEmpty' },
+  bodyIsNotJson: { status: 400, errorName: 'bodyIsNotJson' },
+  bodyDoesNotMatchSchema: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
+  // http: what the edge itself refuses (credentials, headers, URLs, routes, the transport)
   accessDenied: { status: 401, errorName: 'accessDenied' },
   acceptMissing: { status: 400, errorName: 'headerIsMissing', headerName: 'Accept' },
   acceptNotAcceptable: { status: 406, errorName: 'headerHasInvalidValue', headerName: 'Accept' },
@@ -39,34 +59,10 @@ const HTTP_ANSWERS = {
   // A paymentId of GET /paymentQueries/payments/{paymentId} that names no payment of the tenant (contract 4.4).
   paymentIdUnknown: { status: 404, errorName: 'resourceNotFound' },
   unexpected: { status: 500, errorName: 'internalErrorOccurred' },
-} satisfies Record<string, Answer>;
+} satisfies Record<DomainCode | WireCode, Answer> & Record<string, Answer>;
 
-export type HttpCode = keyof typeof HTTP_ANSWERS;
-export type ErrorCode = DomainCode | WireCode | HttpCode;
-
-/** A new code does not compile until it has a row here; nothing overrides a row. */
-const ANSWERS: Record<ErrorCode, Answer> = {
-  // domain
-  tokenNotFound: { status: 404, errorName: 'resourceNotFound' },
-  entityNotConfigured: { status: 400, errorName: 'entityIsNotConfigured' },
-  namespaceFull: { status: 403, errorName: 'tooManyTokensForNamespace' },
-  expiryNotInFuture: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  tokenIdTaken: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  currencyNotAccepted: { status: 400, errorName: 'currencyIsNotSupported' },
-  networkNotAccepted: { status: 400, errorName: 'paymentInstrumentIsNotSupported' },
-  saleTokenNotLive: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  storedCardExpired: { status: 400, errorName: 'underlyingPaymentInstrumentHasExpired' },
-  issuerFailed: { status: 500, errorName: 'internalErrorOccurred' },
-  paymentNotFound: { status: 404, errorName: 'resourceNotFound' },
-  actionNotAllowed: { status: 409, errorName: 'actionIsNotAllowed' },
-  refundCurrencyMismatch: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  referenceAlreadyUsed: { status: 400, errorName: 'transactionHasAlreadyBeenProcessed' },
-  // wire
-  bodyIsEmpty: { status: 400, errorName: 'bodyIsEmpty' },
-  bodyIsNotJson: { status: 400, errorName: 'bodyIsNotJson' },
-  bodyDoesNotMatchSchema: { status: 400, errorName: 'bodyDoesNotMatchSchema' },
-  ...HTTP_ANSWERS,
-};
+export type ErrorCode = keyof typeof ANSWERS;
+export type HttpCode = Exclude<ErrorCode, DomainCode | WireCode>;
 
 /** An answer the HTTP edge gives by itself; `headers` go with it (Allow, WWW-Authenticate). */
 export class HttpError extends Error {
@@ -114,7 +110,7 @@ const RETRY_AFTER: Readonly<Record<string, string>> = Object.freeze({ 'Retry-Aft
 
 /** `expected` is false for a bug (anything but token-sim's own errors): it deserves a report, the client a 500. */
 function render(code: ErrorCode, message: string, problems: readonly FieldProblem[], headers = NO_HEADERS, expected = true) {
-  const answer = ANSWERS[code];
+  const answer: Answer = ANSWERS[code];
   // Messages may quote the request (an entity, a namespace): a card number pasted there is masked.
   // At most MAX_PROBLEMS items, whoever built the list (decision 0021).
   const bounded = boundProblems(problems);
