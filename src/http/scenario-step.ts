@@ -19,13 +19,6 @@ export type ScenarioAction =
   | { kind: 'error'; status: number; errorName: string; message: string; headers?: Record<string, string> }
   | { kind: 'proceed'; saleOverride?: SaleOverride; paymentScript?: PaymentScript; lost?: LostAnswer };
 
-export interface ScenarioDecision {
-  /** The rule's label (the journal's). */
-  rule: string;
-  delayMs: number;
-  action: ScenarioAction;
-}
-
 function at(value: unknown, ...path: string[]): unknown {
   let v = value;
   for (const key of path) {
@@ -136,8 +129,8 @@ function actionOf({ then }: Rule): ScenarioAction {
   return { kind: 'proceed', ...(saleOverride && { saleOverride }), ...(paymentScript && { paymentScript }), ...(lostAnswer && { lost: lostAnswer }) };
 }
 
-/** The decision of the first matching rule (counting the match), or undefined when none matches. */
-export function decideScenario(deps: StepDeps, ex: Exchange, ref: string | undefined): ScenarioDecision | undefined {
+/** The decision of the first matching rule (counting the match; `rule` is its label, the journal's), or undefined when none matches. */
+export function decideScenario(deps: StepDeps, ex: Exchange, ref: string | undefined) {
   const { engine } = deps.scenario;
   if (!engine.active()) return undefined;
   const tenant = ex.tenant ?? '';
@@ -145,3 +138,5 @@ export function decideScenario(deps: StepDeps, ex: Exchange, ref: string | undef
   if (!applied) return undefined;
   return { rule: applied.label, delayMs: applied.delayMs, action: actionOf(applied.rule) };
 }
+
+export type ScenarioDecision = NonNullable<ReturnType<typeof decideScenario>>;
