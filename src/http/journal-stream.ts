@@ -29,7 +29,7 @@ class Client {
   /** A flush waits for the next turn. */
   scheduled = false;
   closed = false;
-  /** Ends the stream and forgets the client (set once it is kept). */
+  /** Ends the stream and forgets the client (set by `open`). */
   end = (): void => undefined;
 
   /** `after`: entries up to this seq were sent or skipped already (the backlog). */
@@ -64,7 +64,6 @@ export class StreamHub {
 
   constructor(private readonly journal: Journal, private readonly limits: StreamLimits) {}
 
-  /** The open clients. */
   size(): number {
     let clients = 0;
     for (const group of this.groups.values()) clients += group.clients.size;
@@ -173,12 +172,7 @@ export class StreamHub {
     if (!group) this.groups.set(key, (group = { tenant, filter, all: tenant === undefined && Object.values(filter).every((v) => v === undefined), clients: new Set() }));
     group.clients.add(client);
     this.unsubscribe ??= this.journal.subscribe(this.listen);
-    this.keep(client, key, group);
-  }
-
-  /** Heartbeats until the client closes or the server ends the stream; then forgets it. */
-  private keep(client: Client, key: string, group: Group): void {
-    const { res } = client;
+    // Heartbeats until the client closes or the server ends the stream; then it is forgotten.
     const heartbeat = setInterval(() => {
       if (res.writableLength < this.limits.buffered) res.write(': heartbeat\n\n');
     }, this.limits.heartbeatMs);
