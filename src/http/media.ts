@@ -20,7 +20,7 @@ export function essence(value: string | undefined): string | undefined {
 }
 
 /** True when an Accept header lists one of `allowed`, `*\/*` or `application/*` with a non-zero q. */
-export function acceptsOneOf(accept: string, allowed: readonly string[]): boolean {
+function acceptsOneOf(accept: string, allowed: readonly string[]): boolean {
   if (allowed.includes(accept)) return true;
   for (const range of accept.split(',')) {
     const [type = '', ...params] = range.split(';');
@@ -68,7 +68,8 @@ export function checkHeaders(rules: HeaderRules, headers: IncomingHttpHeaders): 
   if (rules.contentType !== undefined) {
     if (contentType === undefined) {
       // A body: chunked, or any Content-Length but `0` (`00` too, unlike guard.ts's /_sim check).
-      if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') throw new HttpError('contentTypeMissing', 'The Content-Type header is required');
+      const hasBody = headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0';
+      if (hasBody) throw new HttpError('contentTypeMissing', 'The Content-Type header is required');
     } else if (essence(contentType) !== rules.contentType) {
       throw new HttpError('contentTypeUnsupported', `Content-Type must be ${rules.contentType}`);
     }
