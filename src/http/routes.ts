@@ -48,12 +48,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
 
 /** The path of an operation's route up to its ref (`/tokens/` for getToken): where links to it point. */
 export function linkPath(operation: ApiOperation): string {
-  const found = API_ROUTES.find((r) => r.param !== undefined && r.operationId === undefined && Object.values(r.methods).includes(operation));
-  if (!found) throw new Error(`no route with a ref serves ${operation}`);
-  return found.pattern.slice(0, found.pattern.indexOf(':'));
+  const { pattern } = API_ROUTES.find((r) => r.param !== undefined && r.operationId === undefined && Object.values(r.methods).includes(operation)) as ApiRoute;
+  return pattern.slice(0, pattern.indexOf(':'));
 }
 
-/** Where a token's links point, before its ref. */
 export const TOKEN_PATH = linkPath('getToken');
 
 /** Each route's path lower-cased: whole, or up to its path parameter. */
