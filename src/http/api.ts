@@ -29,7 +29,6 @@ export interface ApiDeps extends ExchangeDeps {
   gate?: Pick<Replica, 'run'>;
 }
 
-/** An operation: the Accept and Content-Type it takes, whether it reads a body, and the work. */
 interface ApiOperationRow extends HeaderRules {
   readsBody?: true;
   run: Operation;

@@ -8,7 +8,7 @@ import { HttpError } from './errors.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** 1 MiB, 256 MiB, 1.5 KiB… */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB'];
   let value = bytes;
   let unit = 0;

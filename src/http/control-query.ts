@@ -6,13 +6,13 @@ import type { FieldProblem } from '../wire/problems.js';
 import { closestField, meantValueHint } from '../wire/unknown-fields.js';
 import { queryRefusal, type HttpError } from './errors.js';
 
-export const PAGE_DEFAULT = 1000;
+const PAGE_DEFAULT = 1000;
 export const PAGE_MAX = 10_000;
 
 export const refuse = (where: string, message: string): HttpError => queryRefusal(where, [{ errorName: 'fieldHasInvalidValue', message }]);
 
 /** A whole number from 0 to `max` (at most six digits), given once; absent → `fallback`. `what` opens the refusal. */
-export function readWhole(value: unknown, where: string, what: string, max: number, fallback: number): number {
+function readWhole(value: unknown, where: string, what: string, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !/^[0-9]{1,6}$/.test(value) || Number(value) > max) throw refuse(where, `${what} from 0 to ${max}, given once`);
   return Number(value);
@@ -88,7 +88,6 @@ export function parseJournalQuery(query: Readonly<Record<string, unknown>>, wher
   return { filter: cleanJournalFilter(given), format };
 }
 
-/** Refuses any parameter but `known`. */
 export function checkQueryParams(query: Readonly<Record<string, unknown>>, known: readonly string[], where: string): void {
   const problems = unknownParams(query, known, where);
   if (problems.length > 0) throw queryRefusal(where, problems);
@@ -97,9 +96,9 @@ export function checkQueryParams(query: Readonly<Record<string, unknown>>, known
 const STATES: readonly string[] = WEBHOOK_STATES;
 
 /** How long a flush waits unless told: longer than one delivery's worst case (5 attempts of 5 s, 1.5 s of backoff). */
-export const FLUSH_DEFAULT_MS = 30_000;
+const FLUSH_DEFAULT_MS = 30_000;
 /** The longest wait a flush takes: under the drain timeout's default (65 s), so a stop is never held by it. */
-export const FLUSH_MAX_MS = 60_000;
+const FLUSH_MAX_MS = 60_000;
 
 /** `state`, `limit` (default 1000, at most 10000) and `cursor` (the `next` of an earlier page); `tenant` is read by the caller. */
 export function readWebhookQuery(query: Record<string, unknown>, where: string): WebhookFilter & { limit: number } {

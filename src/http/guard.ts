@@ -17,7 +17,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const isYamlType = (type: string | undefined): boolean => type !== undefined && YAML_TYPES.has(type);
 
 /** A Host header's name, lower case, without its port (`[::1]:80` → `::1`); undefined when it is no host at all. */
-export function hostNameOf(host: string): string | undefined {
+function hostNameOf(host: string): string | undefined {
   const value = host.trim().toLowerCase();
   if (value.startsWith('[')) {
     const end = value.indexOf(']');

@@ -43,7 +43,6 @@ export function createWebhookSender(userAgent = 'token-sim', ca?: string, client
     });
   return {
     send,
-    /** Destroys the agents' sockets. */
     close: (): void => {
       plain.destroy();
       secure.destroy();
