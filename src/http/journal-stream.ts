@@ -4,24 +4,24 @@ import { matchesJournalFilter, type Journal, type JournalFilter, type JournalSel
 import { toEntry } from '../control/journal-entry.js';
 
 /** How the live journal bounds each client (decision 0034); what is dropped is reported as a gap. */
-export interface StreamLimits {
+export const STREAM_LIMITS = {
   /** Entries sent first without `since` or `Last-Event-ID`. */
-  backlog: number;
+  backlog: 50,
   /** Entries sent first at most when resuming. */
-  resume: number;
+  resume: 1000,
   /** Entries waiting for a client at most (the oldest dropped); so at most pending × 1000 / flushMs a second. */
-  pending: number;
+  pending: 200,
   /** New entries are written together this long after the first arrives: one write per period, not per request (0: next turn). */
-  flushMs: number;
+  flushMs: 200,
   /** New entries handed out per period across all clients at most, shared equally: bounded however many listen (contract 4.1). */
-  budget: number;
+  budget: 1000,
   /** Bytes buffered in the response at most before entries wait. */
-  buffered: number;
+  buffered: 256 * 1024,
   /** A comment line this often keeps proxies and the browser from closing an idle stream. */
-  heartbeatMs: number;
-}
+  heartbeatMs: 15_000,
+};
 
-export const STREAM_LIMITS: StreamLimits = { backlog: 50, resume: 1000, pending: 200, flushMs: 200, budget: 1000, buffered: 256 * 1024, heartbeatMs: 15_000 };
+export type StreamLimits = typeof STREAM_LIMITS;
 
 /** One client: what it waits for, and what it missed since its last write. */
 class Client {
