@@ -12,13 +12,12 @@ import { schemeOf, type Guard } from './guard.js';
 import type { Replica } from '../store/redis/replica.js';
 
 /** The control routes' dependencies (admin/context.ts), and what the app around them needs. */
-export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'> {
+export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf'> {
   /** The API's correlation header: /_sim answers carry it too (decision 0033). */
   correlation: Correlation;
   log: RequestLogger | undefined;
   baseUrl: string | undefined;
   fallbackHost: string;
-  openApi: (baseUrl: string) => unknown;
   reportUnexpected: (err: unknown) => void;
   shared?: Pick<Replica, 'control' | 'read'>;
   /** The Host check and /_sim's cross-site write rules (decision 0042). */
@@ -95,7 +94,7 @@ export function buildApp(deps: AppDeps): Express {
     else if (!deps.guard.cors(req, res)) next();
   });
   if (deps.shared) control.use(sharedState(deps.shared));
-  control.use(createControlRoutes({ ...deps, baseUrlOf, openApi: (req) => deps.openApi(baseUrlOf(req)) }));
+  control.use(createControlRoutes({ ...deps, baseUrlOf }));
   control.use(((err: unknown, _req, res, _next) => {
     const rendered = renderError(err instanceof URIError ? urlInvalid() : err);
     if (!rendered.expected) deps.reportUnexpected(err);

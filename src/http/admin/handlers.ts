@@ -7,8 +7,6 @@ import type { ClockState } from '../../control/snapshot-types.js';
 import { positionOf, type TokenPosition } from '../../control/token-pages.js';
 import { packageVersion } from '../../config/version.js';
 import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEventType } from '../../domain/payment.js';
-import type { Payments } from '../../domain/payments.js';
-import type { PaymentStore } from '../../domain/ports.js';
 import type { WebhookFilter } from '../../infra/webhooks.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../../scenarios/loader.js';
 import type { Scenario } from '../../scenarios/schema.js';
@@ -27,7 +25,6 @@ import { sendJson, type ControlHandler, type RowCall } from './context.js';
 
 const bodyText = async (req: Request, limit?: number): Promise<string> => (await readBody(req, limit)).toString('utf8');
 const jsonOf = async (req: Request, limit?: number): Promise<unknown> => parseJsonText(await bodyText(req, limit));
-const jsonBody = (req: Request): Promise<unknown> => jsonOf(req);
 
 /** Open: it says where the state lives; with Redis unreachable, 503 (contract 3.5). */
 export const health: ControlHandler = async (ctx, _call, _req, res) => {
@@ -45,7 +42,7 @@ export const metrics: ControlHandler = async (ctx, _call, _req, res) => {
 
 /** The controller's call of this name on the row's tenant; `withBody`: its JSON body first (the library passes the same one). */
 export const onController = (name: 'clock' | 'reset' | 'clearRequests'): RowCall => ({ run: ({ controller }, { tenant }) => controller[name](tenant) });
-export const withBody = (name: 'setClock' | 'advanceClock'): RowCall<unknown> => ({ read: jsonBody, run: ({ controller }, { tenant }, body) => controller[name](body, tenant) });
+export const withBody = (name: 'setClock' | 'advanceClock'): RowCall<unknown> => ({ read: (req) => jsonOf(req), run: ({ controller }, { tenant }, body) => controller[name](body, tenant) });
 
 /** Without a `limit` (the library), every token. */
 export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
@@ -155,7 +152,7 @@ export const flushWebhooks: RowCall<number> = {
 /** A logged delivery sent again as a new one, same eventId (decision 0056). */
 export const resendWebhook: RowCall<string> = { read: (req) => String(req.params.id), run: (parts, { tenant }, id) => parts.resendWebhook(id, tenant), status: 202 };
 
-export const openApi: ControlHandler = (ctx, _call, req, res) => sendJson(res, 200, ctx.openApi(req));
+export const openApi: ControlHandler = (ctx, _call, req, res) => sendJson(res, 200, ctx.openApi(ctx.baseUrlOf(req)));
 
 /** Oldest first: creation time, tenant, id. */
 const comparePayments = (a: Payment, b: Payment): number =>
@@ -185,16 +182,6 @@ export interface ControlTenant {
   /** Live tokens. */
   tokens: number;
   payments: number;
-}
-
-/** One tenant's payments or all, oldest first, events caught up; with a `reference`, those of that transactionReference (decision 0057). */
-function paymentsOf(payments: Payments, store: PaymentStore, tenant: string | undefined, reference?: string): Payment[] {
-  const all = (tenant === undefined ? store.tenants() : [tenant]).flatMap((name) => {
-    if (reference !== undefined) return payments.withReference(name, reference);
-    payments.catchUp(name);
-    return store.list(name);
-  });
-  return all.sort(comparePayments);
 }
 
 function paymentItem(p: Payment): ControlPayment {
@@ -231,7 +218,7 @@ export const listTenants: RowCall = {
   },
 };
 
-/** Paged like /_sim/tokens: oldest first (creation time, tenant, id), `next` continues; `transactionReference` filters. Without a `limit` (the library), every payment. */
+/** Paged like /_sim/tokens: oldest first (creation time, tenant, id), events caught up, `next` continues; `transactionReference` filters (decision 0057). Without a `limit` (the library), every payment. */
 export const listPayments: RowCall<{ limit?: number; after?: TokenPosition | undefined; reference?: string }> = {
   read(req, _ctx, where) {
     const limit = readLimit(req.query.limit, where);
@@ -240,9 +227,14 @@ export const listPayments: RowCall<{ limit?: number; after?: TokenPosition | und
     if (reference !== undefined && (typeof reference !== 'string' || reference === '')) throw refuse(where, 'transactionReference must not be empty, and given once');
     return { limit, after, reference };
   },
-  run({ dashboard }, { tenant }, { limit = Number.POSITIVE_INFINITY, after, reference } = {}) {
+  run({ dashboard: { payments, paymentStore } }, { tenant }, { limit = Number.POSITIVE_INFINITY, after, reference } = {}) {
     const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
-    const all = paymentsOf(dashboard.payments, dashboard.paymentStore, tenant, reference).filter((p) => position === undefined || comparePayments(p, position) > 0);
+    const listed = (tenant === undefined ? paymentStore.tenants() : [tenant]).flatMap((name) => {
+      if (reference !== undefined) return payments.withReference(name, reference);
+      payments.catchUp(name);
+      return paymentStore.list(name);
+    });
+    const all = listed.sort(comparePayments).filter((p) => position === undefined || comparePayments(p, position) > 0);
     const page = all.slice(0, limit);
     const last = page.at(-1);
     const next = all.length > limit && last ? tokenCursor({ createdAt: last.createdAt, tenant: last.tenant, tokenId: last.paymentId }) : null;
