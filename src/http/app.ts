@@ -100,8 +100,7 @@ export function buildApp(deps: AppDeps): Express {
     if (!rendered.expected) deps.reportUnexpected(err);
     endWithError(res, rendered, (body) => res.end(body));
   }) satisfies ErrorRequestHandler);
-  // The dashboard's files: open (they hold no data: the page reads /_sim with its user's credentials), ahead of
-  // the control API's checks (decision 0035), but not to a foreign Host.
+  // The dashboard's files: open, ahead of the control API's checks (decision 0035), but not to a foreign Host.
   app.use((req, res, next) => {
     if (!(req.path.startsWith('/_sim/ui') && deps.guard.checkHost(req.headers.host) === undefined && serveUi(req, res, req.path))) next();
   });
@@ -122,10 +121,7 @@ const FILES: Readonly<Record<string, string>> = {
 
 const cache = new Map<string, Buffer>();
 
-/**
- * A built file of dist/ui beside dist/http (and beside dist/cjs, whose bundle resolves `import.meta.url` to
- * itself), or, when the simulator runs from src/ (tests, ts-node), of the built dist/ui.
- */
+/** A built file of dist/ui beside dist/http or dist/cjs (whose bundle's `import.meta.url` is itself); from src/, of dist/ui. */
 function fileOf(name: string): Buffer | undefined {
   const cached = cache.get(name);
   if (cached) return cached;
@@ -143,10 +139,7 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(head ? undefined : body);
 }
 
-/**
- * Answers `GET`/`HEAD` of `/_sim/ui`, `/_sim/ui/` and `/_sim/ui/<file>`; `false` for anything else (another
- * method, another path), which the control API answers as usual.
- */
+/** Answers `GET`/`HEAD` of `/_sim/ui`, `/_sim/ui/` and `/_sim/ui/<file>`; `false` for anything else, left to the control API. */
 function serveUi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const head = req.method === 'HEAD';

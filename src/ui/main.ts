@@ -1,7 +1,4 @@
-/**
- * The dashboard (`GET /_sim/ui`, decision 0035): it drives one simulator through /_sim only, asking no other host. A
- * 401 asks for the admin token, kept in sessionStorage (sent as `?access_token=` on the event stream: no headers there).
- */
+/** The dashboard (`GET /_sim/ui`, decision 0035): one simulator through /_sim only; a 401 asks for the admin token. */
 import { render } from 'preact';
 import { html } from 'htm/preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';

@@ -83,10 +83,7 @@ export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalForm
 /** Tokens per slice of a streamed snapshot: a few milliseconds of work at most. */
 const STATE_SLICE = 64;
 
-/**
- * `GET /_sim/state` (a tenant's part with a tenant: decision 0026), parts taken at one moment, written a slice
- * at a time, yielding between slices and waiting for a slow reader: never holding the API up, never one string.
- */
+/** `GET /_sim/state` (decision 0026): parts taken at one moment, written a slice at a time (never one string, never holding the API up). */
 export const exportState: ControlHandler = async (ctx, { tenant }, _req, res) => {
   const text = ctx.controller.exportStateText(tenant, { slice: STATE_SLICE, mask: true });
   res.statusCode = 200;

@@ -9,11 +9,8 @@ import type { ControlHandler, RowCall } from './context.js';
 import * as call from './handlers.js';
 import { magicValuesSchema } from './magic-values.js';
 
-/**
- * Who may call: `open` anyone (a readiness probe needs no secret); `admin` the admin token alone when one is
- * set; `tenant` the admin token or a tenant's own Basic credentials (decision 0026), anyone without
- * --admin-token; `stream` the same, and the admin token as `?access_token=` (EventSource cannot set headers).
- */
+/** Who may call (decision 0026): `open` anyone; `admin` the admin token alone when one is set; `tenant` it or a
+ * tenant's Basic credentials (anyone without --admin-token); `stream` as `tenant`, the token also as `?access_token=`. */
 export type Access = 'open' | 'admin' | 'tenant' | 'stream';
 
 export interface ControlOperation {
