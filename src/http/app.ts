@@ -123,13 +123,11 @@ const cache = new Map<string, Buffer>();
 
 /** A built file of dist/ui beside dist/http or dist/cjs (whose bundle's `import.meta.url` is itself); from src/, of dist/ui. */
 function fileOf(name: string): Buffer | undefined {
-  const cached = cache.get(name);
-  if (cached) return cached;
-  const dir = ['../ui/', '../../dist/ui/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((d) => existsSync(`${d}app.js`));
-  if (dir === undefined || !existsSync(dir + name)) return undefined;
-  const body = readFileSync(dir + name);
-  cache.set(name, body);
-  return body;
+  if (!cache.has(name)) {
+    const dir = ['../ui/', '../../dist/ui/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((d) => existsSync(`${d}app.js`));
+    if (dir !== undefined && existsSync(dir + name)) cache.set(name, readFileSync(dir + name));
+  }
+  return cache.get(name);
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string, head: boolean): void {

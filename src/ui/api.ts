@@ -4,12 +4,12 @@ import type { ClockState, ControlPayment, ControlTenant, ControlToken, ErrorBody
 // The shapes /_sim answers, as the package publishes them: the dashboard declares none of them again.
 export type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, Operation, WebhookDelivery };
 
-export const TOKEN_KEY = 'token-sim.adminToken';
+const TOKEN_KEY = 'token-sim.adminToken';
 
 /** A refused call: its status and error body, with its field problems (none: empty). */
 export type ApiError = Required<Omit<ErrorBody, 'headerName'>> & { status: number };
 
-export class CallFailed extends Error {
+class CallFailed extends Error {
   constructor(readonly detail: ApiError) {
     super(`${detail.status} ${detail.errorName}: ${detail.message}`);
   }

@@ -24,15 +24,8 @@ function TokenForm({ onDone }: { onDone: () => void }) {
   </section></main>`;
 }
 
-interface TopBarProps {
-  tenants: ControlTenant[];
-  tenant: string;
-  setTenant: (name: string) => void;
-  onForget: () => void;
-}
-
 /** The banner: the tenant picker and what it holds, forgetting the admin token, the sections' links. */
-function TopBar({ tenants, tenant, setTenant, onForget }: TopBarProps) {
+function TopBar({ tenants, tenant, setTenant, onForget }: { tenants: ControlTenant[]; tenant: string; setTenant: (name: string) => void; onForget: () => void }) {
   const current = tenants.find((t) => t.name === tenant);
   return html`<header class="top" role="banner">
       <h1>token-sim dashboard</h1>
