@@ -1,8 +1,8 @@
 /** The dashboard's calls to the control API (/_sim), the shapes they answer, and how values are shown. */
-import type { ClockState, ControlPayment, ControlTenant, ControlToken, ErrorBody, JournalEntry, Operation, WebhookDelivery } from '../../dist/index.js';
+import type { ClockState, ControlPayment, ControlTenant, ControlToken, ErrorBody, JournalEntry, WebhookDelivery } from '../../dist/index.js';
 
 // The shapes /_sim answers, as the package publishes them: the dashboard declares none of them again.
-export type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, Operation, WebhookDelivery };
+export type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery };
 
 const TOKEN_KEY = 'token-sim.adminToken';
 

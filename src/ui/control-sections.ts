@@ -1,12 +1,12 @@
 /** The dashboard's live and control sections: the journal stream, scenarios, state and webhook deliveries. */
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, currentAdminToken, describe, getJson, perform, time, url, type ApiError, type JournalEntry, type Operation, type SectionProps, type WebhookDelivery } from './api.js';
+import { call, currentAdminToken, describe, getJson, perform, time, url, type ApiError, type JournalEntry, type SectionProps, type WebhookDelivery } from './api.js';
 import { listOf, Loading, newestFirst, Problem, Select, useLoad } from './sections.js';
 
 declare const __SHIPPED_SCENARIOS__: { file: string; text: string }[];
 /** The journal's operations (scripts/build-ui.mjs). */
-declare const __JOURNAL_OPERATIONS__: readonly Operation[];
+declare const __JOURNAL_OPERATIONS__: readonly JournalEntry['operation'][];
 
 const JOURNAL_KEEP = 200;
 
