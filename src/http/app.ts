@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { SECURITY_HEADERS, logMiddleware, type Correlation, type RequestLogger } from './exchange.js';
 import { urlInvalid } from './routes.js';
-import { createControlRoutes } from './admin/routes.js';
+import { createControlRoutes, pathOf } from './admin/routes.js';
 import type { ControlRoutesDeps } from './admin/context.js';
 import { HttpError, renderError, type RenderedError } from './errors.js';
 import { schemeOf, type Guard } from './guard.js';
@@ -89,7 +89,7 @@ export function buildApp(deps: AppDeps): Express {
   if (deps.log) control.use(logMiddleware(deps.log, deps.correlation.header));
   // Before any state is read or locked: a foreign Host, a write another site could have sent (decision 0042).
   control.use((req, res, next) => {
-    const refused = deps.guard.checkHost(req.headers.host) ?? deps.guard.checkControl(req, req.path.toLowerCase().replace(/(.)\/$/, '$1'));
+    const refused = deps.guard.checkHost(req.headers.host) ?? deps.guard.checkControl(req, pathOf(req));
     if (refused) next(refused);
     else if (!deps.guard.cors(req, res)) next();
   });

@@ -10,7 +10,7 @@ const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8
 const matches = (given: string, expected: Buffer): boolean => timingSafeEqual(digest(given), expected);
 
 /** Express matches paths case-insensitively and with a trailing slash: so do the checks on them. */
-const pathOf = (req: Request): string => req.path.toLowerCase().replace(/(.)\/$/, '$1');
+export const pathOf = (req: Request): string => req.path.toLowerCase().replace(/(.)\/$/, '$1');
 
 /** The paths of these rows as one pattern (lower case; a path parameter is any one segment). */
 const pathsOf = (ops: readonly ControlOperation[]): RegExp =>
