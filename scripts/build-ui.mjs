@@ -6,7 +6,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(process.argv[2] ?? join(root, 'dist', 'ui'));
@@ -16,6 +16,8 @@ const scenarios = readdirSync(join(root, 'scenarios'))
   .filter((f) => f.endsWith('.yaml'))
   .sort()
   .map((file) => ({ file, text: readFileSync(join(root, 'scenarios', file), 'utf8') }));
+// The journal's operations, declared once (control/journal-entry.ts): read from the library tsc built first.
+const { OPERATIONS } = await import(pathToFileURL(join(root, 'dist', 'control', 'journal-entry.js')).href);
 
 const result = await build({
   entryPoints: [join(src, 'main.ts')],
@@ -27,7 +29,7 @@ const result = await build({
   write: false,
   legalComments: 'none',
   jsx: 'preserve',
-  define: { __SHIPPED_SCENARIOS__: JSON.stringify(scenarios), 'process.env.NODE_ENV': '"production"' },
+  define: { __SHIPPED_SCENARIOS__: JSON.stringify(scenarios), __JOURNAL_OPERATIONS__: JSON.stringify(OPERATIONS), 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
 });
 

@@ -5,20 +5,19 @@ import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { SECURITY_HEADERS, logMiddleware, type Correlation, type RequestLogger } from './exchange.js';
 import { urlInvalid } from './routes.js';
-import { createControlRoutes } from './admin/routes.js';
+import { createControlRoutes, pathOf } from './admin/routes.js';
 import type { ControlRoutesDeps } from './admin/context.js';
 import { HttpError, renderError, type RenderedError } from './errors.js';
 import { schemeOf, type Guard } from './guard.js';
 import type { Replica } from '../store/redis/replica.js';
 
 /** The control routes' dependencies (admin/context.ts), and what the app around them needs. */
-export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf' | 'openApi'> {
+export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf'> {
   /** The API's correlation header: /_sim answers carry it too (decision 0033). */
   correlation: Correlation;
   log: RequestLogger | undefined;
   baseUrl: string | undefined;
   fallbackHost: string;
-  openApi: (baseUrl: string) => unknown;
   reportUnexpected: (err: unknown) => void;
   shared?: Pick<Replica, 'control' | 'read'>;
   /** The Host check and /_sim's cross-site write rules (decision 0042). */
@@ -90,19 +89,18 @@ export function buildApp(deps: AppDeps): Express {
   if (deps.log) control.use(logMiddleware(deps.log, deps.correlation.header));
   // Before any state is read or locked: a foreign Host, a write another site could have sent (decision 0042).
   control.use((req, res, next) => {
-    const refused = deps.guard.checkHost(req.headers.host) ?? deps.guard.checkControl(req, req.path.toLowerCase().replace(/(.)\/$/, '$1'));
+    const refused = deps.guard.checkHost(req.headers.host) ?? deps.guard.checkControl(req, pathOf(req));
     if (refused) next(refused);
     else if (!deps.guard.cors(req, res)) next();
   });
   if (deps.shared) control.use(sharedState(deps.shared));
-  control.use(createControlRoutes({ ...deps, baseUrlOf, openApi: (req) => deps.openApi(baseUrlOf(req)) }));
+  control.use(createControlRoutes({ ...deps, baseUrlOf }));
   control.use(((err: unknown, _req, res, _next) => {
     const rendered = renderError(err instanceof URIError ? urlInvalid() : err);
     if (!rendered.expected) deps.reportUnexpected(err);
     endWithError(res, rendered, (body) => res.end(body));
   }) satisfies ErrorRequestHandler);
-  // The dashboard's files: open (they hold no data: the page reads /_sim with its user's credentials), ahead of
-  // the control API's checks (decision 0035), but not to a foreign Host.
+  // The dashboard's files: open, ahead of the control API's checks (decision 0035), but not to a foreign Host.
   app.use((req, res, next) => {
     if (!(req.path.startsWith('/_sim/ui') && deps.guard.checkHost(req.headers.host) === undefined && serveUi(req, res, req.path))) next();
   });
@@ -123,18 +121,13 @@ const FILES: Readonly<Record<string, string>> = {
 
 const cache = new Map<string, Buffer>();
 
-/**
- * A built file of dist/ui beside dist/http (and beside dist/cjs, whose bundle resolves `import.meta.url` to
- * itself), or, when the simulator runs from src/ (tests, ts-node), of the built dist/ui.
- */
+/** A built file of dist/ui beside dist/http or dist/cjs (whose bundle's `import.meta.url` is itself); from src/, of dist/ui. */
 function fileOf(name: string): Buffer | undefined {
-  const cached = cache.get(name);
-  if (cached) return cached;
-  const dir = ['../ui/', '../../dist/ui/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((d) => existsSync(`${d}app.js`));
-  if (dir === undefined || !existsSync(dir + name)) return undefined;
-  const body = readFileSync(dir + name);
-  cache.set(name, body);
-  return body;
+  if (!cache.has(name)) {
+    const dir = ['../ui/', '../../dist/ui/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((d) => existsSync(`${d}app.js`));
+    if (dir !== undefined && existsSync(dir + name)) cache.set(name, readFileSync(dir + name));
+  }
+  return cache.get(name);
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string, head: boolean): void {
@@ -144,10 +137,7 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(head ? undefined : body);
 }
 
-/**
- * Answers `GET`/`HEAD` of `/_sim/ui`, `/_sim/ui/` and `/_sim/ui/<file>`; `false` for anything else (another
- * method, another path), which the control API answers as usual.
- */
+/** Answers `GET`/`HEAD` of `/_sim/ui`, `/_sim/ui/` and `/_sim/ui/<file>`; `false` for anything else, left to the control API. */
 function serveUi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const head = req.method === 'HEAD';

@@ -5,7 +5,7 @@ import { PAYMENT_EVENT_TYPES } from '../domain/payment.js';
 import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../infra/webhook-types.js';
 import { WEBHOOK_STATES } from '../infra/webhooks.js';
 import { schemaFor, type BillingAddress } from '../wire/schemas.js';
-import type { ControlPayment, ControlTenant } from './admin/dashboard.js';
+import type { ControlPayment, ControlTenant } from './admin/handlers.js';
 
 interface Link {
   href: string;

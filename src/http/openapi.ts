@@ -162,16 +162,9 @@ function controlPaths(): Record<string, Schema> {
       const tenant = op.tenant ? [{ ...TENANT, ...(tenantText !== undefined && { description: tenantText }) }] : [];
       paths[path] = tenant.length + pathParameters.length > 0 ? { parameters: [...tenant, ...pathParameters] } : {};
     }
-    const security = SECURITY[op.access];
-    paths[path][op.method.toLowerCase()] = {
-      operationId: op.operationId,
-      ...(summary !== undefined && { summary }),
-      ...(description !== undefined && { description }),
-      ...(security !== undefined && { security }),
-      ...(parameters !== undefined && { parameters }),
-      ...(requestBody !== undefined && { requestBody }),
-      responses: { ...errors(...refusals(op, path)), ...responses },
-    };
+    const given = { operationId: op.operationId, summary, description, security: SECURITY[op.access], parameters, requestBody };
+    const operation = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+    paths[path][op.method.toLowerCase()] = { ...operation, responses: { ...errors(...refusals(op, path)), ...responses } };
   }
   return paths;
 }

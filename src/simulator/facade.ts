@@ -4,7 +4,7 @@ import { instantText } from '../control/controller.js';
 import type { JournalEntry, JournalFilter } from '../control/journal.js';
 import type { StateSnapshot } from '../control/state.js';
 import { renderError, type ErrorBody } from '../http/errors.js';
-import type { ControlPayment } from '../http/admin/dashboard.js';
+import type { ControlPayment } from '../http/admin/handlers.js';
 import type { MagicValues } from '../http/admin/magic-values.js';
 import { unknownTenant, type CallParts, type ControlRoutesDeps, type RowCall } from '../http/admin/context.js';
 import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
@@ -35,7 +35,7 @@ export interface TenantClock {
 
 export type { ControlToken, TokenResource } from '../http/openapi-schemas.js';
 
-export type { ControlPayment, ControlTenant } from '../http/admin/dashboard.js';
+export type { ControlPayment, ControlTenant } from '../http/admin/handlers.js';
 export type { MagicAmount, MagicCard, MagicName, MagicPostalCode, MagicRiskFactor, MagicValues } from '../http/admin/magic-values.js';
 
 export type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';

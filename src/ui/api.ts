@@ -4,12 +4,12 @@ import type { ClockState, ControlPayment, ControlTenant, ControlToken, ErrorBody
 // The shapes /_sim answers, as the package publishes them: the dashboard declares none of them again.
 export type { ClockState, ControlPayment, ControlTenant, ControlToken, JournalEntry, WebhookDelivery };
 
-export const TOKEN_KEY = 'token-sim.adminToken';
+const TOKEN_KEY = 'token-sim.adminToken';
 
 /** A refused call: its status and error body, with its field problems (none: empty). */
 export type ApiError = Required<Omit<ErrorBody, 'headerName'>> & { status: number };
 
-export class CallFailed extends Error {
+class CallFailed extends Error {
   constructor(readonly detail: ApiError) {
     super(`${detail.status} ${detail.errorName}: ${detail.message}`);
   }
@@ -63,10 +63,8 @@ export async function getJson<T>(path: string, query: Record<string, string | nu
 
 export const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/**
- * Makes a call (`run`), then says what it did (`done`, or what `done` reads in the answer) and refreshes the
- * page; or says why it failed. `refusal` shows a refusal's detail: cleared as the call starts, set if refused.
- */
+/** Makes a call, says what it did (`done`, or what `done` reads in the answer) and refreshes; or says why it failed,
+ * and shows a refusal's detail with `refusal` (cleared as the call starts). */
 export async function perform(
   { say, refresh }: Pick<SectionProps, 'say' | 'refresh'>,
   run: () => Promise<Response>,

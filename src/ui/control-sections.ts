@@ -5,9 +5,10 @@ import { call, currentAdminToken, describe, getJson, perform, time, url, type Ap
 import { listOf, Loading, newestFirst, Problem, Select, useLoad } from './sections.js';
 
 declare const __SHIPPED_SCENARIOS__: { file: string; text: string }[];
+/** The journal's operations (scripts/build-ui.mjs). */
+declare const __JOURNAL_OPERATIONS__: readonly JournalEntry['operation'][];
 
-export const OPERATIONS = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'paymentQuery', 'unknown'];
-export const JOURNAL_KEEP = 200;
+const JOURNAL_KEEP = 200;
 
 /** An event's JSON data; undefined when it is broken (the event is skipped, or said without its count). */
 function dataOf<T>(ev: Event): T | undefined {
@@ -53,7 +54,7 @@ export function JournalSection({ tenants, tenant, onEntry }: { tenants: string[]
     <h2 id="journal-h">Journal <span class=${connected ? 'badge live' : 'badge'}>${connected ? 'live' : 'not connected'}</span></h2>
     <form class="row filters" onSubmit=${(e: Event) => e.preventDefault()} aria-label="Journal filters">
       <${Select} id="journal-tenant" label="Journal tenant" value=${who} set=${setWho} options=${[['*', 'All tenants'], ...tenants.map((t) => [t, t])]} />
-      <${Select} id="journal-operation" label="Operation" value=${operation} set=${setOperation} options=${[['', 'Any operation'], ...OPERATIONS.map((o) => [o, o])]} />
+      <${Select} id="journal-operation" label="Operation" value=${operation} set=${setOperation} options=${[['', 'Any operation'], ...__JOURNAL_OPERATIONS__.map((o) => [o, o])]} />
       <label for="journal-status">Status</label>
       <input id="journal-status" inputmode="numeric" size="4" value=${status} aria-invalid=${statusOk ? 'false' : 'true'} onInput=${(e: Event) => setStatus((e.target as HTMLInputElement).value.trim())} placeholder="any" />
     </form>

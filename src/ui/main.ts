@@ -1,7 +1,4 @@
-/**
- * The dashboard (`GET /_sim/ui`, decision 0035): it drives one simulator through /_sim only, asking no other host. A
- * 401 asks for the admin token, kept in sessionStorage (sent as `?access_token=` on the event stream: no headers there).
- */
+/** The dashboard (`GET /_sim/ui`, decision 0035): one simulator through /_sim only; a 401 asks for the admin token. */
 import { render } from 'preact';
 import { html } from 'htm/preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
@@ -27,15 +24,8 @@ function TokenForm({ onDone }: { onDone: () => void }) {
   </section></main>`;
 }
 
-interface TopBarProps {
-  tenants: ControlTenant[];
-  tenant: string;
-  setTenant: (name: string) => void;
-  onForget: () => void;
-}
-
 /** The banner: the tenant picker and what it holds, forgetting the admin token, the sections' links. */
-function TopBar({ tenants, tenant, setTenant, onForget }: TopBarProps) {
+function TopBar({ tenants, tenant, setTenant, onForget }: { tenants: ControlTenant[]; tenant: string; setTenant: (name: string) => void; onForget: () => void }) {
   const current = tenants.find((t) => t.name === tenant);
   return html`<header class="top" role="banner">
       <h1>token-sim dashboard</h1>

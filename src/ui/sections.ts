@@ -3,10 +3,8 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call, describe, formatAmount, formatSpan, getJson, perform, time, type ClockState, type ControlPayment, type ControlToken, type SectionProps } from './api.js';
 
-/**
- * Data loaded again whenever `deps` change, shown only for the `scope` it was loaded for (a tenant, a scenario
- * set): after a switch the section is loading again, never showing another tenant's list. `loading` until the first answer.
- */
+/** Data loaded again whenever `deps` change, shown only for the `scope` it was loaded for (a tenant, a scenario set):
+ * never another tenant's list after a switch. `loading` until the first answer. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[], scope = ''): { data: T | undefined; error: string | undefined; loading: boolean } {
   const [state, setState] = useState<{ scope: string; data?: T; error?: string }>({ scope });
   useEffect(() => {

@@ -59,6 +59,12 @@ describe('the dashboard build', () => {
     }
   });
 
+  it("offers the journal's operations as the journal filter's choices, taken from the library at build time", () => {
+    const operations = ['createToken', 'getToken', 'updateToken', 'deleteToken', 'queryTokens', 'sale', 'refund', 'partialRefund', 'reversal', 'paymentEvents', 'paymentQuery', 'unknown'];
+    expect(text('app.js')).toContain(JSON.stringify(operations));
+    expect(text('app.js')).not.toContain('__JOURNAL_OPERATIONS__');
+  });
+
   it('uses neither eval nor new Function (the CSP forbids both)', () => {
     expect(text('app.js')).not.toMatch(/\beval\(|new Function\(/);
   });

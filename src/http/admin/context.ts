@@ -39,7 +39,7 @@ export interface ControlRoutesDeps {
   authenticate: Authenticate;
   /** Bytes: the largest snapshot `PUT /_sim/state` takes. */
   stateLimit: number;
-  openApi: (req: Request) => unknown;
+  openApi: (baseUrl: string) => unknown;
   /** What GET /_sim/metrics exposes: every tenant's, so only the admin token opens it when one is set. */
   metrics: Metrics;
   webhooks: WebhookDispatcher;

@@ -1,13 +1,16 @@
-/** The /_sim calls of the control table but the dashboard's, each run over HTTP and by the library alike (decision 0062). */
+/** The /_sim calls of the control table, each run over HTTP and by the library alike (decision 0062); the dashboard's last (decision 0034). */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import type { JournalFilter } from '../../control/journal.js';
+import type { ClockState } from '../../control/snapshot-types.js';
 import { positionOf, type TokenPosition } from '../../control/token-pages.js';
 import { packageVersion } from '../../config/version.js';
+import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEventType } from '../../domain/payment.js';
 import type { WebhookFilter } from '../../infra/webhooks.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../../scenarios/loader.js';
 import type { Scenario } from '../../scenarios/schema.js';
+import { formatInstant } from '../../wire/instant.js';
 import { parseJsonText } from '../../wire/json.js';
 import { maskCardData } from '../../wire/mask.js';
 import { WireError, type FieldPath } from '../../wire/problems.js';
@@ -15,14 +18,13 @@ import { readBody } from '../body.js';
 import { HttpError } from '../errors.js';
 import { isYamlType, schemeOf } from '../guard.js';
 import { toHar } from '../../verify/har.js';
-import { parseJournalQuery, readFlushTimeout, readJournalCursor, readLimit, readTokenCursor, readWebhookQuery, tokenCursor, type JournalFormat } from '../control-query.js';
+import { checkQueryParams, parseJournalQuery, readFlushTimeout, readJournalCursor, readLimit, readTokenCursor, readWebhookQuery, refuse, tokenCursor, type JournalFormat } from '../control-query.js';
 import { essence } from '../media.js';
 import { controlTokenList } from '../present.js';
 import { sendJson, type ControlHandler, type RowCall } from './context.js';
 
 const bodyText = async (req: Request, limit?: number): Promise<string> => (await readBody(req, limit)).toString('utf8');
 const jsonOf = async (req: Request, limit?: number): Promise<unknown> => parseJsonText(await bodyText(req, limit));
-const jsonBody = (req: Request): Promise<unknown> => jsonOf(req);
 
 /** Open: it says where the state lives; with Redis unreachable, 503 (contract 3.5). */
 export const health: ControlHandler = async (ctx, _call, _req, res) => {
@@ -40,7 +42,7 @@ export const metrics: ControlHandler = async (ctx, _call, _req, res) => {
 
 /** The controller's call of this name on the row's tenant; `withBody`: its JSON body first (the library passes the same one). */
 export const onController = (name: 'clock' | 'reset' | 'clearRequests'): RowCall => ({ run: ({ controller }, { tenant }) => controller[name](tenant) });
-export const withBody = (name: 'setClock' | 'advanceClock'): RowCall<unknown> => ({ read: jsonBody, run: ({ controller }, { tenant }, body) => controller[name](body, tenant) });
+export const withBody = (name: 'setClock' | 'advanceClock'): RowCall<unknown> => ({ read: (req) => jsonOf(req), run: ({ controller }, { tenant }, body) => controller[name](body, tenant) });
 
 /** Without a `limit` (the library), every token. */
 export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
@@ -81,10 +83,7 @@ export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalForm
 /** Tokens per slice of a streamed snapshot: a few milliseconds of work at most. */
 const STATE_SLICE = 64;
 
-/**
- * `GET /_sim/state` (a tenant's part with a tenant: decision 0026), parts taken at one moment, written a slice
- * at a time, yielding between slices and waiting for a slow reader: never holding the API up, never one string.
- */
+/** `GET /_sim/state` (decision 0026): parts taken at one moment, written a slice at a time (never one string, never holding the API up). */
 export const exportState: ControlHandler = async (ctx, { tenant }, _req, res) => {
   const text = ctx.controller.exportStateText(tenant, { slice: STATE_SLICE, mask: true });
   res.statusCode = 200;
@@ -150,4 +149,119 @@ export const flushWebhooks: RowCall<number> = {
 /** A logged delivery sent again as a new one, same eventId (decision 0056). */
 export const resendWebhook: RowCall<string> = { read: (req) => String(req.params.id), run: (parts, { tenant }, id) => parts.resendWebhook(id, tenant), status: 202 };
 
-export const openApi: ControlHandler = (ctx, _call, req, res) => sendJson(res, 200, ctx.openApi(req));
+export const openApi: ControlHandler = (ctx, _call, req, res) => sendJson(res, 200, ctx.openApi(ctx.baseUrlOf(req)));
+
+/** Oldest first: creation time, tenant, id. */
+const comparePayments = (a: Payment, b: Payment): number =>
+  a.createdAt - b.createdAt || (a.tenant < b.tenant ? -1 : a.tenant > b.tenant ? 1 : 0) || (a.paymentId < b.paymentId ? -1 : a.paymentId > b.paymentId ? 1 : 0);
+
+/** A payment as the control plane lists it (`/_sim/payments`): its events caught up, card data masked. */
+export interface ControlPayment {
+  tenant: string;
+  paymentId: string;
+  transactionReference: string;
+  outcome: 'sentForSettlement' | 'refused';
+  lastEvent: PaymentEventType;
+  amount: number;
+  currency: string;
+  refunded: number;
+  allowedActions: ('refund' | 'partialRefund' | 'reversal')[];
+  /** Virtual time. */
+  createdAt: string;
+  events: { type: PaymentEventType; at: string; amount: number; reference?: string | undefined; refusal?: { code: string; description: string } | undefined }[];
+}
+
+/** A tenant as `GET /_sim/tenants` lists it: its clock, whether that clock is its own, and its counts. */
+export interface ControlTenant {
+  name: string;
+  clock: ClockState;
+  ownClock: boolean;
+  /** Live tokens. */
+  tokens: number;
+  payments: number;
+}
+
+function paymentItem(p: Payment): ControlPayment {
+  return maskCardData({
+    tenant: p.tenant,
+    paymentId: p.paymentId,
+    transactionReference: p.transactionReference,
+    outcome: saleOutcomeOf(p),
+    lastEvent: lastEventOf(p),
+    amount: p.amount,
+    currency: p.currency,
+    refunded: p.refunded,
+    allowedActions: allowedActions(p),
+    createdAt: formatInstant(p.createdAt),
+    events: p.events.map((e) => ({
+      type: e.type,
+      at: formatInstant(e.at),
+      amount: e.amount,
+      ...(e.reference !== undefined && { reference: e.reference }),
+      ...(e.refusal && { refusal: { code: e.refusal.code, description: e.refusal.description } }),
+    })),
+  }) as ControlPayment;
+}
+
+export const listTenants: RowCall = {
+  run({ controller, dashboard }, { tenant }) {
+    const forks = dashboard.clocks.forks();
+    const names = tenant === undefined ? dashboard.tenants() : [tenant];
+    const tenants = names.map((name): ControlTenant => {
+      dashboard.payments.catchUp(name);
+      return { name, clock: controller.clock(name), ownClock: forks.has(name), tokens: controller.tokens(name).length, payments: dashboard.paymentStore.list(name).length };
+    });
+    return { tenants };
+  },
+};
+
+/** Paged like /_sim/tokens: oldest first (creation time, tenant, id), events caught up, `next` continues; `transactionReference` filters (decision 0057). Without a `limit` (the library), every payment. */
+export const listPayments: RowCall<{ limit?: number; after?: TokenPosition | undefined; reference?: string }> = {
+  read(req, _ctx, where) {
+    const limit = readLimit(req.query.limit, where);
+    const after = readTokenCursor(req.query.cursor, where);
+    const reference: unknown = req.query.transactionReference;
+    if (reference !== undefined && (typeof reference !== 'string' || reference === '')) throw refuse(where, 'transactionReference must not be empty, and given once');
+    return { limit, after, reference };
+  },
+  run({ dashboard: { payments, paymentStore } }, { tenant }, { limit = Number.POSITIVE_INFINITY, after, reference } = {}) {
+    const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
+    const listed = (tenant === undefined ? paymentStore.tenants() : [tenant]).flatMap((name) => {
+      if (reference !== undefined) return payments.withReference(name, reference);
+      payments.catchUp(name);
+      return paymentStore.list(name);
+    });
+    const all = listed.sort(comparePayments).filter((p) => position === undefined || comparePayments(p, position) > 0);
+    const page = all.slice(0, limit);
+    const last = page.at(-1);
+    const next = all.length > limit && last ? tokenCursor({ createdAt: last.createdAt, tenant: last.tenant, tokenId: last.paymentId }) : null;
+    return { payments: page.map(paymentItem), next };
+  },
+};
+
+/** The API's refund and reversal: the same rules, events and webhooks. */
+const paymentAction = (action: 'refund' | 'reversal'): RowCall<string> => ({
+  read: (req) => String(req.params.paymentId),
+  run: ({ dashboard }, { tenant }, paymentId) => paymentItem(dashboard.payments[action](tenant as string, paymentId)),
+});
+export const refundPayment = paymentAction('refund');
+export const reversePayment = paymentAction('reversal');
+
+/** The vault's delete: 404 for a token that does not exist, has expired or was deleted. */
+export const deleteToken: RowCall<string> = {
+  read: (req) => String(req.params.tokenId),
+  run: ({ dashboard }, { tenant }, tokenId) => dashboard.vault.delete(tenant as string, tokenId),
+};
+
+const LAST_EVENT_ID = /^[0-9]{1,15}$/;
+
+/** The live journal (journal-stream.ts): one hub per simulator, whose clients share its work (contract 4.1). */
+export const streamRequests: ControlHandler = (ctx, { tenant, where }, req, res) => {
+  const rest = Object.fromEntries(Object.entries(req.query).filter(([key]) => key !== 'tenant' && key !== 'access_token'));
+  checkQueryParams(rest, ['operation', 'status', 'method', 'rule', 'since'], where);
+  const { filter } = parseJournalQuery(rest, where);
+  const { since: sinceParam, ...live } = filter;
+  const header = req.headers['last-event-id'];
+  const since = sinceParam ?? (typeof header === 'string' && LAST_EVENT_ID.test(header.trim()) ? Number(header.trim()) : undefined);
+  ctx.dashboard.hub.open(req, res, tenant, live, since);
+};

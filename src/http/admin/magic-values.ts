@@ -1,7 +1,4 @@
-/**
- * `GET /_sim/magic-values` (contract 4.4, decision 0057): every value that changes an outcome and what it does,
- * read from the tables the simulator runs on (domain/magic-values.ts, the fixtures' BINs, the active rules).
- */
+/** `GET /_sim/magic-values` (decision 0057): read from domain/magic-values.ts, the fixtures' BINs and the active rules. */
 import type { BinRange } from '../../config/fixtures.js';
 import { UNKNOWN_CARD } from '../../domain/card.js';
 import { MAGIC_NAMES, UNLISTED_REFUSAL, magicCatalogue, scriptedRefusal, type NameOutcome } from '../../domain/magic-values.js';
@@ -179,10 +176,7 @@ export const magicValuesSchema = schemaFor<MagicValues>()(
   }),
 );
 
-/**
- * docs/magic-values.md is this catalogue, written by `node scripts/magic-values-doc.mjs` after a build (held
- * equal by test/docs/magic-values-page.test.ts); the page shows the amounts of this scenario.
- */
+/** docs/magic-values.md (scripts/magic-values-doc.mjs, after a build) shows the amounts of this scenario. */
 export const PAGE_SCENARIO = 'scenarios/amount-refusals.yaml';
 
 const cell = (value: string): string => value.replaceAll('|', '\\|');

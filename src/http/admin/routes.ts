@@ -10,7 +10,7 @@ const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8
 const matches = (given: string, expected: Buffer): boolean => timingSafeEqual(digest(given), expected);
 
 /** Express matches paths case-insensitively and with a trailing slash: so do the checks on them. */
-const pathOf = (req: Request): string => req.path.toLowerCase().replace(/(.)\/$/, '$1');
+export const pathOf = (req: Request): string => req.path.toLowerCase().replace(/(.)\/$/, '$1');
 
 /** The paths of these rows as one pattern (lower case; a path parameter is any one segment). */
 const pathsOf = (ops: readonly ControlOperation[]): RegExp =>
@@ -26,11 +26,7 @@ function checkBearer(req: Request, expected: Buffer): void {
   }
 }
 
-/**
- * A tenant's own control plane (decision 0026): `Basic` credentials of a configured user may call the rows
- * open to tenants, on that tenant only, and `scopes` remembers the tenant of such a request; wrong ones are
- * refused. Any other call needs the admin token (the `stream` rows also take it as `?access_token=`) when one is set.
- */
+/** A tenant's Basic credentials open its own rows, the tenant kept in `scopes` (decision 0026); else the admin token, when set. */
 function authorize(ctx: ControlContext): RequestHandler {
   const tenantPaths = pathsOf(CONTROL_TABLE.filter((op) => op.access === 'tenant' || op.access === 'stream'));
   const streamPaths = pathsOf(CONTROL_TABLE.filter((op) => op.access === 'stream'));

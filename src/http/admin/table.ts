@@ -6,15 +6,11 @@ import { STREAM_LIMITS } from '../journal-stream.js';
 import { answer, badQuery, body, errors, jsonSchema, pathParam, query, ref, type OperationDoc, type Schema } from '../openapi-parts.js';
 import { controlPayment, controlTenant, journalEntry, webhookDelivery, webhookFlush, webhookResend } from '../openapi-schemas.js';
 import type { ControlHandler, RowCall } from './context.js';
-import { deleteToken, listPayments, listTenants, refundPayment, reversePayment, streamRequests } from './dashboard.js';
 import * as call from './handlers.js';
 import { magicValuesSchema } from './magic-values.js';
 
-/**
- * Who may call: `open` anyone (a readiness probe needs no secret); `admin` the admin token alone when one is
- * set; `tenant` the admin token or a tenant's own Basic credentials (decision 0026), anyone without
- * --admin-token; `stream` the same, and the admin token as `?access_token=` (EventSource cannot set headers).
- */
+/** Who may call (decision 0026): `open` anyone; `admin` the admin token alone when one is set; `tenant` it or a
+ * tenant's Basic credentials (anyone without --admin-token); `stream` as `tenant`, the token also as `?access_token=`. */
 export type Access = 'open' | 'admin' | 'tenant' | 'stream';
 
 export interface ControlOperation {
@@ -186,14 +182,14 @@ const ROWS = {
     },
   }) },
   // The dashboard's rows (contract 3.4, decision 0034).
-  listTenants: { method: 'GET', path: '/tenants', access: 'tenant', tenant: true, query: TENANT, call: listTenants, doc: () => ({
+  listTenants: { method: 'GET', path: '/tenants', access: 'tenant', tenant: true, query: TENANT, call: call.listTenants, doc: () => ({
     summary: 'Every configured username (a tenant\u2019s credentials: that tenant only) with its clock and counts',
     responses: {
       200: answer('The tenants', { type: 'object', properties: { tenants: { type: 'array', items: jsonSchema(controlTenant, 'output') } }, required: ['tenants'], additionalProperties: false }),
       ...errors(unknownParameter),
     },
   }) },
-  listPayments: { method: 'GET', path: '/payments', access: 'tenant', tenant: true, query: ['tenant', 'limit', 'cursor', 'transactionReference'], call: listPayments, library: 'payments', doc: () => ({
+  listPayments: { method: 'GET', path: '/payments', access: 'tenant', tenant: true, query: ['tenant', 'limit', 'cursor', 'transactionReference'], call: call.listPayments, library: 'payments', doc: () => ({
     summary: 'Payments, oldest first, their events caught up to the tenant\u2019s virtual now',
     parameters: [...pageParameters('payments'), query('transactionReference', 'Only the payments of this transactionReference (any merchant entity)', { type: 'string', minLength: 1 })],
     responses: {
@@ -201,15 +197,15 @@ const ROWS = {
       ...errors(badQuery('a bad limit, cursor or transactionReference')),
     },
   }) },
-  refundPayment: { method: 'POST', path: '/payments/:paymentId/refund', access: 'tenant', tenant: 'required', query: TENANT, call: refundPayment,
+  refundPayment: { method: 'POST', path: '/payments/:paymentId/refund', access: 'tenant', tenant: 'required', query: TENANT, call: call.refundPayment,
     doc: () => action('A full refund of what remains, through the same rules, events and webhooks as the API\u2019s') },
-  reversePayment: { method: 'POST', path: '/payments/:paymentId/reversal', access: 'tenant', tenant: 'required', query: TENANT, call: reversePayment,
+  reversePayment: { method: 'POST', path: '/payments/:paymentId/reversal', access: 'tenant', tenant: 'required', query: TENANT, call: call.reversePayment,
     doc: () => action('A reversal (a cancel before settlement, a refund of the whole amount after), as the API\u2019s') },
-  deleteToken: { method: 'DELETE', path: '/tokens/:tokenId', access: 'tenant', tenant: 'required', query: TENANT, call: deleteToken, doc: () => ({
+  deleteToken: { method: 'DELETE', path: '/tokens/:tokenId', access: 'tenant', tenant: 'required', query: TENANT, call: call.deleteToken, doc: () => ({
     pathParameters: [pathParam('tokenId', 'The token\u2019s id (`tokenId` of GET /_sim/tokens)')],
     responses: { 204: answer('Deleted'), ...errors(tenantNeeded, [404, 'resourceNotFound (no such live token of the tenant)']) },
   }) },
-  streamRequests: { method: 'GET', path: '/requests/stream', access: 'stream', tenant: true, handle: streamRequests, doc: () => ({
+  streamRequests: { method: 'GET', path: '/requests/stream', access: 'stream', tenant: true, handle: call.streamRequests, doc: () => ({
     summary: `The live journal as server-sent events: the last ${backlog} matching entries (or those after \`since\` / \`Last-Event-ID\`), then each new one`,
     description:
       `Each entry is \`id: <seq>\`, \`event: request\`, \`data: <the masked entry GET /_sim/requests lists>\`. A comment line every ${heartbeatMs / 1000} s. ` +
