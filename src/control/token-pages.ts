@@ -19,8 +19,8 @@ function compare(a: TokenPosition, b: TokenPosition): number {
   return a.tokenId < b.tokenId ? -1 : a.tokenId > b.tokenId ? 1 : 0;
 }
 
-/** The first `limit` tokens after `after` (from the start when undefined), in order, and whether more remain. */
-export function tokenPage(tokens: Iterable<Token>, after: TokenPosition | undefined, limit: number): { tokens: Token[]; more: boolean } {
+/** The first `limit` tokens (all without one) after `after` (from the start when undefined), in order, and whether more remain. */
+export function tokenPage(tokens: Iterable<Token>, after?: TokenPosition, limit = Number.MAX_SAFE_INTEGER - 1): { tokens: Token[]; more: boolean } {
   // One more than the page, to know whether another page follows; cut back to it whenever twice as many are held.
   const keep = limit + 1;
   const held: Token[] = [];

@@ -45,7 +45,7 @@ export const withBody = (name: 'setClock' | 'advanceClock'): RowCall<unknown> =>
 /** Without a `limit` (the library), every token. */
 export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
   read: (req, _ctx, where) => ({ limit: readLimit(req.query.limit, where), after: readTokenCursor(req.query.cursor, where) }),
-  run({ controller, refs }, { tenant, baseUrl }, { limit = Number.MAX_SAFE_INTEGER - 1, after } = {}) {
+  run({ controller, refs }, { tenant, baseUrl }, { limit, after } = {}) {
     const page = controller.tokenPage(tenant, after, limit);
     const last = page.tokens.at(-1);
     return { tokens: controlTokenList(page.tokens, { baseUrl, refs }), next: page.more && last ? tokenCursor(positionOf(last)) : null };
