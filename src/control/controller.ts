@@ -1,7 +1,6 @@
 /**
- * The control plane behind both /_sim and the library. Clock calls take the /_sim body (the library passes its
- * arguments as that body), so a bad duration or date is the same error by both doors. State snapshots (decisions
- * 0026, 0027): exported as text written a slice at a time, and imported checked whole first.
+ * The control plane behind both /_sim and the library: clock calls take the /_sim body (the library passes its
+ * arguments as that body), so both doors refuse alike. State snapshots: decisions 0026, 0027.
  */
 import { advanceMs } from '../domain/duration.js';
 import type { PaymentStore, Store } from '../domain/ports.js';
@@ -226,7 +225,7 @@ export function createController(deps: ControllerDeps) {
     /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
     tokenPage: (tenant: string | undefined, after?: TokenPosition, limit?: number) => tokenPage(liveTokens(deps, tenant), after, limit),
     /** The oldest `filter.limit` entries that pass the (trusted: cleanJournalFilter) filter, masked; `count` is how many pass it. */
-    requests(tenant?: string, filter?: JournalFilter): { requests: JournalEntry[]; count: number } {
+    requests(tenant: string | undefined, filter: JournalFilter): { requests: JournalEntry[]; count: number } {
       const { selected, count } = journal.select(tenant, filter);
       return { requests: selected.map(toEntry), count };
     },

@@ -1,8 +1,4 @@
-/**
- * State snapshots: every token, the clocks and the id counters as JSON. Card numbers travel sealed (siv.ts,
- * keys from the state key when one is configured, else from the seed; decision 0027): a snapshot shows no card
- * number, and it imports only into a simulator with the same key (or seed, or the same process).
- */
+/** State snapshots as JSON: every token, the clocks and the counters; card numbers travel sealed (decision 0027). */
 import { setImmediate } from 'node:timers/promises';
 import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
@@ -105,8 +101,17 @@ export function tokenToState(token: Token, siv: Siv): TokenState {
   };
 }
 
+const conflictFromState = ({ values: v, expiresAt }: NonNullable<TokenState['conflict']>) => ({
+  expiresAt: instantMs(expiresAt),
+  values: {
+    ...definedOf(v, ['cardHolderName']),
+    ...(v.cardExpiryDate && { cardExpiryDate: { month: v.cardExpiryDate.month, year: v.cardExpiryDate.year } }),
+    ...(v.billingAddress && { billingAddress: toBillingAddress(v.billingAddress) }),
+    ...definedOf(v, REFERENCE),
+  },
+});
+
 export function tokenFromState(t: TokenState, cardNumber: string, extension: Duration): Token {
-  const v = t.conflict?.values;
   return {
     ...definedOf(t, TOKEN_HEAD),
     card: {
@@ -122,18 +127,7 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
     lifetimeMs: t.lifetimeMs,
     extension: (t.extension === undefined ? undefined : parseDuration(t.extension)) ?? extension,
     revision: 0,
-    ...(t.conflict &&
-      v && {
-        pendingConflict: {
-          expiresAt: instantMs(t.conflict.expiresAt),
-          values: {
-            ...definedOf(v, ['cardHolderName']),
-            ...(v.cardExpiryDate && { cardExpiryDate: { month: v.cardExpiryDate.month, year: v.cardExpiryDate.year } }),
-            ...(v.billingAddress && { billingAddress: toBillingAddress(v.billingAddress) }),
-            ...definedOf(v, REFERENCE),
-          },
-        },
-      }),
+    ...(t.conflict && { pendingConflict: conflictFromState(t.conflict) }),
   };
 }
 
