@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import type { JournalFilter } from '../../control/journal.js';
-import { positionOf, type TokenPosition } from '../../control/token-pages.js';
+import type { TokenPosition } from '../../control/token-pages.js';
 import { packageVersion } from '../../config/version.js';
 import type { WebhookFilter } from '../../infra/webhooks.js';
 import { parseScenarioText, scenarioPaths, validateScenarios } from '../../scenarios/loader.js';
@@ -48,7 +48,7 @@ export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
   run({ controller, refs }, { tenant, baseUrl }, { limit, after } = {}) {
     const page = controller.tokenPage(tenant, after, limit);
     const last = page.tokens.at(-1);
-    return { tokens: controlTokenList(page.tokens, { baseUrl, refs }), next: page.more && last ? tokenCursor(positionOf(last)) : null };
+    return { tokens: controlTokenList(page.tokens, { baseUrl, refs }), next: page.more && last ? tokenCursor(last) : null };
   },
 };
 
