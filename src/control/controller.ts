@@ -22,7 +22,6 @@ import { instantMs, paymentFromState, paymentToState } from './payment-state.js'
 import { parseState, refuseState, sealScenarioSets, stateText, tokenToState, type ClockState, type StateParts, type StateSnapshot, type StateTextOptions } from './state.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 
-/** What the controller and its snapshots work with. */
 interface ControllerDeps {
   clocks: TenantClocks;
   store: Store;

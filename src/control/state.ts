@@ -16,7 +16,6 @@ import type { StateSnapshot, TokenState } from './snapshot-types.js';
 
 export type { ClockState, StateSnapshot, TokenState } from './snapshot-types.js';
 
-// Every object of a snapshot refuses fields it does not define (fieldIsNotAllowed, with a hint).
 const clockState = z.strictObject({ now: instant, frozen: z.boolean() });
 const expiryDate = z.strictObject({ month: z.int().min(1).max(12), year: z.int().max(9999) });
 
@@ -173,7 +172,7 @@ export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>,
 
 /** The snapshot with its scenario sets' sealed card numbers opened (a copy), and what could not be opened. */
 export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; problems: FieldProblem[] } {
-  if (typeof data !== 'object' || data === null || !('scenarios' in data) || !isObject(data.scenarios)) return { data, problems: [] };
+  if (!isObject(data) || !isObject(data.scenarios)) return { data, problems: [] };
   const problems: FieldProblem[] = [];
   const opened = (h: CardHolder): string | undefined => (typeof h.sealedCardNumber === 'string' ? siv.open(h.sealedCardNumber) : undefined);
   const refused = (tenant: string) => (path: (string | number)[], h: CardHolder) =>
