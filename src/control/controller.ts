@@ -1,7 +1,6 @@
 /**
- * The control plane behind both /_sim and the library. Clock calls take the /_sim body (the library passes its
- * arguments as that body), so a bad duration or date is the same error by both doors. State snapshots (decisions
- * 0026, 0027): exported as text written a slice at a time, and imported checked whole first.
+ * The control plane behind both /_sim and the library: clock calls take the /_sim body (the library passes its
+ * arguments as that body), so both doors refuse alike. State snapshots: decisions 0026, 0027.
  */
 import { advanceMs } from '../domain/duration.js';
 import type { PaymentStore, Store } from '../domain/ports.js';
@@ -23,7 +22,6 @@ import { instantMs, paymentFromState, paymentToState } from './payment-state.js'
 import { parseState, refuseState, sealScenarioSets, stateText, tokenToState, type ClockState, type StateParts, type StateSnapshot, type StateTextOptions } from './state.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 
-/** What the controller and its snapshots work with. */
 interface ControllerDeps {
   clocks: TenantClocks;
   store: Store;
@@ -80,14 +78,8 @@ const tenantOfCounter = (key: string): string => key.slice(key.indexOf(':') + 1)
 const only = <V>(record: Record<string, V>, keep: (key: string) => boolean): Record<string, V> =>
   Object.fromEntries(Object.entries(record).filter(([key]) => keep(key)));
 
-function onlyTenant<C>(counts: Record<string, Record<string, C>>, tenant: string): Record<string, Record<string, C>> {
-  const out: Record<string, Record<string, C>> = {};
-  for (const [label, byTenant] of Object.entries(counts)) {
-    const c = byTenant[tenant];
-    if (c !== undefined) out[label] = { [tenant]: c };
-  }
-  return out;
-}
+const onlyTenant = <C>(counts: Record<string, Record<string, C>>, tenant: string): Record<string, Record<string, C>> =>
+  Object.fromEntries(Object.entries(counts).flatMap(([label, { [tenant]: c }]) => (c === undefined ? [] : [[label, { [tenant]: c }]])));
 
 /** Everything; with a tenant its part only: its tokens, payments, own clock (the shared one as `clock`), counters and own set. */
 function stateParts(deps: ControllerDeps, tenant?: string): StateParts {
@@ -177,25 +169,6 @@ const RANGE = 'the clock runs from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.9
 
 const outOfRange = () => fieldError('fieldHasInvalidValue', ['now'], `now must be inside the clock's range: ${RANGE}`);
 
-function readAdvance(body: unknown, nowMs: number): number {
-  const { by } = parseBody(clockAdvanceBody, body);
-  const ms = advanceMs(by, nowMs);
-  if (ms === undefined) {
-    throw fieldError('fieldHasInvalidValue', ['by'], 'by must be a non-negative ISO 8601 duration (P8D) or number of milliseconds');
-  }
-  if (ms > LATEST_INSTANT - nowMs) {
-    throw fieldError('fieldHasInvalidValue', ['by'], `by would move the clock past its range: ${RANGE}`);
-  }
-  return ms;
-}
-
-function readSetClock(body: unknown): { epochMs: number; frozen: boolean | undefined } {
-  const parsed = parseBody(clockSetBody, body);
-  const epochMs = parseInstant(parsed.now) ?? Number.NaN;
-  if (!isInRange(epochMs)) throw outOfRange();
-  return { epochMs, frozen: parsed.frozen };
-}
-
 /** A library argument as the /_sim body carries it (ISO text); one outside the range, which has no such text, is refused as the body would be. */
 export function instantText(now: string | number | Date): unknown {
   if (typeof now === 'string') return now;
@@ -217,14 +190,19 @@ export function createController(deps: ControllerDeps) {
     clock: (tenant?: string): ClockState => view(deps.clocks.of(tenant)),
     /** Then the clock's expired tokens are swept and its due payment events caught up (decision 0023). */
     advanceClock(body: unknown, tenant?: string): ClockState {
-      const ms = readAdvance(body, deps.clocks.of(tenant).now());
+      const nowMs = deps.clocks.of(tenant).now();
+      const ms = advanceMs(parseBody(clockAdvanceBody, body).by, nowMs);
+      if (ms === undefined) throw fieldError('fieldHasInvalidValue', ['by'], 'by must be a non-negative ISO 8601 duration (P8D) or number of milliseconds');
+      if (ms > LATEST_INSTANT - nowMs) throw fieldError('fieldHasInvalidValue', ['by'], `by would move the clock past its range: ${RANGE}`);
       target(deps.clocks, tenant).advance(ms);
       sweep(deps, tenant);
       return view(deps.clocks.of(tenant));
     },
     /** `{now, frozen?}`; swept before and after the move: setting a clock back never brings an expired token back. */
     setClock(body: unknown, tenant?: string): ClockState {
-      const { epochMs, frozen } = readSetClock(body);
+      const { now, frozen } = parseBody(clockSetBody, body);
+      const epochMs = parseInstant(now) ?? Number.NaN;
+      if (!isInRange(epochMs)) throw outOfRange();
       sweep(deps, tenant);
       target(deps.clocks, tenant).set(epochMs, frozen);
       sweep(deps, tenant);
@@ -242,11 +220,11 @@ export function createController(deps: ControllerDeps) {
     scenarios: (tenant?: string): readonly Scenario[] => deps.scenarios.list(tenant),
     /** Replaces the global scenario set, or one tenant's own set (an empty list clears it); `paths` locate them in the request body. */
     loadScenarios: (scenarios: readonly Scenario[], paths?: readonly FieldPath[], tenant?: string): void => deps.scenarios.load(scenarios, paths, tenant),
-    tokens: (tenant?: string): Token[] => tokenPage(liveTokens(deps, tenant), undefined, Number.MAX_SAFE_INTEGER - 1).tokens,
+    tokens: (tenant?: string): Token[] => tokenPage(liveTokens(deps, tenant)).tokens,
     /** A page of live tokens (one tenant's, or every tenant's) after a position, in `tokens()`' order. */
-    tokenPage: (tenant: string | undefined, after: TokenPosition | undefined, limit: number) => tokenPage(liveTokens(deps, tenant), after, limit),
+    tokenPage: (tenant: string | undefined, after?: TokenPosition, limit?: number) => tokenPage(liveTokens(deps, tenant), after, limit),
     /** The oldest `filter.limit` entries that pass the (trusted: cleanJournalFilter) filter, masked; `count` is how many pass it. */
-    requests(tenant?: string, filter?: JournalFilter): { requests: JournalEntry[]; count: number } {
+    requests(tenant: string | undefined, filter: JournalFilter): { requests: JournalEntry[]; count: number } {
       const { selected, count } = journal.select(tenant, filter);
       return { requests: selected.map(toEntry), count };
     },

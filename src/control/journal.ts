@@ -195,8 +195,8 @@ export function createJournal(bounds: JournalBounds) {
     },
     /** One tenant's entries, or every tenant's (null: unauthenticated) when tenant is undefined; oldest first. */
     list: (tenant?: string): JournalEntry[] => selectFrom(queueOf(tenant), {}).selected.map(toEntry),
-    /** The oldest `filter.limit` records (all without one) that pass the filter; `count` is how many pass it. */
-    select: (tenant: string | undefined, filter: JournalFilter = {}): { selected: JournalSelection[]; count: number } => selectFrom(queueOf(tenant), filter),
+    /** The oldest `filter.limit` records (all without a limit) that pass the filter; `count` is how many pass it. */
+    select: (tenant: string | undefined, filter: JournalFilter): { selected: JournalSelection[]; count: number } => selectFrom(queueOf(tenant), filter),
     clear(tenant?: string): void {
       if (tenant === undefined) {
         all = new Queue();

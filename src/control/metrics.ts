@@ -1,8 +1,4 @@
-/**
- * One simulator's metrics (decision 0028) on a prom-client Registry of its own (never the global one, nor
- * collectDefaultMetrics), so that simulators in one process count apart. Recording a request is two Map
- * increments and one histogram observation; everything else is read when the metrics are scraped.
- */
+/** One simulator's metrics on a prom-client Registry of its own, counted in plain maps and read when scraped (decision 0028). */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Operation } from './journal.js';
 
@@ -40,8 +36,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
   const registers = [registry];
-  // prom-client's labelled increment hashes its labels each time: the hot path counts in plain maps, handed to
-  // the counters when scraped. Tenants are configured usernames (credentials); only the busiest become series.
+  // Handed to the counters when scraped (decision 0028); tenants are usernames: only the busiest become series.
   const byOperation = new Map<Operation, Map<number, number>>();
   const perTenant = new Map<string, number>();
   new Counter({

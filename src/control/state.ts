@@ -1,8 +1,4 @@
-/**
- * State snapshots: every token, the clocks and the id counters as JSON. Card numbers travel sealed (siv.ts,
- * keys from the state key when one is configured, else from the seed; decision 0027): a snapshot shows no card
- * number, and it imports only into a simulator with the same key (or seed, or the same process).
- */
+/** State snapshots as JSON: every token, the clocks and the counters; card numbers travel sealed (decision 0027). */
 import { setImmediate } from 'node:timers/promises';
 import * as z from 'zod';
 import { maskCardNumber } from '../domain/card.js';
@@ -20,7 +16,6 @@ import type { StateSnapshot, TokenState } from './snapshot-types.js';
 
 export type { ClockState, StateSnapshot, TokenState } from './snapshot-types.js';
 
-// Every object of a snapshot refuses fields it does not define (fieldIsNotAllowed, with a hint).
 const clockState = z.strictObject({ now: instant, frozen: z.boolean() });
 const expiryDate = z.strictObject({ month: z.int().min(1).max(12), year: z.int().max(9999) });
 
@@ -105,8 +100,17 @@ export function tokenToState(token: Token, siv: Siv): TokenState {
   };
 }
 
+const conflictFromState = ({ values: v, expiresAt }: NonNullable<TokenState['conflict']>) => ({
+  expiresAt: instantMs(expiresAt),
+  values: {
+    ...definedOf(v, ['cardHolderName']),
+    ...(v.cardExpiryDate && { cardExpiryDate: { month: v.cardExpiryDate.month, year: v.cardExpiryDate.year } }),
+    ...(v.billingAddress && { billingAddress: toBillingAddress(v.billingAddress) }),
+    ...definedOf(v, REFERENCE),
+  },
+});
+
 export function tokenFromState(t: TokenState, cardNumber: string, extension: Duration): Token {
-  const v = t.conflict?.values;
   return {
     ...definedOf(t, TOKEN_HEAD),
     card: {
@@ -122,18 +126,7 @@ export function tokenFromState(t: TokenState, cardNumber: string, extension: Dur
     lifetimeMs: t.lifetimeMs,
     extension: (t.extension === undefined ? undefined : parseDuration(t.extension)) ?? extension,
     revision: 0,
-    ...(t.conflict &&
-      v && {
-        pendingConflict: {
-          expiresAt: instantMs(t.conflict.expiresAt),
-          values: {
-            ...definedOf(v, ['cardHolderName']),
-            ...(v.cardExpiryDate && { cardExpiryDate: { month: v.cardExpiryDate.month, year: v.cardExpiryDate.year } }),
-            ...(v.billingAddress && { billingAddress: toBillingAddress(v.billingAddress) }),
-            ...definedOf(v, REFERENCE),
-          },
-        },
-      }),
+    ...(t.conflict && { pendingConflict: conflictFromState(t.conflict) }),
   };
 }
 
@@ -179,7 +172,7 @@ export function sealScenarioSets(sets: ReadonlyMap<string, readonly Scenario[]>,
 
 /** The snapshot with its scenario sets' sealed card numbers opened (a copy), and what could not be opened. */
 export function openScenarioSets(data: unknown, siv: Siv): { data: unknown; problems: FieldProblem[] } {
-  if (typeof data !== 'object' || data === null || !('scenarios' in data) || !isObject(data.scenarios)) return { data, problems: [] };
+  if (!isObject(data) || !isObject(data.scenarios)) return { data, problems: [] };
   const problems: FieldProblem[] = [];
   const opened = (h: CardHolder): string | undefined => (typeof h.sealedCardNumber === 'string' ? siv.open(h.sealedCardNumber) : undefined);
   const refused = (tenant: string) => (path: (string | number)[], h: CardHolder) =>

@@ -5,13 +5,7 @@
 import type { Token } from '../domain/token.js';
 
 /** Where a page starts: after the token with this key. */
-export interface TokenPosition {
-  createdAt: number;
-  tenant: string;
-  tokenId: string;
-}
-
-export const positionOf = (t: Token): TokenPosition => ({ createdAt: t.createdAt, tenant: t.tenant, tokenId: t.tokenId });
+export type TokenPosition = Pick<Token, 'createdAt' | 'tenant' | 'tokenId'>;
 
 function compare(a: TokenPosition, b: TokenPosition): number {
   if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
@@ -19,8 +13,8 @@ function compare(a: TokenPosition, b: TokenPosition): number {
   return a.tokenId < b.tokenId ? -1 : a.tokenId > b.tokenId ? 1 : 0;
 }
 
-/** The first `limit` tokens after `after` (from the start when undefined), in order, and whether more remain. */
-export function tokenPage(tokens: Iterable<Token>, after: TokenPosition | undefined, limit: number): { tokens: Token[]; more: boolean } {
+/** The first `limit` tokens (all without one) after `after` (from the start when undefined), in order, and whether more remain. */
+export function tokenPage(tokens: Iterable<Token>, after?: TokenPosition, limit = Number.POSITIVE_INFINITY): { tokens: Token[]; more: boolean } {
   // One more than the page, to know whether another page follows; cut back to it whenever twice as many are held.
   const keep = limit + 1;
   const held: Token[] = [];

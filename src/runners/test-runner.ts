@@ -1,7 +1,4 @@
-/**
- * What the Jest and Vitest helpers share: one simulator for a test run, started in the runner's main process
- * (port 0) and published as TOKEN_SIM_URL, which the workers started after it inherit (decision 0020).
- */
+/** What the Jest and Vitest helpers share: the run's one simulator, published as TOKEN_SIM_URL (decision 0020). */
 import { startSimulator } from '../index.js';
 import type { TestRunnerOptions, WorkerTenant } from '../test-runner-types.js';
 

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import type { JournalFilter } from '../../control/journal.js';
 import type { ClockState } from '../../control/snapshot-types.js';
-import { positionOf, type TokenPosition } from '../../control/token-pages.js';
+import type { TokenPosition } from '../../control/token-pages.js';
 import { packageVersion } from '../../config/version.js';
 import { allowedActions, lastEventOf, saleOutcomeOf, type Payment, type PaymentEventType } from '../../domain/payment.js';
 import type { WebhookFilter } from '../../infra/webhooks.js';
@@ -47,10 +47,10 @@ export const withBody = (name: 'setClock' | 'advanceClock'): RowCall<unknown> =>
 /** Without a `limit` (the library), every token. */
 export const listTokens: RowCall<{ limit?: number; after?: TokenPosition }> = {
   read: (req, _ctx, where) => ({ limit: readLimit(req.query.limit, where), after: readTokenCursor(req.query.cursor, where) }),
-  run({ controller, refs }, { tenant, baseUrl }, { limit = Number.MAX_SAFE_INTEGER - 1, after } = {}) {
+  run({ controller, refs }, { tenant, baseUrl }, { limit, after } = {}) {
     const page = controller.tokenPage(tenant, after, limit);
     const last = page.tokens.at(-1);
-    return { tokens: controlTokenList(page.tokens, { baseUrl, refs }), next: page.more && last ? tokenCursor(positionOf(last)) : null };
+    return { tokens: controlTokenList(page.tokens, { baseUrl, refs }), next: page.more && last ? tokenCursor(last) : null };
   },
 };
 
