@@ -129,9 +129,6 @@ function createControlApp(core: Core, edges: Edges, control: SharedControl, metr
   });
 }
 
-/** The key of what startSimulator needs of a simulator (listening, started, closed), kept off its public members. */
-export const INTERNALS = Symbol('internals');
-
 export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo) {
   const config = resolveConfig(options);
   const core = createCore(config);
@@ -178,13 +175,12 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     storedTokens: () => stores.tokens.size(),
     webhookDispatcher: core.webhooks,
     webhookUrlFor: (tenant: string) => webhookUrlFor(config, tenant),
-    [INTERNALS]: {
-      listening: core.listening,
-      webhookClient: (client: ClientCertificate) => core.webhookSender.present(client),
-      journalHub,
-      replica: stores.replica,
-      stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
-    },
+    // What startSimulator needs besides; src/index.ts hands out only the public members.
+    listening: core.listening,
+    webhookClient: (client: ClientCertificate) => core.webhookSender.present(client),
+    journalHub,
+    replica: stores.replica,
+    stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
   };
   return sim satisfies Simulator;
 }
@@ -194,5 +190,5 @@ export type ComposedSimulator = ReturnType<typeof createSimulator>;
 
 /** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
 export async function closeSharedStore(sim: Simulator): Promise<void> {
-  await (sim as Partial<ComposedSimulator>)[INTERNALS]?.replica?.close();
+  await (sim as Partial<ComposedSimulator>).replica?.close();
 }

@@ -9,7 +9,7 @@ import type { ClientCertificate, SimulatorConfig, SimulatorOptions } from '../co
 import { ConfigError } from '../config/fixtures.js';
 import { readPem } from '../config/tls.js';
 import { certificateNames, localCertificate, localClientCertificate, type PemPair } from '../infra/certificates.js';
-import { createSimulator, INTERNALS, type ComposedSimulator } from './compose.js';
+import { createSimulator, type ComposedSimulator } from './compose.js';
 import { stderrIo, type SimulatorIo } from './core.js';
 import type { RunningSimulator } from './facade.js';
 
@@ -107,8 +107,7 @@ export async function startSimulator(
   timing: ServerTiming = SERVER_TIMING,
 ): Promise<StartedSimulator> {
   const sim = createSimulator(options, io);
-  const own = sim[INTERNALS];
-  const { stateSaver: saver, replica: shared } = own;
+  const { stateSaver: saver, replica: shared } = sim;
   // With --state-file, every answered request may have changed the state: the next periodic save writes it.
   const listener: RequestListener = saver
     ? (req, res) => {
@@ -125,7 +124,7 @@ export async function startSimulator(
   try {
     made = await listenerServer(sim, timing, listener);
     const client = await localWebhookClient(sim.config);
-    if (client) own.webhookClient(client);
+    if (client) sim.webhookClient(client);
   } catch (err) {
     await abandon();
     throw err;
@@ -151,7 +150,7 @@ export async function startSimulator(
     );
   }
   const url = `${sim.config.tls ? 'https' : 'http'}://${host}:${port}`;
-  own.listening(url);
+  sim.listening(url);
   // A shared store is joined now; until Redis answers, calls answer 503 (contract 3.5).
   if (shared) {
     await shared.start().catch((err: unknown) => {
@@ -174,7 +173,6 @@ export async function startSimulator(
 
 /** Stops accepting; lets requests in flight finish, closing each kept-alive connection once idle; then stops the rest. */
 async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout): Promise<void> {
-  const own = sim[INTERNALS];
   clearInterval(sweeper);
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
   // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms (24.8 days).
@@ -183,7 +181,7 @@ async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.
   server.close();
   server.closeIdleConnections();
   // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
-  own.journalHub.closeAll();
+  sim.journalHub.closeAll();
   // A `noResponse` fault would otherwise hold the server open until the client gives up.
   for (const socket of sim.heldSockets) socket.destroy();
   await closed;
@@ -192,6 +190,6 @@ async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.
   // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
   sim.webhookDispatcher.close();
   // Once the last request has finished, the state is saved a last time (when it changed).
-  await own.stateSaver?.stop();
-  await own.replica?.close();
+  await sim.stateSaver?.stop();
+  await sim.replica?.close();
 }
