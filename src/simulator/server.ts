@@ -50,13 +50,9 @@ async function namesListener(text: string, port: number, baseUrl: string | undef
 
 /** The line refusing the first webhook URL (--webhook-url, a credential's) that names this listener; undefined when none does. */
 async function webhookLoop(config: SimulatorConfig, port: number): Promise<string | undefined> {
-  const urls: [string, string][] = [];
-  if (config.webhookUrl !== undefined) urls.push(['--webhook-url', config.webhookUrl]);
-  for (const [name, credential] of config.credentials) {
-    if (credential.webhookUrl !== undefined) urls.push([`the fixtures credential '${name}' webhookUrl`, credential.webhookUrl]);
-  }
-  for (const [where, url] of urls) {
-    if (await namesListener(url, port, config.baseUrl)) {
+  const credentials = [...config.credentials].map(([name, credential]) => [`the fixtures credential '${name}' webhookUrl`, credential.webhookUrl] as const);
+  for (const [where, url] of [['--webhook-url', config.webhookUrl] as const, ...credentials]) {
+    if (url !== undefined && (await namesListener(url, port, config.baseUrl))) {
       return `${where} ${url} names this simulator's own listener (port ${port}): each payment event would be sent to the simulator itself; point it at your webhook receiver`;
     }
   }
@@ -87,10 +83,12 @@ export async function localWebhookClient(config: Pick<SimulatorConfig, 'tls' | '
 /** A running simulator with its internals and its node:http server: what the CLI and tests start (src/index.ts hands out only the RunningSimulator). */
 export type StartedSimulator = ComposedSimulator & RunningSimulator & { readonly server: Server };
 
-/** The node:http server, or node:https with --tls: the same options, the same listener. */
+/** The node:http server, or node:https with --tls (the same options, the same listener); the local CA's webhook client certificate given to the simulator. */
 async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
   const options = { headersTimeout: timing.headersMs, requestTimeout: timing.requestMs, keepAliveTimeout: timing.keepAliveMs, connectionsCheckingInterval: timing.checkEveryMs };
   const tls = await serverCertificate(sim.config);
+  const client = await localWebhookClient(sim.config);
+  if (client) sim.webhookClient(client);
   if (tls === undefined) return { server: createServer(options, listener), caFile: undefined };
   try {
     // An https.Server is a tls.Server that serves HTTP: every member the server and tests use is there.
@@ -120,16 +118,10 @@ export async function startSimulator(
     sim.webhookDispatcher.close();
     await shared?.close();
   };
-  let made: Awaited<ReturnType<typeof listenerServer>>;
-  try {
-    made = await listenerServer(sim, timing, listener);
-    const client = await localWebhookClient(sim.config);
-    if (client) sim.webhookClient(client);
-  } catch (err) {
+  const { server, caFile } = await listenerServer(sim, timing, listener).catch(async (err: unknown) => {
     await abandon();
     throw err;
-  }
-  const { server, caFile } = made;
+  });
   server.listen(sim.config.port, sim.config.host);
   // events.once rejects when the server emits 'error' first (a port in use).
   await once(server, 'listening');
