@@ -21,7 +21,6 @@ const SERVER_TIMING = {
   checkEveryMs: 500,
   sweepEveryMs: 60_000,
 };
-export type ServerTiming = typeof SERVER_TIMING;
 
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
 function isLoopback(host: string): boolean {
@@ -84,7 +83,7 @@ export async function localWebhookClient(config: Pick<SimulatorConfig, 'tls' | '
 export type StartedSimulator = ComposedSimulator & RunningSimulator & { readonly server: Server };
 
 /** The node:http server, or node:https with --tls (the same options, the same listener); the local CA's webhook client certificate given to the simulator. */
-async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
+async function listenerServer(sim: ComposedSimulator, timing: typeof SERVER_TIMING, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
   const options = { headersTimeout: timing.headersMs, requestTimeout: timing.requestMs, keepAliveTimeout: timing.keepAliveMs, connectionsCheckingInterval: timing.checkEveryMs };
   const tls = await serverCertificate(sim.config);
   const client = await localWebhookClient(sim.config);
@@ -102,7 +101,7 @@ async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, list
 export async function startSimulator(
   options: SimulatorOptions = {},
   io: SimulatorIo = stderrIo,
-  timing: ServerTiming = SERVER_TIMING,
+  timing = SERVER_TIMING,
 ): Promise<StartedSimulator> {
   const sim = createSimulator(options, io);
   const { stateSaver: saver, replica: shared } = sim;
