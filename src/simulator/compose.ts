@@ -83,7 +83,6 @@ function createControl(core: Core): SharedControl {
 
 /** The request log, the unexpected-error report, authentication and the Host guard, shared by both apps. */
 function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
-  // One correlation header per simulator, named after the vendor (decision 0033).
   const correlation = new Correlation(config.vendor, ids);
   const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
   // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
