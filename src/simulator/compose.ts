@@ -49,9 +49,11 @@ function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): vo
   }
 }
 
-function createControl(core: Core) {
-  const { stores, scenarios } = core;
-  return createController({
+/** The parts /_sim and the library run their calls on: one catalogue of magic values for both (decision 0057). */
+function createControl(core: Core): SharedControl {
+  const { config, stores, scenarios } = core;
+  const hub = new StreamHub(stores.journal, STREAM_LIMITS);
+  const controller = createController({
     ...core,
     store: stores.tokens,
     journal: stores.journal,
@@ -65,11 +67,22 @@ function createControl(core: Core) {
     releaseWebhooks: (tenant) => stores.releaseWebhooks(tenant, core.clocks.now(tenant)),
     afterReset: (tenant) => stores.afterReset(tenant),
   });
+  return {
+    ...core,
+    controller,
+    magicValues: (tenant) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
+    dashboard: {
+      ...core,
+      tenants: () => [...config.credentials.keys()],
+      paymentStore: stores.payments,
+      journal: stores.journal,
+      hub,
+    },
+  };
 }
 
 /** The request log, the unexpected-error report, authentication and the Host guard, shared by both apps. */
 function createEdges(config: SimulatorConfig, io: SimulatorIo, ids: IdSource) {
-  // One correlation header per simulator, named after the vendor (decision 0033).
   const correlation = new Correlation(config.vendor, ids);
   const log = createRequestLogger({ format: config.log, write: io.writeErr, color: io.color ?? io.isTTY === true });
   // A bug's message may quote the request: card data in it is masked, as in every other line of the log.
@@ -113,10 +126,26 @@ function createSimulatedApi(core: Core, edges: Edges, metrics: Metrics, heldSock
   });
 }
 
-/** The control app, with the calls the library shares (`control`). */
-function createControlApp(core: Core, edges: Edges, control: SharedControl, metrics: Metrics) {
-  const { config, stores } = core;
-  return buildApp({
+export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo) {
+  const config = resolveConfig(options);
+  const core = createCore(config);
+  const { stores } = core;
+  const metrics = createMetrics({ tokens: () => stores.tokens.size(), payments: () => stores.payments.size(), journal: () => stores.journal.size() });
+  preloadFixtureTokens(core, undefined, true);
+  loadScenarios(core, options.scenarios);
+  const heldSockets = new Set<Socket>();
+  const control = createControl(core);
+  const { controller } = control;
+  if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
+  stores.bind({
+    ...core,
+    restart: () => controller.reset(),
+    countReset: () => metrics.storeReset(),
+    writeErr: io.writeErr,
+  });
+  const edges = createEdges(config, io, core.ids);
+  const api = createSimulatedApi(core, edges, metrics, heldSockets);
+  const controlApp = buildApp({
     ...control,
     ...edges,
     baseUrl: config.baseUrl,
@@ -127,44 +156,6 @@ function createControlApp(core: Core, edges: Edges, control: SharedControl, metr
     storeHealth: () => stores.health(),
     ...(stores.replica && { shared: stores.replica }),
   });
-}
-
-/** The key of what startSimulator needs of a simulator (listening, started, closed), kept off its public members. */
-export const INTERNALS = Symbol('internals');
-
-export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo = stderrIo) {
-  const config = resolveConfig(options);
-  const core = createCore(config);
-  const { stores } = core;
-  const metrics = createMetrics({ tokens: () => stores.tokens.size(), payments: () => stores.payments.size(), journal: () => stores.journal.size() });
-  preloadFixtureTokens(core, undefined, true);
-  loadScenarios(core, options.scenarios);
-  const heldSockets = new Set<Socket>();
-  const journalHub = new StreamHub(stores.journal, STREAM_LIMITS);
-  const controller = createControl(core);
-  if (config.stateFile !== undefined) restoreStateFile(config.stateFile, controller);
-  stores.bind({
-    ...core,
-    restart: () => controller.reset(),
-    countReset: () => metrics.storeReset(),
-    writeErr: io.writeErr,
-  });
-  const edges = createEdges(config, io, core.ids);
-  const api = createSimulatedApi(core, edges, metrics, heldSockets);
-  // The parts /_sim and the library run their calls on: one catalogue of magic values for both (decision 0057).
-  const control: SharedControl = {
-    ...core,
-    controller,
-    magicValues: (tenant: string | undefined) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
-    dashboard: {
-      ...core,
-      tenants: () => [...config.credentials.keys()],
-      paymentStore: stores.payments,
-      journal: stores.journal,
-      hub: journalHub,
-    },
-  };
-  const controlApp = createControlApp(core, edges, control, metrics);
   // One listener for every request: the API straight through its pipeline, /_sim to the control app (decision 0046).
   const listener = createListener(api, edges.guard, controlApp);
   const sim = {
@@ -178,13 +169,12 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     storedTokens: () => stores.tokens.size(),
     webhookDispatcher: core.webhooks,
     webhookUrlFor: (tenant: string) => webhookUrlFor(config, tenant),
-    [INTERNALS]: {
-      listening: core.listening,
-      webhookClient: (client: ClientCertificate) => core.webhookSender.present(client),
-      journalHub,
-      replica: stores.replica,
-      stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
-    },
+    // What startSimulator needs besides; src/index.ts hands out only the public members.
+    listening: core.listening,
+    webhookClient: (client: ClientCertificate) => core.webhookSender.present(client),
+    journalHub: control.dashboard.hub,
+    replica: stores.replica,
+    stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
   };
   return sim satisfies Simulator;
 }
@@ -194,5 +184,5 @@ export type ComposedSimulator = ReturnType<typeof createSimulator>;
 
 /** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
 export async function closeSharedStore(sim: Simulator): Promise<void> {
-  await (sim as Partial<ComposedSimulator>)[INTERNALS]?.replica?.close();
+  await (sim as Partial<ComposedSimulator>).replica?.close();
 }

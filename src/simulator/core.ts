@@ -43,7 +43,6 @@ export function createCore(config: SimulatorConfig) {
   const webhooks = new WebhookDispatcher({ send: webhookSender.send, onClose: webhookSender.close, onSettled: (item) => stores.settled(item) });
   // The store, chosen once: memory, or memory as a replica of Redis (decision 0050).
   const stores = openStores(config, webhooks);
-  // With --state-file the state key is the given one or the key file's (decision 0027).
   const stateKey = config.stateFile === undefined ? config.stateKey : resolveStateKey(config.stateFile, config.stateKey);
   const secrets = createSecrets(stores.seed, stateKey);
   const clocks = createTenantClocks(

@@ -237,7 +237,6 @@ export function controlSurface<Surface>(run: Run): Surface {
 
 /** The control surface of a simulator in this process: its /_sim rows' calls, their links on `baseUrl`. */
 export function controlFacade(deps: SharedControl & { baseUrl: () => string }): SimulatorControl {
-  // Only flushWebhooks answers a promise.
   return controlSurface<SimulatorControl>((name, method, read) => {
     const call = (): unknown => {
       const input = read();

@@ -70,8 +70,17 @@ type SurfaceName = Exclude<keyof SimulatorControl, 'clock' | 'tenant'> | `clock.
 const EVERY_METHOD_HAS_A_ROW: [SurfaceName] extends [LibraryName] ? ([LibraryName] extends [SurfaceName] ? true : never) : never = true;
 void EVERY_METHOD_HAS_A_ROW;
 
-/** One /_sim call to `base` with its Authorization header and agent (its trusted CA, for https): a row of the control table, its query, body and path parameters; a refusal is rethrown as a SimulatorError with the body as it came. */
-const sender = (base: URL, auth: Record<string, string>, agent: https.Agent | undefined) =>
+/** Connects to a simulator's control API at `url` (e.g. `process.env.TOKEN_SIM_URL`). Nothing is sent until a call. */
+export function connectSimulator(url: string, options: ConnectOptions = {}): RemoteSimulator {
+  const base = new URL(url.endsWith('/') ? url : `${url}/`);
+  const agent = options.ca === undefined ? undefined : new https.Agent({ keepAlive: true, ca: [...tls.rootCertificates, typeof options.ca === 'string' ? options.ca : Buffer.from(options.ca).toString('utf8')] });
+  const auth: Record<string, string> =
+    options.adminToken !== undefined
+      ? { Authorization: `Bearer ${options.adminToken}` }
+      : options.username !== undefined
+        ? { Authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`, 'utf8').toString('base64')}` }
+        : {};
+  /** One /_sim call: a row of the control table, its query, body and path parameters; a refusal is rethrown as a SimulatorError with the body as it came. */
   async function send<T>(op: ControlOperation, query: Query = {}, body?: Body, params: Record<string, string> = {}): Promise<T> {
     const path = documentedPath(op).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     const target = new URL(path.slice(1), base);
@@ -91,19 +100,7 @@ const sender = (base: URL, auth: Record<string, string>, agent: https.Agent | un
       throw new SimulatorError(new ReceivedError(errorBody));
     }
     return (answer === '' ? undefined : JSON.parse(answer)) as T;
-  };
-
-/** Connects to a simulator's control API at `url` (e.g. `process.env.TOKEN_SIM_URL`). Nothing is sent until a call. */
-export function connectSimulator(url: string, options: ConnectOptions = {}): RemoteSimulator {
-  const base = new URL(url.endsWith('/') ? url : `${url}/`);
-  const agent = options.ca === undefined ? undefined : new https.Agent({ keepAlive: true, ca: [...tls.rootCertificates, typeof options.ca === 'string' ? options.ca : Buffer.from(options.ca).toString('utf8')] });
-  const auth: Record<string, string> =
-    options.adminToken !== undefined
-      ? { Authorization: `Bearer ${options.adminToken}` }
-      : options.username !== undefined
-        ? { Authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`, 'utf8').toString('base64')}` }
-        : {};
-  const send = sender(base, auth, agent);
+  }
   /** A paged read (decision 0025): its pages followed up to `wanted` items, or to the end; `since` positions the first page only. */
   async function pages(op: ControlOperation, key: string, query: Query, wanted = Number.POSITIVE_INFINITY): Promise<unknown[]> {
     const out: unknown[] = [];

@@ -31,19 +31,15 @@ async function readHar(har: VerifyOptions['har']): Promise<Entry[]> {
 
 /** Recorded hrefs and the simulator's, learnt from answers that hold them at the same place. */
 class Links {
-  readonly #map = new Map<string, string>();
+  readonly hrefs = new Map<string, string>();
   constructor(
     readonly recordedBase: string,
     readonly simulatorBase: string,
   ) {}
 
-  get(href: string | undefined): string | undefined {
-    return href === undefined ? undefined : this.#map.get(href);
-  }
-
   learn(recorded: unknown, simulator: unknown): void {
     if (typeof recorded === 'string' && typeof simulator === 'string') {
-      if (recorded.startsWith(this.recordedBase) && simulator.startsWith(this.simulatorBase) && !this.#map.has(recorded)) this.#map.set(recorded, simulator);
+      if (recorded.startsWith(this.recordedBase) && simulator.startsWith(this.simulatorBase) && !this.hrefs.has(recorded)) this.hrefs.set(recorded, simulator);
     } else if (Array.isArray(recorded) && Array.isArray(simulator)) {
       recorded.forEach((item, i) => this.learn(item, simulator[i]));
     } else if (typeof recorded === 'object' && recorded !== null && typeof simulator === 'object' && simulator !== null) {
@@ -54,7 +50,7 @@ class Links {
   /** A recorded text with every learnt href in it replaced, longest first (a per-field href extends its token's). */
   apply(text: string): string {
     let out = text;
-    for (const [from, to] of [...this.#map].sort((a, b) => b[0].length - a[0].length)) out = out.replaceAll(from, to);
+    for (const [from, to] of [...this.hrefs].sort((a, b) => b[0].length - a[0].length)) out = out.replaceAll(from, to);
     return out;
   }
 }
@@ -98,13 +94,13 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     for (const [i, entry] of entries.entries()) {
       const url = new URL(entry.request.url);
       links ??= new Links(url.origin, sim.url);
-      const mapped = new URL(links.get(url.origin + url.pathname) ?? url.origin + url.pathname);
+      const mapped = new URL(links.hrefs.get(url.origin + url.pathname) ?? url.origin + url.pathname);
       const body = entry.request.postData?.text;
       const simulator = await send(sim.url, entry.request.method, mapped.pathname + url.search, replayHeaders(entry, sim.config.credentials, links), body === undefined ? undefined : links.apply(body));
       const recorded: Answer = { status: entry.response.status, headers: headerMap(entry.response.headers), json: parseJson(entry.response.content.text) };
       const recordedLocation = recorded.headers.get('location');
       const simulatorLocation = simulator.headers.get('location');
-      const location = recordedLocation === undefined ? undefined : (links.get(recordedLocation) ?? simulatorLocation ?? recordedLocation);
+      const location = recordedLocation === undefined ? undefined : (links.hrefs.get(recordedLocation) ?? simulatorLocation ?? recordedLocation);
       for (const found of compareAnswers(recorded, simulator, location)) differences.push({ ...found, index: i + 1, method: entry.request.method, path: url.pathname });
       links.learn(recordedLocation, simulatorLocation);
       links.learn(recorded.json, simulator.json);

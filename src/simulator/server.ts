@@ -9,7 +9,7 @@ import type { ClientCertificate, SimulatorConfig, SimulatorOptions } from '../co
 import { ConfigError } from '../config/fixtures.js';
 import { readPem } from '../config/tls.js';
 import { certificateNames, localCertificate, localClientCertificate, type PemPair } from '../infra/certificates.js';
-import { createSimulator, INTERNALS, type ComposedSimulator } from './compose.js';
+import { createSimulator, type ComposedSimulator } from './compose.js';
 import { stderrIo, type SimulatorIo } from './core.js';
 import type { RunningSimulator } from './facade.js';
 
@@ -21,7 +21,6 @@ const SERVER_TIMING = {
   checkEveryMs: 500,
   sweepEveryMs: 60_000,
 };
-export type ServerTiming = typeof SERVER_TIMING;
 
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
 function isLoopback(host: string): boolean {
@@ -50,13 +49,9 @@ async function namesListener(text: string, port: number, baseUrl: string | undef
 
 /** The line refusing the first webhook URL (--webhook-url, a credential's) that names this listener; undefined when none does. */
 async function webhookLoop(config: SimulatorConfig, port: number): Promise<string | undefined> {
-  const urls: [string, string][] = [];
-  if (config.webhookUrl !== undefined) urls.push(['--webhook-url', config.webhookUrl]);
-  for (const [name, credential] of config.credentials) {
-    if (credential.webhookUrl !== undefined) urls.push([`the fixtures credential '${name}' webhookUrl`, credential.webhookUrl]);
-  }
-  for (const [where, url] of urls) {
-    if (await namesListener(url, port, config.baseUrl)) {
+  const credentials = [...config.credentials].map(([name, credential]) => [`the fixtures credential '${name}' webhookUrl`, credential.webhookUrl] as const);
+  for (const [where, url] of [['--webhook-url', config.webhookUrl] as const, ...credentials]) {
+    if (url !== undefined && (await namesListener(url, port, config.baseUrl))) {
       return `${where} ${url} names this simulator's own listener (port ${port}): each payment event would be sent to the simulator itself; point it at your webhook receiver`;
     }
   }
@@ -87,10 +82,12 @@ export async function localWebhookClient(config: Pick<SimulatorConfig, 'tls' | '
 /** A running simulator with its internals and its node:http server: what the CLI and tests start (src/index.ts hands out only the RunningSimulator). */
 export type StartedSimulator = ComposedSimulator & RunningSimulator & { readonly server: Server };
 
-/** The node:http server, or node:https with --tls: the same options, the same listener. */
-async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
+/** The node:http server, or node:https with --tls (the same options, the same listener); the local CA's webhook client certificate given to the simulator. */
+async function listenerServer(sim: ComposedSimulator, timing: typeof SERVER_TIMING, listener: RequestListener): Promise<{ server: Server; caFile: string | undefined }> {
   const options = { headersTimeout: timing.headersMs, requestTimeout: timing.requestMs, keepAliveTimeout: timing.keepAliveMs, connectionsCheckingInterval: timing.checkEveryMs };
   const tls = await serverCertificate(sim.config);
+  const client = await localWebhookClient(sim.config);
+  if (client) sim.webhookClient(client);
   if (tls === undefined) return { server: createServer(options, listener), caFile: undefined };
   try {
     // An https.Server is a tls.Server that serves HTTP: every member the server and tests use is there.
@@ -104,11 +101,10 @@ async function listenerServer(sim: ComposedSimulator, timing: ServerTiming, list
 export async function startSimulator(
   options: SimulatorOptions = {},
   io: SimulatorIo = stderrIo,
-  timing: ServerTiming = SERVER_TIMING,
+  timing = SERVER_TIMING,
 ): Promise<StartedSimulator> {
   const sim = createSimulator(options, io);
-  const own = sim[INTERNALS];
-  const { stateSaver: saver, replica: shared } = own;
+  const { stateSaver: saver, replica: shared } = sim;
   // With --state-file, every answered request may have changed the state: the next periodic save writes it.
   const listener: RequestListener = saver
     ? (req, res) => {
@@ -121,16 +117,10 @@ export async function startSimulator(
     sim.webhookDispatcher.close();
     await shared?.close();
   };
-  let made: Awaited<ReturnType<typeof listenerServer>>;
-  try {
-    made = await listenerServer(sim, timing, listener);
-    const client = await localWebhookClient(sim.config);
-    if (client) own.webhookClient(client);
-  } catch (err) {
+  const { server, caFile } = await listenerServer(sim, timing, listener).catch(async (err: unknown) => {
     await abandon();
     throw err;
-  }
-  const { server, caFile } = made;
+  });
   server.listen(sim.config.port, sim.config.host);
   // events.once rejects when the server emits 'error' first (a port in use).
   await once(server, 'listening');
@@ -151,7 +141,7 @@ export async function startSimulator(
     );
   }
   const url = `${sim.config.tls ? 'https' : 'http'}://${host}:${port}`;
-  own.listening(url);
+  sim.listening(url);
   // A shared store is joined now; until Redis answers, calls answer 503 (contract 3.5).
   if (shared) {
     await shared.start().catch((err: unknown) => {
@@ -174,7 +164,6 @@ export async function startSimulator(
 
 /** Stops accepting; lets requests in flight finish, closing each kept-alive connection once idle; then stops the rest. */
 async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.Timeout): Promise<void> {
-  const own = sim[INTERNALS];
   clearInterval(sweeper);
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
   // The drain is bounded (--drain-timeout): then what is still open is cut. Timers take at most 2^31-1 ms (24.8 days).
@@ -183,7 +172,7 @@ async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.
   server.close();
   server.closeIdleConnections();
   // An open live-journal stream never ends by itself: end it, so that it cannot hold the shutdown (decision 0034).
-  own.journalHub.closeAll();
+  sim.journalHub.closeAll();
   // A `noResponse` fault would otherwise hold the server open until the client gives up.
   for (const socket of sim.heldSockets) socket.destroy();
   await closed;
@@ -192,6 +181,6 @@ async function shutDown(sim: ComposedSimulator, server: Server, sweeper: NodeJS.
   // Once no request can enqueue more, webhook retries and deliveries in flight stop (decision 0030).
   sim.webhookDispatcher.close();
   // Once the last request has finished, the state is saved a last time (when it changed).
-  await own.stateSaver?.stop();
-  await own.replica?.close();
+  await sim.stateSaver?.stop();
+  await sim.replica?.close();
 }

@@ -127,8 +127,6 @@ async function saveStateFile(stateFile: string, controller: Controller): Promise
   }
 }
 
-export type StateSaver = ReturnType<typeof createStateSaver>;
-
 export function createStateSaver(stateFile: string, intervalMs: number, controller: Controller, writeErr: (line: string) => void) {
   let changed = false;
   let running: Promise<void> | undefined;
