@@ -4,8 +4,7 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher, type KeyObject } from 'node:crypto';
 import { BoundedMap } from './bounded-map.js';
-import type { RefKeyLabel, Secrets } from './secrets.js';
-import { GCM_TAG_BYTES, IV_BYTES, isBase64url, openGcm, sealGcm } from './siv.js';
+import { GCM_TAG_BYTES, IV_BYTES, isBase64url, openGcm, sealGcm, type RefKeyLabel, type Secrets } from './siv.js';
 
 export const REF_PURPOSES = [
   'token',
