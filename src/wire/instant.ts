@@ -16,13 +16,8 @@ export type InstantForm = keyof typeof FORMS;
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-
-/** Days of a month (1–12) in the proleptic Gregorian calendar. */
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
+/** Days of a month (1–12) in the proleptic Gregorian calendar: day 0 of the next month is its last. */
+const daysInMonth = (year: number, month: number): number => new Date(new Date(0).setUTCFullYear(year, month, 0)).getUTCDate();
 
 /** Why the fields of a well-formed text name no moment; undefined when they do. */
 function calendarProblem(fields: readonly (string | undefined)[]): string | undefined {
