@@ -11,11 +11,6 @@ export interface PemPair {
   key: string;
 }
 
-/** A certificate of the local CA, and where the CA certificate a client trusts is. */
-export interface LocalCertificate extends PemPair {
-  caFile: string;
-}
-
 const DAY_MS = 86_400_000;
 /** Lifetimes; a certificate is made anew when less than a month is left. */
 const CA_DAYS = 3650;
@@ -39,17 +34,17 @@ export function certificateNames(names: readonly (string | undefined)[]): string
 }
 
 /** The server certificate for these names from the local CA in `dir` (both made when missing or no longer serving). */
-export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()): Promise<LocalCertificate> {
+export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()) {
   return issued(dir, now, ['cert', 'key'], { names });
 }
 
 /** The client certificate webhook deliveries present (contract 4.4), from the same CA, made and reused alike. */
-export async function localClientCertificate(dir: string, now: number = Date.now()): Promise<LocalCertificate> {
+export async function localClientCertificate(dir: string, now: number = Date.now()) {
   return issued(dir, now, ['clientCert', 'clientKey'], { names: [WEBHOOK_CLIENT_NAME], client: true });
 }
 
-/** A certificate of the local CA in `dir` and its key, in these files: reused while it serves the request. */
-async function issued(dir: string, now: number, [certName, keyName]: [keyof typeof FILES, keyof typeof FILES], request: Pick<CertificateRequest, 'names' | 'client'>): Promise<LocalCertificate> {
+/** A certificate of the local CA in `dir` and its key, in these files, reused while it serves the request; `caFile`: the CA a client trusts. */
+async function issued(dir: string, now: number, [certName, keyName]: [keyof typeof FILES, keyof typeof FILES], request: Pick<CertificateRequest, 'names' | 'client'>): Promise<PemPair & { caFile: string }> {
   const { path, issuer } = await localCa(dir, now);
   const [certFile, keyFile] = [path(certName), path(keyName)];
   const current = existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
