@@ -1,7 +1,4 @@
-/**
- * The local CA of `--tls` (decisions 0052, 0056): the CA, its server certificate and the webhooks' client
- * certificate, made in a directory once and reused, so a client that trusts `<dir>/ca.pem` keeps trusting it.
- */
+/** The local CA of `--tls` and its server and webhook client certificates, made once in a directory and reused (decisions 0052, 0056). */
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,7 +1,4 @@
-/**
- * The virtual clock: real time plus an offset, or frozen. It never leaves the clock's range (domain/time-range.ts):
- * a move past it lands at its end (control/controller.ts refuses such moves first).
- */
+/** The virtual clock: real time plus an offset, or frozen; a move past the clock's range (domain/time-range.ts) lands at its end. */
 import { clampToRange } from '../domain/time-range.js';
 
 export type VirtualClock = ReturnType<typeof createVirtualClock>;

@@ -1,7 +1,4 @@
-/**
- * Generated values from named streams: an sfc32 PRNG each, seeded from HMAC-SHA-256(key, name), so a seeded run
- * repeats, and per tenant, so one test's tokens never shift another's ids. A snapshot carries draw counts.
- */
+/** Named streams per tenant (one test's draws never shift another's), an sfc32 each seeded by HMAC(key, name); snapshots keep draw counts. */
 import { createHmac, type KeyObject } from 'node:crypto';
 import type { Ids } from '../domain/ports.js';
 import { BoundedMap } from './bounded-map.js';

@@ -1,7 +1,6 @@
 /**
- * Keys and sealing. One master secret per simulator: from --seed, else the state key (hrefs and ids survive a
- * restart with --state-file, decision 0027), else random; snapshots are sealed with keys from the state key if any.
- * Sealing is deterministic authenticated encryption: AES-256-GCM with an HMAC of the plaintext as its IV (synthetic IV).
+ * Keys and sealing: one master secret per simulator, from --seed, else the state key (decision 0027), else random;
+ * snapshots sealed with the state key's. Sealing: AES-256-GCM with an HMAC of the plaintext as its IV (SIV).
  */
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 

@@ -1,7 +1,4 @@
-/**
- * Instants: ISO 8601 in, ISO 8601 UTC out. Every date read goes through `readInstant`; a text of the form that
- * names no real moment (`2030-02-31`, `T24:00`, `+24:00`) is refused, never rolled over as Date.parse would.
- */
+/** Instants: ISO 8601 in, UTC out; a text naming no real moment (`2030-02-31`, `T24:00`) is refused, not rolled over as by Date.parse. */
 
 // Groups: year, month, day, hour, minute, second, fraction, zone, offset hours, offset minutes.
 const FORMS = {
@@ -49,10 +46,7 @@ export function readInstant(text: string, form: InstantForm): InstantReading {
   return { ok: true, epochMs: Date.parse(trimmed) };
 }
 
-/**
- * The epoch ms of a text of the form (by default ISO 8601 with a zone, or a date alone: a zone-less time would
- * depend on the server's zone), or undefined, as for a date that does not exist (`2030-02-31`).
- */
+/** The epoch ms of a text of the form (by default with a zone, or a date alone: never the server's zone), or undefined. */
 export function parseInstant(text: string, form: InstantForm = 'dateOrDateTime'): number | undefined {
   const reading = readInstant(text, form);
   return reading.ok ? reading.epochMs : undefined;
