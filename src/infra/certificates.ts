@@ -21,7 +21,6 @@ const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'server.pem', key: 'ser
 
 /** The extended key usage of a TLS client certificate. */
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
-/** The subject of the webhooks' client certificate. */
 const WEBHOOK_CLIENT_NAME = 'token-sim webhooks';
 
 /** Names that cannot be in a certificate (the unspecified addresses a server binds to) are left out; IPv6 brackets dropped. */
@@ -47,8 +46,9 @@ async function issued(dir: string, now: number, [certName, keyName]: [keyof type
   const current = existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
   if (current && serves(current, issuer.cert, request, now)) return { ...current, caFile: path('ca') };
   const made = await makeCertificate({ ...request, now, days: SERVER_DAYS, issuer });
-  replace(keyFile, made.key, 0o600);
-  replace(certFile, made.cert, 0o644);
+  // Renamed into place whole: another process reads the old file or the new one, never half of one.
+  renameSync(writtenAside(keyFile, made.key, 0o600), keyFile);
+  renameSync(writtenAside(certFile, made.cert, 0o644), certFile);
   return { ...made, caFile: path('ca') };
 }
 
@@ -100,11 +100,6 @@ async function appears(file: string): Promise<void> {
     if (waited > 10_000) throw new Error(`${file} did not appear: another process made its key and stopped`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** Replaces a file whole: another process reads the old one or the new one, never half of one. */
-function replace(file: string, text: string, mode: number): void {
-  renameSync(writtenAside(file, text, mode), file);
 }
 
 /** The path of a new file beside `file`, of this process's own, holding the text with this mode. */
