@@ -1,7 +1,4 @@
-/**
- * The local CA of `--tls` (decisions 0052, 0056): the CA, its server certificate and the webhooks' client
- * certificate, made in a directory once and reused, so a client that trusts `<dir>/ca.pem` keeps trusting it.
- */
+/** The local CA of `--tls` and its server and webhook client certificates, made once in a directory and reused (decisions 0052, 0056). */
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,11 +6,6 @@ import { join, resolve } from 'node:path';
 export interface PemPair {
   cert: string;
   key: string;
-}
-
-/** A certificate of the local CA, and where the CA certificate a client trusts is. */
-export interface LocalCertificate extends PemPair {
-  caFile: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -29,7 +21,6 @@ const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'server.pem', key: 'ser
 
 /** The extended key usage of a TLS client certificate. */
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
-/** The subject of the webhooks' client certificate. */
 const WEBHOOK_CLIENT_NAME = 'token-sim webhooks';
 
 /** Names that cannot be in a certificate (the unspecified addresses a server binds to) are left out; IPv6 brackets dropped. */
@@ -39,24 +30,25 @@ export function certificateNames(names: readonly (string | undefined)[]): string
 }
 
 /** The server certificate for these names from the local CA in `dir` (both made when missing or no longer serving). */
-export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()): Promise<LocalCertificate> {
+export async function localCertificate(dir: string, names: readonly string[], now: number = Date.now()) {
   return issued(dir, now, ['cert', 'key'], { names });
 }
 
 /** The client certificate webhook deliveries present (contract 4.4), from the same CA, made and reused alike. */
-export async function localClientCertificate(dir: string, now: number = Date.now()): Promise<LocalCertificate> {
+export async function localClientCertificate(dir: string, now: number = Date.now()) {
   return issued(dir, now, ['clientCert', 'clientKey'], { names: [WEBHOOK_CLIENT_NAME], client: true });
 }
 
-/** A certificate of the local CA in `dir` and its key, in these files: reused while it serves the request. */
-async function issued(dir: string, now: number, [certName, keyName]: [keyof typeof FILES, keyof typeof FILES], request: Pick<CertificateRequest, 'names' | 'client'>): Promise<LocalCertificate> {
+/** A certificate of the local CA in `dir` and its key, in these files, reused while it serves the request; `caFile`: the CA a client trusts. */
+async function issued(dir: string, now: number, [certName, keyName]: [keyof typeof FILES, keyof typeof FILES], request: Pick<CertificateRequest, 'names' | 'client'>): Promise<PemPair & { caFile: string }> {
   const { path, issuer } = await localCa(dir, now);
   const [certFile, keyFile] = [path(certName), path(keyName)];
   const current = existsSync(certFile) && existsSync(keyFile) ? { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') } : undefined;
   if (current && serves(current, issuer.cert, request, now)) return { ...current, caFile: path('ca') };
   const made = await makeCertificate({ ...request, now, days: SERVER_DAYS, issuer });
-  replace(keyFile, made.key, 0o600);
-  replace(certFile, made.cert, 0o644);
+  // Renamed into place whole: another process reads the old file or the new one, never half of one.
+  renameSync(writtenAside(keyFile, made.key, 0o600), keyFile);
+  renameSync(writtenAside(certFile, made.cert, 0o644), certFile);
   return { ...made, caFile: path('ca') };
 }
 
@@ -108,11 +100,6 @@ async function appears(file: string): Promise<void> {
     if (waited > 10_000) throw new Error(`${file} did not appear: another process made its key and stopped`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** Replaces a file whole: another process reads the old one or the new one, never half of one. */
-function replace(file: string, text: string, mode: number): void {
-  renameSync(writtenAside(file, text, mode), file);
 }
 
 /** The path of a new file beside `file`, of this process's own, holding the text with this mode. */

@@ -1,16 +1,9 @@
-/**
- * The virtual clock: real time plus an offset, or frozen. It never leaves the clock's range (domain/time-range.ts):
- * a move past it lands at its end (control/controller.ts refuses such moves first).
- */
+/** The virtual clock: real time plus an offset, or frozen; a move past the clock's range (domain/time-range.ts) lands at its end. */
 import { clampToRange } from '../domain/time-range.js';
 
 export type VirtualClock = ReturnType<typeof createVirtualClock>;
 
-export interface ClockSetting {
-  frozen: boolean;
-  /** Frozen: the instant (epoch ms); running: the offset from real time (ms). */
-  value: number;
-}
+export type ClockSetting = Parameters<VirtualClock['restore']>[0];
 
 /** `start`: real time when absent. */
 export function createVirtualClock(options: { start?: number; frozen?: boolean; realNow?: () => number } = {}) {
@@ -41,10 +34,10 @@ export function createVirtualClock(options: { start?: number; frozen?: boolean; 
       if (!Number.isFinite(epochMs)) throw new RangeError('set takes a finite instant');
       return pin(epochMs, nextFrozen);
     },
-    /** What the clock is, independent of when it is read: its pinned instant when frozen, else its offset from real time. */
-    state: (): ClockSetting => ({ frozen, value: frozen ? pinned : offset }),
+    /** What the clock is, independent of when it is read: its pinned instant (epoch ms) when frozen, else its offset from real time (ms). */
+    state: () => ({ frozen, value: frozen ? pinned : offset }),
     /** Puts the clock at a setting another process read with `state()`. */
-    restore(setting: ClockSetting): void {
+    restore(setting: { frozen: boolean; value: number }): void {
       if (setting.frozen) {
         pin(setting.value, true);
       } else {

@@ -1,7 +1,4 @@
-/**
- * Generated values from named streams: an sfc32 PRNG each, seeded from HMAC-SHA-256(key, name), so a seeded run
- * repeats, and per tenant, so one test's tokens never shift another's ids. A snapshot carries draw counts.
- */
+/** Named streams per tenant (one test's draws never shift another's), an sfc32 each seeded by HMAC(key, name); snapshots keep draw counts. */
 import { createHmac, type KeyObject } from 'node:crypto';
 import type { Ids } from '../domain/ports.js';
 import { BoundedMap } from './bounded-map.js';
@@ -12,15 +9,10 @@ const UPPER_ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** The simulator's generated values: the Ids port's, webhook and correlation ids, and the numbers rules draw. */
 export type IdSource = Streams & Record<Kind, (tenant: string) => string>;
 
-/** Small Fast Counter PRNG (Chris Doty-Humphrey's sfc32): 128 bits of state, good statistics, no crypto. */
-class Sfc32 {
-  private readonly s: Uint32Array;
-  constructor(seed: Buffer) {
-    this.s = new Uint32Array([seed.readUInt32LE(0), seed.readUInt32LE(4), seed.readUInt32LE(8), seed.readUInt32LE(12)]);
-    for (let i = 0; i < 12; i++) this.next();
-  }
-  next(): number {
-    const s = this.s;
+/** Small Fast Counter PRNG (Chris Doty-Humphrey's sfc32): 128 bits of state, good statistics, no crypto; a call, its next word. */
+function sfc32(seed: Buffer): () => number {
+  const s = new Uint32Array([seed.readUInt32LE(0), seed.readUInt32LE(4), seed.readUInt32LE(8), seed.readUInt32LE(12)]);
+  const next = (): number => {
     const a = s[0] ?? 0;
     const b = s[1] ?? 0;
     const c = s[2] ?? 0;
@@ -31,9 +23,10 @@ class Sfc32 {
     s[1] = (c + (c << 3)) >>> 0;
     s[2] = (((c << 21) | (c >>> 11)) + t) >>> 0;
     return t;
-  }
+  };
+  for (let i = 0; i < 12; i++) next();
+  return next;
 }
-
 /**
  * nanoid 5.1's `customRandom` (https://github.com/ai/nanoid, MIT License, Copyright 2017 Andrey Sitnik), exactly, so
  * seeded ids stay byte-identical; local as nanoid 5 is ESM-only (decision 0019).
@@ -75,7 +68,7 @@ const uuidShaped = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 1
 
 interface Stream {
   kind: Kind | FractionKind;
-  rng: Sfc32;
+  rng: () => number;
   draws: number;
 }
 
@@ -94,7 +87,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   private readonly kinds = new Set<string>();
   /** A generator per shape, taking its bytes from `source`, the stream drawn. */
   private readonly generators = new Map<readonly [string, string, number], () => string>();
-  private source: Sfc32 | undefined;
+  private source: (() => number) | undefined;
   private readonly correlationPrefix: string;
   private correlationCount = 0;
   /** Recent cards' payment account references: a value of seed and number, so a cache, bounded. */
@@ -113,14 +106,14 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   private readonly nextBytes = (size: number): Uint8Array => {
     const out = new Uint8Array(size);
     for (let i = 0; i < size; i += 4) {
-      const word = this.source?.next() ?? 0;
+      const word = this.source?.() ?? 0;
       // A Uint8Array keeps the low 8 bits.
       for (let j = 0; j < 4 && i + j < size; j++) out[i + j] = word >>> (8 * j);
     }
     return out;
   };
 
-  private generate(rng: Sfc32, shape: readonly [string, string, number]): string {
+  private generate(rng: () => number, shape: readonly [string, string, number]): string {
     this.source = rng;
     return shape[0] + (this.generators.get(shape) as () => string)();
   }
@@ -129,7 +122,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   private next(stream: Stream): string | number {
     stream.draws++;
     const { kind } = stream;
-    if (kind === 'chance' || kind === 'delay') return stream.rng.next() / 2 ** 32;
+    if (kind === 'chance' || kind === 'delay') return stream.rng() / 2 ** 32;
     return this.generate(stream.rng, SHAPES[kind]);
   }
 
@@ -142,7 +135,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
     const name = `${kind}:${tenant}`;
     let stream = this.streams.get(name);
     if (!stream) {
-      stream = { kind, rng: new Sfc32(this.seedOf(name)), draws: 0 };
+      stream = { kind, rng: sfc32(this.seedOf(name)), draws: 0 };
       this.streams.set(name, stream);
       this.kinds.add(kind);
       const target = this.restored.get(name) ?? 0;
@@ -158,7 +151,7 @@ export class Streams implements Pick<Ids, 'eventId' | 'paymentAccountReference'>
   paymentAccountReference(cardNumber: string): string {
     return (
       this.pars.get(cardNumber) ??
-      this.pars.remember(cardNumber, this.generate(new Sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), PAR_SHAPE))
+      this.pars.remember(cardNumber, this.generate(sfc32(this.seedOf(`paymentAccountReference:${cardNumber}`)), PAR_SHAPE))
     );
   }
   /** A number in [0, 1) from the tenant's stream: a scenario's `chance` and delay draws (decision 0037). */

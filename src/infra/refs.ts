@@ -1,11 +1,7 @@
-/**
- * Refs: the opaque, deterministic, authenticated path segment of every href, one per purpose, in two forms told
- * apart by length (decisions 0003, 0022): compact (our own ids: one enciphered AES block) and sealed (any other id).
- */
+/** Refs, the path segment of every href (decisions 0003, 0022): compact (our own ids, one AES block) or sealed, told apart by length. */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher, type KeyObject } from 'node:crypto';
 import { BoundedMap } from './bounded-map.js';
-import type { RefKeyLabel, Secrets } from './secrets.js';
-import { GCM_TAG_BYTES, IV_BYTES, isBase64url, openGcm, sealGcm } from './siv.js';
+import { GCM_TAG_BYTES, IV_BYTES, isBase64url, openGcm, sealGcm, type RefKeyLabel, type Secrets } from './siv.js';
 
 export const REF_PURPOSES = [
   'token',
@@ -17,10 +13,7 @@ export const REF_PURPOSES = [
   'conflicts',
 ] as const;
 
-/**
- * Each codec's purposes (at most 8: three bits of a compact block), by the label of its keys, so that a token
- * ref never opens as a payment's. A payment has one ref; its links' paths name the action (decision 0029).
- */
+/** Each codec's purposes by its keys' label (at most 8: three bits of a compact block); a payment has one (decision 0029). */
 const PURPOSES = { refs: REF_PURPOSES, 'payment-refs': ['payment'] } as const satisfies Record<RefKeyLabel, readonly string[]>;
 
 export type RefPurpose = (typeof REF_PURPOSES)[number];

@@ -1,5 +1,37 @@
-/** Deterministic authenticated encryption: AES-256-GCM with an HMAC of the plaintext as its IV (synthetic IV). */
-import { createCipheriv, createDecipheriv, createHmac, type KeyObject } from 'node:crypto';
+/**
+ * Keys and sealing: one master secret per simulator, from --seed, else the state key (decision 0027), else random;
+ * snapshots sealed with the state key's. Sealing: AES-256-GCM with an HMAC of the plaintext as its IV (SIV).
+ */
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+
+/** The label of a ref codec's keys: tokens' and payments'. */
+export type RefKeyLabel = 'refs' | 'payment-refs';
+export type KeyPurpose = 'ids' | `${RefKeyLabel}-${'encryption' | 'tag' | 'block'}` | 'state-encryption' | 'state-iv';
+
+export type Secrets = ReturnType<typeof createSecrets>;
+
+export function createSecrets(seed?: string, stateKey?: string) {
+  const stateMaster = stateKey === undefined ? undefined : Buffer.from(hkdfSync('sha256', Buffer.from(stateKey, 'utf8'), 'token-sim', 'state-key', 32));
+  const master =
+    seed !== undefined
+      ? Buffer.from(`token-sim:${seed}`, 'utf8')
+      : stateMaster !== undefined
+        ? Buffer.from(hkdfSync('sha256', stateMaster, 'token-sim', 'master', 32))
+        : randomBytes(32);
+  const keys = new Map<KeyPurpose, KeyObject>();
+  return {
+    /** The key for this purpose, as a KeyObject: HMACs and ciphers made from it skip importing the key each time. */
+    keyObject(purpose: KeyPurpose): KeyObject {
+      let k = keys.get(purpose);
+      if (!k) {
+        const from = stateMaster !== undefined && purpose.startsWith('state-') ? stateMaster : master;
+        k = createSecretKey(Buffer.from(hkdfSync('sha256', from, 'token-sim', purpose, 32)));
+        keys.set(purpose, k);
+      }
+      return k;
+    },
+  };
+}
 
 export const IV_BYTES = 12;
 export const GCM_TAG_BYTES = 16;

@@ -16,10 +16,7 @@ export interface WebhookItem extends Pick<WebhookDelivery, 'tenant' | 'url' | 'e
   hold?: WebhookHold | undefined;
 }
 
-/**
- * Where a held delivery waits (decision 0056): for the payment's next event (`next`), for the tenant's virtual
- * clock to reach `until` (epoch ms), or for the delivery `after` names to be released (then it goes right after it).
- */
+/** Where a held delivery waits (decision 0056): the payment's next event, the tenant's clock at `until` (epoch ms), or the release of `after`. */
 export type WebhookHold = { next: true } | { until: number } | { after: string };
 
 /** A delivery's states: `held` by a rule until released, `dropped` by a rule (never sent), the others as they come. */

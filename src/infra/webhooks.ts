@@ -1,11 +1,6 @@
-/**
- * Webhook delivery (contract 3.2, decisions 0030, 0056): a queue per order key (a payment), one head in flight per key,
- * keys concurrently up to a bound, retries with exponential backoff in real time, a bounded log. The transport
- * (`send`) is injected. Every timer is unref'd; nothing thrown escapes.
- */
+/** Webhook delivery (contract 3.2, decisions 0030, 0056): one head in flight per order key, retries, a bounded log; nothing thrown escapes. */
 
-export type { WebhookDelivery, WebhookFilter, WebhookFlush, WebhookHold, WebhookItem, WebhookOptions, WebhookRequest, WebhookResend, WebhookSend, WebhookState } from './webhook-types.js';
-export { WEBHOOK_STATES } from './webhook-types.js';
+export * from './webhook-types.js';
 import { WEBHOOK_DEFAULTS, type WebhookDelivery, type WebhookFilter, type WebhookFlush, type WebhookItem, type WebhookOptions, type WebhookState } from './webhook-types.js';
 import { Queue } from './queue.js';
 

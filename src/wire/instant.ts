@@ -1,7 +1,4 @@
-/**
- * Instants: ISO 8601 in, ISO 8601 UTC out. Every date read goes through `readInstant`; a text of the form that
- * names no real moment (`2030-02-31`, `T24:00`, `+24:00`) is refused, never rolled over as Date.parse would.
- */
+/** Instants: ISO 8601 in, UTC out; a text naming no real moment (`2030-02-31`, `T24:00`) is refused, not rolled over as by Date.parse. */
 
 // Groups: year, month, day, hour, minute, second, fraction, zone, offset hours, offset minutes.
 const FORMS = {
@@ -16,13 +13,8 @@ export type InstantForm = keyof typeof FORMS;
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-
-/** Days of a month (1–12) in the proleptic Gregorian calendar. */
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
+/** Days of a month (1–12) in the proleptic Gregorian calendar: day 0 of the next month is its last. */
+const daysInMonth = (year: number, month: number): number => new Date(new Date(0).setUTCFullYear(year, month, 0)).getUTCDate();
 
 /** Why the fields of a well-formed text name no moment; undefined when they do. */
 function calendarProblem(fields: readonly (string | undefined)[]): string | undefined {
@@ -54,10 +46,7 @@ export function readInstant(text: string, form: InstantForm): InstantReading {
   return { ok: true, epochMs: Date.parse(trimmed) };
 }
 
-/**
- * The epoch ms of a text of the form (by default ISO 8601 with a zone, or a date alone: a zone-less time would
- * depend on the server's zone), or undefined, as for a date that does not exist (`2030-02-31`).
- */
+/** The epoch ms of a text of the form (by default with a zone, or a date alone: never the server's zone), or undefined. */
 export function parseInstant(text: string, form: InstantForm = 'dateOrDateTime'): number | undefined {
   const reading = readInstant(text, form);
   return reading.ok ? reading.epochMs : undefined;

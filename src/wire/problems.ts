@@ -45,10 +45,7 @@ export function boundProblems<T>(problems: readonly T[]): { problems: readonly T
 
 export const withOmittedNote = (message: string, omitted: boolean): string => (omitted ? `${message} (${OMITTED_PROBLEMS})` : message);
 
-/**
- * A document that cannot be read, or does not match its schema: the offending fields listed, at most
- * MAX_PROBLEMS of them (`omitted` says there were more, and so does the message).
- */
+/** A document that cannot be read or does not match its schema: its offending fields, at most MAX_PROBLEMS (`omitted`: more were). */
 export class WireError extends Error {
   readonly code: WireCode;
   readonly problems: readonly FieldProblem[];
@@ -73,10 +70,7 @@ export function fieldError(errorName: FieldErrorName, path: FieldPath, message: 
   return schemaError([{ errorName, message, path }]);
 }
 
-/**
- * The domain refusals that are about one field of the document that asked for them, and where that field
- * sits in a create-token or sale body (fixtures and scenarios prefix the path of the token they preload).
- */
+/** Where the field a domain refusal is about sits in a create-token or sale body (a preloaded token's path is prefixed). */
 const FIELDS_OF_DOMAIN_CODES: Partial<Record<DomainCode, FieldPath>> = {
   expiryNotInFuture: ['tokenExpiryDateTime'],
   tokenIdTaken: ['tokenId'],

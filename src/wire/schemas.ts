@@ -42,10 +42,7 @@ export interface CreateTokenBody {
 /** True only when A and B are the same type (not merely assignable to each other). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
-/**
- * `schemaFor<T>()(schema)`: the schema as it is, once the compiler has checked that it yields exactly T, a type users
- * see, written as a plain interface that imports nothing (decision 0047).
- */
+/** `schemaFor<T>()(schema)`: the schema as it is, once the compiler has checked it yields exactly T, a published interface (decision 0047). */
 export const schemaFor =
   <T>() =>
   <S extends z.ZodType>(schema: S & (Same<z.output<S>, T> extends true ? unknown : { yields: T })): S =>
@@ -90,10 +87,7 @@ export const cardNumber = text(10, 19)
   .regex(/^[0-9]*$/, 'must hold only digits')
   .refine(passesLuhn, { error: 'must pass the Luhn check', params: { errorName: 'panFailedLuhnCheck' } });
 
-/**
- * An API body's optional field is `.nullish()`: `null` means absent (contract 3.3; the vendor's plugins send
- * `"address2": null`), and the `to…` functions drop it. Files keep `.optional()`: a null is fieldIsNull (decision 0032).
- */
+/** Whether an optional field is given: an API body's `.nullish()` field may be `null`, meaning absent (decision 0032). */
 const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
 /** A schema as a file takes it: an object is strict, at any depth; an optional field is `.optional()`, not `.nullish()`. */

@@ -70,10 +70,7 @@ function errorNameOf(issue: z.core.$ZodIssue, value: unknown): FieldErrorName {
 /** Keys whose values no message repeats: card data (as masking knows it) and passwords or secrets. */
 const isSecretKey = (key: string | number): boolean => typeof key === 'string' && (isCardDataKey(key) || /password|secret/i.test(key));
 
-/**
- * `refusalCode must be a string, not the number 51: quote it`: a value a YAML or JSON writer left unquoted, named
- * as it was read (YAML reads `05` as 5: decision 0045), unless under a secret key (messages are logged).
- */
+/** `refusalCode must be a string, not the number 51: quote it`, named as read (decision 0045) unless under a secret key (messages are logged). */
 export function mustBeStringMessage(label: string, value: unknown, path: FieldPath): string {
   const base = `${label} must be a string`;
   if (typeof value !== 'number' && typeof value !== 'boolean') return base;
@@ -133,8 +130,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, rootLab
   throw schemaError(toFieldProblems(result.error.issues, body, rootLabel, schema));
 }
 
-// Parsing a document that may be large and wrong (contract 4.1): zod examines all of it first (a 1 MiB list of wrong
-// items: hundreds of megabytes of issues), so long lists are examined item by item first, stopping past MAX_PROBLEMS.
+// A large, wrong document (contract 4.1): zod would list every issue first, so long lists are examined item by item first.
 
 /** Lists longer than this are examined item by item before the document as a whole. */
 const LONG_LIST = 16;

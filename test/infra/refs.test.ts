@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { createRefCodec, REF_PURPOSES } from '../../src/infra/refs.js';
-import { createSecrets } from '../../src/infra/secrets.js';
+import { createSecrets } from '../../src/infra/siv.js';
 
 const ref = { purpose: 'token', tenant: 'merchant', tokenId: '9912345678901234567' } as const;
 
