@@ -14,7 +14,6 @@ export interface WorkerStart {
   color: boolean;
 }
 
-/** What a worker tells its primary. */
 export type WorkerMessage =
   | { kind: 'waiting' }
   /** A line written while starting: the primary prints each distinct one once, so n workers are not n times as loud. */

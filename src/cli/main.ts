@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { ConfigError, fixturesProblems } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
@@ -15,7 +15,7 @@ import { problemsOf, readScenarioFile, validateScenarios, type FileProblem } fro
 import { reportLines } from '../verify/compare.js';
 import { serveUntilStopped } from './watch.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
-import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';
+import { MAX_WORKERS, adminTokenOf, commanderOption, withEnvironmentAndFile } from './option-sources.js';
 import { bannerLines, colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
 import { describeStartError, runCluster } from './cluster.js';
 
@@ -111,7 +111,7 @@ function addRecordAndVerify(program: Command, io: CliIo): void {
     .command('record')
     .description('a proxy to --upstream that records every exchange to a HAR file, card data and passwords replaced (docs/verify.md)')
     .requiredOption('--upstream <url>', 'the API to record, e.g. https://try.access.worldpay.com')
-    .addOption(new Option('-p, --port <n>', 'port of the proxy; 0 picks a free one').argParser(portNumber).default(8080))
+    .addOption(commanderOption({ ...OPTIONS.find((spec) => spec.key === 'port')!, help: 'port of the proxy; 0 picks a free one' }))
     .option('--upstream-ca <file>', 'PEM CA certificate trusted for an https upstream, besides the system store')
     .requiredOption('--out <file.har>', 'the HAR 1.2 file, written after every exchange')
     .action(async (o: { upstream: string; port: number; upstreamCa?: string; out: string }) => {
@@ -193,9 +193,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     // Contract 4.3: the line after the listening line names the CA file a client trusts.
     if (caFile !== undefined) io.out(`token-sim CA certificate: ${caFile}`);
     if (io.isTTY === true || colorForced(env)) {
-      const { credentials, store, storePrefix } = config;
-      const info = { version: packageVersion(), url, credentials, adminToken: config.adminToken !== undefined, store, storePrefix, workers };
-      for (const line of bannerLines(info, color)) io.err(line);
+      for (const line of bannerLines({ ...config, version: packageVersion(), url, adminToken: config.adminToken !== undefined, workers }, color)) io.err(line);
     }
   };
   const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {

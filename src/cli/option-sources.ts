@@ -71,7 +71,6 @@ function readerOf(kind: Kind): Reader {
 
 type Parsed = { value: OptionValue } | { problem: string };
 
-/** A variable's text → the option's value. */
 export function parseEnvText(kind: Kind, text: string): Parsed {
   const reader = readerOf(kind);
   const value = reader.text(text);
@@ -86,9 +85,6 @@ function flagParser(kind: Kind): (text: string) => OptionValue {
     return value;
   };
 }
-
-/** `--port` (also `token-sim record`'s). */
-export const portNumber = flagParser('port');
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 

@@ -102,7 +102,6 @@ const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
   live: { lifetime: 'P4Y', extension: 'P4Y' },
 };
 
-/** The lifetime and extension of a profile. */
 export function profileDurations(profile: Profile): { lifetime: Duration; extension: Duration } {
   const p = PROFILES[profile];
   return { lifetime: durationOption('lifetime', p.lifetime), extension: durationOption('extension', p.extension) };
@@ -188,7 +187,6 @@ function resolveCredentials(fixtures: Fixtures, users: readonly string[]) {
   return credentials;
 }
 
-/** The checked configuration, as resolveConfig makes it. */
 export type SimulatorConfig = ReturnType<typeof resolveConfig>;
 
 export function resolveConfig(options: SimulatorOptions = {}) {
