@@ -47,14 +47,12 @@ export function runCluster(count: number, start: WorkerStart, io: CliIo, onListe
   const live = new Map<number, Worker>();
   const ready = new Set<number>();
   const printed = new Set<string>();
-  const restarts = new Set<NodeJS.Timeout>();
   let listening = false;
   let stopping: number | undefined;
 
   const stopAll = (code: number): void => {
     if (stopping !== undefined) return;
     stopping = code;
-    for (const timer of restarts) clearTimeout(timer);
     // Each worker drains its requests in flight (--drain-timeout) and exits; a second signal to the same
     // worker (Ctrl+C reaches the whole process group) changes nothing.
     for (const worker of live.values()) worker.process.kill('SIGTERM');
@@ -90,11 +88,9 @@ export function runCluster(count: number, start: WorkerStart, io: CliIo, onListe
         stopAll(START_FAILED);
       } else {
         io.err(`token-sim: worker ${worker.process.pid} stopped unexpectedly (${how(code, signal)}); starting another in 1s`);
-        const timer = setTimeout(() => {
-          restarts.delete(timer);
-          fork();
+        setTimeout(() => {
+          if (stopping === undefined) fork();
         }, RESTART_DELAY_MS);
-        restarts.add(timer);
       }
     });
   };

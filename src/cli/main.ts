@@ -23,14 +23,10 @@ import { describeStartError, runCluster } from './cluster.js';
 const USAGE_ERROR = 2;
 
 /** The simulator's options from what the CLI read: every option but the CLI's own, under the library's name. */
-export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
-  const options: Record<string, unknown> = {};
-  for (const spec of OPTIONS) {
-    const value = (o as Record<string, unknown>)[spec.key];
-    if (!spec.cliOnly && value !== undefined) options[spec.alias ?? spec.key] = value;
-  }
-  return { frozen: false, ...options };
-}
+const toSimulatorOptions = (o: Record<string, unknown>): SimulatorOptions => ({
+  frozen: false,
+  ...Object.fromEntries(OPTIONS.flatMap((spec) => (spec.cliOnly || o[spec.key] === undefined ? [] : [[spec.alias ?? spec.key, o[spec.key]]]))),
+});
 
 export interface CliHandlers {
   /** Starts the simulator; `watch`: the scenario files to reload on change; `workers` > 1 share the port. */
