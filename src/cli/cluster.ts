@@ -24,7 +24,8 @@ export type WorkerMessage =
 
 /** A worker that dies after it started is replaced after this long. */
 const RESTART_DELAY_MS = 1000;
-const START_FAILED = 2;
+/** Exit code for bad options and start-up failures (the primary's, a worker's, a single simulator's). */
+export const USAGE_ERROR = 2;
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
 
@@ -85,7 +86,7 @@ export function runCluster(count: number, start: WorkerStart, io: CliIo, onListe
       } else if (!started) {
         // A worker that cannot start would not start the next time either: stop, no restart loop.
         io.err(failure ?? `token-sim: a worker stopped while starting (${how(code, signal)})`);
-        stopAll(START_FAILED);
+        stopAll(USAGE_ERROR);
       } else {
         io.err(`token-sim: worker ${worker.process.pid} stopped unexpectedly (${how(code, signal)}); starting another in 1s`);
         setTimeout(() => {

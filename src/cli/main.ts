@@ -17,10 +17,7 @@ import { serveUntilStopped } from './watch.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
 import { MAX_WORKERS, adminTokenOf, commanderOption, withEnvironmentAndFile } from './option-sources.js';
 import { bannerLines, colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
-import { describeStartError, runCluster } from './cluster.js';
-
-/** Exit code for bad options and start-up failures. */
-const USAGE_ERROR = 2;
+import { USAGE_ERROR, describeStartError, runCluster } from './cluster.js';
 
 /** The simulator's options from what the CLI read: every option but the CLI's own, under the library's name. */
 const toSimulatorOptions = (o: Record<string, unknown>): SimulatorOptions => ({
