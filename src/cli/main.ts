@@ -189,21 +189,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       for (const line of bannerLines({ ...config, version: packageVersion(), url, adminToken: config.adminToken !== undefined, workers }, color)) io.err(line);
     }
   };
-  const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
-    // Checked and the local CA's certificates made once here, before the workers read them (decisions 0038, 0056).
-    const config = resolveConfig(options);
-    const caFile = (await serverCertificate(config))?.caFile;
-    await localWebhookClient(config);
-    runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
-  };
-  const runOne = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
-    const running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
-    serveUntilStopped(running, watched, io);
-    banner(running.url, running.config, 1, running.caFile);
-  };
-  const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
+  const run = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
     try {
-      await (workers > 1 ? runWorkers(options, watched, workers) : runOne(options, watched));
+      if (workers > 1) {
+        // Checked and the local CA's certificates made once here, before the workers read them (decisions 0038, 0056).
+        const config = resolveConfig(options);
+        const caFile = (await serverCertificate(config))?.caFile;
+        await localWebhookClient(config);
+        runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
+      } else {
+        const running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
+        serveUntilStopped(running, watch, io);
+        banner(running.url, running.config, 1, running.caFile);
+      }
     } catch (err) {
       io.err(`token-sim: ${describeStartError(err, options)}`);
       io.exit(USAGE_ERROR);
