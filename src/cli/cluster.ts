@@ -14,7 +14,6 @@ export interface WorkerStart {
   color: boolean;
 }
 
-/** What a worker tells its primary. */
 export type WorkerMessage =
   | { kind: 'waiting' }
   /** A line written while starting: the primary prints each distinct one once, so n workers are not n times as loud. */
@@ -25,7 +24,8 @@ export type WorkerMessage =
 
 /** A worker that dies after it started is replaced after this long. */
 const RESTART_DELAY_MS = 1000;
-const START_FAILED = 2;
+/** Exit code for bad options and start-up failures (the primary's, a worker's, a single simulator's). */
+export const USAGE_ERROR = 2;
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
 
@@ -48,14 +48,12 @@ export function runCluster(count: number, start: WorkerStart, io: CliIo, onListe
   const live = new Map<number, Worker>();
   const ready = new Set<number>();
   const printed = new Set<string>();
-  const restarts = new Set<NodeJS.Timeout>();
   let listening = false;
   let stopping: number | undefined;
 
   const stopAll = (code: number): void => {
     if (stopping !== undefined) return;
     stopping = code;
-    for (const timer of restarts) clearTimeout(timer);
     // Each worker drains its requests in flight (--drain-timeout) and exits; a second signal to the same
     // worker (Ctrl+C reaches the whole process group) changes nothing.
     for (const worker of live.values()) worker.process.kill('SIGTERM');
@@ -88,14 +86,12 @@ export function runCluster(count: number, start: WorkerStart, io: CliIo, onListe
       } else if (!started) {
         // A worker that cannot start would not start the next time either: stop, no restart loop.
         io.err(failure ?? `token-sim: a worker stopped while starting (${how(code, signal)})`);
-        stopAll(START_FAILED);
+        stopAll(USAGE_ERROR);
       } else {
         io.err(`token-sim: worker ${worker.process.pid} stopped unexpectedly (${how(code, signal)}); starting another in 1s`);
-        const timer = setTimeout(() => {
-          restarts.delete(timer);
-          fork();
+        setTimeout(() => {
+          if (stopping === undefined) fork();
         }, RESTART_DELAY_MS);
-        restarts.add(timer);
       }
     });
   };

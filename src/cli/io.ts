@@ -3,7 +3,8 @@
  * colours (`NO_COLOR`, `FORCE_COLOR`), and the banner it writes to stderr on a terminal (decision 0017).
  */
 import { fileURLToPath } from 'node:url';
-import { describeStore, type StoreConfig } from '../config/store.js';
+import type { SimulatorConfig } from '../config/options.js';
+import { describeStore } from '../config/store.js';
 
 /** The environment as the CLI reads it: process.env for the process, a plain object in tests. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -63,18 +64,15 @@ export const DOCS_PATH = fileURLToPath(new URL('../../docs/README.md', import.me
 /** More credentials than this are counted, not listed: a fixtures file may hold hundreds. */
 const MAX_CREDENTIALS = 5;
 
-export interface BannerInfo {
+type BannerInfo = Pick<SimulatorConfig, 'store' | 'storePrefix'> & {
   version: string;
   url: string;
   credentials: ReadonlyMap<string, { password: string }>;
   /** `/_sim` needs a Bearer token. */
   adminToken: boolean;
-  /** Memory, or the Redis whose URL is shown with its password masked, and the key prefix. */
-  store: StoreConfig;
-  storePrefix: string;
   /** Processes sharing the port (--workers); shown when more than one. */
   workers: number;
-}
+};
 
 export function bannerLines(info: BannerInfo, color: boolean): string[] {
   const { bold, cyan, dim } = paint(color);

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { ConfigError, fixturesProblems } from '../config/fixtures.js';
 import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { resolveStore } from '../config/store.js';
@@ -15,22 +15,15 @@ import { problemsOf, readScenarioFile, validateScenarios, type FileProblem } fro
 import { reportLines } from '../verify/compare.js';
 import { serveUntilStopped } from './watch.js';
 import { OPTIONS, type CliOptions } from './option-table.js';
-import { MAX_WORKERS, adminTokenOf, commanderOption, portNumber, withEnvironmentAndFile } from './option-sources.js';
+import { MAX_WORKERS, adminTokenOf, commanderOption, withEnvironmentAndFile } from './option-sources.js';
 import { bannerLines, colorEnabled, colorForced, paint, processIo, type CliIo } from './io.js';
-import { describeStartError, runCluster } from './cluster.js';
-
-/** Exit code for bad options and start-up failures. */
-const USAGE_ERROR = 2;
+import { USAGE_ERROR, describeStartError, runCluster } from './cluster.js';
 
 /** The simulator's options from what the CLI read: every option but the CLI's own, under the library's name. */
-export function toSimulatorOptions(o: CliOptions): SimulatorOptions {
-  const options: Record<string, unknown> = {};
-  for (const spec of OPTIONS) {
-    const value = (o as Record<string, unknown>)[spec.key];
-    if (!spec.cliOnly && value !== undefined) options[spec.alias ?? spec.key] = value;
-  }
-  return { frozen: false, ...options };
-}
+const toSimulatorOptions = (o: Record<string, unknown>): SimulatorOptions => ({
+  frozen: false,
+  ...Object.fromEntries(OPTIONS.flatMap((spec) => (spec.cliOnly || o[spec.key] === undefined ? [] : [[spec.alias ?? spec.key, o[spec.key]]]))),
+});
 
 export interface CliHandlers {
   /** Starts the simulator; `watch`: the scenario files to reload on change; `workers` > 1 share the port. */
@@ -111,7 +104,7 @@ function addRecordAndVerify(program: Command, io: CliIo): void {
     .command('record')
     .description('a proxy to --upstream that records every exchange to a HAR file, card data and passwords replaced (docs/verify.md)')
     .requiredOption('--upstream <url>', 'the API to record, e.g. https://try.access.worldpay.com')
-    .addOption(new Option('-p, --port <n>', 'port of the proxy; 0 picks a free one').argParser(portNumber).default(8080))
+    .addOption(commanderOption({ ...OPTIONS.find((spec) => spec.key === 'port')!, help: 'port of the proxy; 0 picks a free one' }))
     .option('--upstream-ca <file>', 'PEM CA certificate trusted for an https upstream, besides the system store')
     .requiredOption('--out <file.har>', 'the HAR 1.2 file, written after every exchange')
     .action(async (o: { upstream: string; port: number; upstreamCa?: string; out: string }) => {
@@ -193,26 +186,22 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     // Contract 4.3: the line after the listening line names the CA file a client trusts.
     if (caFile !== undefined) io.out(`token-sim CA certificate: ${caFile}`);
     if (io.isTTY === true || colorForced(env)) {
-      const { credentials, store, storePrefix } = config;
-      const info = { version: packageVersion(), url, credentials, adminToken: config.adminToken !== undefined, store, storePrefix, workers };
-      for (const line of bannerLines(info, color)) io.err(line);
+      for (const line of bannerLines({ ...config, version: packageVersion(), url, adminToken: config.adminToken !== undefined, workers }, color)) io.err(line);
     }
   };
-  const runWorkers = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
-    // Checked and the local CA's certificates made once here, before the workers read them (decisions 0038, 0056).
-    const config = resolveConfig(options);
-    const caFile = (await serverCertificate(config))?.caFile;
-    await localWebhookClient(config);
-    runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
-  };
-  const runOne = async (options: SimulatorOptions, watched: readonly string[]): Promise<void> => {
-    const running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
-    serveUntilStopped(running, watched, io);
-    banner(running.url, running.config, 1, running.caFile);
-  };
-  const run = async (options: SimulatorOptions, watched: readonly string[], workers: number): Promise<void> => {
+  const run = async (options: SimulatorOptions, watch: readonly string[], workers: number): Promise<void> => {
     try {
-      await (workers > 1 ? runWorkers(options, watched, workers) : runOne(options, watched));
+      if (workers > 1) {
+        // Checked and the local CA's certificates made once here, before the workers read them (decisions 0038, 0056).
+        const config = resolveConfig(options);
+        const caFile = (await serverCertificate(config))?.caFile;
+        await localWebhookClient(config);
+        runCluster(workers, { options, watch, isTTY: io.isTTY === true, color }, io, (url) => banner(url, config, workers, caFile));
+      } else {
+        const running = await startSimulator(options, { writeErr: io.err, isTTY: io.isTTY === true, color });
+        serveUntilStopped(running, watch, io);
+        banner(running.url, running.config, 1, running.caFile);
+      }
     } catch (err) {
       io.err(`token-sim: ${describeStartError(err, options)}`);
       io.exit(USAGE_ERROR);

@@ -23,19 +23,20 @@ function parseWorkers(text: string): number | 'auto' | undefined {
 
 /**
  * How a kind is read: `must` follows its source's name (`TOKEN_SIM_PORT must be…`; `mustText` for a variable,
- * when it says more); `text` reads a flag's or a variable's text, `file` a file's value; undefined: refused.
+ * when it says more); `text` reads a flag's or a variable's text; undefined: refused. A file's value is read by
+ * `file`, or else must have the JSON type `json` (default string) and is read as its text.
  */
 interface Reader {
   must: string;
   mustText?: string;
   text: (text: string) => OptionValue | undefined;
-  file: (value: unknown) => OptionValue | undefined;
+  json?: 'number' | 'boolean';
+  file?: (value: unknown) => OptionValue | undefined;
 }
 
-const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-const count = (text: string): number | undefined => (/^\d+$/.test(text) && isCount(Number(text)) ? Number(text) : undefined);
+const count = (text: string): number | undefined => (/^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined);
 const port = (n: number | undefined): number | undefined => (n !== undefined && n <= 65535 ? n : undefined);
-const string: Reader = { must: 'must be a string', text: (text) => text, file: (value) => (typeof value === 'string' ? value : undefined) };
+const string: Reader = { must: 'must be a string', text: (text) => text };
 /** Lists are split on newlines when there are any, else on commas; a file gives one string or a list of them. */
 const list: Reader = {
   must: 'must be a string or a list of strings',
@@ -44,18 +45,18 @@ const list: Reader = {
 };
 
 const READERS: Record<Exclude<Kind, readonly string[]>, Reader> = {
-  port: { must: 'must be a whole number from 0 to 65535', text: (text) => port(count(text)), file: (value) => port(isCount(value) ? value : undefined) },
-  count: { must: 'must be a whole number', text: count, file: (value) => (isCount(value) ? value : undefined) },
+  port: { must: 'must be a whole number from 0 to 65535', json: 'number', text: (text) => port(count(text)) },
+  count: { must: 'must be a whole number', json: 'number', text: count },
   workers: {
     must: `must be a whole number from 1 to ${MAX_WORKERS} or auto`,
     text: parseWorkers,
-    file: (value) => (value === 'auto' || (Number.isInteger(value) && parseWorkers(String(value)) !== undefined) ? (value as number | 'auto') : undefined),
+    file: (value) => (value === 'auto' || typeof value === 'number' ? parseWorkers(String(value)) : undefined),
   },
   boolean: {
     must: 'must be true or false',
     mustText: 'must be true, false, 1 or 0',
+    json: 'boolean',
     text: (text) => (/^(true|1)$/i.test(text) ? true : /^(false|0)$/i.test(text) ? false : undefined),
-    file: (value) => (typeof value === 'boolean' ? value : undefined),
   },
   files: list,
   list,
@@ -65,13 +66,11 @@ const READERS: Record<Exclude<Kind, readonly string[]>, Reader> = {
 
 function readerOf(kind: Kind): Reader {
   if (!Array.isArray(kind)) return READERS[kind as Exclude<Kind, readonly string[]>];
-  const choice = (value: unknown): string | undefined => (typeof value === 'string' && kind.includes(value) ? value : undefined);
-  return { must: `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`, text: choice, file: choice };
+  return { must: `must be ${kind.slice(0, -1).join(', ')} or ${kind.at(-1)}`, text: (text) => (kind.includes(text) ? text : undefined) };
 }
 
 type Parsed = { value: OptionValue } | { problem: string };
 
-/** A variable's text → the option's value. */
 export function parseEnvText(kind: Kind, text: string): Parsed {
   const reader = readerOf(kind);
   const value = reader.text(text);
@@ -86,9 +85,6 @@ function flagParser(kind: Kind): (text: string) => OptionValue {
     return value;
   };
 }
-
-/** `--port` (also `token-sim record`'s). */
-export const portNumber = flagParser('port');
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -136,6 +132,13 @@ export function checkValue(spec: OptionSpec, value: OptionValue): string | undef
 
 type Values = Partial<Record<string, OptionValue>>;
 
+/** A value read from a variable or a file: kept when resolveConfig takes it, else its problem after its source's name. */
+function take(values: Values, problems: string[], name: string, spec: OptionSpec, parsed: Parsed): void {
+  const problem = 'problem' in parsed ? parsed.problem : checkValue(spec, parsed.value);
+  if (problem !== undefined) problems.push(`${name} ${problem}`);
+  else if ('value' in parsed) values[spec.key] = parsed.value;
+}
+
 const PREFIX = 'TOKEN_SIM_';
 const CONFIG_VARIABLE = 'TOKEN_SIM_CONFIG';
 /** Set by the test-runner helpers for the tests they start: not an option, and no reason to warn. */
@@ -158,10 +161,7 @@ export function readEnvironment(env: Env): { values: Values; problems: string[];
       problems.push(`${name} and ${other} are the same option: set one of them`);
       continue;
     }
-    const parsed = parseEnvText(spec.kind, valueOf(env, name)!);
-    const problem = 'problem' in parsed ? parsed.problem : checkValue(spec, parsed.value);
-    if (problem !== undefined) problems.push(`${name} ${problem}`);
-    else if ('value' in parsed) values[spec.key] = parsed.value;
+    take(values, problems, name, spec, parseEnvText(spec.kind, valueOf(env, name)!));
   }
   const warnings = Object.keys(env)
     .filter((name) => name.startsWith(PREFIX) && !known.has(name))
@@ -236,16 +236,13 @@ async function readConfigFile(path: string): Promise<Values> {
     }
     keyOf.set(spec.key, key);
     const reader = readerOf(spec.kind);
-    let value = reader.file(raw);
+    let value = reader.file ? reader.file(raw) : typeof raw === (reader.json ?? 'string') ? reader.text(String(raw)) : undefined;
     if (value === undefined) {
       problems.push(`${where} ${reader.must}, got ${quote(raw)}`);
       continue;
     }
-    if (spec.kind === 'file') value = resolve(folder, value as string);
-    if (spec.kind === 'files') value = (value as string[]).map((file) => resolve(folder, file));
-    const problem = checkValue(spec, value);
-    if (problem !== undefined) problems.push(`${where} ${problem}`);
-    else values[spec.key] = value;
+    if (spec.kind === 'file' || spec.kind === 'files') value = typeof value === 'string' ? resolve(folder, value) : (value as string[]).map((file) => resolve(folder, file));
+    take(values, problems, where, spec, { value });
   }
   if (problems.length > 0) throw new ConfigError(`config file ${path}: ${problems.join('; ')}`);
   return values;

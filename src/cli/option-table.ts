@@ -24,9 +24,7 @@ interface OptionRow {
 }
 
 /** An option with its key: the long flag in camelCase, as commander stores it, which names its variable and config key. */
-export interface OptionSpec extends OptionRow {
-  key: string;
-}
+export type OptionSpec = OptionRow & { key: string };
 
 const DURATION = 'ISO 8601 duration';
 

@@ -1,5 +1,5 @@
 /** One `--workers` process (decision 0038), forked by cluster.ts: an entry point, so it acts on import. */
-import { describeStartError, type WorkerMessage, type WorkerStart } from './cluster.js';
+import { USAGE_ERROR, describeStartError, type WorkerMessage, type WorkerStart } from './cluster.js';
 import { processIo } from './io.js';
 import { serveUntilStopped } from './watch.js';
 import { startSimulator, type StartedSimulator } from '../simulator/server.js';
@@ -12,7 +12,7 @@ async function serve({ options, watch, isTTY, color }: WorkerStart): Promise<voi
   try {
     running = await startSimulator(options, { writeErr: (line) => (started ? processIo.err(line) : tell({ kind: 'line', line })), isTTY, color });
   } catch (err) {
-    tell({ kind: 'failed', line: `token-sim: ${describeStartError(err, options)}` }, () => process.exit(2));
+    tell({ kind: 'failed', line: `token-sim: ${describeStartError(err, options)}` }, () => process.exit(USAGE_ERROR));
     return;
   }
   serveUntilStopped(running, watch, processIo);

@@ -7,8 +7,6 @@ import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, par
 import { resolveStore, resolveStorePrefix } from './store.js';
 import { readPem, resolveTls, resolveWebhookClient, type TlsOptions } from './tls.js';
 
-export type { ClientCertificate } from './tls.js';
-
 export type Profile = 'try' | 'live';
 export type LogFormat = 'pretty' | 'json' | 'silent';
 
@@ -93,20 +91,17 @@ export function createMerchants(config: Pick<SimulatorConfig, 'credentials' | 'f
   };
 }
 
-const DEFAULT_STATE_INTERVAL = 'PT10S';
 const STATE_INTERVAL = 'an ISO 8601 duration of at least 10 ms such as PT10S';
 /** A shorter passphrase is too easy to guess. */
 const MIN_STATE_KEY_CHARS = 16;
 /** Longer than the longest scripted delay (60 s), so that a stop never cuts one by default. */
 const DEFAULT_DRAIN_TIMEOUT = 'PT65S';
-const DEFAULT_JOURNAL_TOTAL = 10_000;
 
 const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
   try: { lifetime: 'P7D', extension: 'P7D' },
   live: { lifetime: 'P4Y', extension: 'P4Y' },
 };
 
-/** The lifetime and extension of a profile. */
 export function profileDurations(profile: Profile): { lifetime: Duration; extension: Duration } {
   const p = PROFILES[profile];
   return { lifetime: durationOption('lifetime', p.lifetime), extension: durationOption('extension', p.extension) };
@@ -124,7 +119,6 @@ function durationOption(name: string, text: string, what = 'a positive ISO 8601 
   return d;
 }
 
-const DEFAULT_STATE_LIMIT = 256 * 1024 * 1024;
 /** Past about 512 MiB a snapshot's text no longer fits in one JavaScript string. */
 const MAX_STATE_LIMIT = 512 * 1024 * 1024;
 
@@ -193,7 +187,6 @@ function resolveCredentials(fixtures: Fixtures, users: readonly string[]) {
   return credentials;
 }
 
-/** The checked configuration, as resolveConfig makes it. */
 export type SimulatorConfig = ReturnType<typeof resolveConfig>;
 
 export function resolveConfig(options: SimulatorOptions = {}) {
@@ -209,9 +202,9 @@ export function resolveConfig(options: SimulatorOptions = {}) {
   const allowedOrigins = (options.allowedOrigins ?? []).map(allowedOriginOf);
   const journalSize = options.journalSize ?? 1000;
   check(Number.isInteger(journalSize) && journalSize >= 0, '--journal-size', 'a whole number', journalSize);
-  const journalTotal = options.journalTotal ?? Math.max(DEFAULT_JOURNAL_TOTAL, journalSize);
+  const journalTotal = options.journalTotal ?? Math.max(10_000, journalSize);
   check(Number.isInteger(journalTotal) && journalTotal >= 0, '--journal-total', 'a whole number', journalTotal);
-  const stateLimit = options.stateLimit === undefined ? DEFAULT_STATE_LIMIT : parseSize(options.stateLimit);
+  const stateLimit = options.stateLimit === undefined ? 256 * 1024 * 1024 : parseSize(options.stateLimit);
   check(stateLimit !== undefined && stateLimit >= 1024 * 1024 && stateLimit <= MAX_STATE_LIMIT, '--state-limit', 'a size from 1MiB to 512MiB such as 256MiB', options.stateLimit);
   if (options.adminToken !== undefined && !/^\S+$/.test(options.adminToken)) {
     throw new ConfigError('--admin-token must be a non-empty string without spaces');
@@ -257,7 +250,7 @@ export function resolveConfig(options: SimulatorOptions = {}) {
     fixtures,
     drainTimeoutMs: addDuration(0, durationOption('--drain-timeout', options.drainTimeout ?? DEFAULT_DRAIN_TIMEOUT, 'an ISO 8601 duration such as PT65S', () => true)),
     stateFile: options.stateFile,
-    stateIntervalMs: addDuration(0, durationOption('--state-interval', options.stateInterval ?? DEFAULT_STATE_INTERVAL, STATE_INTERVAL, (d) => addDuration(0, d) >= 10)),
+    stateIntervalMs: addDuration(0, durationOption('--state-interval', options.stateInterval ?? 'PT10S', STATE_INTERVAL, (d) => addDuration(0, d) >= 10)),
     stateKey: options.stateKey,
     webhookUrl: options.webhookUrl,
     webhookCa: options.webhookCa === undefined ? undefined : readPem('--webhook-ca', options.webhookCa, 'CERTIFICATE'),

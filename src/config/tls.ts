@@ -36,11 +36,8 @@ export function readPem(flag: string, path: string, block: string): string {
   return text;
 }
 
-/** A certificate and its key, PEM texts: what webhook deliveries present to HTTPS receivers (decision 0056). */
-export type ClientCertificate = PemPair;
-
 /** `--webhook-client-cert` and `--webhook-client-key`: read, and checked to be a pair, at start. */
-export function resolveWebhookClient(options: { webhookClientCert?: string | undefined; webhookClientKey?: string | undefined }): ClientCertificate | undefined {
+export function resolveWebhookClient(options: { webhookClientCert?: string | undefined; webhookClientKey?: string | undefined }): PemPair | undefined {
   const { webhookClientCert: certFile, webhookClientKey: keyFile } = options;
   if ((certFile === undefined) !== (keyFile === undefined)) throw new ConfigError('--webhook-client-cert and --webhook-client-key go together: give both, or neither');
   if (certFile === undefined || keyFile === undefined) return undefined;

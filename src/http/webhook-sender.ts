@@ -2,7 +2,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
-import type { ClientCertificate } from '../config/options.js';
+import type { PemPair as ClientCertificate } from '../infra/certificates.js';
 import type { WebhookSend } from '../infra/webhooks.js';
 
 /** `ca` (--webhook-ca) is trusted beside the system's roots; `client` is presented to an https receiver that asks. */

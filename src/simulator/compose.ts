@@ -1,7 +1,7 @@
 /** The composition root: the only place that picks implementations and wires one simulator's parts and its two HTTP surfaces. */
 import type { Socket } from 'node:net';
 import { ConfigError } from '../config/fixtures.js';
-import { resolveConfig, webhookUrlFor, type ClientCertificate, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, webhookUrlFor, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
 import { createMetrics, type Metrics } from '../control/metrics.js';
@@ -15,6 +15,7 @@ import { STREAM_LIMITS, StreamHub } from '../http/journal-stream.js';
 import { mediaTypesFor } from '../http/media.js';
 import { openApiDocument } from '../http/openapi.js';
 import { ReadCache } from '../http/present.js';
+import type { PemPair } from '../infra/certificates.js';
 import type { IdSource } from '../infra/ids.js';
 import { BoundedMap } from '../infra/bounded-map.js';
 import { problemOfRefusal } from '../scenarios/active-set.js';
@@ -171,7 +172,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     webhookUrlFor: (tenant: string) => webhookUrlFor(config, tenant),
     // What startSimulator needs besides; src/index.ts hands out only the public members.
     listening: core.listening,
-    webhookClient: (client: ClientCertificate) => core.webhookSender.present(client),
+    webhookClient: (client: PemPair) => core.webhookSender.present(client),
     journalHub: control.dashboard.hub,
     replica: stores.replica,
     stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),

@@ -5,7 +5,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { ClientCertificate, SimulatorConfig, SimulatorOptions } from '../config/options.js';
+import type { SimulatorConfig, SimulatorOptions } from '../config/options.js';
 import { ConfigError } from '../config/fixtures.js';
 import { readPem } from '../config/tls.js';
 import { certificateNames, localCertificate, localClientCertificate, type PemPair } from '../infra/certificates.js';
@@ -70,7 +70,7 @@ export async function serverCertificate(config: Pick<SimulatorConfig, 'tls' | 'h
 }
 
 /** With --tls's local CA, no --webhook-client-cert and a webhook receiver: the client certificate it issues for deliveries (decision 0056). */
-export async function localWebhookClient(config: Pick<SimulatorConfig, 'tls' | 'webhookClient' | 'webhookUrl' | 'credentials'>): Promise<ClientCertificate | undefined> {
+export async function localWebhookClient(config: Pick<SimulatorConfig, 'tls' | 'webhookClient' | 'webhookUrl' | 'credentials'>): Promise<PemPair | undefined> {
   const { tls } = config;
   if (tls?.kind !== 'local' || config.webhookClient !== undefined) return undefined;
   const receivers = config.webhookUrl !== undefined || [...config.credentials.values()].some((c) => c.webhookUrl !== undefined);
