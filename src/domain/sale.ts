@@ -2,8 +2,8 @@
 import type { BinTable, CardProfile } from './card.js';
 import { DomainError } from './errors.js';
 import type { Clock, Ids, Merchants } from './ports.js';
-import type { BillingAddress, CardExpiryDate } from './token.js';
-import type { Vault } from './vault.js';
+import type { CardExpiryDate } from './token.js';
+import type { CreateTokenInput, Vault } from './vault.js';
 
 import { EXPIRED_CARD_CODE, outcomeForName, refusalWith, riskFactorsFor, scriptedRefusal, type RiskFactor, type ScriptedOutcome } from './magic-values.js';
 import type { Refusal } from './payment.js';
@@ -15,12 +15,7 @@ export function isCardExpired(expiry: CardExpiryDate, now: number): boolean {
   return expiry.year * 12 + (expiry.month - 1) < current;
 }
 
-export interface SaleCard {
-  number: string;
-  holderName: string;
-  expiryDate: CardExpiryDate;
-  billingAddress?: BillingAddress;
-}
+export type SaleCard = CreateTokenInput['card'];
 
 export type SaleInstrument = { kind: 'plain'; card: SaleCard } | { kind: 'token'; tokenId: string | undefined };
 
