@@ -105,8 +105,6 @@ export function scriptedRefusal(scripted: ScriptedOutcome): Refusal | undefined 
   return scripted.outcome === 'sentForSettlement' ? undefined : refusalWith(scripted.refusalCode ?? DEFAULT_REFUSAL_CODE, scripted.refusalDescription);
 }
 
-export type MagicCatalogue = ReturnType<typeof magicCatalogue>;
-
 /** The catalogue, each entry's effect computed by the rules the sale runs (outcomeForName, riskFactorsFor). */
 export function magicCatalogue() {
   // Integer keys iterate in ascending order: the codes come in code order.

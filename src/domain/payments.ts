@@ -106,7 +106,6 @@ function check(payment: Payment, action: PaymentAction): void {
   if (why !== undefined) throw notAllowed(action, why);
 }
 
-/** Changes a stored payment through its store, and returns it. */
 function change(deps: PaymentsDeps, payment: Payment, edit: (draft: PaymentDraft) => void): Payment {
   deps.store.update(payment.tenant, payment.paymentId, edit);
   return payment;
