@@ -1,7 +1,4 @@
-/**
- * The payments after the sale: record, read, refund, reverse and catch up by the clock (contract 3.2, decision
- * 0029). A stored payment changes only through its store's `update` (decision 0050).
- */
+/** The payments after the sale: record, read, refund, reverse and catch up by the clock (contract 3.2, decision 0029). */
 import { addDuration } from './duration.js';
 import { DomainError } from './errors.js';
 import {

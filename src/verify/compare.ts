@@ -1,7 +1,4 @@
-/**
- * One recorded answer held against the simulator's, by kind and never by value, and the verify report as lines
- * (contract 4.5, decision 0059).
- */
+/** A recorded answer held against the simulator's, by kind and never by value; the report's lines (decision 0059). */
 import { DIFFERENCE_KINDS, type Difference, type DifferenceKind, type VerifyReport } from './types.js';
 
 /** One answer: its status, headers (lower-case names) and body (parsed JSON, or undefined). */
