@@ -39,7 +39,6 @@ export interface RuleWhen extends WebhookWhen {
   between?: { from?: string | undefined; until?: string | undefined } | undefined;
 }
 
-
 /** What a rule does: at least one of these (the webhook actions on `operation: webhook` only). */
 export interface RuleThen extends WebhookThen {
   /** Milliseconds, or a distribution drawn from at each application. */
@@ -82,7 +81,6 @@ export interface Scenario {
   tokens?: FixtureToken[] | undefined;
   rules?: Rule[] | undefined;
 }
-
 
 const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time with a time zone, or a date');
 
