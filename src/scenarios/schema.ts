@@ -8,7 +8,6 @@ import { API_OPERATIONS, isoInstant, nonEmpty, oneOf, schemaFor } from '../wire/
 import { checkDelay, checked, delayShape, invalid, numberIn, type DelaySpec } from './rule-numbers.js';
 import { webhookRuleIssues, webhookThen, webhookWhen, type WebhookThen, type WebhookWhen } from './webhook-rules.js';
 
-export { MAX_DELAY_MS, MAX_SIGMA, type DelaySpec } from './rule-numbers.js';
 export type { RiskFactor } from '../domain/magic-values.js';
 
 /** `webhook`: a payment event's delivery rather than an API request (contract 4.4, decision 0056). */
