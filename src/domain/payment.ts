@@ -11,8 +11,7 @@ export interface Refusal {
 export const PAYMENT_EVENT_TYPES = ['sentForSettlement', 'settled', 'settlementFailed', 'cancelled', 'sentForRefund', 'refundFailed', 'refused'] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
-const PAYMENT_ACTIONS = ['refund', 'partialRefund', 'reversal'] as const;
-export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
+export type PaymentAction = 'refund' | 'partialRefund' | 'reversal';
 
 export interface PaymentEvent {
   /** The event's number within its payment, from 1: with the payment, it names the event (Ids.eventId). */
@@ -117,22 +116,12 @@ export const saleOutcomeOf = (payment: Payment): 'sentForSettlement' | 'refused'
 
 export const remainingOf = (payment: Payment): number => payment.amount - payment.refunded;
 
-/** Why a settlement that is over allows no action. */
-const ENDED: Partial<Record<Settlement, string>> = { none: 'the sale was refused', failed: 'the settlement failed', cancelled: 'the payment was cancelled' };
-
-/** Why the payment's state refuses an action, or undefined when it allows it. */
-export function refusalOf(payment: Payment, action: PaymentAction): string | undefined {
-  const ended = ENDED[payment.settlement];
-  if (ended !== undefined) return ended;
-  if (payment.reversed) return 'the payment was reversed';
-  if (action === 'reversal' && payment.refundRequested) return 'the payment has been refunded';
-  if (action !== 'reversal' && remainingOf(payment) <= 0) return 'nothing remains to refund';
-  return undefined;
-}
-
 /** The actions the payment's state allows now (its events caught up). */
 export function allowedActions(payment: Payment): PaymentAction[] {
+  const live = (payment.settlement === 'pending' || payment.settlement === 'settled') && !payment.reversed;
+  if (!live) return [];
   const actions: PaymentAction[] = [];
-  for (const action of PAYMENT_ACTIONS) if (refusalOf(payment, action) === undefined) actions.push(action);
+  if (remainingOf(payment) > 0) actions.push('refund', 'partialRefund');
+  if (!payment.refundRequested) actions.push('reversal');
   return actions;
 }

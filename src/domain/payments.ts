@@ -3,7 +3,6 @@ import { addDuration } from './duration.js';
 import { DomainError } from './errors.js';
 import {
   SETTLEMENT_SEQ,
-  refusalOf,
   remainingOf,
   settlementEventOf,
   type NewPayment,
@@ -36,6 +35,19 @@ const NO_SCRIPT: PaymentScript = Object.freeze({});
 
 function notAllowed(action: PaymentAction, why: string): DomainError {
   return new DomainError('actionNotAllowed', `A ${action === 'partialRefund' ? 'partial refund' : action} is not allowed: ${why}`);
+}
+
+/** Why a settlement that is over allows no action. */
+const ENDED: Partial<Record<Payment['settlement'], string>> = { none: 'the sale was refused', failed: 'the settlement failed', cancelled: 'the payment was cancelled' };
+
+/** Why the payment's state refuses an action, or undefined when it allows it. */
+function refusalOf(payment: Payment, action: PaymentAction): string | undefined {
+  const ended = ENDED[payment.settlement];
+  if (ended !== undefined) return ended;
+  if (payment.reversed) return 'the payment was reversed';
+  if (action === 'reversal' && payment.refundRequested) return 'the payment has been refunded';
+  if (action !== 'reversal' && remainingOf(payment) <= 0) return 'nothing remains to refund';
+  return undefined;
 }
 
 const newEvent = (payment: PaymentDraft, type: PaymentEventType, at: number, amount: number, extra?: Partial<PaymentEvent>): PaymentEvent =>
