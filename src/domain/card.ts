@@ -8,11 +8,7 @@ export interface BinEntry {
   fundingType: string;
 }
 
-export interface CardProfile {
-  network: string;
-  countryCode: string;
-  fundingType: string;
-}
+export type CardProfile = Omit<BinEntry, 'prefix'>;
 
 /** What a card with no matching BIN entry is reported as. */
 export const UNKNOWN_CARD: CardProfile = { network: 'UNKNOWN', countryCode: 'US', fundingType: 'unknown' };
@@ -43,29 +39,20 @@ export function lastFourDigits(cardNumber: string): string {
   return cardNumber.slice(-4);
 }
 
-interface CompiledEntry {
-  from: string;
-  to: string;
-  length: number;
-  profile: CardProfile;
-}
-
-export interface BinTable {
-  lookup(cardNumber: string): CardProfile;
-}
+export type BinTable = ReturnType<typeof createBinTable>;
 
 /** Builds a lookup where the most specific (longest) matching prefix wins; later entries win ties. */
-export function createBinTable(entries: readonly BinEntry[]): BinTable {
-  const compiled: CompiledEntry[] = entries.map((e) => {
+export function createBinTable(entries: readonly BinEntry[]) {
+  const compiled = entries.map((e) => {
     const [from = '', to = from] = e.prefix.split('-');
-    const profile = { network: e.network, countryCode: e.countryCode, fundingType: e.fundingType };
+    const profile: CardProfile = { network: e.network, countryCode: e.countryCode, fundingType: e.fundingType };
     return { from, to, length: from.length, profile };
   });
   // Longest first; stable sort keeps file order among equals, and we want later entries to win ties.
   compiled.reverse().sort((a, b) => b.length - a.length);
   const cache = new Map<string, CardProfile>();
   return {
-    lookup(cardNumber) {
+    lookup(cardNumber: string): CardProfile {
       const key = cardNumber.slice(0, 8);
       const cached = cache.get(key);
       if (cached) return cached;

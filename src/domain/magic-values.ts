@@ -1,8 +1,4 @@
-/**
- * The sandbox's magic values, declared once (contract 1.6 and 4.4, decision 0057): the card holder names, the
- * card expiry and the billing postal codes that decide a sale's outcome and its risk factors. The sale reads
- * its rules from here (sale.ts), and `GET /_sim/magic-values` lists the same table (magicCatalogue).
- */
+/** The sandbox's magic values, declared once (contract 1.6 and 4.4, decision 0057): the sale's rules and their catalogue. */
 import type { Refusal } from './payment.js';
 
 export interface RiskFactor {
@@ -104,8 +100,6 @@ export interface ScriptedOutcome {
 export function scriptedRefusal(scripted: ScriptedOutcome): Refusal | undefined {
   return scripted.outcome === 'sentForSettlement' ? undefined : refusalWith(scripted.refusalCode ?? DEFAULT_REFUSAL_CODE, scripted.refusalDescription);
 }
-
-export type MagicCatalogue = ReturnType<typeof magicCatalogue>;
 
 /** The catalogue, each entry's effect computed by the rules the sale runs (outcomeForName, riskFactorsFor). */
 export function magicCatalogue() {

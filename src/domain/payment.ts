@@ -1,8 +1,4 @@
-/**
- * A payment after the sale: amounts, refunds and event history (contract 3.2, decision 0029). Events due by the
- * tenant's virtual now are caught up before every action and read, so a clock move needs no timers. The rules
- * that change payments are in payments.ts.
- */
+/** A payment after the sale: amounts, refunds and event history (contract 3.2, decision 0029); payments.ts changes it. */
 import type { Mutable } from './token.js';
 
 /** Why a sale (or a scripted refund) was refused: the issuer's code and its description. */

@@ -1,7 +1,4 @@
-/**
- * The payments after the sale: record, read, refund, reverse and catch up by the clock (contract 3.2, decision
- * 0029). A stored payment changes only through its store's `update` (decision 0050).
- */
+/** The payments after the sale: record, read, refund, reverse and catch up by the clock (contract 3.2, decision 0029). */
 import { addDuration } from './duration.js';
 import { DomainError } from './errors.js';
 import {
@@ -118,7 +115,6 @@ function check(payment: Payment, action: PaymentAction): void {
   if (why !== undefined) throw notAllowed(action, why);
 }
 
-/** Changes a stored payment through its store, and returns it. */
 function change(deps: PaymentsDeps, payment: Payment, edit: (draft: PaymentDraft) => void): Payment {
   deps.store.update(payment.tenant, payment.paymentId, edit);
   return payment;

@@ -13,7 +13,6 @@ export interface Ids {
   tokenId(tenant: string): string;
   /** A sale's issuer authorization code: 6 upper-case letters and digits. */
   authorizationCode(tenant: string): string;
-  /** A sale's scheme reference. */
   schemeReference(tenant: string): string;
   /** The card's payment account reference: 29 characters, always the same for one card number. */
   paymentAccountReference(cardNumber: string): string;
@@ -23,7 +22,6 @@ export interface Ids {
   eventId(tenant: string, paymentId: string, seq: number): string;
 }
 
-/** How a merchant entity is configured. */
 export interface EntityConfiguration {
   currencies: ReadonlySet<string>;
   networks: ReadonlySet<string>;

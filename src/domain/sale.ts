@@ -1,9 +1,8 @@
 /** The card-on-file sale: the sandbox's decision (outcome, refusal codes, risk factors) on an injected clock. */
-import type { BinTable, CardProfile } from './card.js';
+import type { CardProfile } from './card.js';
 import { DomainError } from './errors.js';
-import type { Clock, Ids, Merchants } from './ports.js';
-import type { BillingAddress, CardExpiryDate } from './token.js';
-import type { Vault } from './vault.js';
+import type { CardExpiryDate } from './token.js';
+import type { CreateTokenInput, Vault, VaultDeps } from './vault.js';
 
 import { EXPIRED_CARD_CODE, outcomeForName, refusalWith, riskFactorsFor, scriptedRefusal, type RiskFactor, type ScriptedOutcome } from './magic-values.js';
 import type { Refusal } from './payment.js';
@@ -15,12 +14,7 @@ export function isCardExpired(expiry: CardExpiryDate, now: number): boolean {
   return expiry.year * 12 + (expiry.month - 1) < current;
 }
 
-export interface SaleCard {
-  number: string;
-  holderName: string;
-  expiryDate: CardExpiryDate;
-  billingAddress?: BillingAddress;
-}
+export type SaleCard = CreateTokenInput['card'];
 
 export type SaleInstrument = { kind: 'plain'; card: SaleCard } | { kind: 'token'; tokenId: string | undefined };
 
@@ -41,13 +35,7 @@ export interface SaleResult {
   riskFactors: RiskFactor[];
 }
 
-export interface SalesDeps {
-  clock: Clock;
-  ids: Ids;
-  vault: Vault;
-  merchants: Merchants;
-  binTable: BinTable;
-}
+export type SalesDeps = Pick<VaultDeps, 'clock' | 'ids' | 'merchants' | 'binTable'> & { vault: Vault };
 
 /** A scripted outcome (scenario rules): replaces what the card holder name and postal code would decide. */
 export interface SaleOverride {

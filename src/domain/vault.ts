@@ -75,9 +75,7 @@ function notFound(): DomainError {
 }
 
 /** A vault's dependencies and the values its tokens share. */
-interface VaultParts extends VaultDeps {
-  shared: SharedValues;
-}
+type VaultParts = VaultDeps & { shared: SharedValues };
 
 /** The live token, or undefined; an expired token is dropped from the store on sight. */
 function live(store: Store, tenant: string, token: Token | undefined, now: number): Token | undefined {

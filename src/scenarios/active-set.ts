@@ -21,9 +21,8 @@ export interface ActiveSetDeps {
 
 /** What a refused preloaded token amounts to, as one problem (its path relative to the token); undefined for a bug. */
 export function problemOfRefusal(err: unknown): FieldProblem | undefined {
-  if (err instanceof WireError) return err.problems[0] ?? { errorName: 'fieldHasInvalidValue', message: err.message };
-  if (err instanceof DomainError) return fieldProblemOf(err.code, err.message) ?? { errorName: 'fieldHasInvalidValue', message: err.message };
-  return undefined;
+  if (!(err instanceof WireError || err instanceof DomainError)) return undefined;
+  return (err instanceof WireError ? err.problems[0] : fieldProblemOf(err.code, err.message)) ?? { errorName: 'fieldHasInvalidValue', message: err.message };
 }
 
 /** The profile a set puts in force: its last named profile, where the command line did not fix the durations. */

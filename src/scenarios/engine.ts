@@ -96,7 +96,6 @@ function countsOf(set: RuleSet, label: string, tenant: string): Counts {
   return c;
 }
 
-/** Sets a tenant's counts of a rule to these. */
 const setCounts = (set: RuleSet, label: string, tenant: string, c: Counts): void =>
   void Object.assign(countsOf(set, label, tenant), { matches: c.matches, applications: c.applications });
 

@@ -12,9 +12,8 @@ import { scenarioSchema, type Scenario } from './schema.js';
 export type ScenarioFormat = 'json' | 'yaml';
 
 /** The yaml package, loaded on first use: most runs never read YAML, and it costs start-up time. */
-type YamlModule = typeof YamlNamespace;
-let yamlModule: YamlModule | undefined;
-const yaml = (): YamlModule => (yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule);
+let yamlModule: typeof YamlNamespace | undefined;
+const yaml = (): typeof YamlNamespace => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof YamlNamespace);
 
 /** Text → data; a syntax error is bodyIsNotJson (JSON) or a bodyDoesNotMatchSchema item at `$` (YAML). */
 export function parseScenarioText(text: string, format: ScenarioFormat): unknown {

@@ -8,7 +8,6 @@ import { API_OPERATIONS, isoInstant, nonEmpty, oneOf, schemaFor } from '../wire/
 import { checkDelay, checked, delayShape, invalid, numberIn, type DelaySpec } from './rule-numbers.js';
 import { webhookRuleIssues, webhookThen, webhookWhen, type WebhookThen, type WebhookWhen } from './webhook-rules.js';
 
-export { MAX_DELAY_MS, MAX_SIGMA, type DelaySpec } from './rule-numbers.js';
 export type { RiskFactor } from '../domain/magic-values.js';
 
 /** `webhook`: a payment event's delivery rather than an API request (contract 4.4, decision 0056). */
@@ -38,7 +37,6 @@ export interface RuleWhen extends WebhookWhen {
   /** Virtual time window (ISO 8601). */
   between?: { from?: string | undefined; until?: string | undefined } | undefined;
 }
-
 
 /** What a rule does: at least one of these (the webhook actions on `operation: webhook` only). */
 export interface RuleThen extends WebhookThen {
@@ -82,7 +80,6 @@ export interface Scenario {
   tokens?: FixtureToken[] | undefined;
   rules?: Rule[] | undefined;
 }
-
 
 const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time with a time zone, or a date');
 

@@ -1,7 +1,4 @@
-/**
- * One recorded answer held against the simulator's, by kind and never by value, and the verify report as lines
- * (contract 4.5, decision 0059).
- */
+/** A recorded answer held against the simulator's, by kind and never by value; the report's lines (decision 0059). */
 import { DIFFERENCE_KINDS, type Difference, type DifferenceKind, type VerifyReport } from './types.js';
 
 /** One answer: its status, headers (lower-case names) and body (parsed JSON, or undefined). */
@@ -86,12 +83,9 @@ function compareJsonPaths(recorded: readonly string[], simulator: readonly strin
   return out;
 }
 
-
 /**
- * The differences between a recorded answer and the simulator's. `location` is the recorded Location mapped to
- * the simulator's href when it was learnt before (else the simulator's own, which is then learnt). When the
- * statuses differ, the status and errorName say what happened: the bodies are not of one kind, and their
- * fields, links and headers are not compared.
+ * The differences between a recorded answer and the simulator's (`location`: the recorded Location as the simulator's
+ * href). When the statuses differ, only status and errorName are compared: the bodies are not of one kind.
  */
 export function compareAnswers(recorded: Answer, simulator: Answer, location: string | undefined): Found[] {
   const out = [

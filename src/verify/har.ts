@@ -42,7 +42,6 @@ export interface ExchangeParts {
   requestBodySize: number;
   status: number;
   responseHeaders: readonly [string, string][];
-  /** Whether an answer was sent. */
   answered: boolean;
   responseBody: Content | undefined;
   responseSize: number;

@@ -73,7 +73,6 @@ async function createHarFile(path: string, creator: { name: string; version: str
       return queue;
     },
     count: () => count,
-    /** Waits for queued writes and closes the file. */
     async close() {
       await queue;
       await file.close();

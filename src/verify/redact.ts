@@ -1,7 +1,7 @@
 /** Redaction of a recording (contract 4.5): card data replaced by stand-ins, credentials reduced to the username (decision 0059). */
 import { randomInt } from 'node:crypto';
 import { passesLuhn } from '../domain/card.js';
-import { maskBodyText, maskCardData, maskCardNumbersIn, maskCardText, maskField, maskHref, type CardRewrite } from '../wire/mask.js';
+import { maskBodyText, maskCardNumbersIn, maskCardText, maskField, maskHref, type CardRewrite } from '../wire/mask.js';
 
 /** Digits of a card number that stay: the BIN, and never so many that fewer than four change. */
 const keptDigits = (length: number): number => Math.max(0, Math.min(6, length - 4));
@@ -88,11 +88,6 @@ export class Redactor implements CardRewrite {
     if (lower === 'authorization' || lower === 'proxy-authorization') return usernameOnly(value);
     if (lower === 'location' || lower === 'content-location') return maskHref(value, this);
     return maskCardText(value, this);
-  }
-
-  /** A JSON value, as the bodies are. */
-  value(value: unknown): unknown {
-    return maskCardData(value, undefined, 0, this);
   }
 }
 
