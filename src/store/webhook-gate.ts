@@ -59,8 +59,6 @@ export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatche
   };
 }
 
-export type HeldWebhookCalls = ReturnType<typeof heldWebhooks>;
-
 /** The memory store's held deliveries: per tenant, by id, in the order they were held. */
 export function memoryHeldDeliveries(dispatcher: WebhookDispatcher) {
   const byTenant = new Map<string, Map<string, WebhookItem>>();

@@ -7,6 +7,7 @@ import type { ActiveScenarios } from '../../scenarios/active-set.js';
 import type { ScenarioEngine, TenantCounts } from '../../scenarios/engine.js';
 import type { Scenario } from '../../scenarios/schema.js';
 import type { SharedJournal } from './journal.js';
+import type { Outbox } from './outbox.js';
 import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
 import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from '../../control/state.js';
 
@@ -25,12 +26,7 @@ export interface StoreParts {
   writeErr(line: string): void;
 }
 
-export interface ReplicaParts extends StoreParts {
-  store: Store;
-  payments: PaymentStore;
-  outbox: RecordKind & { forget(tenant: string): void };
-  journal: SharedJournal;
-}
+type ReplicaParts = StoreParts & { store: Store; payments: PaymentStore; outbox: Outbox; journal: SharedJournal };
 
 interface Meta {
   ids: Record<string, number>;
@@ -39,19 +35,16 @@ interface Meta {
   journal?: number;
 }
 
-const TOKEN = 'k:';
-const PAYMENT = 'p:';
-const OUTBOX = 'w:';
-
-export const tokenField = (id: string): string => `${TOKEN}${id}`;
-export const paymentField = (id: string): string => `${PAYMENT}${id}`;
-export const outboxField = (id: string): string => `${OUTBOX}${id}`;
+/** The prefixes of a tenant's fields kept one per id (`k:<id>`…). */
+export const TOKEN = 'k:';
+export const PAYMENT = 'p:';
+export const OUTBOX = 'w:';
 
 /** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
 export const COMPARED: readonly string[] = ['s', 'c', 'm'];
 
 /** A kind of record ('' when gone): one field per id under a prefix (`ids` lists them), or one field (id ''). */
-export interface RecordKind {
+interface RecordKind {
   read(tenant: string, id: string): string;
   apply(tenant: string, id: string, text: string): void;
   ids?(tenant: string): Iterable<string>;

@@ -66,10 +66,6 @@ export type ReplicaState = ReturnType<typeof createState>;
 
 export const laneOf = (s: ReplicaState, tenant: string): Lane => entryOf(s.lanes, tenant, newLane);
 
-export function markChanged(s: ReplicaState, tenant: string, field: string): void {
-  if (!s.applying) laneOf(s, tenant).dirty.add(field);
-}
-
 /** What changed in a tenant's memory since its last commit. */
 export function collect(s: ReplicaState, tenant: string): { writes: Writes; global: Writes | undefined } {
   const { records } = s.deps;
