@@ -160,24 +160,6 @@ async function pull(conn: Conn, tenant: string, known: Versions, extraFields: It
   };
 }
 
-/** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
-async function journalSince(conn: Conn, tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]> {
-  const key = conn.key.journal(tenant);
-  const raw = after === undefined ? (await conn.client.xrevrange(key, '+', '-', 'COUNT', cap)).reverse() : await conn.client.xrange(key, `(${after}`, '+', 'COUNT', cap);
-  return raw.map(([id, fields]) => ({ id, origin: fields[1] ?? '', entry: fields[3] ?? '' }));
-}
-
-/** How many other processes said they were alive within `withinMs`. */
-async function otherProcesses(conn: Conn, name: string, withinMs: number): Promise<number> {
-  const { procs } = conn.key;
-  const all = Object.entries(await conn.client.hgetall(procs));
-  const since = Date.now() - withinMs;
-  // Processes gone for a minute are forgotten.
-  const gone = all.filter(([, at]) => Number(at) < Date.now() - 60_000).map(([other]) => other);
-  if (gone.length > 0) await conn.client.hdel(procs, ...gone);
-  return all.filter(([other, at]) => other !== name && Number(at) > since).length;
-}
-
 export function createRedisLink(url: string, prefix: string) {
   const conn = connect(url, prefix);
   const { client, scripts, key } = conn;
@@ -195,27 +177,18 @@ export function createRedisLink(url: string, prefix: string) {
     unlock: (token: string) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
     /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
     seed: (epoch: string) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
+    /** Runs `commands` on the connection (the shared journal's: journal.ts); failing to reach Redis is a StoreUnavailableError. */
+    run: <T>(commands: (redis: Redis, keys: Conn['key']) => Promise<T>): Promise<T> => call(conn, () => commands(client, key)),
     /** Appends journal entries of a tenant (null: unauthenticated) to its capped stream, fire and forget. */
     appendJournal(tenant: string | null, origin: string, entries: readonly string[], cap: number): void {
       if (client.status !== 'ready' || entries.length === 0) return;
       scripts.append(1, key.journal(tenant), origin, cap, ...entries).catch(() => undefined);
     },
-    journalSince: via(journalSince),
     dropJournal(tenant: string | null): void {
       client.del(key.journal(tenant)).catch(() => undefined);
     },
-    /** Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`. */
-    beat: (name: string, windowMs: number) =>
-      call(conn, async () => {
-        const now = Date.now();
-        const [, wanted] = await Promise.all([client.hset(key.procs, name, String(now)), client.get(key.journalWanted)]);
-        return wanted !== null && Number(wanted) > now - windowMs;
-      }),
     /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
     lease: (eventId: string, holder: string, ms: number) => take(key.lease(eventId), holder, ms),
-    /** Asks every process to write its journal entries to Redis for a while. */
-    wantJournal: () => call(conn, async () => void (await client.set(key.journalWanted, String(Date.now())))),
-    otherProcesses: via(otherProcesses),
     async ping(): Promise<boolean> {
       try {
         await whenReady(conn);
