@@ -95,7 +95,6 @@ export function remember(s: ReplicaState, tenant: string, writes: Writes, global
 }
 
 function applyGlobal(s: ReplicaState, map: Map<string, string>): void {
-  if (s.epoch !== undefined && map.get('epoch') !== s.epoch) throw new EpochChanged();
   for (const [field, record] of s.deps.records.global) {
     const value = map.get(field) ?? '';
     if ((s.knownGlobal.get(field) ?? '') !== value) {
