@@ -18,7 +18,6 @@ export class StoreUnavailableError extends Error {
 /** A record change: a value, or '' to delete the field. */
 export type Writes = Map<string, string>;
 
-/** A tenant's version and the shared records' version. */
 export type Versions = { version: number; globalVersion: number };
 
 export type CommitReply = Versions & { kind: 'ok' | 'stale' | 'busy' | 'epoch' };
@@ -30,17 +29,15 @@ const CONNECT_WAIT_MS = 1200;
 
 type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
 
-/** The keys, all under the prefix. */
 const keys = (prefix: string) => ({
-  /** A tenant's records: `_v` its version; `k:<id>` tokens, `p:<id>` payments, `w:<id>` webhooks, `m` counters, `c` its clock, `s` its scenario set. `…:chg` scores each field by the version that last wrote it (what others pull). */
+  /** A tenant's records (records.ts, decision 0039) and `_v` its version; `…:chg` scores each field by the version that last wrote it. */
   tenant: (tenant: string): string => `${prefix}t:${tenant}`,
-  /** The shared records: `_v` its version, `epoch`, `clock`, `scn` the global scenario set. */
+  /** The shared records (records.ts), `_v` its version and `epoch`. */
   global: `${prefix}g`,
   /** Stamps kept beside the hashes' `_v` by the same scripts, for a read-only batch's one-command check. */
   stamp: (tenant: string): string => `${prefix}v:${tenant}`,
   globalStamp: `${prefix}gv`,
   lock: `${prefix}lock`,
-  /** The tenants that have records. */
   tenants: `${prefix}tenants`,
   /** A capped stream of entries, each tagged with the process that wrote it (`j0`: unauthenticated requests). */
   journal: (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`),

@@ -7,11 +7,9 @@ import { entryOf } from '../memory-store.js';
 
 export interface ReplicaDeps {
   link: RedisLink;
-  /** Every tenant (the configured credentials). */
   tenants: readonly string[];
-  /** Given by the replica's bind(), before any unit runs, with `restart`. */
+  /** Given by the replica's bind() before any unit runs, with `restart` (StoreParts', and the report of the loss: decision 0041). */
   records: Records;
-  /** Puts this process's memory back to the configured start and says that Redis lost its state: once per loss (decision 0041). */
   restart(): void;
 }
 
@@ -25,7 +23,7 @@ export interface Lane {
   version: number | undefined;
   /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
   known: Map<string, string>;
-  /** The record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
+  /** The record fields its memory changed since its last commit. */
   dirty: Set<string>;
   queue: { work: () => unknown; resolve: (outcome: Outcome<unknown>) => void; reject: (err: unknown) => void }[];
   /** A batch is to be taken on the next turn of the event loop. */
