@@ -92,38 +92,28 @@ export function remember(s: ReplicaState, tenant: string, writes: Writes, global
   s.globalVersion = reply.globalVersion;
 }
 
-function applyGlobal(s: ReplicaState, map: Map<string, string>): void {
-  for (const [field, record] of s.deps.records.global) {
-    const value = map.get(field) ?? '';
-    if ((s.knownGlobal.get(field) ?? '') !== value) {
-      if (value !== '') record.apply(value);
-      s.knownGlobal.set(field, value);
-    }
-  }
-}
-
-function applyFields(s: ReplicaState, tenant: string, fields: Map<string, string | null>): void {
-  const { known } = laneOf(s, tenant);
-  const order = [...fields.keys()].sort((a, b) => rank(a) - rank(b));
-  for (const field of order) {
-    if (field === '_v') continue;
-    const value = fields.get(field) ?? null;
-    s.deps.records.apply(tenant, field, value);
-    if (COMPARED.includes(field)) known.set(field, value ?? '');
-  }
-}
-
 /** Brings a tenant's memory to Redis's version, putting Redis's values over `extra` fields too. */
 export async function pull(s: ReplicaState, tenant: string, extra: Iterable<string> = []): Promise<void> {
   const lane = laneOf(s, tenant);
   const loaded = lane.version !== undefined;
   const reply = await s.deps.link.pull(tenant, { version: lane.version ?? -1, globalVersion: s.globalVersion }, extra);
   if (s.epoch !== undefined && reply.epoch !== s.epoch) throw new EpochChanged();
+  const { records } = s.deps;
   s.applying = true;
   try {
-    if (reply.global) applyGlobal(s, reply.global);
-    if (!loaded) s.deps.records.forget(tenant);
-    applyFields(s, tenant, reply.fields);
+    for (const [field, record] of reply.global ? records.global : []) {
+      const value = reply.global?.get(field) ?? '';
+      if ((s.knownGlobal.get(field) ?? '') === value) continue;
+      if (value !== '') record.apply(value);
+      s.knownGlobal.set(field, value);
+    }
+    if (!loaded) records.forget(tenant);
+    for (const field of [...reply.fields.keys()].sort((a, b) => rank(a) - rank(b))) {
+      if (field === '_v') continue;
+      const value = reply.fields.get(field) ?? null;
+      records.apply(tenant, field, value);
+      if (COMPARED.includes(field)) lane.known.set(field, value ?? '');
+    }
   } finally {
     s.applying = false;
   }
