@@ -108,30 +108,26 @@ function pull(j: JournalShare): Promise<void> {
   return j.pulling;
 }
 
-function record(j: JournalShare, entry: JournalRecord): void {
-  j.local.record(entry);
-  startBeating(j);
-  const list = entryOf(j.waiting, entry.tenant, newArray<JournalRecord>);
-  list.push(entry);
-  if (j.wanted) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
-  else if (list.length > 2 * j.cap) list.splice(0, list.length - j.cap);
-}
-
-function clear(j: JournalShare, tenant: string | undefined): void {
-  j.local.clear(tenant);
-  for (const key of tenant === undefined ? j.keys : [tenant]) {
-    j.waiting.delete(key);
-    j.link.dropJournal(key);
-    if (key !== null) j.generations.set(key, (j.generations.get(key) ?? 0) + 1);
-  }
-}
-
 export function createSharedJournal(local: Journal, link: RedisLink, options: ShareOptions) {
   const j = share(local, link, options);
   return {
     ...local,
-    record: (entry: JournalRecord): void => record(j, entry),
-    clear: (tenant?: string): void => clear(j, tenant),
+    record(entry: JournalRecord): void {
+      local.record(entry);
+      startBeating(j);
+      const list = entryOf(j.waiting, entry.tenant, newArray<JournalRecord>);
+      list.push(entry);
+      if (j.wanted) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
+      else if (list.length > 2 * j.cap) list.splice(0, list.length - j.cap);
+    },
+    clear(tenant?: string): void {
+      local.clear(tenant);
+      for (const key of tenant === undefined ? j.keys : [tenant]) {
+        j.waiting.delete(key);
+        link.dropJournal(key);
+        if (key !== null) j.generations.set(key, (j.generations.get(key) ?? 0) + 1);
+      }
+    },
     /** How many times a tenant's journal was cleared (a tenant record carries it to the other processes). */
     generation: (tenant: string): number => j.generations.get(tenant) ?? 0,
     /** Another process cleared the tenant's journal: clear it here too. */
