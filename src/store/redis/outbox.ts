@@ -115,5 +115,3 @@ export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, le
     },
   };
 }
-
-export type Outbox = ReturnType<typeof createOutbox>;

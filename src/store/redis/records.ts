@@ -7,7 +7,6 @@ import type { ActiveScenarios } from '../../scenarios/active-set.js';
 import type { ScenarioEngine, TenantCounts } from '../../scenarios/engine.js';
 import type { Scenario } from '../../scenarios/schema.js';
 import type { SharedJournal } from './journal.js';
-import type { Outbox } from './outbox.js';
 import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
 import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from '../../control/state.js';
 
@@ -26,7 +25,12 @@ export interface StoreParts {
   writeErr(line: string): void;
 }
 
-type ReplicaParts = StoreParts & { store: Store; payments: PaymentStore; outbox: Outbox; journal: SharedJournal };
+interface ReplicaParts extends StoreParts {
+  store: Store;
+  payments: PaymentStore;
+  outbox: RecordKind & { forget(tenant: string): void };
+  journal: SharedJournal;
+}
 
 interface Meta {
   ids: Record<string, number>;
