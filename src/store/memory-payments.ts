@@ -15,7 +15,7 @@ interface TenantPayments {
   byReference: Map<string, Set<string>>;
 }
 
-export const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
+const DEFAULT_PAYMENTS_PER_TENANT = 10_000;
 
 const newTenant = (): TenantPayments => ({ byId: new Map(), due: createExpiryHeap(), order: [], head: 0, byReference: new Map() });
 

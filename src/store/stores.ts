@@ -12,7 +12,7 @@ import { createMemoryStore } from './memory-store.js';
 import { createSharedJournal } from './redis/journal.js';
 import { createRedisLink } from './redis/link.js';
 import { createOutbox } from './redis/outbox.js';
-import { createRecords, paymentField, tokenField, type StoreParts } from './redis/records.js';
+import { PAYMENT, TOKEN, createRecords, type StoreParts } from './redis/records.js';
 import { createReplica } from './redis/replica.js';
 import { heldWebhooks, memoryHeldDeliveries } from './webhook-gate.js';
 
@@ -63,8 +63,8 @@ function redisStores(config: SimulatorConfig, url: string, ownJournal: Journal, 
   const core = createReplica({ link, tenants });
   /** When this process found that Redis had lost its state, until a whole reset (decision 0041). */
   let lost: { at: string } | undefined;
-  const tokens = createMemoryStore((tenant, id) => core.touch(tenant, tokenField(id)));
-  const payments = createMemoryPaymentStore(undefined, (tenant, id) => core.touch(tenant, paymentField(id)));
+  const tokens = createMemoryStore((tenant, id) => core.touch(tenant, TOKEN + id));
+  const payments = createMemoryPaymentStore(undefined, (tenant, id) => core.touch(tenant, PAYMENT + id));
   const journal = createSharedJournal(ownJournal, link, { origin: processName, tenants, cap: config.journalSize });
   const outbox = createOutbox(dispatcher, core, (eventId, ms) => link.lease(eventId, processName, ms));
   return {

@@ -18,39 +18,33 @@ function release(store: HeldDeliveries, item: WebhookItem): void {
   }
 }
 
-/** One payment event's deliveries: what waited for the payment's next event follows them; held ones are kept and shown held. */
-function sendEvent(store: HeldDeliveries, items: readonly WebhookItem[]): void {
-  const first = items[0];
-  const last = items[items.length - 1];
-  if (first === undefined || last === undefined) return;
-  for (const waiting of store.held(first.tenant)) {
-    if (waiting.orderKey === first.orderKey && waiting.hold !== undefined && 'next' in waiting.hold) store.keep({ ...waiting, hold: { after: last.id ?? '' } });
-  }
-  if (first.hold !== undefined) {
-    for (const item of items) {
-      store.keep(item);
-      store.show(item);
-    }
-    return;
-  }
-  for (const item of items) release(store, item);
-}
-
-/** Releases the tenant's deliveries delayed until `now` or before (virtual time), soonest first. */
-function releaseDue(store: HeldDeliveries, tenant: string, now: number): void {
-  const until = (item: WebhookItem): number => (item.hold !== undefined && 'until' in item.hold ? item.hold.until : Number.POSITIVE_INFINITY);
-  const due = store.held(tenant).filter((item) => until(item) <= now);
-  due.sort((a, b) => until(a) - until(b));
-  for (const item of due) release(store, item);
-}
-
 /** A store set's webhook calls over its held deliveries, memory's or the Redis outbox (StoreSet extends them). */
 export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatcher) {
   return {
-    /** Hands one payment event's deliveries on (decision 0056). */
-    sendEvent: (jobs: readonly WebhookItem[]): void => sendEvent(store, jobs),
-    /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before. */
-    releaseWebhooks: (tenant: string, now: number): void => releaseDue(store, tenant, now),
+    /** Hands one payment event's deliveries on (decision 0056): what waited for the payment's next event follows them; held ones are kept and shown held. */
+    sendEvent(items: readonly WebhookItem[]): void {
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (first === undefined || last === undefined) return;
+      for (const waiting of store.held(first.tenant)) {
+        if (waiting.orderKey === first.orderKey && waiting.hold !== undefined && 'next' in waiting.hold) store.keep({ ...waiting, hold: { after: last.id ?? '' } });
+      }
+      if (first.hold !== undefined) {
+        for (const item of items) {
+          store.keep(item);
+          store.show(item);
+        }
+        return;
+      }
+      for (const item of items) release(store, item);
+    },
+    /** Releases the tenant's deliveries a rule delayed until its virtual `now` or before, soonest first. */
+    releaseWebhooks(tenant: string, now: number): void {
+      const until = (item: WebhookItem): number => (item.hold !== undefined && 'until' in item.hold ? item.hold.until : Number.POSITIVE_INFINITY);
+      const due = store.held(tenant).filter((item) => until(item) <= now);
+      due.sort((a, b) => until(a) - until(b));
+      for (const item of due) release(store, item);
+    },
     /** A reset drops the tenant's (or every) webhook queue. */
     clearWebhooks(tenant: string | undefined): void {
       dispatcher.clear(tenant);
@@ -58,8 +52,6 @@ export function heldWebhooks(store: HeldDeliveries, dispatcher: WebhookDispatche
     },
   };
 }
-
-export type HeldWebhookCalls = ReturnType<typeof heldWebhooks>;
 
 /** The memory store's held deliveries: per tenant, by id, in the order they were held. */
 export function memoryHeldDeliveries(dispatcher: WebhookDispatcher) {

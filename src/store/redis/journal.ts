@@ -52,9 +52,14 @@ function flush(j: JournalShare): void {
   j.waiting.clear();
 }
 
-/** The heartbeat: alive, and wanted or not. Open live streams pull with it. */
+/** The heartbeat: says this process is alive, and learns whether anyone asked for the journal lately. Open live streams pull with it. */
 function heartbeat(j: JournalShare): void {
-  j.link.beat(j.origin, WANTED_MS).then(
+  const beat = j.link.run(async (redis, key) => {
+    const now = Date.now();
+    const [, wanted] = await Promise.all([redis.hset(key.procs, j.origin, String(now)), redis.get(key.journalWanted)]);
+    return wanted !== null && Number(wanted) > now - WANTED_MS;
+  });
+  beat.then(
     (isWanted) => {
       j.wanted = isWanted;
       if (j.wanted && j.waiting.size > 0) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
@@ -72,15 +77,27 @@ function startBeating(j: JournalShare): void {
   heartbeat(j);
 }
 
+/** How many other processes said they were alive within ALIVE_MS; those gone for a minute are forgotten. */
+async function otherProcesses(j: JournalShare): Promise<number> {
+  const all = Object.entries(await j.link.run((redis, key) => redis.hgetall(key.procs)));
+  const gone = all.filter(([, at]) => Number(at) < Date.now() - 60_000).map(([other]) => other);
+  if (gone.length > 0) await j.link.run((redis, key) => redis.hdel(key.procs, ...gone));
+  return all.filter(([other, at]) => other !== j.origin && Number(at) > Date.now() - ALIVE_MS).length;
+}
+
+/** Asks every process to write its entries, then reads each stream's entries after the last pulled (at first its newest `cap`). */
 async function pullAll(j: JournalShare): Promise<void> {
-  await j.link.wantJournal();
+  await j.link.run((redis, key) => redis.set(key.journalWanted, String(Date.now())));
   j.wanted = true;
-  if ((await j.link.otherProcesses(j.origin, ALIVE_MS)) > 0) await new Promise((resolve) => setTimeout(resolve, READ_WAIT_MS));
+  if ((await otherProcesses(j)) > 0) await new Promise((resolve) => setTimeout(resolve, READ_WAIT_MS));
   for (const tenant of j.keys) {
-    const entries = await j.link.journalSince(tenant, j.after.get(tenant), j.cap);
-    for (const { id, origin: from, entry } of entries) {
+    const after = j.after.get(tenant);
+    const entries = await j.link.run(async (redis, key) =>
+      after === undefined ? (await redis.xrevrange(key.journal(tenant), '+', '-', 'COUNT', j.cap)).reverse() : redis.xrange(key.journal(tenant), `(${after}`, '+', 'COUNT', j.cap),
+    );
+    for (const [id, fields] of entries) {
       j.after.set(tenant, id);
-      if (from !== j.origin) j.local.record(JSON.parse(entry) as JournalRecord);
+      if (fields[1] !== j.origin) j.local.record(JSON.parse(fields[3] ?? '') as JournalRecord);
     }
   }
 }
@@ -91,30 +108,26 @@ function pull(j: JournalShare): Promise<void> {
   return j.pulling;
 }
 
-function record(j: JournalShare, entry: JournalRecord): void {
-  j.local.record(entry);
-  startBeating(j);
-  const list = entryOf(j.waiting, entry.tenant, newArray<JournalRecord>);
-  list.push(entry);
-  if (j.wanted) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
-  else if (list.length > 2 * j.cap) list.splice(0, list.length - j.cap);
-}
-
-function clear(j: JournalShare, tenant: string | undefined): void {
-  j.local.clear(tenant);
-  for (const key of tenant === undefined ? j.keys : [tenant]) {
-    j.waiting.delete(key);
-    j.link.dropJournal(key);
-    if (key !== null) j.generations.set(key, (j.generations.get(key) ?? 0) + 1);
-  }
-}
-
 export function createSharedJournal(local: Journal, link: RedisLink, options: ShareOptions) {
   const j = share(local, link, options);
   return {
     ...local,
-    record: (entry: JournalRecord): void => record(j, entry),
-    clear: (tenant?: string): void => clear(j, tenant),
+    record(entry: JournalRecord): void {
+      local.record(entry);
+      startBeating(j);
+      const list = entryOf(j.waiting, entry.tenant, newArray<JournalRecord>);
+      list.push(entry);
+      if (j.wanted) j.flushTimer ??= setTimeout(() => flush(j), FLUSH_MS);
+      else if (list.length > 2 * j.cap) list.splice(0, list.length - j.cap);
+    },
+    clear(tenant?: string): void {
+      local.clear(tenant);
+      for (const key of tenant === undefined ? j.keys : [tenant]) {
+        j.waiting.delete(key);
+        link.dropJournal(key);
+        if (key !== null) j.generations.set(key, (j.generations.get(key) ?? 0) + 1);
+      }
+    },
     /** How many times a tenant's journal was cleared (a tenant record carries it to the other processes). */
     generation: (tenant: string): number => j.generations.get(tenant) ?? 0,
     /** Another process cleared the tenant's journal: clear it here too. */

@@ -18,7 +18,6 @@ export class StoreUnavailableError extends Error {
 /** A record change: a value, or '' to delete the field. */
 export type Writes = Map<string, string>;
 
-/** A tenant's version and the shared records' version. */
 export type Versions = { version: number; globalVersion: number };
 
 export type CommitReply = Versions & { kind: 'ok' | 'stale' | 'busy' | 'epoch' };
@@ -30,17 +29,15 @@ const CONNECT_WAIT_MS = 1200;
 
 type Script = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
 
-/** The keys, all under the prefix. */
 const keys = (prefix: string) => ({
-  /** A tenant's records: `_v` its version; `k:<id>` tokens, `p:<id>` payments, `w:<id>` webhooks, `m` counters, `c` its clock, `s` its scenario set. `…:chg` scores each field by the version that last wrote it (what others pull). */
+  /** A tenant's records (records.ts, decision 0039) and `_v` its version; `…:chg` scores each field by the version that last wrote it. */
   tenant: (tenant: string): string => `${prefix}t:${tenant}`,
-  /** The shared records: `_v` its version, `epoch`, `clock`, `scn` the global scenario set. */
+  /** The shared records (records.ts), `_v` its version and `epoch`. */
   global: `${prefix}g`,
   /** Stamps kept beside the hashes' `_v` by the same scripts, for a read-only batch's one-command check. */
   stamp: (tenant: string): string => `${prefix}v:${tenant}`,
   globalStamp: `${prefix}gv`,
   lock: `${prefix}lock`,
-  /** The tenants that have records. */
   tenants: `${prefix}tenants`,
   /** A capped stream of entries, each tagged with the process that wrote it (`j0`: unauthenticated requests). */
   journal: (tenant: string | null): string => (tenant === null ? `${prefix}j0` : `${prefix}j:${tenant}`),
@@ -160,24 +157,6 @@ async function pull(conn: Conn, tenant: string, known: Versions, extraFields: It
   };
 }
 
-/** A tenant's journal entries after `after` (a stream id; undefined: the newest `cap`), oldest first. */
-async function journalSince(conn: Conn, tenant: string | null, after: string | undefined, cap: number): Promise<{ id: string; origin: string; entry: string }[]> {
-  const key = conn.key.journal(tenant);
-  const raw = after === undefined ? (await conn.client.xrevrange(key, '+', '-', 'COUNT', cap)).reverse() : await conn.client.xrange(key, `(${after}`, '+', 'COUNT', cap);
-  return raw.map(([id, fields]) => ({ id, origin: fields[1] ?? '', entry: fields[3] ?? '' }));
-}
-
-/** How many other processes said they were alive within `withinMs`. */
-async function otherProcesses(conn: Conn, name: string, withinMs: number): Promise<number> {
-  const { procs } = conn.key;
-  const all = Object.entries(await conn.client.hgetall(procs));
-  const since = Date.now() - withinMs;
-  // Processes gone for a minute are forgotten.
-  const gone = all.filter(([, at]) => Number(at) < Date.now() - 60_000).map(([other]) => other);
-  if (gone.length > 0) await conn.client.hdel(procs, ...gone);
-  return all.filter(([other, at]) => other !== name && Number(at) > since).length;
-}
-
 export function createRedisLink(url: string, prefix: string) {
   const conn = connect(url, prefix);
   const { client, scripts, key } = conn;
@@ -195,27 +174,18 @@ export function createRedisLink(url: string, prefix: string) {
     unlock: (token: string) => call(conn, async () => void (await scripts.unlock(1, key.lock, token))),
     /** Marks the store as started by this epoch when it holds no state yet; true when this call did. */
     seed: (epoch: string) => call(conn, async () => (await scripts.seed(2, key.global, key.globalStamp, epoch)) === 1),
+    /** Runs `commands` on the connection (the shared journal's: journal.ts); failing to reach Redis is a StoreUnavailableError. */
+    run: <T>(commands: (redis: Redis, keys: Conn['key']) => Promise<T>): Promise<T> => call(conn, () => commands(client, key)),
     /** Appends journal entries of a tenant (null: unauthenticated) to its capped stream, fire and forget. */
     appendJournal(tenant: string | null, origin: string, entries: readonly string[], cap: number): void {
       if (client.status !== 'ready' || entries.length === 0) return;
       scripts.append(1, key.journal(tenant), origin, cap, ...entries).catch(() => undefined);
     },
-    journalSince: via(journalSince),
     dropJournal(tenant: string | null): void {
       client.del(key.journal(tenant)).catch(() => undefined);
     },
-    /** Says this process is alive (`name`, now), and whether anyone asked for the journal in the last `windowMs`. */
-    beat: (name: string, windowMs: number) =>
-      call(conn, async () => {
-        const now = Date.now();
-        const [, wanted] = await Promise.all([client.hset(key.procs, name, String(now)), client.get(key.journalWanted)]);
-        return wanted !== null && Number(wanted) > now - windowMs;
-      }),
     /** Takes a webhook job's lease (one process delivers an orphaned job); false when another holds it. */
     lease: (eventId: string, holder: string, ms: number) => take(key.lease(eventId), holder, ms),
-    /** Asks every process to write its journal entries to Redis for a while. */
-    wantJournal: () => call(conn, async () => void (await client.set(key.journalWanted, String(Date.now())))),
-    otherProcesses: via(otherProcesses),
     async ping(): Promise<boolean> {
       try {
         await whenReady(conn);

@@ -1,11 +1,11 @@
 /** The webhook queue with a shared store: records committed with their cause, orphans taken under a lease (docs/consistency.md). */
 import type { WebhookDispatcher, WebhookItem } from '../../infra/webhooks.js';
-import { idOf, type HeldDeliveries } from '../webhook-gate.js';
-import { outboxField } from './records.js';
+import { idOf } from '../webhook-gate.js';
+import { OUTBOX } from './records.js';
 import type { Replica } from './replica.js';
 import { entryOf, newMap } from '../memory-store.js';
 
-export interface OutboxJob {
+interface OutboxJob {
   item: WebhookItem;
   /** When it was committed (epoch ms, real time). */
   at: number;
@@ -58,18 +58,18 @@ function record(o: OutboxState, item: WebhookItem): OutboxJob {
   const map = entryOf(o.jobs, item.tenant, newMap<string, OutboxJob>);
   const job: OutboxJob = { item, at: (item.hold === undefined ? undefined : map.get(idOf(item))?.at) ?? Date.now() };
   map.set(idOf(item), job);
-  o.replica.touch(item.tenant, outboxField(idOf(item)));
+  o.replica.touch(item.tenant, OUTBOX + idOf(item));
   return job;
 }
 
+/** The outbox as the gate's held deliveries (webhook-gate.ts): a delivery is sent once recorded and committed; a dropped one is only logged. */
 export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, lease: OutboxState['lease']) {
   const o = outboxState(dispatcher, replica, lease);
   const { jobs, mine } = o;
-  /** The outbox as the gate's held deliveries: a delivery is sent once recorded and committed; a dropped one is only logged. */
-  const gate: HeldDeliveries = {
-    held: (tenant) => [...(jobs.get(tenant)?.values() ?? [])].filter((job) => job.item.hold !== undefined).map((job) => job.item),
-    keep: (item) => void record(o, item),
-    deliver(item) {
+  return {
+    held: (tenant: string): WebhookItem[] => [...(jobs.get(tenant)?.values() ?? [])].filter((job) => job.item.hold !== undefined).map((job) => job.item),
+    keep: (item: WebhookItem): void => void record(o, item),
+    deliver(item: WebhookItem): void {
       if (item.drop === true) {
         replica.afterCommit(() => dispatcher.enqueue(item));
         return;
@@ -77,23 +77,20 @@ export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, le
       const job = record(o, item);
       replica.afterCommit(() => deliver(o, job));
     },
-    show: (item) => replica.afterCommit(() => dispatcher.hold(item)),
+    show: (item: WebhookItem): void => replica.afterCommit(() => dispatcher.hold(item)),
     /** A reset drops the tenant's queue (decision 0030), its records too. */
-    clear(tenant) {
+    clear(tenant?: string): void {
       for (const [name, map] of jobs) {
         if (tenant !== undefined && name !== tenant) continue;
-        for (const id of map.keys()) replica.touch(name, outboxField(id));
+        for (const id of map.keys()) replica.touch(name, OUTBOX + id);
         map.clear();
       }
     },
-  };
-  return {
-    ...gate,
     /** The dispatcher is done with an item: its record goes. */
     settled(item: WebhookItem): void {
       mine.delete(idOf(item));
       if (jobs.get(item.tenant)?.delete(idOf(item))) {
-        replica.touch(item.tenant, outboxField(idOf(item)));
+        replica.touch(item.tenant, OUTBOX + idOf(item));
         // Committed now: an empty unit.
         void replica.run(item.tenant, () => undefined).catch(() => undefined);
       }
@@ -118,5 +115,3 @@ export function createOutbox(dispatcher: WebhookDispatcher, replica: Replica, le
     },
   };
 }
-
-export type Outbox = ReturnType<typeof createOutbox>;

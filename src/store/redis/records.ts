@@ -25,7 +25,7 @@ export interface StoreParts {
   writeErr(line: string): void;
 }
 
-export interface ReplicaParts extends StoreParts {
+interface ReplicaParts extends StoreParts {
   store: Store;
   payments: PaymentStore;
   outbox: RecordKind & { forget(tenant: string): void };
@@ -39,19 +39,16 @@ interface Meta {
   journal?: number;
 }
 
-const TOKEN = 'k:';
-const PAYMENT = 'p:';
-const OUTBOX = 'w:';
-
-export const tokenField = (id: string): string => `${TOKEN}${id}`;
-export const paymentField = (id: string): string => `${PAYMENT}${id}`;
-export const outboxField = (id: string): string => `${OUTBOX}${id}`;
+/** The prefixes of a tenant's fields kept one per id (`k:<id>`…). */
+export const TOKEN = 'k:';
+export const PAYMENT = 'p:';
+export const OUTBOX = 'w:';
 
 /** A tenant's fields compared with what Redis holds rather than tracked: its scenario set, clock and counters. */
 export const COMPARED: readonly string[] = ['s', 'c', 'm'];
 
 /** A kind of record ('' when gone): one field per id under a prefix (`ids` lists them), or one field (id ''). */
-export interface RecordKind {
+interface RecordKind {
   read(tenant: string, id: string): string;
   apply(tenant: string, id: string, text: string): void;
   ids?(tenant: string): Iterable<string>;

@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError, type CommitReply, type Versions, type Writes } from './link.js';
 import { COMPARED } from './records.js';
-import { EpochChanged, collect, createState, distrust, guarded, laneOf, locked, markChanged, pull, pullAll, remember, type Lane, type Outcome, type ReplicaDeps, type ReplicaState } from './sync.js';
+import { EpochChanged, collect, createState, distrust, guarded, laneOf, locked, pull, pullAll, remember, type Lane, type Outcome, type ReplicaDeps, type ReplicaState } from './sync.js';
 
 const MAX_ATTEMPTS = 200;
 /** Read-only checks of one tenant in flight at once (decision 0040). */
@@ -18,12 +18,7 @@ function runAll(batch: Lane['queue']): Outcome<unknown>[] {
   });
 }
 
-/** Waits until nothing holds the tenant's memory (no pull in flight, no uncommitted writes). */
-async function free(lane: Lane): Promise<void> {
-  while (lane.holds > 0) await new Promise<void>((resolve) => lane.waiters.push(resolve));
-}
-
-/** Lets go of one hold on the tenant's memory; the last one wakes the batches waiting in free(). */
+/** Lets go of one hold on the tenant's memory; the last one wakes the batches waiting in commitBatch(). */
 function unhold(lane: Lane): void {
   if (--lane.holds === 0) for (const resolve of lane.waiters.splice(0)) resolve();
 }
@@ -88,7 +83,8 @@ async function commitBatch(s: ReplicaState, tenant: string, lane: Lane, batch: L
   await guarded(s, async () => {
     for (let attempt = 0; ; attempt++) {
       while (s.controlling) await s.controlling;
-      if (lane.holds > 0) await free(lane);
+      // Nothing may hold the tenant's memory: no pull in flight, no uncommitted writes.
+      while (lane.holds > 0) await new Promise<void>((resolve) => lane.waiters.push(resolve));
       if (lane.version === undefined || s.globalVersion < 0) {
         await holding(lane, () => pull(s, tenant));
         continue;
@@ -176,7 +172,9 @@ export function createReplica(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
       Object.assign(s.deps, bound);
       s.applying = false;
     },
-    touch: (tenant: string, field: string): void => markChanged(s, tenant, field),
+    touch(tenant: string, field: string): void {
+      if (!s.applying) laneOf(s, tenant).dirty.add(field);
+    },
     run: <T>(tenant: string, work: () => T): Promise<Outcome<T>> => run(s, tenant, work),
     control: <T>(work: () => Promise<T>): Promise<T> => control(s, work),
     read: () => guarded(s, () => pullAll(s)),

@@ -7,11 +7,9 @@ import { entryOf } from '../memory-store.js';
 
 export interface ReplicaDeps {
   link: RedisLink;
-  /** Every tenant (the configured credentials). */
   tenants: readonly string[];
-  /** Given by the replica's bind(), before any unit runs, with `restart`. */
+  /** Given by the replica's bind() before any unit runs, with `restart` (StoreParts', and the report of the loss: decision 0041). */
   records: Records;
-  /** Puts this process's memory back to the configured start and says that Redis lost its state: once per loss (decision 0041). */
   restart(): void;
 }
 
@@ -25,7 +23,7 @@ export interface Lane {
   version: number | undefined;
   /** Field values this memory last wrote or read, for the fields compared rather than tracked. */
   known: Map<string, string>;
-  /** The record fields its memory changed since its last commit (`k:<id>`, `p:<id>`, `w:<id>`). */
+  /** The record fields its memory changed since its last commit. */
   dirty: Set<string>;
   queue: { work: () => unknown; resolve: (outcome: Outcome<unknown>) => void; reject: (err: unknown) => void }[];
   /** A batch is to be taken on the next turn of the event loop. */
@@ -66,10 +64,6 @@ export type ReplicaState = ReturnType<typeof createState>;
 
 export const laneOf = (s: ReplicaState, tenant: string): Lane => entryOf(s.lanes, tenant, newLane);
 
-export function markChanged(s: ReplicaState, tenant: string, field: string): void {
-  if (!s.applying) laneOf(s, tenant).dirty.add(field);
-}
-
 /** What changed in a tenant's memory since its last commit. */
 export function collect(s: ReplicaState, tenant: string): { writes: Writes; global: Writes | undefined } {
   const { records } = s.deps;
@@ -98,39 +92,28 @@ export function remember(s: ReplicaState, tenant: string, writes: Writes, global
   s.globalVersion = reply.globalVersion;
 }
 
-function applyGlobal(s: ReplicaState, map: Map<string, string>): void {
-  if (s.epoch !== undefined && map.get('epoch') !== s.epoch) throw new EpochChanged();
-  for (const [field, record] of s.deps.records.global) {
-    const value = map.get(field) ?? '';
-    if ((s.knownGlobal.get(field) ?? '') !== value) {
-      if (value !== '') record.apply(value);
-      s.knownGlobal.set(field, value);
-    }
-  }
-}
-
-function applyFields(s: ReplicaState, tenant: string, fields: Map<string, string | null>): void {
-  const { known } = laneOf(s, tenant);
-  const order = [...fields.keys()].sort((a, b) => rank(a) - rank(b));
-  for (const field of order) {
-    if (field === '_v') continue;
-    const value = fields.get(field) ?? null;
-    s.deps.records.apply(tenant, field, value);
-    if (COMPARED.includes(field)) known.set(field, value ?? '');
-  }
-}
-
 /** Brings a tenant's memory to Redis's version, putting Redis's values over `extra` fields too. */
 export async function pull(s: ReplicaState, tenant: string, extra: Iterable<string> = []): Promise<void> {
   const lane = laneOf(s, tenant);
   const loaded = lane.version !== undefined;
   const reply = await s.deps.link.pull(tenant, { version: lane.version ?? -1, globalVersion: s.globalVersion }, extra);
   if (s.epoch !== undefined && reply.epoch !== s.epoch) throw new EpochChanged();
+  const { records } = s.deps;
   s.applying = true;
   try {
-    if (reply.global) applyGlobal(s, reply.global);
-    if (!loaded) s.deps.records.forget(tenant);
-    applyFields(s, tenant, reply.fields);
+    for (const [field, record] of reply.global ? records.global : []) {
+      const value = reply.global?.get(field) ?? '';
+      if ((s.knownGlobal.get(field) ?? '') === value) continue;
+      if (value !== '') record.apply(value);
+      s.knownGlobal.set(field, value);
+    }
+    if (!loaded) records.forget(tenant);
+    for (const field of [...reply.fields.keys()].sort((a, b) => rank(a) - rank(b))) {
+      if (field === '_v') continue;
+      const value = reply.fields.get(field) ?? null;
+      records.apply(tenant, field, value);
+      if (COMPARED.includes(field)) lane.known.set(field, value ?? '');
+    }
   } finally {
     s.applying = false;
   }
