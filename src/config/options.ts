@@ -1,7 +1,6 @@
 /** Simulator options (the CLI's, in camelCase) and their resolution into a checked configuration: how each value is read. */
 import type { EntityConfiguration, Merchants } from '../domain/ports.js';
-import { addDuration, parseDuration, isPositiveDuration, type Duration } from '../domain/duration.js';
-import { isInRange } from '../domain/time-range.js';
+import { addDuration, parseDuration, isPositiveDuration, isInRange, type Duration } from '../domain/duration.js';
 import { parseInstant, readInstant } from '../wire/instant.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
 import { resolveStore, resolveStorePrefix } from './store.js';

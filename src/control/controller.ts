@@ -2,9 +2,8 @@
  * The control plane behind both /_sim and the library: clock calls take the /_sim body (the library passes its
  * arguments as that body), so both doors refuse alike. State snapshots: decisions 0026, 0027.
  */
-import { advanceMs } from '../domain/duration.js';
+import { LATEST_INSTANT, advanceMs, isInRange } from '../domain/duration.js';
 import type { PaymentStore, Store } from '../domain/ports.js';
-import { LATEST_INSTANT, isInRange } from '../domain/time-range.js';
 import type { Token } from '../domain/token.js';
 import type { TenantClocks, VirtualClock } from '../infra/clock.js';
 import type { IdSource } from '../infra/ids.js';

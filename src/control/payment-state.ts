@@ -1,7 +1,7 @@
 /** Payments in state snapshots (contract 3.2): their amounts, scripts, history and what the clock will bring. */
 import * as z from 'zod';
 import { PAYMENT_EVENT_TYPES, SETTLEMENT_SEQ, scheduledEventsOf, type Payment, type PaymentEvent, type PaymentScript } from '../domain/payment.js';
-import { isInRange } from '../domain/time-range.js';
+import { isInRange } from '../domain/duration.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import { isoInstant, oneOf } from '../wire/schemas.js';
 import type { PaymentEventState, PaymentState } from './snapshot-types.js';

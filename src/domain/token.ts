@@ -1,7 +1,6 @@
 /** The token and its rules: identity of a card, conflicts field by field, expiry and extension. */
 import type { CardProfile } from './card.js';
-import { addDuration, type Duration } from './duration.js';
-import { capAtEnd } from './time-range.js';
+import { addDuration, capAtEnd, type Duration } from './duration.js';
 
 /** A record's type with its fields writable: what a store's `update` hands over (decision 0050). */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -1,7 +1,6 @@
 /** The vault: create, read, update and delete tokens by the service's rules, on an injected clock. */
 import { lastFourDigits, type BinTable } from './card.js';
-import { addDuration } from './duration.js';
-import { capAtEnd } from './time-range.js';
+import { addDuration, capAtEnd } from './duration.js';
 import { DomainError } from './errors.js';
 import type { Clock, Ids, Merchants, Profiles, Store } from './ports.js';
 import {

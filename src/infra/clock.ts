@@ -1,5 +1,5 @@
-/** The virtual clock: real time plus an offset, or frozen; a move past the clock's range (domain/time-range.ts) lands at its end. */
-import { clampToRange } from '../domain/time-range.js';
+/** The virtual clock: real time plus an offset, or frozen; a move past the clock's range (domain/duration.ts) lands at its end. */
+import { clampToRange } from '../domain/duration.js';
 
 export type VirtualClock = ReturnType<typeof createVirtualClock>;
 

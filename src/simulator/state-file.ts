@@ -5,7 +5,7 @@ import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../config/fixtures.js';
 import type { Controller } from '../control/controller.js';
-import { isInRange } from '../domain/time-range.js';
+import { isInRange } from '../domain/duration.js';
 import { formatInstant, parseInstant } from '../wire/instant.js';
 import { WireError } from '../wire/problems.js';
 import { toJsonPath } from '../wire/validation.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { EARLIEST_INSTANT, LATEST_INSTANT, capAtEnd, clampToRange, isInRange } from '../../src/domain/time-range.js';
+import { EARLIEST_INSTANT, LATEST_INSTANT, capAtEnd, clampToRange, isInRange } from '../../src/domain/duration.js';
 
 // The test's own copies of the range's ends: the instants ISO 8601 writes with a four-digit year.
 const FIRST = Date.parse('0001-01-01T00:00:00.000Z');
