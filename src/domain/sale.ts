@@ -63,42 +63,37 @@ function cardOf(vault: Vault, tenant: string, instrument: SaleInstrument, now: n
   return { card: { ...token.card }, tokenId: token.tokenId };
 }
 
-export type Sales = ReturnType<typeof createSales>;
-
-export function createSales(deps: SalesDeps) {
+/** A sale: the card is checked against the merchant entity, the token (if any) used, and the outcome decided. */
+export function decideSale(deps: SalesDeps, tenant: string, request: SaleRequest, override: SaleOverride = {}): SaleResult {
   const { clock, ids, vault, merchants, binTable } = deps;
+  const now = clock.now(tenant);
+  const entity = merchants.entityFor(tenant, request.entity);
+  if (!entity) {
+    throw new DomainError('entityNotConfigured', `The merchant entity '${request.entity}' is not configured for these credentials`);
+  }
+  const { card, tokenId } = cardOf(vault, tenant, request.instrument, now);
+  if (!entity.currencies.has(request.currency)) {
+    throw new DomainError('currencyNotAccepted', `The currency ${request.currency} is not configured for the merchant entity`);
+  }
+  const profile = binTable.lookup(card.number);
+  if (!entity.networks.has(profile.network)) {
+    throw new DomainError('networkNotAccepted', `${profile.network} cards are not accepted by the merchant entity`);
+  }
+  // The sale is attempted: from here on it is a use of the token, whatever the outcome.
+  if (tokenId !== undefined) vault.get(tenant, tokenId);
+
+  const refusal = decideRefusal(card, request.instrument.kind === 'plain', now, override.outcome);
+
   return {
-    sale(tenant: string, request: SaleRequest, override: SaleOverride = {}): SaleResult {
-      const now = clock.now(tenant);
-      const entity = merchants.entityFor(tenant, request.entity);
-      if (!entity) {
-        throw new DomainError('entityNotConfigured', `The merchant entity '${request.entity}' is not configured for these credentials`);
-      }
-      const { card, tokenId } = cardOf(vault, tenant, request.instrument, now);
-      if (!entity.currencies.has(request.currency)) {
-        throw new DomainError('currencyNotAccepted', `The currency ${request.currency} is not configured for the merchant entity`);
-      }
-      const profile = binTable.lookup(card.number);
-      if (!entity.networks.has(profile.network)) {
-        throw new DomainError('networkNotAccepted', `${profile.network} cards are not accepted by the merchant entity`);
-      }
-      // The sale is attempted: from here on it is a use of the token, whatever the outcome.
-      if (tokenId !== undefined) vault.get(tenant, tokenId);
-
-      const refusal = decideRefusal(card, request.instrument.kind === 'plain', now, override.outcome);
-
-      return {
-        outcome: refusal ? 'refused' : 'sentForSettlement',
-        ...(refusal ? { refusal } : { authorizationCode: ids.authorizationCode(tenant) }),
-        schemeReference: ids.schemeReference(tenant),
-        card: {
-          number: card.number,
-          expiryDate: { ...card.expiryDate },
-          ...profile,
-          paymentAccountReference: ids.paymentAccountReference(card.number),
-        },
-        riskFactors: override.riskFactors ?? riskFactorsFor(card.billingAddress?.postalCode),
-      };
+    outcome: refusal ? 'refused' : 'sentForSettlement',
+    ...(refusal ? { refusal } : { authorizationCode: ids.authorizationCode(tenant) }),
+    schemeReference: ids.schemeReference(tenant),
+    card: {
+      number: card.number,
+      expiryDate: { ...card.expiryDate },
+      ...profile,
+      paymentAccountReference: ids.paymentAccountReference(card.number),
     },
+    riskFactors: override.riskFactors ?? riskFactorsFor(card.billingAddress?.postalCode),
   };
 }

@@ -5,7 +5,7 @@ import { packageVersion } from '../config/version.js';
 import { createBinTable } from '../domain/card.js';
 import type { Payment, PaymentEvent } from '../domain/payment.js';
 import { createPayments } from '../domain/payments.js';
-import { createSales } from '../domain/sale.js';
+import type { SalesDeps } from '../domain/sale.js';
 import { createVault } from '../domain/vault.js';
 import { webhookEventBody } from '../http/present.js';
 import { createWebhookSender } from '../http/webhook-sender.js';
@@ -69,7 +69,7 @@ export function createCore(config: SimulatorConfig) {
     profiles: scenarios,
     merchants,
   });
-  const sales = createSales({ clock: clocks, ids, vault, merchants, binTable });
+  const sales: SalesDeps = { clock: clocks, ids, vault, merchants, binTable };
   // Each payment event rendered for the tenant's receiver, never blocking (decision 0030); rules shape it (0056).
   const onEvent = (payment: Payment, event: PaymentEvent): void => {
     const url = webhookUrlFor(config, payment.tenant);

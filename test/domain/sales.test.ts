@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createBinTable } from '../../src/domain/card.js';
 import { parseDuration, type Duration } from '../../src/domain/duration.js';
 import { DomainError } from '../../src/domain/errors.js';
-import { createSales, type SaleCard, type SaleRequest } from '../../src/domain/sale.js';
+import { decideSale, type SaleCard, type SaleRequest } from '../../src/domain/sale.js';
 import { createVault } from '../../src/domain/vault.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 
@@ -39,7 +39,7 @@ function setup() {
     profiles: { current: () => ({ lifetime: days('P7D'), extension: days('P7D') }) },
     merchants,
   });
-  const sales = createSales({ clock, ids, vault, merchants, binTable });
+  const sales = { clock, ids, vault, merchants, binTable };
   return { vault, sales, at: (ms: number) => (now = ms) };
 }
 
@@ -92,7 +92,7 @@ const PLAIN_CARD_RESULT = {
 describe('a sale with a plain card', () => {
   it('is sent for settlement with an authorization code, the card profile and the risk factors of no address', () => {
     const { sales } = setup();
-    expect(sales.sale('t1', plain())).toStrictEqual({
+    expect(decideSale(sales, 't1', plain())).toStrictEqual({
       outcome: 'sentForSettlement',
       authorizationCode: 'AUTH-t1',
       schemeReference: 'SCHEME-t1',
@@ -104,20 +104,20 @@ describe('a sale with a plain card', () => {
   it('returns a copy of the expiry date, not the request’s object', () => {
     const { sales } = setup();
     const request = plain();
-    const result = sales.sale('t1', request);
+    const result = decideSale(sales, 't1', request);
     expect(result.card.expiryDate).not.toBe((request.instrument as { card: SaleCard }).card.expiryDate);
   });
 
   it('takes its risk factors from the billing postal code', () => {
     const { sales } = setup();
     const address = { address1: '1 Road', postalCode: 'CCCC', city: 'Town', countryCode: 'GB' };
-    expect(sales.sale('t1', plain({ billingAddress: address })).riskFactors).toStrictEqual([{ risk: 'not_matched', detail: 'address' }]);
-    expect(sales.sale('t1', plain({ billingAddress: { ...address, postalCode: 'NW1 6XE' } })).riskFactors).toStrictEqual([]);
+    expect(decideSale(sales, 't1', plain({ billingAddress: address })).riskFactors).toStrictEqual([{ risk: 'not_matched', detail: 'address' }]);
+    expect(decideSale(sales, 't1', plain({ billingAddress: { ...address, postalCode: 'NW1 6XE' } })).riskFactors).toStrictEqual([]);
   });
 
   it('is refused, without an authorization code, for a REFUSED<n> card holder name', () => {
     const { sales } = setup();
-    expect(sales.sale('t1', plain({ holderName: 'REFUSED51' }))).toStrictEqual({
+    expect(decideSale(sales, 't1', plain({ holderName: 'REFUSED51' }))).toStrictEqual({
       outcome: 'refused',
       refusal: { code: '51', description: 'LIMIT EXCEEDED' },
       schemeReference: 'SCHEME-t1',
@@ -129,58 +129,58 @@ describe('a sale with a plain card', () => {
   it('is refused with 33 CARD EXPIRED for an expired card, whatever the card holder name asks', () => {
     const { sales } = setup();
     const expired = { expiryDate: { month: 12, year: 2029 } };
-    expect(sales.sale('t1', plain(expired)).refusal).toStrictEqual({ code: '33', description: 'CARD EXPIRED' });
-    expect(sales.sale('t1', plain({ ...expired, holderName: 'REFUSED51' })).refusal).toStrictEqual({ code: '33', description: 'CARD EXPIRED' });
-    expect(sales.sale('t1', plain(expired)).outcome).toBe('refused');
+    expect(decideSale(sales, 't1', plain(expired)).refusal).toStrictEqual({ code: '33', description: 'CARD EXPIRED' });
+    expect(decideSale(sales, 't1', plain({ ...expired, holderName: 'REFUSED51' })).refusal).toStrictEqual({ code: '33', description: 'CARD EXPIRED' });
+    expect(decideSale(sales, 't1', plain(expired)).outcome).toBe('refused');
   });
 
   it('is approved for a card that expires this month', () => {
     const { sales } = setup();
-    expect(sales.sale('t1', plain({ expiryDate: { month: 1, year: 2030 } })).outcome).toBe('sentForSettlement');
+    expect(decideSale(sales, 't1', plain({ expiryDate: { month: 1, year: 2030 } })).outcome).toBe('sentForSettlement');
   });
 
   it('fails as issuerFailed for the card holder name ERROR, even with an expired card', () => {
     const { sales } = setup();
-    expect(refusalOf(() => sales.sale('t1', plain({ holderName: 'ERROR' })))).toStrictEqual({
+    expect(refusalOf(() => decideSale(sales, 't1', plain({ holderName: 'ERROR' })))).toStrictEqual({
       code: 'issuerFailed',
       message: 'A scripted error (card holder name ERROR)',
     });
-    expect(refusalOf(() => sales.sale('t1', plain({ holderName: 'ERROR', expiryDate: { month: 1, year: 2020 } })))?.code).toBe('issuerFailed');
+    expect(refusalOf(() => decideSale(sales, 't1', plain({ holderName: 'ERROR', expiryDate: { month: 1, year: 2020 } })))?.code).toBe('issuerFailed');
   });
 });
 
 describe('what a sale refuses before deciding', () => {
   it('refuses an entity the tenant is not configured for', () => {
     const { sales } = setup();
-    expect(refusalOf(() => sales.sale('t1', plain({}, { entity: 'other' })))).toStrictEqual({
+    expect(refusalOf(() => decideSale(sales, 't1', plain({}, { entity: 'other' })))).toStrictEqual({
       code: 'entityNotConfigured',
       message: "The merchant entity 'other' is not configured for these credentials",
     });
-    expect(refusalOf(() => sales.sale('t2', plain()))?.code).toBe('entityNotConfigured');
+    expect(refusalOf(() => decideSale(sales, 't2', plain()))?.code).toBe('entityNotConfigured');
   });
 
   it('refuses a currency the entity does not accept', () => {
     const { sales } = setup();
-    expect(refusalOf(() => sales.sale('t1', plain({}, { currency: 'USD' })))).toStrictEqual({
+    expect(refusalOf(() => decideSale(sales, 't1', plain({}, { currency: 'USD' })))).toStrictEqual({
       code: 'currencyNotAccepted',
       message: 'The currency USD is not configured for the merchant entity',
     });
-    expect(sales.sale('t1', plain({}, { currency: 'EUR' })).outcome).toBe('sentForSettlement');
+    expect(decideSale(sales, 't1', plain({}, { currency: 'EUR' })).outcome).toBe('sentForSettlement');
   });
 
   it('refuses a card network the entity does not accept', () => {
     const { sales } = setup();
-    expect(refusalOf(() => sales.sale('t1', plain({ number: '5555555555554444' })))).toStrictEqual({
+    expect(refusalOf(() => decideSale(sales, 't1', plain({ number: '5555555555554444' })))).toStrictEqual({
       code: 'networkNotAccepted',
       message: 'MASTERCARD cards are not accepted by the merchant entity',
     });
-    expect(refusalOf(() => sales.sale('t1', plain({ number: '6011111111111117' })))?.code).toBe('networkNotAccepted');
+    expect(refusalOf(() => decideSale(sales, 't1', plain({ number: '6011111111111117' })))?.code).toBe('networkNotAccepted');
   });
 
   it('checks the entity first, then the token, then the currency', () => {
     const { sales } = setup();
-    expect(refusalOf(() => sales.sale('t1', byToken('nope', { entity: 'other', currency: 'USD' })))?.code).toBe('entityNotConfigured');
-    expect(refusalOf(() => sales.sale('t1', byToken('nope', { currency: 'USD' })))?.code).toBe('saleTokenNotLive');
+    expect(refusalOf(() => decideSale(sales, 't1', byToken('nope', { entity: 'other', currency: 'USD' })))?.code).toBe('entityNotConfigured');
+    expect(refusalOf(() => decideSale(sales, 't1', byToken('nope', { currency: 'USD' })))?.code).toBe('saleTokenNotLive');
   });
 });
 
@@ -192,7 +192,7 @@ describe('a sale with a token', () => {
       entity: 'default',
       card: { number: '4444333322221111', holderName: 'REFUSED', expiryDate: { month: 7, year: 2036 }, billingAddress: address },
     }).token;
-    const result = sales.sale('t1', byToken(tokenId));
+    const result = decideSale(sales, 't1', byToken(tokenId));
     expect(result.outcome).toBe('refused');
     expect(result.refusal).toStrictEqual({ code: '5', description: 'REFUSED' });
     expect(result.card).toStrictEqual({
@@ -211,7 +211,7 @@ describe('a sale with a token', () => {
     const { tokenId } = vault.create('t1', { entity: 'default', card: card() }).token;
     at(T0 + 4 * DAY);
     expect(vault.peek('t1', tokenId)?.expiresAt).toBe(T0 + 7 * DAY);
-    sales.sale('t1', byToken(tokenId));
+    decideSale(sales, 't1', byToken(tokenId));
     expect(vault.peek('t1', tokenId)?.expiresAt).toBe(T0 + 14 * DAY);
   });
 
@@ -219,14 +219,14 @@ describe('a sale with a token', () => {
     const { vault, sales, at } = setup();
     const { tokenId } = vault.create('t1', { entity: 'default', card: card({ holderName: 'REFUSED51' }) }).token;
     at(T0 + 4 * DAY);
-    expect(sales.sale('t1', byToken(tokenId)).outcome).toBe('refused');
+    expect(decideSale(sales, 't1', byToken(tokenId)).outcome).toBe('refused');
     expect(vault.peek('t1', tokenId)?.expiresAt).toBe(T0 + 14 * DAY);
   });
 
   it('leaves the stored card as it was', () => {
     const { vault, sales } = setup();
     const { tokenId } = vault.create('t1', { entity: 'default', card: card() }).token;
-    const result = sales.sale('t1', byToken(tokenId));
+    const result = decideSale(sales, 't1', byToken(tokenId));
     result.card.expiryDate.month = 1;
     expect(vault.peek('t1', tokenId)?.card.expiryDate).toStrictEqual({ month: 5, year: 2035 });
   });
@@ -236,7 +236,7 @@ describe('a sale with a token', () => {
     ['an unknown token id', '9900000000000000099'],
   ])('refuses %s as saleTokenNotLive', (_name, tokenId) => {
     const { sales } = setup();
-    expect(refusalOf(() => sales.sale('t1', byToken(tokenId)))).toStrictEqual({
+    expect(refusalOf(() => decideSale(sales, 't1', byToken(tokenId)))).toStrictEqual({
       code: 'saleTokenNotLive',
       message: 'href must be the href of a live token of these credentials',
     });
@@ -245,15 +245,15 @@ describe('a sale with a token', () => {
   it('refuses a token of another tenant, and an expired token, as saleTokenNotLive', () => {
     const { vault, sales, at } = setup();
     const { tokenId } = vault.create('t1', { entity: 'default', card: card() }).token;
-    expect(refusalOf(() => sales.sale('t2', byToken(tokenId)))?.code).toBe('entityNotConfigured');
+    expect(refusalOf(() => decideSale(sales, 't2', byToken(tokenId)))?.code).toBe('entityNotConfigured');
     at(T0 + 7 * DAY);
-    expect(refusalOf(() => sales.sale('t1', byToken(tokenId)))?.code).toBe('saleTokenNotLive');
+    expect(refusalOf(() => decideSale(sales, 't1', byToken(tokenId)))?.code).toBe('saleTokenNotLive');
   });
 
   it('refuses a token whose stored card has expired as storedCardExpired, not as a refused sale', () => {
     const { vault, sales } = setup();
     const { tokenId } = vault.create('t1', { entity: 'default', card: card({ expiryDate: { month: 12, year: 2029 } }) }).token;
-    expect(refusalOf(() => sales.sale('t1', byToken(tokenId)))).toStrictEqual({
+    expect(refusalOf(() => decideSale(sales, 't1', byToken(tokenId)))).toStrictEqual({
       code: 'storedCardExpired',
       message: 'The card stored in the token has expired',
     });
@@ -262,14 +262,14 @@ describe('a sale with a token', () => {
   it('charges a stored card that expires this month', () => {
     const { vault, sales } = setup();
     const { tokenId } = vault.create('t1', { entity: 'default', card: card({ expiryDate: { month: 1, year: 2030 } }) }).token;
-    expect(sales.sale('t1', byToken(tokenId)).outcome).toBe('sentForSettlement');
+    expect(decideSale(sales, 't1', byToken(tokenId)).outcome).toBe('sentForSettlement');
   });
 
   it('does not use the token when the sale is refused before it is attempted', () => {
     const { vault, sales, at } = setup();
     const { tokenId } = vault.create('t1', { entity: 'default', card: card() }).token;
     at(T0 + 4 * DAY);
-    expect(refusalOf(() => sales.sale('t1', byToken(tokenId, { currency: 'USD' })))?.code).toBe('currencyNotAccepted');
+    expect(refusalOf(() => decideSale(sales, 't1', byToken(tokenId, { currency: 'USD' })))?.code).toBe('currencyNotAccepted');
     expect(vault.peek('t1', tokenId)?.expiresAt).toBe(T0 + 7 * DAY);
   });
 });
@@ -277,7 +277,7 @@ describe('a sale with a token', () => {
 describe('a scripted sale outcome', () => {
   it('approves when it says sentForSettlement, whatever the card holder name asks', () => {
     const { sales } = setup();
-    const result = sales.sale('t1', plain({ holderName: 'REFUSED51' }), { outcome: { outcome: 'sentForSettlement' } });
+    const result = decideSale(sales, 't1', plain({ holderName: 'REFUSED51' }), { outcome: { outcome: 'sentForSettlement' } });
     expect(result.outcome).toBe('sentForSettlement');
     expect(result.authorizationCode).toBe('AUTH-t1');
     expect(result).not.toHaveProperty('refusal');
@@ -286,8 +286,8 @@ describe('a scripted sale outcome', () => {
   it('replaces the scripted ERROR name and the expired-card refusal', () => {
     const { sales } = setup();
     const approve = { outcome: { outcome: 'sentForSettlement' as const } };
-    expect(sales.sale('t1', plain({ holderName: 'ERROR' }), approve).outcome).toBe('sentForSettlement');
-    expect(sales.sale('t1', plain({ expiryDate: { month: 1, year: 2020 } }), approve).outcome).toBe('sentForSettlement');
+    expect(decideSale(sales, 't1', plain({ holderName: 'ERROR' }), approve).outcome).toBe('sentForSettlement');
+    expect(decideSale(sales, 't1', plain({ expiryDate: { month: 1, year: 2020 } }), approve).outcome).toBe('sentForSettlement');
   });
 
   it.each([
@@ -298,7 +298,7 @@ describe('a scripted sale outcome', () => {
     ['neither', {}, { code: '5', description: 'REFUSED' }],
   ])('refuses with %s', (_name, script, refusal) => {
     const { sales } = setup();
-    const result = sales.sale('t1', plain(), { outcome: { outcome: 'refused', ...script } });
+    const result = decideSale(sales, 't1', plain(), { outcome: { outcome: 'refused', ...script } });
     expect(result.outcome).toBe('refused');
     expect(result.refusal).toStrictEqual(refusal);
     expect(result).not.toHaveProperty('authorizationCode');
@@ -307,7 +307,7 @@ describe('a scripted sale outcome', () => {
   it('replaces the risk factors, and keeps the name’s decision when it scripts no outcome', () => {
     const { sales } = setup();
     const riskFactors = [{ risk: 'not_checked' as const, detail: 'postcode' as const }];
-    const result = sales.sale('t1', plain({ holderName: 'REFUSED41' }), { riskFactors });
+    const result = decideSale(sales, 't1', plain({ holderName: 'REFUSED41' }), { riskFactors });
     expect(result.riskFactors).toStrictEqual(riskFactors);
     expect(result.refusal).toStrictEqual({ code: '41', description: 'LOST CARD' });
   });

@@ -1,6 +1,6 @@
 /** The sale, its follow-ups behind the refs of its links (contract 3.2), and payment queries (decision 0057). */
 import { lastEventOf, type Payment } from '../../domain/payment.js';
-import type { SaleInstrument } from '../../domain/sale.js';
+import { decideSale, type SaleInstrument } from '../../domain/sale.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import type { BoundedMap } from '../../infra/bounded-map.js';
 import { parseJsonText } from '../../wire/json.js';
@@ -31,7 +31,8 @@ export function sale(deps: OperationDeps, req: ApiRequest): ApiResponse {
   const { amount, currency } = body.instruction.value;
   // Before anything else happens: a repeated reference changes nothing (no use of the token, no payment).
   deps.payments.checkNewReference(req.tenant, body.merchant.entity, body.transactionReference);
-  const result = deps.sales.sale(
+  const result = decideSale(
+    deps.sales,
     req.tenant,
     { entity: body.merchant.entity, currency, amount, instrument: instrumentOf(body.instruction.paymentInstrument, deps.refs, req.tenant) },
     req.saleOverride,

@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PaymentScript } from '../../domain/payment.js';
 import type { Payments } from '../../domain/payments.js';
-import type { SaleOverride, Sales } from '../../domain/sale.js';
+import type { SaleOverride, SalesDeps } from '../../domain/sale.js';
 import type { Vault } from '../../domain/vault.js';
 import type { PaymentRefPurpose, RefCodec } from '../../infra/refs.js';
 import type { BoundedMap } from '../../infra/bounded-map.js';
@@ -39,7 +39,7 @@ export interface ApiResponse {
 /** What the operations work with: the vault, the sales and payments, their refs, and what answers keep. */
 export interface OperationDeps {
   vault: Vault;
-  sales: Sales;
+  sales: SalesDeps;
   payments: Payments;
   refs: RefCodec;
   paymentRefs: RefCodec<PaymentRefPurpose>;
