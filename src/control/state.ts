@@ -226,18 +226,17 @@ export interface StateParts {
   toState: (token: Token) => TokenState;
 }
 
-/** How a snapshot is written: tokens per slice, card data masked (`/_sim` output) or not (the state file), a final newline. */
+/** How a snapshot is written: tokens per slice, card data masked (`/_sim` output) or not (the state file). */
 export interface StateTextOptions {
   slice: number;
   mask: boolean;
-  newline?: boolean;
 }
 
 /**
  * A snapshot's JSON text from parts taken at one moment, `slice` tokens at a time, yielding between slices. Masked,
  * a token keeps its lifetime: a number that may read as a card number and must import back as one.
  */
-export function stateText({ head, tokens, toState }: StateParts, { slice, mask, newline = false }: StateTextOptions): AsyncGenerator<string> {
+export function stateText({ head, tokens, toState }: StateParts, { slice, mask }: StateTextOptions): AsyncGenerator<string> {
   const headJson = JSON.stringify(mask ? maskCardData(head) : head);
   const masked = (state: TokenState): unknown => (mask ? { ...(maskCardData(state) as object), lifetimeMs: state.lifetimeMs } : state);
   async function* text(): AsyncGenerator<string> {
@@ -248,7 +247,7 @@ export function stateText({ head, tokens, toState }: StateParts, { slice, mask, 
       // tick, which would let the whole export run before any other request.
       await setImmediate();
     }
-    yield newline ? ']}\n' : ']}';
+    yield ']}';
   }
   return text();
 }

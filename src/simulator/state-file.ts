@@ -106,13 +106,13 @@ export function restoreStateFile(stateFile: string, controller: Controller): voi
   }
 }
 
-/** Writes the state to `<file>.tmp-<pid>` in slices, syncs it, renames it over the file, syncs the directory. */
+/** Writes the state to `<file>.tmp-<pid>` in slices and a final newline, syncs it, renames it over the file, syncs the directory. */
 async function saveStateFile(stateFile: string, controller: Controller): Promise<void> {
-  const text = controller.exportStateText(undefined, { slice: SAVE_SLICE, mask: false, newline: true });
+  const text = controller.exportStateText(undefined, { slice: SAVE_SLICE, mask: false });
   const temporary = `${stateFile}.tmp-${process.pid}`;
   try {
     const file = await open(temporary, 'w', 0o600);
-    await writeFile(file, text).then(() => file.sync()).finally(() => file.close());
+    await writeFile(file, text).then(() => file.write('\n')).then(() => file.sync()).finally(() => file.close());
     await rename(temporary, stateFile);
   } catch (err) {
     await rm(temporary, { force: true });

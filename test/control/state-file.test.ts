@@ -90,6 +90,19 @@ describe('the library with stateFile', () => {
     }
   });
 
+  it('writes the state file as one line of JSON ending in one newline; GET /_sim/state ends without one', async () => {
+    const file = join(stateDir(), 'state.json');
+    const sim = await startSimulator({ ...BASE, port: 0, stateFile: file }, QUIET);
+    createTokens(sim, 'merchant', 2);
+    const answer = await (await fetch(`${sim.url}/_sim/state`)).text();
+    await fetch(`${sim.url}/_sim/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"by":"PT1H"}' });
+    await sim.close();
+    const text = readFileSync(file, 'utf8');
+    expect(text.endsWith(']}\n')).toBe(true);
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text))}\n`);
+    expect(answer.endsWith(']}')).toBe(true);
+  });
+
   it('saves every interval only when a request changed something', async () => {
     const file = join(stateDir(), 'state.json');
     const sim = await startSimulator({ ...BASE, port: 0, stateFile: file, stateInterval: 'PT0.05S' }, QUIET);
