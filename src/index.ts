@@ -21,34 +21,24 @@ export type { JournalFilter } from './control/journal.js';
 export type { JournalEntry, Operation } from './control/journal-entry.js';
 export type { ClockState, ExpiryDate, PaymentEventState, PaymentEventType, PaymentState, RuleCounts, StateSnapshot, TokenState } from './control/snapshot-types.js';
 export type { ErrorBody } from './http/errors.js';
+export type { ControlPayment, ControlTenant } from './http/admin/handlers.js';
+export type { MagicAmount, MagicCard, MagicName, MagicPostalCode, MagicRiskFactor, MagicValues } from './http/admin/magic-values.js';
+export type { ControlToken, TokenResource } from './http/openapi-schemas.js';
 export type { WebhookDelivery, WebhookFlush, WebhookResend, WebhookState } from './infra/webhook-types.js';
 export { ScenarioFileError, type FileProblem } from './scenarios/loader.js';
 export type { RiskFactor, Rule, RuleThen, RuleWhen, Scenario, ScenarioOperation } from './scenarios/schema.js';
 export type { SimulatorIo } from './simulator/core.js';
+export type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './simulator/library.js';
 export {
   SimulatorError,
-  type ControlPayment,
-  type ControlTenant,
-  type ControlToken,
-  type TokenResource,
-  type FlushOptions,
   type HttpHandler,
   type ListeningServer,
-  type MagicAmount,
-  type MagicCard,
-  type MagicName,
-  type MagicPostalCode,
-  type MagicRiskFactor,
-  type MagicValues,
-  type RequestQuery,
   type RunningSimulator,
   type Simulator,
   type SimulatorClock,
   type SimulatorControl,
   type SimulatorTenant,
   type TenantClock,
-  type WebhookFilter,
-  type WebhookQuery,
 } from './simulator/facade.js';
 export type { ConnectOptions, RemoteClock, RemoteSimulator, RemoteTenant, RemoteTenantClock } from './simulator/remote.js';
 export type { TestRunnerOptions, WorkerTenant } from './test-runner-types.js';

@@ -33,12 +33,6 @@ export interface TenantClock {
   set(now: string | number | Date, frozen?: boolean): string;
 }
 
-export type { ControlToken, TokenResource } from '../http/openapi-schemas.js';
-
-export type { ControlPayment, ControlTenant } from '../http/admin/handlers.js';
-export type { MagicAmount, MagicCard, MagicName, MagicPostalCode, MagicRiskFactor, MagicValues } from '../http/admin/magic-values.js';
-
-export type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';
 import type { FlushOptions, RequestQuery, WebhookFilter, WebhookQuery } from './library.js';
 
 /**
