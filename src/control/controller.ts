@@ -18,7 +18,8 @@ import { parseBody } from '../wire/validation.js';
 import type { Journal, JournalEntry, JournalFilter } from './journal.js';
 import { toEntry } from './journal-entry.js';
 import { instantMs, paymentFromState, paymentToState } from './payment-state.js';
-import { parseState, refuseState, sealScenarioSets, stateText, tokenToState, type ClockState, type StateParts, type StateSnapshot, type StateTextOptions } from './state.js';
+import type { ClockState, StateSnapshot } from './snapshot-types.js';
+import { parseState, refuseState, sealScenarioSets, stateText, tokenToState, type StateParts, type StateTextOptions } from './state.js';
 import { tokenPage, type TokenPosition } from './token-pages.js';
 
 interface ControllerDeps {

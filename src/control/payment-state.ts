@@ -6,8 +6,6 @@ import { formatInstant, parseInstant } from '../wire/instant.js';
 import { isoInstant, oneOf } from '../wire/schemas.js';
 import type { PaymentEventState, PaymentState } from './snapshot-types.js';
 
-export type { PaymentState } from './snapshot-types.js';
-
 /** An instant of a snapshot: inside the clock's range (decision 0021), or a later request could not write it. */
 export const instant = isoInstant('dateOrDateTime', 'must be an ISO 8601 date-time').refine((text) => isInRange(parseInstant(text) ?? 0), {
   error: "must be inside the clock's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z",

@@ -14,8 +14,6 @@ import { scenarioSchema, type Scenario } from '../scenarios/schema.js';
 import { definedOf, instant, instantMs, paymentState } from './payment-state.js';
 import type { StateSnapshot, TokenState } from './snapshot-types.js';
 
-export type { ClockState, StateSnapshot, TokenState } from './snapshot-types.js';
-
 const clockState = z.strictObject({ now: instant, frozen: z.boolean() });
 const expiryDate = z.strictObject({ month: z.int().min(1).max(12), year: z.int().max(9999) });
 

@@ -2,7 +2,7 @@
 import type { ControlToken } from '../http/openapi-schemas.js';
 import { instantText } from '../control/controller.js';
 import type { JournalEntry, JournalFilter } from '../control/journal.js';
-import type { StateSnapshot } from '../control/state.js';
+import type { StateSnapshot } from '../control/snapshot-types.js';
 import { renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/handlers.js';
 import type { MagicValues } from '../http/admin/magic-values.js';

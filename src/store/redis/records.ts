@@ -7,8 +7,9 @@ import type { ActiveScenarios } from '../../scenarios/active-set.js';
 import type { ScenarioEngine, TenantCounts } from '../../scenarios/engine.js';
 import type { Scenario } from '../../scenarios/schema.js';
 import type { SharedJournal } from './journal.js';
-import { paymentFromState, paymentToState, type PaymentState } from '../../control/payment-state.js';
-import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState, type TokenState } from '../../control/state.js';
+import { paymentFromState, paymentToState } from '../../control/payment-state.js';
+import type { PaymentState, TokenState } from '../../control/snapshot-types.js';
+import { openScenarioSets, sealScenarioSets, tokenFromState, tokenToState } from '../../control/state.js';
 
 /** What a shared store reads and writes of the rest of one simulator, given once that exists (StoreSet.bind). */
 export interface StoreParts {
