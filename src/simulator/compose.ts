@@ -1,7 +1,7 @@
 /** The composition root: the only place that picks implementations and wires one simulator's parts and its two HTTP surfaces. */
 import type { Socket } from 'node:net';
 import { ConfigError } from '../config/fixtures.js';
-import { resolveConfig, webhookUrlFor, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
 import { createMetrics, type Metrics } from '../control/metrics.js';
@@ -169,7 +169,6 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     sweepExpired: () => controller.sweepExpired(),
     storedTokens: () => stores.tokens.size(),
     webhookDispatcher: core.webhooks,
-    webhookUrlFor: (tenant: string) => webhookUrlFor(config, tenant),
     // What startSimulator needs besides; src/index.ts hands out only the public members.
     listening: core.listening,
     webhookClient: (client: PemPair) => core.webhookSender.present(client),
@@ -182,8 +181,3 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
 
 /** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
 export type ComposedSimulator = ReturnType<typeof createSimulator>;
-
-/** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
-export async function closeSharedStore(sim: Simulator): Promise<void> {
-  await (sim as Partial<ComposedSimulator>).replica?.close();
-}
