@@ -72,13 +72,10 @@ function createControl(core: Core): SharedControl {
     ...core,
     controller,
     magicValues: (tenant) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
-    dashboard: {
-      ...core,
-      tenants: () => [...config.credentials.keys()],
-      paymentStore: stores.payments,
-      journal: stores.journal,
-      hub,
-    },
+    tenants: () => [...config.credentials.keys()],
+    paymentStore: stores.payments,
+    journal: stores.journal,
+    hub,
   };
 }
 
@@ -172,7 +169,7 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     // What startSimulator needs besides; src/index.ts hands out only the public members.
     listening: core.listening,
     webhookClient: (client: PemPair) => core.webhookSender.present(client),
-    journalHub: control.dashboard.hub,
+    journalHub: control.hub,
     replica: stores.replica,
     stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
   };
