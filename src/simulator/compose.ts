@@ -5,6 +5,7 @@ import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../c
 import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
 import { createMetrics, type Metrics } from '../control/metrics.js';
+import type { CallParts } from '../http/admin/context.js';
 import { magicValuesOf } from '../http/admin/magic-values.js';
 import { Api, createListener } from '../http/api.js';
 import { buildApp } from '../http/app.js';
@@ -23,7 +24,7 @@ import { resolveScenarios } from '../scenarios/loader.js';
 import { maskCardText } from '../wire/mask.js';
 import { createStateSaver, restoreStateFile } from './state-file.js';
 import { createCore, stderrIo, type Core, type SimulatorIo } from './core.js';
-import { SimulatorError, controlFacade, type SharedControl, type Simulator } from './facade.js';
+import { SimulatorError, controlFacade, type Simulator } from './facade.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
 function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {
@@ -51,7 +52,7 @@ function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): vo
 }
 
 /** The parts /_sim and the library run their calls on: one catalogue of magic values for both (decision 0057). */
-function createControl(core: Core): SharedControl {
+function createControl(core: Core): CallParts {
   const { config, stores, scenarios } = core;
   const hub = new StreamHub(stores.journal, STREAM_LIMITS);
   const controller = createController({

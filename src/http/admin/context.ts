@@ -15,7 +15,7 @@ import type { StreamHub } from '../journal-stream.js';
 import type { StoreHealth } from '../../store/stores.js';
 import type { MagicValues } from './magic-values.js';
 
-/** What a row's call runs on, over HTTP and in process (facade.ts) alike. */
+/** What a row's call runs on, over HTTP and in process (facade.ts) alike: compose.ts makes them once. */
 export interface CallParts {
   controller: Controller;
   refs: RefCodec;
@@ -24,6 +24,7 @@ export interface CallParts {
   resendWebhook: (id: string, tenant: string | undefined) => WebhookResend;
   /** With a tenant, its own scenario set's amounts too (decision 0057). */
   magicValues: (tenant: string | undefined) => MagicValues;
+  isTenant: (name: string) => boolean;
   // What the dashboard's calls need besides the controller (decision 0034).
   /** The configured usernames (tenants), in configuration order. */
   tenants: () => readonly string[];
@@ -40,7 +41,6 @@ export interface ControlRoutesDeps extends CallParts {
   baseUrlOf: (req: Request) => string;
   /** When set, /_sim calls but health need it as a Bearer token (or, for a tenant's own calls, its Basic credentials). */
   adminToken: string | undefined;
-  isTenant: (name: string) => boolean;
   /** The API's Basic check, for a tenant's own control plane (decision 0026). */
   authenticate: Authenticate;
   /** Bytes: the largest snapshot `PUT /_sim/state` takes. */
