@@ -9,7 +9,7 @@ import { createControlRoutes, pathOf } from './admin/routes.js';
 import type { ControlRoutesDeps } from './admin/context.js';
 import { HttpError, renderError, type RenderedError } from './errors.js';
 import { schemeOf, type Guard } from './guard.js';
-import type { Replica } from '../store/redis/replica.js';
+import type { StoreSet } from '../store/stores.js';
 
 /** The control routes' dependencies (admin/context.ts), and what the app around them needs. */
 export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf'> {
@@ -19,7 +19,7 @@ export interface AppDeps extends Omit<ControlRoutesDeps, 'baseUrlOf'> {
   baseUrl: string | undefined;
   fallbackHost: string;
   reportUnexpected: (err: unknown) => void;
-  shared?: Pick<Replica, 'control' | 'read'>;
+  shared?: Pick<NonNullable<StoreSet['replica']>, 'control' | 'read'>;
   /** The Host check and /_sim's cross-site write rules (decision 0042). */
   guard: Guard;
 }

@@ -37,7 +37,7 @@ export function parseScenarioText(text: string, format: ScenarioFormat): unknown
 }
 
 /** Whether a document is a wrapper, `{scenarios: [...]}`, rather than one scenario. */
-const isWrapper = (data: unknown): boolean => typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data);
+export const isWrapper = (data: unknown): data is { scenarios: unknown } => typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data);
 
 /** Where each scenario of a document sits: `[i]` in a list, `['scenarios', i]` in a wrapper, `[]` alone. */
 export function scenarioPaths(data: unknown, count: number): FieldPath[] {

@@ -1,10 +1,11 @@
 /** The composition root: the only place that picks implementations and wires one simulator's parts and its two HTTP surfaces. */
 import type { Socket } from 'node:net';
 import { ConfigError } from '../config/fixtures.js';
-import { resolveConfig, webhookUrlFor, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
+import { resolveConfig, type SimulatorConfig, type SimulatorOptions } from '../config/options.js';
 import { packageVersion } from '../config/version.js';
 import { createController } from '../control/controller.js';
 import { createMetrics, type Metrics } from '../control/metrics.js';
+import type { CallParts } from '../http/admin/context.js';
 import { magicValuesOf } from '../http/admin/magic-values.js';
 import { Api, createListener } from '../http/api.js';
 import { buildApp } from '../http/app.js';
@@ -23,7 +24,7 @@ import { resolveScenarios } from '../scenarios/loader.js';
 import { maskCardText } from '../wire/mask.js';
 import { createStateSaver, restoreStateFile } from './state-file.js';
 import { createCore, stderrIo, type Core, type SimulatorIo } from './core.js';
-import { SimulatorError, controlFacade, type SharedControl, type Simulator } from './facade.js';
+import { SimulatorError, controlFacade, type Simulator } from './facade.js';
 
 /** Creates the fixtures' tokens (of one tenant, or all); `strict` turns a refusal into a ConfigError. */
 function preloadFixtureTokens(core: Core, tenant: string | undefined, strict: boolean): void {
@@ -51,7 +52,7 @@ function loadScenarios(core: Core, scenarios: SimulatorOptions['scenarios']): vo
 }
 
 /** The parts /_sim and the library run their calls on: one catalogue of magic values for both (decision 0057). */
-function createControl(core: Core): SharedControl {
+function createControl(core: Core): CallParts {
   const { config, stores, scenarios } = core;
   const hub = new StreamHub(stores.journal, STREAM_LIMITS);
   const controller = createController({
@@ -72,13 +73,10 @@ function createControl(core: Core): SharedControl {
     ...core,
     controller,
     magicValues: (tenant) => magicValuesOf({ bins: config.fixtures.bins, scenarios: (t) => controller.scenarios(t) }, tenant),
-    dashboard: {
-      ...core,
-      tenants: () => [...config.credentials.keys()],
-      paymentStore: stores.payments,
-      journal: stores.journal,
-      hub,
-    },
+    tenants: () => [...config.credentials.keys()],
+    paymentStore: stores.payments,
+    journal: stores.journal,
+    hub,
   };
 }
 
@@ -169,11 +167,10 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
     sweepExpired: () => controller.sweepExpired(),
     storedTokens: () => stores.tokens.size(),
     webhookDispatcher: core.webhooks,
-    webhookUrlFor: (tenant: string) => webhookUrlFor(config, tenant),
     // What startSimulator needs besides; src/index.ts hands out only the public members.
     listening: core.listening,
     webhookClient: (client: PemPair) => core.webhookSender.present(client),
-    journalHub: control.dashboard.hub,
+    journalHub: control.hub,
     replica: stores.replica,
     stateSaver: config.stateFile === undefined ? undefined : createStateSaver(config.stateFile, config.stateIntervalMs, controller, io.writeErr),
   };
@@ -182,8 +179,3 @@ export function createSimulator(options: SimulatorOptions = {}, io: SimulatorIo 
 
 /** What the composition root hands the server, the CLI and tests besides: kept off the library's surface (src/index.ts). */
 export type ComposedSimulator = ReturnType<typeof createSimulator>;
-
-/** Closes a simulator's connection to its shared store, if it has one (a test's simulators never listen). */
-export async function closeSharedStore(sim: Simulator): Promise<void> {
-  await (sim as Partial<ComposedSimulator>).replica?.close();
-}

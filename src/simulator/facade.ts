@@ -6,7 +6,7 @@ import type { StateSnapshot } from '../control/snapshot-types.js';
 import { renderError, type ErrorBody } from '../http/errors.js';
 import type { ControlPayment } from '../http/admin/handlers.js';
 import type { MagicValues } from '../http/admin/magic-values.js';
-import { unknownTenant, type CallParts, type ControlRoutesDeps, type RowCall } from '../http/admin/context.js';
+import { unknownTenant, type CallParts, type RowCall } from '../http/admin/context.js';
 import type { WebhookDelivery, WebhookFlush, WebhookResend } from '../infra/webhooks.js';
 import { resolveScenarios } from '../scenarios/loader.js';
 import type { Scenario } from '../scenarios/schema.js';
@@ -165,9 +165,6 @@ export function libraryCall<T>(fn: () => T): T {
   }
 }
 
-/** The parts that the /_sim calls run on too (compose.ts makes them once): the same calls in process and over HTTP. */
-export type SharedControl = CallParts & Pick<ControlRoutesDeps, 'isTenant'>;
-
 type Fn = (...args: never[]) => unknown;
 
 /** A library method as its row serves it: `read` by the row's rules; remotely `body` sent as JSON, `pages` a paged list's key; `answer` picks the result. */
@@ -230,7 +227,7 @@ export function controlSurface<Surface>(run: Run): Surface {
 }
 
 /** The control surface of a simulator in this process: its /_sim rows' calls, their links on `baseUrl`. */
-export function controlFacade(deps: SharedControl & { baseUrl: () => string }): SimulatorControl {
+export function controlFacade(deps: CallParts & { baseUrl: () => string }): SimulatorControl {
   return controlSurface<SimulatorControl>((name, method, read) => {
     const call = (): unknown => {
       const input = read();

@@ -7,7 +7,7 @@ import { text } from 'node:stream/consumers';
 import tls from 'node:tls';
 import type { ErrorBody } from '../http/errors.js';
 import { PAGE_MAX } from '../http/control-query.js';
-import { formatOfPath, parseScenarioText } from '../scenarios/loader.js';
+import { formatOfPath, isWrapper, parseScenarioText } from '../scenarios/loader.js';
 import { documentedPath, routeOf, type ControlOperation, type LibraryName } from '../http/admin/table.js';
 import { ReceivedError, controlSurface, libraryCall, SimulatorError, type SimulatorClock, type SimulatorControl, type SimulatorTenant, type TenantClock } from './facade.js';
 import { parseJson } from './library.js';
@@ -59,7 +59,7 @@ function scenarioBody(items: readonly (string | object)[]): Body {
   const all = items.flatMap((item): unknown[] => {
     const data = typeof item === 'string' ? parseScenarioText(readFileSync(item, 'utf8'), formatOfPath(item)) : item;
     if (Array.isArray(data)) return data as unknown[];
-    if (typeof data === 'object' && data !== null && 'scenarios' in data && !('name' in data)) return (data as { scenarios: unknown[] }).scenarios;
+    if (isWrapper(data)) return data.scenarios as unknown[];
     return [data];
   });
   return json(all);

@@ -86,7 +86,7 @@ function redisStores(config: SimulatorConfig, url: string, ownJournal: Journal, 
     replica: {
       ...core,
       // A control read shows the other processes' journal entries too.
-      read: () => core.read().then(() => journal.pull()),
+      read: () => core.start().then(() => journal.pull()),
       close() {
         journal.close();
         outbox.close();

@@ -44,10 +44,10 @@ describe('the webhook URL', () => {
     expect(webhookUrlFor(own, 'merchant')).toBeUndefined();
   });
 
-  it('is looked up on the composed simulator, which holds the dispatcher', () => {
+  it("is looked up in the composed simulator's configuration, beside its dispatcher", () => {
     const sim = testSimulator({ webhookUrl: 'http://127.0.0.1:9/all', fixtures: fixturesWith('http://127.0.0.1:9/alice') as never }) as ComposedSimulator;
-    expect(sim.webhookUrlFor('alice')).toBe('http://127.0.0.1:9/alice');
-    expect(sim.webhookUrlFor('merchant')).toBe('http://127.0.0.1:9/all');
+    expect(webhookUrlFor(sim.config, 'alice')).toBe('http://127.0.0.1:9/alice');
+    expect(webhookUrlFor(sim.config, 'merchant')).toBe('http://127.0.0.1:9/all');
     expect(sim.webhookDispatcher.pending()).toBe(0);
   });
 

@@ -121,7 +121,7 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
 /** A server with the control routes over only `journal`, the live journal bounded by `limits`: its base URL and its hub. */
 async function hubServer(journal: ReturnType<typeof createJournal>, limits: StreamLimits): Promise<{ base: string; hub: StreamHub }> {
   const hub = new StreamHub(journal, limits);
-  const router = createControlRoutes({ dashboard: { journal, hub }, adminToken: undefined } as unknown as ControlRoutesDeps);
+  const router = createControlRoutes({ journal, hub, adminToken: undefined } as unknown as ControlRoutesDeps);
   const app = express();
   app.set('query parser', 'simple');
   app.use('/_sim', router);

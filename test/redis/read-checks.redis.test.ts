@@ -7,8 +7,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { closeSharedStore, createSimulator } from '../../src/simulator/compose.js';
-import type { Simulator } from '../../src/simulator/facade.js';
+import { createSimulator, type ComposedSimulator as Simulator } from '../../src/simulator/compose.js';
 import { redisDescribe, startRedis, uniquePrefix, type RedisServer } from '../support/redis.js';
 
 const TOKEN_TYPE = 'application/vnd.service.tokens-v1.hal+json';
@@ -28,7 +27,7 @@ redisDescribe(import.meta.url)('read-only requests with the Redis store', () => 
     await client.connect();
   });
   afterEach(async () => {
-    await Promise.all(opened.splice(0).map((sim) => closeSharedStore(sim)));
+    await Promise.all(opened.splice(0).map(async (sim) => sim.replica?.close()));
   });
   afterAll(async () => {
     client.disconnect();

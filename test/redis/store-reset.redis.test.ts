@@ -7,8 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { closeSharedStore, createSimulator } from '../../src/simulator/compose.js';
-import type { Simulator } from '../../src/simulator/facade.js';
+import { createSimulator, type ComposedSimulator as Simulator } from '../../src/simulator/compose.js';
 import { luhnCard } from '../support/cards.js';
 import { responseSchema, schemaValidator, problemsOf, type OpenApiDoc } from '../support/openapi-validator.js';
 import { redisDescribe, startRedis, uniquePrefix, type RedisServer } from '../support/redis.js';
@@ -32,7 +31,7 @@ redisDescribe(import.meta.url)('a Redis store that lost its state says so', () =
     redis = await startRedis();
   });
   afterEach(async () => {
-    await Promise.all(opened.splice(0).map((sim) => closeSharedStore(sim)));
+    await Promise.all(opened.splice(0).map(async (sim) => sim.replica?.close()));
   });
   afterAll(async () => {
     await redis.stop();

@@ -10,8 +10,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { closeSharedStore, createSimulator } from '../../src/simulator/compose.js';
-import type { Simulator } from '../../src/simulator/facade.js';
+import { createSimulator, type ComposedSimulator as Simulator } from '../../src/simulator/compose.js';
 import { sale, saleBody } from '../support/sale.js';
 import { redisDescribe, startRedis, uniquePrefix, type RedisServer } from '../support/redis.js';
 
@@ -27,7 +26,7 @@ redisDescribe(import.meta.url)('webhooks with the Redis store', () => {
     client = new Redis(redis.url);
   });
   afterEach(async () => {
-    await Promise.all(sims.splice(0).map((sim) => closeSharedStore(sim)));
+    await Promise.all(sims.splice(0).map(async (sim) => sim.replica?.close()));
     for (const server of servers.splice(0)) {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

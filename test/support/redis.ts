@@ -9,7 +9,7 @@
  * dashboard's browser tests (test/support/browser.ts).
  */
 import { afterAll, afterEach, beforeAll, describe } from '@jest/globals';
-import { closeSharedStore, createSimulator } from '../../src/simulator/compose.js';
+import { createSimulator, type ComposedSimulator } from '../../src/simulator/compose.js';
 import type { Simulator } from '../../src/simulator/facade.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -299,12 +299,12 @@ export async function startRedis(options: { persistIn?: string } = {}): Promise<
  */
 export function sharedRedisSimulators(): { simulators: (n: number, label: string, options?: Record<string, unknown>) => Simulator[] } {
   let redis: RedisServer | undefined;
-  const opened: Simulator[] = [];
+  const opened: ComposedSimulator[] = [];
   beforeAll(async () => {
     redis = await startRedis();
   });
   afterEach(async () => {
-    await Promise.all(opened.splice(0).map((sim) => closeSharedStore(sim)));
+    await Promise.all(opened.splice(0).map(async (sim) => sim.replica?.close()));
   });
   afterAll(async () => {
     await redis?.stop();

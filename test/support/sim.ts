@@ -4,7 +4,7 @@ import request from 'supertest';
 import type { Response } from 'supertest';
 import type { SimulatorOptions } from '../../src/config/options.js';
 // The composed simulator with its internals (app is the Express app): the public view is tested in test/packaging/.
-import { createSimulator } from '../../src/simulator/compose.js';
+import { createSimulator, type ComposedSimulator } from '../../src/simulator/compose.js';
 import type { Simulator } from '../../src/simulator/facade.js';
 import type { Simulator as PublicSimulator } from '../../src/index.js';
 
@@ -24,7 +24,7 @@ export function handlerOf(sim: Pick<PublicSimulator, 'listener'>): RequestListen
 const REDIS_URL = process.env.TOKEN_SIM_TEST_STORE === 'redis' ? process.env.JEST_REDIS_URL : undefined;
 let simulatorCount = 0;
 /** Simulators on Redis, closed after each file (test/support/redis-sims.ts). */
-export const openedSimulators: Simulator[] = [];
+export const openedSimulators: ComposedSimulator[] = [];
 
 export function testSimulator(options: SimulatorOptions = {}): Simulator {
   const store = REDIS_URL === undefined || options.store !== undefined ? {} : { store: REDIS_URL, storePrefix: `http:${process.pid}:${++simulatorCount}:${Date.now()}:` };

@@ -15,8 +15,17 @@ import type { StreamHub } from '../journal-stream.js';
 import type { StoreHealth } from '../../store/stores.js';
 import type { MagicValues } from './magic-values.js';
 
-/** What the dashboard's calls need besides the controller (decision 0034). */
-export interface DashboardDeps {
+/** What a row's call runs on, over HTTP and in process (facade.ts) alike: compose.ts makes them once. */
+export interface CallParts {
+  controller: Controller;
+  refs: RefCodec;
+  webhooks: WebhookDispatcher;
+  /** Sends a logged delivery again (the tenant's, when named), or throws webhookNotFound (decision 0056). */
+  resendWebhook: (id: string, tenant: string | undefined) => WebhookResend;
+  /** With a tenant, its own scenario set's amounts too (decision 0057). */
+  magicValues: (tenant: string | undefined) => MagicValues;
+  isTenant: (name: string) => boolean;
+  // What the dashboard's calls need besides the controller (decision 0034).
   /** The configured usernames (tenants), in configuration order. */
   tenants: () => readonly string[];
   clocks: TenantClocks;
@@ -28,13 +37,10 @@ export interface DashboardDeps {
   hub: StreamHub;
 }
 
-export interface ControlRoutesDeps {
-  controller: Controller;
-  refs: RefCodec;
+export interface ControlRoutesDeps extends CallParts {
   baseUrlOf: (req: Request) => string;
   /** When set, /_sim calls but health need it as a Bearer token (or, for a tenant's own calls, its Basic credentials). */
   adminToken: string | undefined;
-  isTenant: (name: string) => boolean;
   /** The API's Basic check, for a tenant's own control plane (decision 0026). */
   authenticate: Authenticate;
   /** Bytes: the largest snapshot `PUT /_sim/state` takes. */
@@ -42,23 +48,14 @@ export interface ControlRoutesDeps {
   openApi: (baseUrl: string) => unknown;
   /** What GET /_sim/metrics exposes: every tenant's, so only the admin token opens it when one is set. */
   metrics: Metrics;
-  webhooks: WebhookDispatcher;
-  /** Sends a logged delivery again (the tenant's, when named), or throws webhookNotFound (decision 0056). */
-  resendWebhook: (id: string, tenant: string | undefined) => WebhookResend;
-  dashboard: DashboardDeps;
   /** For health: memory, or Redis and whether it answers (decision 0039). */
   storeHealth: () => Promise<StoreHealth>;
-  /** With a tenant, its own scenario set's amounts too (decision 0057). */
-  magicValues: (tenant: string | undefined) => MagicValues;
 }
 
 /** One simulator's control plane: its parts, and the tenant of each request made with its Basic credentials. */
 export interface ControlContext extends ControlRoutesDeps {
   scopes: WeakMap<Request, string>;
 }
-
-/** What a row's call runs on, over HTTP and in process (facade.ts) alike. */
-export type CallParts = Pick<ControlRoutesDeps, 'controller' | 'refs' | 'webhooks' | 'resendWebhook' | 'dashboard' | 'magicValues'>;
 
 /** A row's one call (decision 0062): `read` its arguments from the request, `run` it; its answer as JSON (`present`ed), none 204. */
 export interface RowCall<A = never, R = unknown> {

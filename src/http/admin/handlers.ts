@@ -68,13 +68,13 @@ export const listRequests: RowCall<{ filter: JournalFilter; format?: JournalForm
     // One simulator serves one scheme: the journal's requests came the way this one did.
     return { filter: { ...given, ...(since !== undefined && { since }), limit: readLimit(query.limit, where) }, format, scheme: schemeOf(req) };
   },
-  run({ controller, dashboard }, { tenant }, { filter, format, scheme = 'http' }) {
+  run({ controller, journal }, { tenant }, { filter, format, scheme = 'http' }) {
     if (format !== 'har') {
       const { requests, count } = controller.requests(tenant, filter);
       return { requests, count, next: nextOf(requests.length, count, requests.at(-1)?.seq) };
     }
     // The same selection as kept records (the journal's own view), for HAR.
-    const { selected: records, count } = dashboard.journal.select(tenant, filter);
+    const { selected: records, count } = journal.select(tenant, filter);
     const har = toHar(records, count, packageVersion(), scheme);
     return { log: { ...har.log, _next: nextOf(records.length, count, records.at(-1)?.seq) } };
   },
@@ -204,12 +204,12 @@ function paymentItem(p: Payment): ControlPayment {
 }
 
 export const listTenants: RowCall = {
-  run({ controller, dashboard }, { tenant }) {
-    const forks = dashboard.clocks.forks();
-    const names = tenant === undefined ? dashboard.tenants() : [tenant];
+  run({ controller, clocks, tenants: configured, payments, paymentStore }, { tenant }) {
+    const forks = clocks.forks();
+    const names = tenant === undefined ? configured() : [tenant];
     const tenants = names.map((name): ControlTenant => {
-      dashboard.payments.catchUp(name);
-      return { name, clock: controller.clock(name), ownClock: forks.has(name), tokens: controller.tokens(name).length, payments: dashboard.paymentStore.list(name).length };
+      payments.catchUp(name);
+      return { name, clock: controller.clock(name), ownClock: forks.has(name), tokens: controller.tokens(name).length, payments: paymentStore.list(name).length };
     });
     return { tenants };
   },
@@ -224,7 +224,7 @@ export const listPayments: RowCall<{ limit?: number; after?: TokenPosition | und
     if (reference !== undefined && (typeof reference !== 'string' || reference === '')) throw refuse(where, 'transactionReference must not be empty, and given once');
     return { limit, after, reference };
   },
-  run({ dashboard: { payments, paymentStore } }, { tenant }, { limit = Number.POSITIVE_INFINITY, after, reference } = {}) {
+  run({ payments, paymentStore }, { tenant }, { limit = Number.POSITIVE_INFINITY, after, reference } = {}) {
     const position = after && ({ createdAt: after.createdAt, tenant: after.tenant, paymentId: after.tokenId } as Payment);
     const listed = (tenant === undefined ? paymentStore.tenants() : [tenant]).flatMap((name) => {
       if (reference !== undefined) return payments.withReference(name, reference);
@@ -242,7 +242,7 @@ export const listPayments: RowCall<{ limit?: number; after?: TokenPosition | und
 /** The API's refund and reversal: the same rules, events and webhooks. */
 const paymentAction = (action: 'refund' | 'reversal'): RowCall<string> => ({
   read: (req) => String(req.params.paymentId),
-  run: ({ dashboard }, { tenant }, paymentId) => paymentItem(dashboard.payments[action](tenant as string, paymentId)),
+  run: ({ payments }, { tenant }, paymentId) => paymentItem(payments[action](tenant as string, paymentId)),
 });
 export const refundPayment = paymentAction('refund');
 export const reversePayment = paymentAction('reversal');
@@ -250,7 +250,7 @@ export const reversePayment = paymentAction('reversal');
 /** The vault's delete: 404 for a token that does not exist, has expired or was deleted. */
 export const deleteToken: RowCall<string> = {
   read: (req) => String(req.params.tokenId),
-  run: ({ dashboard }, { tenant }, tokenId) => dashboard.vault.delete(tenant as string, tokenId),
+  run: ({ vault }, { tenant }, tokenId) => vault.delete(tenant as string, tokenId),
 };
 
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;
@@ -263,5 +263,5 @@ export const streamRequests: ControlHandler = (ctx, { tenant, where }, req, res)
   const { since: sinceParam, ...live } = filter;
   const header = req.headers['last-event-id'];
   const since = sinceParam ?? (typeof header === 'string' && LAST_EVENT_ID.test(header.trim()) ? Number(header.trim()) : undefined);
-  ctx.dashboard.hub.open(req, res, tenant, live, since);
+  ctx.hub.open(req, res, tenant, live, since);
 };

@@ -177,8 +177,7 @@ export function createReplica(deps: Pick<ReplicaDeps, 'link' | 'tenants'>) {
     },
     run: <T>(tenant: string, work: () => T): Promise<Outcome<T>> => run(s, tenant, work),
     control: <T>(work: () => Promise<T>): Promise<T> => control(s, work),
-    read: () => guarded(s, () => pullAll(s)),
-    /** Joins the store (seeds it, or adopts its state). */
+    /** Joins the store (seeds it, or adopts its state); later, brings every tenant up to date. */
     start: () => guarded(s, () => pullAll(s)),
     /** Runs a side effect once what caused it is committed; at once outside a unit. */
     afterCommit(effect: () => void): void {
