@@ -2,13 +2,13 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
-import type { PemPair as ClientCertificate } from '../infra/certificates.js';
+import type { PemPair } from '../infra/certificates.js';
 import type { WebhookSend } from '../infra/webhooks.js';
 
 /** `ca` (--webhook-ca) is trusted beside the system's roots; `client` is presented to an https receiver that asks. */
-export function createWebhookSender(userAgent = 'token-sim', ca?: string, client?: ClientCertificate) {
+export function createWebhookSender(userAgent = 'token-sim', ca?: string, client?: PemPair) {
   // A `ca` replaces Node's trusted roots: the system's are given back beside it.
-  const httpsAgent = (presented: ClientCertificate | undefined): https.Agent =>
+  const httpsAgent = (presented: PemPair | undefined): https.Agent =>
     new https.Agent({ keepAlive: true, ...(ca !== undefined && { ca: [...tls.rootCertificates, ca] }), ...(presented && { cert: presented.cert, key: presented.key }) });
   const plain = new http.Agent({ keepAlive: true });
   let secure = httpsAgent(client);
@@ -48,7 +48,7 @@ export function createWebhookSender(userAgent = 'token-sim', ca?: string, client
       secure.destroy();
     },
     /** From now on, presents this client certificate to https receivers (a new agent: the old one's sockets are destroyed). */
-    present: (presented: ClientCertificate): void => {
+    present: (presented: PemPair): void => {
       const before = secure;
       secure = httpsAgent(presented);
       before.destroy();
