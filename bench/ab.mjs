@@ -1,9 +1,10 @@
-// npm run bench:ab -- <baseline-dir> [--smoke]: this build's token-sim against another build's (the
+// npm run bench:ab -- <baseline-dir> [--redis] [--smoke]: this build's token-sim against another build's (the
 // bin/token-sim.js of <baseline-dir>, another checkout, built), interleaved in one run. Both are spawned as
 // npm run bench spawns its main token-sim (same fixtures, options, tokens and warm-up); each throughput
 // operation of npm run bench is measured on both (baseline, current, current, baseline), then GET with
-// journal-stream clients against none, then CLI spawn → first 200. Each figure is the ratio current /
-// baseline; it holds ("ok") when current keeps at least 95 % of the baseline's throughput (spawn: takes
+// journal-stream clients against none, then CLI spawn → first 200. With --redis, both run on one redis-server
+// (own key prefixes) and only the throughput operations are measured (decision 0080). Each figure is the ratio
+// current / baseline; it holds ("ok") when current keeps at least 95 % of the baseline's throughput (spawn: takes
 // at most 5 % longer). The full run exits 1 when a figure misses; --smoke runs briefly and checks nothing.
 import { existsSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -11,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   CONNECTIONS,
+  children,
   DURATION,
   SMOKE,
   WARMUP,
@@ -31,11 +33,12 @@ import {
   warmThenRun,
   warmUp,
 } from './harness.mjs';
+import { startRedis } from './redis-rows.mjs';
 
 const dir = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 const BASELINE_CLI = dir && join(resolve(dir), 'bin/token-sim.js');
 if (!BASELINE_CLI || !existsSync(BASELINE_CLI) || !existsSync(join(resolve(dir), 'dist/index.js'))) {
-  process.stderr.write(`usage: npm run bench:ab -- <baseline-dir> [--smoke]\n<baseline-dir>: another checkout of token-sim, built (bin/token-sim.js and dist/)${dir ? `; ${dir} has not both` : ''}\n`);
+  process.stderr.write(`usage: npm run bench:ab -- <baseline-dir> [--redis] [--smoke]\n<baseline-dir>: another checkout of token-sim, built (bin/token-sim.js and dist/)${dir ? `; ${dir} has not both` : ''}\n`);
   process.exit(2);
 }
 const CURRENT_CLI = fileURLToPath(new URL('../bin/token-sim.js', import.meta.url));
@@ -57,9 +60,16 @@ function record(figure, ratio, detail, lowerIsBetter = false) {
   log(`${ok ? 'ok  ' : 'MISS'} ${figure}: ${ratio.toFixed(3)} × baseline (${detail})`);
 }
 
+const REDIS = process.argv.includes('--redis');
+const redis = REDIS ? await startRedis(children) : undefined;
+if (redis?.skipped) {
+  log(redis.skipped);
+  process.exit(0);
+}
+const storeOf = (prefix) => (redis ? ['--store', redis.url, '--store-prefix', prefix] : []);
 const fixtures = mainFixtures();
-const baseline = await spawnMain('baseline', BASELINE_CLI, fixtures);
-const current = await spawnMain('current', CURRENT_CLI, fixtures);
+const baseline = await spawnMain('baseline', BASELINE_CLI, fixtures, storeOf('ab-baseline:'));
+const current = await spawnMain('current', CURRENT_CLI, fixtures, storeOf('ab-current:'));
 const builds = [baseline, current];
 for (const server of builds) server.href = (await seedMain(server)).href;
 for (const server of builds) await warmUp(server, server.href);
@@ -71,11 +81,17 @@ for (const [i, { name }] of throughputOps(baseline.href).entries()) {
   for (const server of builds) log(`     ${name}, ${server.name}: ${describe(m.get(server))}`);
   const [b, c] = builds.map((server) => m.get(server));
   record(
-    `${name} throughput`,
+    `${name} throughput${REDIS ? ', Redis store' : ''}`,
     c.rps / b.rps,
     `${c.rps.toFixed(0)} vs ${b.rps.toFixed(0)} req/s; p99 ${ms(c.p99)} vs ${ms(b.p99)} ms, ${(c.p99 / Math.max(b.p99, 1)).toFixed(2)} ×; ` +
       `server CPU ${c.cpuUs.toFixed(0)} vs ${b.cpuUs.toFixed(0)} µs/answer, ${(c.cpuUs / b.cpuUs).toFixed(2)} ×`,
   );
+}
+
+if (REDIS) {
+  for (const server of builds) await stop(server);
+  await redis.stop();
+  finish();
 }
 
 // 2. GET with STREAMS journal-stream clients against none, on each build: none, STREAMS, STREAMS, none,
@@ -121,6 +137,10 @@ for (let i = 0; i < STARTS; i++) {
   record('CLI spawn → first 200 (median, lower is better)', c / b, `${c.toFixed(0)} vs ${b.toFixed(0)} ms`, true);
 }
 
-const ok = holds.filter(Boolean).length;
-log(`\n${ok} of ${holds.length} figures within 5 %; the run took ${((performance.now() - started) / 1000).toFixed(0)} s${SMOKE ? ' (smoke: the figures are not checked)' : ''}`);
-process.exit(SMOKE || ok === holds.length ? 0 : 1);
+finish();
+
+function finish() {
+  const ok = holds.filter(Boolean).length;
+  log(`\n${ok} of ${holds.length} figures within 5 %; the run took ${((performance.now() - started) / 1000).toFixed(0)} s${SMOKE ? ' (smoke: the figures are not checked)' : ''}`);
+  process.exit(SMOKE || ok === holds.length ? 0 : 1);
+}

@@ -254,7 +254,7 @@ export const mainFixtures = () => fixturesFile('tenants', [{ username: 'merchant
  * Spawns a token-sim CLI as the main one: `tokenSimArgs(fixtures)`, preloaded with gc-on-signal.mjs for the
  * memory figure (a signal handler and an exposed gc(), no more).
  */
-export const spawnMain = (name, cli, fixtures) => spawnServer(name, cli, tokenSimArgs(fixtures), {}, ['--expose-gc', '--import', GC_ON_SIGNAL]);
+export const spawnMain = (name, cli, fixtures, extra = []) => spawnServer(name, cli, [...tokenSimArgs(fixtures), ...extra], {}, ['--expose-gc', '--import', GC_ON_SIGNAL]);
 /**
  * The main token-sim's tokens: a first (its href and answer as sent), nine more, and one for each tenant,
  * whose GETs (`tenantGets`) the memory figure spreads its requests over.
