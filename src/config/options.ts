@@ -3,8 +3,8 @@ import type { EntityConfiguration, Merchants } from '../domain/ports.js';
 import { addDuration, parseDuration, isPositiveDuration, isInRange, type Duration } from '../domain/duration.js';
 import { parseInstant, readInstant } from '../wire/instant.js';
 import { ConfigError, DEFAULT_FIXTURES_PATH, isWebhookUrl, loadFixturesFile, parseFixtures, type Fixtures } from './fixtures.js';
-import { resolveStore, resolveStorePrefix } from './store.js';
-import { readPem, resolveTls, resolveWebhookClient, type TlsOptions } from './tls.js';
+import { DEFAULT_STORE_PREFIX, resolveStore, resolveStorePrefix } from './store.js';
+import { DEFAULT_TLS_DIR, readPem, resolveTls, resolveWebhookClient, type TlsOptions } from './tls.js';
 
 export type Profile = 'try' | 'live';
 export type LogFormat = 'pretty' | 'json' | 'silent';
@@ -90,11 +90,29 @@ export function createMerchants(config: Pick<SimulatorConfig, 'credentials' | 'f
   };
 }
 
+/**
+ * Each option's default where the library applies one, declared once: resolveOptions applies them, and the CLI's
+ * `--help` and docs/cli.md show them. `drainTimeout` is longer than the longest scripted delay (60 s), so that a
+ * stop never cuts one by default.
+ */
+export const DEFAULTS = {
+  port: 8080,
+  host: '127.0.0.1',
+  profile: 'try',
+  vendor: 'service',
+  settlementDelay: 'P1D',
+  journalSize: 1000,
+  journalTotal: 10_000,
+  stateLimit: '256MiB',
+  drainTimeout: 'PT65S',
+  stateInterval: 'PT10S',
+  storePrefix: DEFAULT_STORE_PREFIX,
+  tlsDir: DEFAULT_TLS_DIR,
+} as const;
+
 const STATE_INTERVAL = 'an ISO 8601 duration of at least 10 ms such as PT10S';
 /** A shorter passphrase is too easy to guess. */
 const MIN_STATE_KEY_CHARS = 16;
-/** Longer than the longest scripted delay (60 s), so that a stop never cuts one by default. */
-const DEFAULT_DRAIN_TIMEOUT = 'PT65S';
 
 const PROFILES: Record<Profile, { lifetime: string; extension: string }> = {
   try: { lifetime: 'P7D', extension: 'P7D' },
@@ -189,21 +207,21 @@ function resolveCredentials(fixtures: Fixtures, users: readonly string[]) {
 export type SimulatorConfig = ReturnType<typeof resolveConfig>;
 
 export function resolveConfig(options: SimulatorOptions = {}) {
-  const profile = options.profile ?? 'try';
+  const profile = options.profile ?? DEFAULTS.profile;
   check(profile in PROFILES, '--profile', 'try or live', profile);
-  const port = options.port ?? 8080;
+  const port = options.port ?? DEFAULTS.port;
   check(Number.isInteger(port) && port >= 0 && port <= 65535, '--port', '0 to 65535', port);
   const start = options.now === undefined ? undefined : startOf(options.now);
-  const vendor = options.vendor ?? 'service';
+  const vendor = options.vendor ?? DEFAULTS.vendor;
   check(/^[a-z0-9][a-z0-9.-]*$/i.test(vendor), '--vendor', 'letters, digits, dots or dashes', vendor);
   const baseUrl = options.baseUrl === undefined ? undefined : baseUrlOf(options.baseUrl);
   const allowedHosts = (options.allowedHosts ?? []).map(allowedHostOf);
   const allowedOrigins = (options.allowedOrigins ?? []).map(allowedOriginOf);
-  const journalSize = options.journalSize ?? 1000;
+  const journalSize = options.journalSize ?? DEFAULTS.journalSize;
   check(Number.isInteger(journalSize) && journalSize >= 0, '--journal-size', 'a whole number', journalSize);
-  const journalTotal = options.journalTotal ?? Math.max(10_000, journalSize);
+  const journalTotal = options.journalTotal ?? Math.max(DEFAULTS.journalTotal, journalSize);
   check(Number.isInteger(journalTotal) && journalTotal >= 0, '--journal-total', 'a whole number', journalTotal);
-  const stateLimit = options.stateLimit === undefined ? 256 * 1024 * 1024 : parseSize(options.stateLimit);
+  const stateLimit = parseSize(options.stateLimit ?? DEFAULTS.stateLimit);
   check(stateLimit !== undefined && stateLimit >= 1024 * 1024 && stateLimit <= MAX_STATE_LIMIT, '--state-limit', 'a size from 1MiB to 512MiB such as 256MiB', options.stateLimit);
   if (options.adminToken !== undefined && !/^\S+$/.test(options.adminToken)) {
     throw new ConfigError('--admin-token must be a non-empty string without spaces');
@@ -225,14 +243,14 @@ export function resolveConfig(options: SimulatorOptions = {}) {
   const credentials = resolveCredentials(fixtures, options.users ?? []);
   return {
     port,
-    host: options.host ?? '127.0.0.1',
+    host: options.host ?? DEFAULTS.host,
     profile,
     lifetime: durationOption('--token-lifetime', options.tokenLifetime ?? defaults.lifetime),
     extension: durationOption('--token-extension', options.tokenExtension ?? defaults.extension),
     // Set by --token-lifetime / --token-extension: a scenario's profile then leaves them alone.
     lifetimeFixed: options.tokenLifetime !== undefined,
     extensionFixed: options.tokenExtension !== undefined,
-    settlementDelay: durationOption('--settlement-delay', options.settlementDelay ?? 'P1D'),
+    settlementDelay: durationOption('--settlement-delay', options.settlementDelay ?? DEFAULTS.settlementDelay),
     start,
     frozen: options.frozen ?? false,
     seed: options.seed,
@@ -247,9 +265,9 @@ export function resolveConfig(options: SimulatorOptions = {}) {
     stateLimit,
     credentials,
     fixtures,
-    drainTimeoutMs: addDuration(0, durationOption('--drain-timeout', options.drainTimeout ?? DEFAULT_DRAIN_TIMEOUT, 'an ISO 8601 duration such as PT65S', () => true)),
+    drainTimeoutMs: addDuration(0, durationOption('--drain-timeout', options.drainTimeout ?? DEFAULTS.drainTimeout, 'an ISO 8601 duration such as PT65S', () => true)),
     stateFile: options.stateFile,
-    stateIntervalMs: addDuration(0, durationOption('--state-interval', options.stateInterval ?? 'PT10S', STATE_INTERVAL, (d) => addDuration(0, d) >= 10)),
+    stateIntervalMs: addDuration(0, durationOption('--state-interval', options.stateInterval ?? DEFAULTS.stateInterval, STATE_INTERVAL, (d) => addDuration(0, d) >= 10)),
     stateKey: options.stateKey,
     webhookUrl: options.webhookUrl,
     webhookCa: options.webhookCa === undefined ? undefined : readPem('--webhook-ca', options.webhookCa, 'CERTIFICATE'),

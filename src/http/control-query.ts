@@ -6,7 +6,7 @@ import type { FieldProblem } from '../wire/problems.js';
 import { closestField, meantValueHint } from '../wire/unknown-fields.js';
 import { queryRefusal, type HttpError } from './errors.js';
 
-const PAGE_DEFAULT = 1000;
+export const PAGE_DEFAULT = 1000;
 export const PAGE_MAX = 10_000;
 
 export const refuse = (where: string, message: string): HttpError => queryRefusal(where, [{ errorName: 'fieldHasInvalidValue', message }]);

@@ -2,6 +2,7 @@
 import { OPERATIONS } from '../../control/journal.js';
 import { WEBHOOK_STATES } from '../../infra/webhooks.js';
 import { clockAdvanceBody, clockSetBody } from '../../wire/schemas.js';
+import { PAGE_DEFAULT, PAGE_MAX } from '../control-query.js';
 import { STREAM_LIMITS } from '../journal-stream.js';
 import { answer, badQuery, body, errors, jsonSchema, pathParam, query, ref, type OperationDoc, type Schema } from '../openapi-parts.js';
 import { controlPayment, controlTenant, journalEntry, webhookDelivery, webhookFlush, webhookResend } from '../openapi-schemas.js';
@@ -41,9 +42,12 @@ const next = { type: ['string', 'null'], description: 'The cursor of the next pa
 const clock = answer('The clock', ref('Clock'));
 const scenarioList = (): Schema => answer('The active scenarios', { type: 'object', properties: { scenarios: { type: 'array', items: ref('ScenarioEcho') } }, required: ['scenarios'] });
 
+/** `limit`: at most this many `items`. */
+const limit = (items: string): Schema => query('limit', `At most this many ${items} (default ${PAGE_DEFAULT})`, { type: 'integer', minimum: 0, maximum: PAGE_MAX });
+
 /** `limit` and `cursor` of a paged read of these `items`. */
 const pageParameters = (items: string): Schema[] => [
-  query('limit', `At most this many ${items} (default 1000)`, { type: 'integer', minimum: 0, maximum: 10000 }),
+  limit(items),
   query('cursor', 'The `next` of an earlier answer: the page after it', { type: 'string', minLength: 1 }),
 ];
 
@@ -58,7 +62,7 @@ const journalFilters = (): Schema[] => [
 const journalParameters = (): Schema[] => [
   ...journalFilters(),
   query('since', 'Only entries after this seq', { type: 'integer', minimum: 0 }),
-  query('limit', 'At most this many entries, the oldest first (default 1000)', { type: 'integer', minimum: 0, maximum: 10000 }),
+  limit('entries, the oldest first'),
   query('cursor', 'The `next` of an earlier answer: the page after it (not with since)', { type: 'string', pattern: '^[0-9]+$' }),
   query('format', 'json (default) or har (HAR 1.2)', { type: 'string', enum: ['json', 'har'] }),
 ];
