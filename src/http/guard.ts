@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { BoundedMap } from '../infra/bounded-map.js';
 import { HttpError } from './errors.js';
-import { essence } from './media.js';
+import { essence, hasBody } from './media.js';
 import type { SimulatorConfig } from '../config/options.js';
 
 /** Form types: a page can send them to any origin without a preflight, even with an empty body. */
@@ -94,9 +94,8 @@ export class Guard {
       return new HttpError('crossSiteNotAllowed', 'A web page of another site may not change this simulator (Sec-Fetch-Site: cross-site)');
     }
     const type = essence(req.headers['content-type']);
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     const typed = type === 'application/json' || (isYamlType(type) && YAML_PATHS.has(path));
-    if ((type !== undefined && FORM_TYPES.has(type)) || (hasBody && !typed)) {
+    if ((type !== undefined && FORM_TYPES.has(type)) || (hasBody(req.headers) && !typed)) {
       const yaml = YAML_PATHS.has(path) ? ', or application/yaml' : '';
       return new HttpError('contentTypeUnsupported', `A /_sim body must be sent with Content-Type: application/json${yaml}; got ${type ?? 'none'}`);
     }

@@ -62,14 +62,15 @@ export interface HeaderRules {
   accept: readonly string[];
 }
 
+/** Whether a request carries body bytes: chunked, or a Content-Length above 0 (`00` is none, as node reads it). */
+export const hasBody = (headers: IncomingHttpHeaders): boolean => headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+
 /** Content-Type (with a body): missing → 400, other → 415; then Accept: missing → 400, other → 406. */
 export function checkHeaders(rules: HeaderRules, headers: IncomingHttpHeaders): void {
   const contentType = headers['content-type'];
   if (rules.contentType !== undefined) {
     if (contentType === undefined) {
-      // A body: chunked, or any Content-Length but `0` (`00` too, unlike guard.ts's /_sim check).
-      const hasBody = headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0';
-      if (hasBody) throw new HttpError('contentTypeMissing', 'The Content-Type header is required');
+      if (hasBody(headers)) throw new HttpError('contentTypeMissing', 'The Content-Type header is required');
     } else if (essence(contentType) !== rules.contentType) {
       throw new HttpError('contentTypeUnsupported', `Content-Type must be ${rules.contentType}`);
     }
