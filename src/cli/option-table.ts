@@ -41,7 +41,7 @@ const TABLE = [
   },
   { flag: '--tls-cert <file>', help: 'serve HTTPS with this PEM certificate (chain) instead; needs --tls-key', kind: 'file', value: 'path', shown: 'none' },
   { flag: '--tls-key <file>', help: "the PEM private key of --tls-cert", kind: 'file', value: 'path', shown: 'none' },
-  { flag: '--tls-dir <dir>', help: `where --tls keeps its local CA and server certificate, made on first use (default: ${DEFAULTS.tlsDir})`, kind: 'string', value: 'path', shown: `\`${DEFAULTS.tlsDir}\` in the working directory` },
+  { flag: '--tls-dir <dir>', help: `where --tls keeps its local CA and server certificate, made on first use (default: ${DEFAULTS.tlsDir})`, kind: 'string', value: 'path', shown: `${code(DEFAULTS.tlsDir)} in the working directory` },
   { flag: '--profile <profile>', help: 'token lifetime profile', kind: ['try', 'live'], default: DEFAULTS.profile, value: '`try` or `live`' },
   { flag: '--token-lifetime <duration>', help: 'ISO 8601 duration overriding the profile lifetime (e.g. P7D)', kind: 'string', value: DURATION, shown: "the profile's" },
   { flag: '--token-extension <duration>', help: 'ISO 8601 duration overriding the extension on use', kind: 'string', value: DURATION, shown: "the profile's" },

@@ -91,7 +91,7 @@ export function createMerchants(config: Pick<SimulatorConfig, 'credentials' | 'f
 }
 
 /**
- * Each option's default where the library applies one, declared once: resolveOptions applies them, and the CLI's
+ * Each option's default where the library applies one, declared once: resolveConfig applies them, and the CLI's
  * `--help` and docs/cli.md show them. `drainTimeout` is longer than the longest scripted delay (60 s), so that a
  * stop never cuts one by default.
  */
