@@ -8,27 +8,28 @@ const keptDigits = (length: number): number => Math.max(0, Math.min(6, length - 
 
 const randomDigits = (n: number): string => Array.from({ length: n }, () => String(randomInt(10))).join('');
 
-/** A stand-in for the digits of a card number: same length, same first digits, same Luhn result, not the number nor one `taken`. */
-function cardStandIn(digits: string, taken: Set<string>): string {
+/** A candidate stand-in for the digits of a card number: same length, same first digits, same Luhn result. */
+function cardCandidate(digits: string): string {
   const valid = passesLuhn(digits);
   const keep = digits.slice(0, keptDigits(digits.length));
-  for (;;) {
-    const body = keep + randomDigits(digits.length - keep.length - 1);
-    // Of the ten last digits exactly one makes the number valid: take it, or any of the nine others.
-    const check = [...'0123456789'].filter((d) => passesLuhn(body + d) === valid);
-    const standIn = body + (check[randomInt(check.length)] as string);
-    if (standIn === digits || taken.has(standIn)) continue;
-    taken.add(standIn);
-    return standIn;
-  }
+  const body = keep + randomDigits(digits.length - keep.length - 1);
+  // Of the ten last digits exactly one makes the number valid: take it, or any of the nine others.
+  const check = [...'0123456789'].filter((d) => passesLuhn(body + d) === valid);
+  return body + (check[randomInt(check.length)] as string);
 }
 
-/** A stand-in for a security code: as many digits, not the code (a code of one digit or none has none). */
-function codeStandIn(code: string): string {
-  if (!/^[0-9]{2,}$/.test(code)) return '*'.repeat(code.length);
-  for (;;) {
-    const standIn = randomDigits(code.length);
-    if (standIn !== code) return standIn;
+/** Draws of a stand-in before a small space (a short number or code) may give one already `taken`. */
+const DRAWS = 100;
+
+/**
+ * A stand-in from `draw`: never `value`, and none of `taken` (the card data seen so far and the stand-ins handed
+ * out) unless DRAWS draws found no other. Both are then taken. A code of one digit or none has no stand-in.
+ */
+function standIn(value: string, taken: Set<string>, draw: () => string): string {
+  taken.add(value);
+  for (let tries = 1; ; tries++) {
+    const found = draw();
+    if (found !== value && (tries > DRAWS || !taken.has(found))) return (taken.add(found), found);
   }
 }
 
@@ -48,13 +49,14 @@ export class Redactor implements CardRewrite {
   pan(value: string): string {
     const digits = value.replace(/[^0-9]/g, '');
     if (digits.length < 2 || value.includes('*')) return value;
-    const standIn = remembered(this.#cards, digits, () => cardStandIn(digits, this.#taken));
+    const replaced = remembered(this.#cards, digits, () => standIn(digits, this.#taken, () => cardCandidate(digits)));
     let i = 0;
-    return value.replace(/[0-9]/g, () => standIn[i++] as string);
+    return value.replace(/[0-9]/g, () => replaced[i++] as string);
   }
 
   cvc(text: string): string {
-    return remembered(this.#codes, text, () => codeStandIn(text));
+    if (!/^[0-9]{2,}$/.test(text)) return '*'.repeat(text.length);
+    return remembered(this.#codes, text, () => standIn(text, this.#taken, () => randomDigits(text.length)));
   }
 
   /** A code sent as a JSON number stays a number (the replay must meet the same validation). */

@@ -1,6 +1,7 @@
 /**
- * Issue 27: over generated sessions, no card number, CVC or password of the session appears anywhere in the
- * recording, and the recording still replays: verified against the same options, it shows no difference.
+ * Issue 27: over generated sessions, no card number or password of the session appears anywhere in the
+ * recording, no CVC where it was sent, and the recording still replays: verified against the same options, it
+ * shows no difference.
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
@@ -48,7 +49,13 @@ describe('a recorded session', () => {
         const har = JSON.parse(text) as Parameters<typeof cvcsIn>[0];
         const cvcs = cvcsIn(har);
         expect(cvcs).toHaveLength(cards.length * 2);
-        for (const { cvc } of cards) expect(cvcs).not.toContain(cvc);
+        // A card's two sales carry one stand-in: never its code nor a code sent before it. A code sent later may
+        // equal an earlier stand-in by chance: the file is written as the session goes (decision 0059).
+        cards.forEach((card, i) => {
+          const [first, second] = cvcs.slice(2 * i, 2 * i + 2);
+          expect(second).toBe(first);
+          for (const sent of cards.slice(0, i + 1)) expect(first).not.toBe(sent.cvc);
+        });
         expect(cvcs.every((c) => typeof c === 'string' && /^[0-9]{3,4}$/.test(c))).toBe(true);
         const report = await verify({ har: path, options: { ...options, ...storeOptions('prop-verify') } });
         expect(report.differences).toEqual([]);

@@ -34,6 +34,39 @@ describe('a card number stand-in', () => {
   });
 });
 
+/** Every string of `length` digits. */
+const allDigits = (length: number): string[] => Array.from({ length: 10 ** length }, (_, i) => String(i).padStart(length, '0'));
+
+describe('stand-ins in one recording', () => {
+  it.each([
+    ['code', (r: Redactor, v: string) => r.cvc(v), allDigits(2)],
+    ['card number', (r: Redactor, v: string) => r.pan(v), allDigits(3).filter((n) => passesLuhn(n))],
+  ])('are never a %s seen before, nor a stand-in handed out before', (_kind, redact, values) => {
+    // 30 values in a space of 100: a stand-in drawn at random would meet one seen before in nearly every round.
+    for (let round = 0; round < 20; round++) {
+      const r = new Redactor();
+      const seen = new Set<string>();
+      for (const value of values.slice(0, 30)) {
+        seen.add(value);
+        const standIn = redact(r, value);
+        expect(seen.has(standIn)).toBe(false);
+        seen.add(standIn);
+      }
+    }
+  });
+
+  it('are still found, each unlike its value, when a short space runs out (every 2-digit number and code)', () => {
+    // Ten 2-digit numbers pass Luhn: the last of them may find every other valid one taken.
+    for (let round = 0; round < 20; round++) {
+      const r = new Redactor();
+      for (const value of allDigits(2)) {
+        expect(r.pan(value)).not.toBe(value);
+        expect(r.cvc(value)).not.toBe(value);
+      }
+    }
+  });
+});
+
 describe('a body', () => {
   it('has card numbers and codes replaced wherever the journal would mask them, and stays replayable JSON', () => {
     const r = new Redactor();
